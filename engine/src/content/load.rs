@@ -1,0 +1,834 @@
+//! Loading: parse every file with positions, apply overlays, check schemas, decode, check
+//! references, compile scripts — collecting every problem before giving up.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
+
+use serde::de::DeserializeOwned;
+
+use super::effect::Bundle;
+use super::files::ContentFiles;
+use super::kinds::*;
+use super::located::{LNode, Origin};
+use super::overlay::ItemKind;
+use super::refs::{RefKind, Refs};
+use super::{patch, schema, Content};
+use crate::diagnostics::{Diagnostic, SchemaCheck, SourceDoc};
+use crate::script::{Limits, ScriptHost};
+
+/// Power-cycle codes the kernel understands in bundles, besides content resources.
+pub const POWER_CODES: [&str; 5] = ["pw", "t", "tg", "t-a3", "gf"];
+
+/// The kinds of content files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Kind {
+    Rules,
+    Planets,
+    Sectors,
+    Board,
+    Research,
+    TechTiles,
+    AdvancedTiles,
+    Boosters,
+    RoundScoring,
+    FinalScoring,
+    FederationTokens,
+    BoardActions,
+    Faction,
+}
+
+/// Single files: kind, file name, schema file.
+const SINGLE_FILES: [(Kind, &str, &str); 12] = [
+    (Kind::Rules, "rules.yaml", "rules.json"),
+    (Kind::Planets, "planets.yaml", "planets.json"),
+    (Kind::Sectors, "sectors.yaml", "sectors.json"),
+    (Kind::Board, "board.yaml", "board.json"),
+    (Kind::Research, "research.yaml", "research.json"),
+    (Kind::TechTiles, "tech-tiles.yaml", "tech-tiles.json"),
+    (
+        Kind::AdvancedTiles,
+        "advanced-tech-tiles.yaml",
+        "advanced-tech-tiles.json",
+    ),
+    (Kind::Boosters, "boosters.yaml", "boosters.json"),
+    (
+        Kind::RoundScoring,
+        "round-scoring.yaml",
+        "round-scoring.json",
+    ),
+    (
+        Kind::FinalScoring,
+        "final-scoring.yaml",
+        "final-scoring.json",
+    ),
+    (
+        Kind::FederationTokens,
+        "federation-tokens.yaml",
+        "federation-tokens.json",
+    ),
+    (
+        Kind::BoardActions,
+        "board-actions.yaml",
+        "board-actions.json",
+    ),
+];
+
+/// The folder holding one file per faction.
+pub const FACTIONS_DIR: &str = "factions/";
+/// The folder holding scripts.
+pub const SCRIPTS_DIR: &str = "scripts/";
+
+impl Kind {
+    fn schema_file(self) -> &'static str {
+        match self {
+            Kind::Faction => "faction.json",
+            k => SINGLE_FILES
+                .iter()
+                .find(|(kk, _, _)| *kk == k)
+                .map(|(_, _, s)| *s)
+                .unwrap_or("faction.json"),
+        }
+    }
+
+    fn classify(rel: &str) -> Option<Kind> {
+        let is_yaml = rel.ends_with(".yaml") || rel.ends_with(".yml");
+        if !is_yaml {
+            return None;
+        }
+        if let Some(rest) = rel.strip_prefix(FACTIONS_DIR) {
+            return (!rest.contains('/')).then_some(Kind::Faction);
+        }
+        let stem = rel.trim_end_matches(".yaml").trim_end_matches(".yml");
+        SINGLE_FILES
+            .iter()
+            .find(|(_, f, _)| f.trim_end_matches(".yaml") == stem)
+            .map(|(k, _, _)| *k)
+    }
+
+    /// Where items of an overlay item kind live: file kind and the list's pointer (empty: the
+    /// document itself is the item).
+    pub(crate) fn of_item(item: ItemKind) -> (Kind, &'static str) {
+        match item {
+            ItemKind::Rules => (Kind::Rules, ""),
+            ItemKind::Board => (Kind::Board, ""),
+            ItemKind::Research => (Kind::Research, ""),
+            ItemKind::Track => (Kind::Research, "/tracks"),
+            ItemKind::Planet => (Kind::Planets, "/planets"),
+            ItemKind::Sector => (Kind::Sectors, "/sectors"),
+            ItemKind::Faction => (Kind::Faction, ""),
+            ItemKind::TechTile => (Kind::TechTiles, "/tiles"),
+            ItemKind::AdvancedTile => (Kind::AdvancedTiles, "/tiles"),
+            ItemKind::Booster => (Kind::Boosters, "/boosters"),
+            ItemKind::RoundScoring => (Kind::RoundScoring, "/tiles"),
+            ItemKind::FinalScoring => (Kind::FinalScoring, "/tiles"),
+            ItemKind::FederationToken => (Kind::FederationTokens, "/tokens"),
+            ItemKind::BoardAction => (Kind::BoardActions, "/actions"),
+        }
+    }
+}
+
+/// One content document with its located tree.
+#[derive(Debug, Clone)]
+pub(crate) struct Doc {
+    pub kind: Kind,
+    pub tree: LNode,
+}
+
+/// A variant overlay to stack on the content.
+#[derive(Debug, Clone)]
+pub struct OverlaySource {
+    /// File name for messages.
+    pub file: String,
+    /// The overlay YAML.
+    pub text: String,
+    /// Scripts found beside the overlay: `(name, source)`.
+    pub scripts: Vec<(String, String)>,
+}
+
+/// Where every effective value came from: the located trees after overlays.
+#[derive(Debug, Default)]
+pub struct Provenance {
+    docs: Vec<Doc>,
+}
+
+impl Provenance {
+    /// The origin of the value at a dotted `path` inside an item (`""` for the item itself).
+    pub fn origin(&self, item: ItemKind, id: Option<&str>, path: &str) -> Option<Origin> {
+        let (kind, list) = Kind::of_item(item);
+        let (doc, base) = patch::find_item(&self.docs, kind, list, id)?;
+        let node = self.docs[doc].tree.at(&base)?;
+        let mut pointer = String::new();
+        let mut cur = node;
+        for seg in path.split('.').filter(|s| !s.is_empty()) {
+            let (next, seg_ptr) = patch::step(cur, seg)?;
+            pointer.push_str(&seg_ptr);
+            cur = next;
+        }
+        Some(cur.origin.clone())
+    }
+}
+
+fn diag_at(origin: &Origin, pointer: &str, message: impl Into<String>) -> Diagnostic {
+    Diagnostic {
+        file: origin.file.to_string(),
+        pos: origin.pos,
+        pointer: pointer.to_string(),
+        message: message.into(),
+    }
+}
+
+impl Content {
+    /// Loads content and stacks overlays on it. On failure returns every problem found.
+    pub fn load(
+        files: &dyn ContentFiles,
+        overlays: &[OverlaySource],
+    ) -> Result<Content, Vec<Diagnostic>> {
+        let mut diags = Vec::new();
+        let mut docs = Vec::new();
+        let mut scripts: BTreeMap<String, (String, String)> = BTreeMap::new();
+        for rel in files.list() {
+            let shown = files.display_name(&rel);
+            if let Some(name) = rel.strip_prefix(SCRIPTS_DIR) {
+                if name.ends_with(".rhai") {
+                    match files.read(&rel) {
+                        Ok(src) => {
+                            scripts.insert(name.to_string(), (shown, src));
+                        }
+                        Err(e) => diags.push(Diagnostic::plain(&shown, e)),
+                    }
+                }
+                continue;
+            }
+            let Some(kind) = Kind::classify(&rel) else {
+                if rel.ends_with(".yaml") || rel.ends_with(".yml") {
+                    diags.push(Diagnostic::plain(
+                        &shown,
+                        "not a known content file (expected one of the files named in ARCHITECTURE.md)",
+                    ));
+                }
+                continue;
+            };
+            let text = match files.read(&rel) {
+                Ok(t) => t,
+                Err(e) => {
+                    diags.push(Diagnostic::plain(&shown, e));
+                    continue;
+                }
+            };
+            match SourceDoc::parse(&shown, &text) {
+                Ok(doc) => {
+                    let file: Arc<str> = Arc::from(shown.as_str());
+                    let tree = LNode::from_doc(&doc, &file);
+                    docs.push(Doc { kind, tree });
+                }
+                Err(d) => diags.push(d),
+            }
+        }
+        for (kind, name, _) in SINGLE_FILES {
+            if !docs.iter().any(|d| d.kind == kind) && !diags.iter().any(|d| d.file.ends_with(name))
+            {
+                diags.push(Diagnostic::plain(
+                    &files.display_name(name),
+                    "missing content file",
+                ));
+            }
+        }
+
+        for ov in overlays {
+            patch::apply_overlay(ov, &mut docs, &mut scripts, &mut diags);
+        }
+
+        // Schema checks, then typed decoding of the documents that pass.
+        let mut checks: HashMap<&'static str, SchemaCheck> = HashMap::new();
+        for (name, schema) in schema::all() {
+            match SchemaCheck::new(&schema) {
+                Ok(c) => {
+                    checks.insert(name, c);
+                }
+                Err(e) => diags.push(Diagnostic::plain(name, format!("bad schema: {e}"))),
+            }
+        }
+        let mut valid = vec![false; docs.len()];
+        for (i, doc) in docs.iter().enumerate() {
+            let Some(check) = checks.get(doc.kind.schema_file()) else {
+                continue;
+            };
+            let errors = check.errors(&doc.tree.to_value());
+            valid[i] = errors.is_empty();
+            for e in errors {
+                let origin = if e.at_key {
+                    doc.tree.key_origin_at(&e.pointer)
+                } else {
+                    doc.tree.origin_at(&e.pointer)
+                };
+                diags.push(diag_at(&origin, &e.pointer, e.message));
+            }
+        }
+
+        let host = compile_scripts(&scripts, &mut diags);
+        let decoded = decode_all(&docs, &valid, &mut diags);
+        let content = decoded.map(|mut c| {
+            c.scripts = Arc::new(host);
+            c
+        });
+        if let Some(c) = &content {
+            check_references(c, &docs, &scripts, &mut diags);
+        }
+        sort_dedup(&mut diags);
+        match content {
+            Some(mut c) if diags.is_empty() => {
+                c.provenance = Arc::new(Provenance { docs });
+                Ok(c)
+            }
+            _ => {
+                if diags.is_empty() {
+                    diags.push(Diagnostic::plain("content", "content could not be decoded"));
+                }
+                Err(diags)
+            }
+        }
+    }
+}
+
+fn sort_dedup(diags: &mut Vec<Diagnostic>) {
+    diags.sort_by(|a, b| {
+        (&a.file, a.pos.map(|p| (p.line, p.col)), &a.message).cmp(&(
+            &b.file,
+            b.pos.map(|p| (p.line, p.col)),
+            &b.message,
+        ))
+    });
+    diags.dedup_by(|a, b| a.file == b.file && a.pos == b.pos && a.message == b.message);
+}
+
+fn compile_scripts(
+    scripts: &BTreeMap<String, (String, String)>,
+    diags: &mut Vec<Diagnostic>,
+) -> ScriptHost {
+    let mut host = ScriptHost::new(Limits::default());
+    for (name, (shown, src)) in scripts {
+        if let Err(e) = host.compile(name, src) {
+            diags.push(Diagnostic {
+                file: shown.clone(),
+                pos: e.line.map(|line| crate::diagnostics::Pos {
+                    line,
+                    col: e.col.unwrap_or(1),
+                }),
+                pointer: String::new(),
+                message: e.message,
+            });
+        }
+    }
+    host
+}
+
+fn decode<T: DeserializeOwned>(doc: &Doc, diags: &mut Vec<Diagnostic>) -> Option<T> {
+    match serde_json::from_value::<T>(doc.tree.to_value()) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            diags.push(diag_at(&doc.tree.origin, "", e.to_string()));
+            None
+        }
+    }
+}
+
+fn single<T: DeserializeOwned>(
+    docs: &[Doc],
+    valid: &[bool],
+    kind: Kind,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<T> {
+    let mut found = docs.iter().enumerate().filter(|(_, d)| d.kind == kind);
+    let (i, doc) = found.next()?;
+    if let Some((_, dup)) = found.next() {
+        diags.push(diag_at(&dup.tree.origin, "", "a second file of this kind"));
+    }
+    if !valid[i] {
+        return None;
+    }
+    decode(doc, diags)
+}
+
+fn decode_all(docs: &[Doc], valid: &[bool], diags: &mut Vec<Diagnostic>) -> Option<Content> {
+    let mut factions = Vec::new();
+    let mut factions_ok = true;
+    for (i, doc) in docs
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| d.kind == Kind::Faction)
+    {
+        match valid[i].then(|| decode::<Faction>(doc, diags)).flatten() {
+            Some(f) => factions.push(f),
+            None => factions_ok = false,
+        }
+    }
+    let rules = single::<Rules>(docs, valid, Kind::Rules, diags);
+    let planets = single(docs, valid, Kind::Planets, diags);
+    let sectors = single(docs, valid, Kind::Sectors, diags);
+    let board = single(docs, valid, Kind::Board, diags);
+    let research = single(docs, valid, Kind::Research, diags);
+    let tech_tiles = single(docs, valid, Kind::TechTiles, diags);
+    let advanced_tiles = single(docs, valid, Kind::AdvancedTiles, diags);
+    let boosters = single(docs, valid, Kind::Boosters, diags);
+    let round_scoring = single(docs, valid, Kind::RoundScoring, diags);
+    let final_scoring = single(docs, valid, Kind::FinalScoring, diags);
+    let federation_tokens = single(docs, valid, Kind::FederationTokens, diags);
+    let board_actions = single(docs, valid, Kind::BoardActions, diags);
+    if !factions_ok {
+        return None;
+    }
+    Some(Content {
+        rules: rules?,
+        planets: planets?,
+        sectors: sectors?,
+        board: board?,
+        factions,
+        research: research?,
+        tech_tiles: tech_tiles?,
+        advanced_tiles: advanced_tiles?,
+        boosters: boosters?,
+        round_scoring: round_scoring?,
+        final_scoring: final_scoring?,
+        federation_tokens: federation_tokens?,
+        board_actions: board_actions?,
+        scripts: Arc::new(ScriptHost::new(Limits::default())),
+        provenance: Arc::new(Provenance::default()),
+    })
+}
+
+/// Reports a duplicate id among `(id, pointer)` pairs of one document.
+fn duplicates<'a>(
+    doc: &Doc,
+    ids: impl Iterator<Item = (&'a str, String)>,
+    noun: &str,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let mut seen = BTreeSet::new();
+    for (id, ptr) in ids {
+        if !seen.insert(id.to_string()) {
+            diags.push(diag_at(
+                &doc.tree.origin_at(&ptr),
+                &ptr,
+                format!("duplicate {noun} id \"{id}\""),
+            ));
+        }
+    }
+}
+
+fn doc_of(docs: &[Doc], kind: Kind) -> Option<&Doc> {
+    docs.iter().find(|d| d.kind == kind)
+}
+
+fn check_references(
+    c: &Content,
+    docs: &[Doc],
+    scripts: &BTreeMap<String, (String, String)>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let codes: BTreeSet<&str> = c
+        .rules
+        .resources
+        .iter()
+        .map(|r| r.id.as_str())
+        .chain(POWER_CODES)
+        .collect();
+    let mut buildings: BTreeSet<&str> = c.board.buildings.iter().map(|b| b.id.as_str()).collect();
+    for f in &c.factions {
+        buildings.extend(f.board.buildings.iter().map(|b| b.id.as_str()));
+    }
+    let tracks: BTreeSet<&str> = c.research.tracks.iter().map(|t| t.id.as_str()).collect();
+    let planets: BTreeSet<&str> = c.planets.planets.iter().map(|p| p.id.as_str()).collect();
+    let tokens: BTreeSet<&str> = c
+        .federation_tokens
+        .tokens
+        .iter()
+        .map(|t| t.id.as_str())
+        .collect();
+
+    let mut per_doc: Vec<(&Doc, Refs)> = Vec::new();
+    let mut add = |kind: Kind, fill: &dyn Fn(&mut Refs)| {
+        if let Some(doc) = doc_of(docs, kind) {
+            let mut r = Refs::default();
+            fill(&mut r);
+            per_doc.push((doc, r));
+        }
+    };
+    add(Kind::Board, &|r| {
+        r.bundle(&c.board.start, "/start");
+        r.effects(&c.board.income, "/income");
+        r.conversions(&c.board.conversions, "/conversions");
+        for t in c.board.research.keys() {
+            r.add(RefKind::Track, t, format!("/research/{t}"));
+        }
+        for (i, s) in c.board.setup.iter().enumerate() {
+            r.add(
+                RefKind::Building,
+                &s.building,
+                format!("/setup/{i}/building"),
+            );
+        }
+        for (i, b) in c.board.buildings.iter().enumerate() {
+            building_refs(
+                r,
+                &format!("/buildings/{i}"),
+                &b.cost,
+                b.cost_near_rival.as_ref(),
+                &b.upgrades_from,
+                &b.income,
+            );
+            r.grants(
+                b.grants.grants(),
+                b.grants.when.as_ref(),
+                &format!("/buildings/{i}/grants"),
+            );
+        }
+    });
+    add(Kind::Rules, &|r| {
+        r.bundle(&c.rules.satellite_cost, "/satellite_cost");
+        for (i, l) in c.rules.leftover_resources.iter().enumerate() {
+            r.add(RefKind::Code, l, format!("/leftover_resources/{i}"));
+        }
+    });
+    add(Kind::Planets, &|r| {
+        for (i, p) in c.planets.wheel.iter().enumerate() {
+            r.add(RefKind::Planet, p, format!("/wheel/{i}"));
+        }
+    });
+    add(Kind::Research, &|r| {
+        r.bundle(&c.research.cost, "/cost");
+        for (i, t) in c.research.tracks.iter().enumerate() {
+            for (l, a) in t.levels.iter().enumerate() {
+                r.grants(
+                    a.grants(),
+                    a.when.as_ref(),
+                    &format!("/tracks/{i}/levels/{l}"),
+                );
+            }
+        }
+    });
+    add(Kind::TechTiles, &|r| {
+        tiles_refs(r, &c.tech_tiles.tiles, "/tiles");
+        for (i, p) in c.tech_tiles.positions.iter().enumerate() {
+            if let Some(t) = &p.track {
+                r.add(RefKind::Track, t, format!("/positions/{i}/track"));
+            }
+        }
+    });
+    add(Kind::AdvancedTiles, &|r| {
+        tiles_refs(r, &c.advanced_tiles.tiles, "/tiles")
+    });
+    add(Kind::Boosters, &|r| {
+        tiles_refs(r, &c.boosters.boosters, "/boosters")
+    });
+    add(Kind::RoundScoring, &|r| {
+        tiles_refs(r, &c.round_scoring.tiles, "/tiles")
+    });
+    add(Kind::FinalScoring, &|r| {
+        for (i, t) in c.final_scoring.tiles.iter().enumerate() {
+            r.count(&t.count, &format!("/tiles/{i}/count"));
+        }
+    });
+    add(Kind::FederationTokens, &|r| {
+        for (i, t) in c.federation_tokens.tokens.iter().enumerate() {
+            r.effects(&t.reward, &format!("/tokens/{i}/reward"));
+        }
+    });
+    add(Kind::BoardActions, &|r| {
+        for (i, a) in c.board_actions.actions.iter().enumerate() {
+            r.bundle(&a.cost, &format!("/actions/{i}/cost"));
+            r.effects(&a.effects, &format!("/actions/{i}/effects"));
+        }
+    });
+    let faction_docs: Vec<&Doc> = docs.iter().filter(|d| d.kind == Kind::Faction).collect();
+    for (doc, f) in faction_docs.iter().zip(&c.factions) {
+        let mut r = Refs::default();
+        r.add(RefKind::Planet, &f.home, "/home".into());
+        let o = &f.board;
+        if let Some(s) = &o.start {
+            r.bundle(s, "/board/start");
+        }
+        if let Some(inc) = &o.income {
+            r.effects(inc, "/board/income");
+        }
+        if let Some(res) = &o.research {
+            for t in res.keys() {
+                r.add(RefKind::Track, t, format!("/board/research/{t}"));
+            }
+        }
+        if let Some(setup) = &o.setup {
+            for (i, s) in setup.iter().enumerate() {
+                r.add(
+                    RefKind::Building,
+                    &s.building,
+                    format!("/board/setup/{i}/building"),
+                );
+            }
+        }
+        for (i, b) in o.buildings.iter().enumerate() {
+            let at = format!("/board/buildings/{i}");
+            building_refs(
+                &mut r,
+                &at,
+                b.cost.as_ref().unwrap_or(&Bundle::default()),
+                b.cost_near_rival.as_ref(),
+                b.upgrades_from.as_deref().unwrap_or(&[]),
+                b.income.as_deref().unwrap_or(&[]),
+            );
+            if let Some(g) = &b.grants {
+                r.grants(g.grants(), g.when.as_ref(), &format!("{at}/grants"));
+            }
+        }
+        for (i, a) in f.abilities.iter().enumerate() {
+            r.grants(a.grants(), a.when.as_ref(), &format!("/abilities/{i}"));
+        }
+        per_doc.push((doc, r));
+    }
+
+    for (doc, refs) in &per_doc {
+        for rf in &refs.found {
+            let known = match rf.kind {
+                RefKind::Code => codes.contains(rf.id.as_str()),
+                RefKind::Building => buildings.contains(rf.id.as_str()),
+                RefKind::Track => tracks.contains(rf.id.as_str()),
+                RefKind::Planet => planets.contains(rf.id.as_str()),
+                RefKind::FederationToken => tokens.contains(rf.id.as_str()),
+                RefKind::Script => {
+                    if !scripts.contains_key(&rf.id) {
+                        false
+                    } else if let Some(func) = &rf.function {
+                        if !c.scripts.has_function(&rf.id, func) {
+                            diags.push(diag_at(
+                                &doc.tree.origin_at(&rf.pointer),
+                                &rf.pointer,
+                                format!("script \"{}\" has no function \"{func}\"", rf.id),
+                            ));
+                        }
+                        true
+                    } else {
+                        true
+                    }
+                }
+            };
+            if !known {
+                let at_key = rf.kind == RefKind::Code
+                    && doc.tree.at(&rf.pointer).is_some()
+                    && rf.pointer.rsplit('/').next() == Some(rf.id.as_str());
+                let origin = if at_key {
+                    doc.tree.key_origin_at(&rf.pointer)
+                } else {
+                    doc.tree.origin_at(&rf.pointer)
+                };
+                diags.push(diag_at(
+                    &origin,
+                    &rf.pointer,
+                    format!("unknown {} \"{}\"", rf.kind.noun(), rf.id),
+                ));
+            }
+        }
+    }
+
+    // Duplicate ids.
+    let mut faction_ids = BTreeSet::new();
+    for (doc, f) in faction_docs.iter().zip(&c.factions) {
+        if !faction_ids.insert(f.id.as_str()) {
+            diags.push(diag_at(
+                &doc.tree.origin_at("/id"),
+                "/id",
+                format!("duplicate faction id \"{}\"", f.id),
+            ));
+        }
+    }
+    let lists: [(Kind, Vec<&str>, &str, &str); 11] = [
+        (
+            Kind::TechTiles,
+            c.tech_tiles.tiles.iter().map(|t| t.id.as_str()).collect(),
+            "/tiles",
+            "tech tile",
+        ),
+        (
+            Kind::AdvancedTiles,
+            c.advanced_tiles
+                .tiles
+                .iter()
+                .map(|t| t.id.as_str())
+                .collect(),
+            "/tiles",
+            "advanced tech tile",
+        ),
+        (
+            Kind::Boosters,
+            c.boosters.boosters.iter().map(|t| t.id.as_str()).collect(),
+            "/boosters",
+            "booster",
+        ),
+        (
+            Kind::RoundScoring,
+            c.round_scoring
+                .tiles
+                .iter()
+                .map(|t| t.id.as_str())
+                .collect(),
+            "/tiles",
+            "round scoring tile",
+        ),
+        (
+            Kind::FinalScoring,
+            c.final_scoring
+                .tiles
+                .iter()
+                .map(|t| t.id.as_str())
+                .collect(),
+            "/tiles",
+            "final scoring tile",
+        ),
+        (
+            Kind::FederationTokens,
+            c.federation_tokens
+                .tokens
+                .iter()
+                .map(|t| t.id.as_str())
+                .collect(),
+            "/tokens",
+            "federation token",
+        ),
+        (
+            Kind::BoardActions,
+            c.board_actions
+                .actions
+                .iter()
+                .map(|t| t.id.as_str())
+                .collect(),
+            "/actions",
+            "board action",
+        ),
+        (
+            Kind::Research,
+            c.research.tracks.iter().map(|t| t.id.as_str()).collect(),
+            "/tracks",
+            "research track",
+        ),
+        (
+            Kind::Planets,
+            c.planets.planets.iter().map(|t| t.id.as_str()).collect(),
+            "/planets",
+            "planet type",
+        ),
+        (
+            Kind::Sectors,
+            c.sectors.sectors.iter().map(|t| t.id.as_str()).collect(),
+            "/sectors",
+            "sector",
+        ),
+        (
+            Kind::Board,
+            c.board.buildings.iter().map(|t| t.id.as_str()).collect(),
+            "/buildings",
+            "building",
+        ),
+    ];
+    for (kind, ids, list, noun) in lists {
+        if let Some(doc) = doc_of(docs, kind) {
+            duplicates(
+                doc,
+                ids.into_iter()
+                    .enumerate()
+                    .map(|(i, id)| (id, format!("{list}/{i}/id"))),
+                noun,
+                diags,
+            );
+        }
+    }
+
+    // Shapes that the schema cannot state.
+    if let Some(doc) = doc_of(docs, Kind::Sectors) {
+        let letters: BTreeSet<char> = c.planets.planets.iter().map(|p| p.letter).collect();
+        let sector_ids: BTreeSet<&str> = c.sectors.sectors.iter().map(|s| s.id.as_str()).collect();
+        for (i, s) in c.sectors.sectors.iter().enumerate() {
+            let ptr = format!("/sectors/{i}/spaces");
+            if s.spaces.chars().count() != 19 {
+                diags.push(diag_at(
+                    &doc.tree.origin_at(&ptr),
+                    &ptr,
+                    format!("a sector has 19 spaces, got {}", s.spaces.chars().count()),
+                ));
+            }
+            if let Some(bad) = s.spaces.chars().find(|ch| !letters.contains(ch)) {
+                diags.push(diag_at(
+                    &doc.tree.origin_at(&ptr),
+                    &ptr,
+                    format!("unknown planet letter '{bad}'"),
+                ));
+            }
+        }
+        for (i, l) in c.sectors.layouts.iter().enumerate() {
+            for (j, s) in l.sectors.iter().enumerate() {
+                if !sector_ids.contains(s.as_str()) {
+                    let ptr = format!("/layouts/{i}/sectors/{j}");
+                    diags.push(diag_at(
+                        &doc.tree.origin_at(&ptr),
+                        &ptr,
+                        format!("unknown sector \"{s}\""),
+                    ));
+                }
+            }
+            if l.sectors.len() != l.slots.len() {
+                let ptr = format!("/layouts/{i}/slots");
+                diags.push(diag_at(
+                    &doc.tree.origin_at(&ptr),
+                    &ptr,
+                    format!("{} sectors but {} slots", l.sectors.len(), l.slots.len()),
+                ));
+            }
+        }
+    }
+    for (doc, f) in faction_docs.iter().zip(&c.factions) {
+        if let Some(p) = c.planets.planets.iter().find(|p| p.id == f.home) {
+            if !p.kind.is_home_kind() {
+                diags.push(diag_at(
+                    &doc.tree.origin_at("/home"),
+                    "/home",
+                    format!("\"{}\" is not on the terraforming wheel", f.home),
+                ));
+            }
+        }
+    }
+    if let Some(doc) = doc_of(docs, Kind::TechTiles) {
+        if c.tech_tiles.positions.len() != c.tech_tiles.tiles.len() {
+            diags.push(diag_at(
+                &doc.tree.origin_at("/positions"),
+                "/positions",
+                format!(
+                    "{} positions for {} tiles",
+                    c.tech_tiles.positions.len(),
+                    c.tech_tiles.tiles.len()
+                ),
+            ));
+        }
+    }
+}
+
+fn building_refs(
+    r: &mut Refs,
+    at: &str,
+    cost: &Bundle,
+    near: Option<&Bundle>,
+    from: &[String],
+    income: &[Vec<super::effect::Effect>],
+) {
+    r.bundle(cost, &format!("{at}/cost"));
+    if let Some(n) = near {
+        r.bundle(n, &format!("{at}/cost_near_rival"));
+    }
+    for (i, b) in from.iter().enumerate() {
+        r.add(RefKind::Building, b, format!("{at}/upgrades_from/{i}"));
+    }
+    for (i, slot) in income.iter().enumerate() {
+        r.effects(slot, &format!("{at}/income/{i}"));
+    }
+}
+
+fn tiles_refs(r: &mut Refs, tiles: &[Tile], at: &str) {
+    for (i, t) in tiles.iter().enumerate() {
+        r.grants(t.grants(), None, &format!("{at}/{i}"));
+    }
+}

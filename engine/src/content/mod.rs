@@ -1,0 +1,90 @@
+//! Content: the game's data, loaded from YAML and Rhai files, checked against JSON Schemas and
+//! cross-referenced, optionally patched by variant overlays.
+//!
+//! ```no_run
+//! use orrery::content::{Content, DirFiles};
+//! let content = Content::load(&DirFiles::new("content/base"), &[]).expect("valid content");
+//! println!("{}", content.summary());
+//! ```
+
+pub mod effect;
+pub mod files;
+pub mod kinds;
+mod load;
+pub mod located;
+pub mod overlay;
+mod patch;
+pub mod refs;
+pub mod schema;
+
+use std::sync::Arc;
+
+pub use effect::*;
+pub use files::{ContentFiles, DirFiles, MemFiles};
+pub use kinds::*;
+pub use load::{OverlaySource, Provenance};
+
+use crate::script::ScriptHost;
+
+/// The loaded, checked content of one game (base plus overlays). Immutable and shareable.
+#[derive(Debug, Clone)]
+pub struct Content {
+    /// Game-wide rules.
+    pub rules: Rules,
+    /// Planet types and the terraforming wheel.
+    pub planets: PlanetsFile,
+    /// Sector tiles and layouts.
+    pub sectors: SectorsFile,
+    /// The standard faction board.
+    pub board: Board,
+    /// Factions, in file order.
+    pub factions: Vec<Faction>,
+    /// Research tracks.
+    pub research: ResearchFile,
+    /// Standard tech tiles and positions.
+    pub tech_tiles: TechTilesFile,
+    /// Advanced tech tiles.
+    pub advanced_tiles: AdvancedTilesFile,
+    /// Round boosters.
+    pub boosters: BoostersFile,
+    /// Round scoring tiles.
+    pub round_scoring: RoundScoringFile,
+    /// Final scoring tiles.
+    pub final_scoring: FinalScoringFile,
+    /// Federation tokens.
+    pub federation_tokens: FederationTokensFile,
+    /// Power and QIC actions.
+    pub board_actions: BoardActionsFile,
+    /// Compiled scripts.
+    pub scripts: Arc<ScriptHost>,
+    /// Where every value came from.
+    pub provenance: Arc<Provenance>,
+}
+
+impl Content {
+    /// One line of counts, e.g. `14 factions, 9 tech tiles, …`.
+    pub fn summary(&self) -> String {
+        format!(
+            "{} factions, {} tech tiles, {} advanced tech tiles, {} boosters, {} round scoring tiles, \
+             {} final scoring tiles, {} federation tokens, {} board actions, {} research tracks, \
+             {} sectors, {} planet types, {} scripts",
+            self.factions.len(),
+            self.tech_tiles.tiles.len(),
+            self.advanced_tiles.tiles.len(),
+            self.boosters.boosters.len(),
+            self.round_scoring.tiles.len(),
+            self.final_scoring.tiles.len(),
+            self.federation_tokens.tokens.len(),
+            self.board_actions.actions.len(),
+            self.research.tracks.len(),
+            self.sectors.sectors.len(),
+            self.planets.planets.len(),
+            self.scripts.script_count(),
+        )
+    }
+
+    /// The faction with this id.
+    pub fn faction(&self, id: &str) -> Option<&Faction> {
+        self.factions.iter().find(|f| f.id == id)
+    }
+}

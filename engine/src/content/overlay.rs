@@ -1,0 +1,128 @@
+//! Variant overlays: files that patch content items by id, applied in order.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// A variant or errata file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Overlay {
+    /// Name of the variant.
+    pub name: String,
+    /// What it changes and why.
+    #[serde(default)]
+    pub description: String,
+    /// The changes, applied in order.
+    pub changes: Vec<Change>,
+}
+
+/// One change.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Change {
+    /// Set one field of an item (created if missing).
+    Set(SetChange),
+    /// Replace a whole item.
+    Replace(ReplaceChange),
+    /// Add a new item.
+    Add(AddChange),
+    /// Remove an item.
+    Remove(Target),
+    /// Add or replace a script file.
+    Script(ScriptChange),
+}
+
+/// The item kinds an overlay can address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ItemKind {
+    /// `rules.yaml` (single item, no id).
+    Rules,
+    /// `board.yaml`, the standard faction board (single item, no id).
+    Board,
+    /// `research.yaml` as a whole (single item, no id).
+    Research,
+    /// A research track.
+    Track,
+    /// A planet type.
+    Planet,
+    /// A sector tile side.
+    Sector,
+    /// A faction.
+    Faction,
+    /// A standard tech tile.
+    TechTile,
+    /// An advanced tech tile.
+    AdvancedTile,
+    /// A round booster.
+    Booster,
+    /// A round scoring tile.
+    RoundScoring,
+    /// A final scoring tile.
+    FinalScoring,
+    /// A federation token.
+    FederationToken,
+    /// A power or QIC action.
+    BoardAction,
+}
+
+/// Which item a change addresses.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Target {
+    /// Item kind.
+    pub kind: ItemKind,
+    /// Item id (none for single items such as `rules`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+}
+
+/// `set`: one field.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SetChange {
+    /// Item kind.
+    pub kind: ItemKind,
+    /// Item id (none for single items).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// Dotted path inside the item (`board.start.c`); a segment on a list is an index or the
+    /// `id` of an element.
+    pub path: String,
+    /// The new value.
+    pub value: serde_json::Value,
+}
+
+/// `replace`: a whole item.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReplaceChange {
+    /// Item kind.
+    pub kind: ItemKind,
+    /// Item id (none for single items).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// The new item.
+    pub value: serde_json::Value,
+}
+
+/// `add`: a new item.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AddChange {
+    /// Item kind.
+    pub kind: ItemKind,
+    /// The item (with its `id`).
+    pub value: serde_json::Value,
+}
+
+/// `script`: add or replace a script file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScriptChange {
+    /// Script file name (as content names it, e.g. `shared.rhai`).
+    pub file: String,
+    /// The script source; when absent, the file of that name beside the overlay is used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}

@@ -1,0 +1,45 @@
+//! JSON Schemas (draft-07) generated from the content types.
+
+use schemars::generate::SchemaSettings;
+use schemars::JsonSchema;
+use serde_json::Value;
+
+use super::kinds::*;
+use super::overlay::Overlay;
+
+/// The schema of one type, draft-07, with doc comments as descriptions.
+pub fn schema_of<T: JsonSchema>() -> Value {
+    let generator = SchemaSettings::draft07().into_generator();
+    let schema = generator.into_root_schema_for::<T>();
+    serde_json::to_value(schema).unwrap_or(Value::Null)
+}
+
+/// Every schema file: `(file name, schema)`, in a stable order.
+pub fn all() -> Vec<(&'static str, Value)> {
+    vec![
+        ("rules.json", schema_of::<Rules>()),
+        ("planets.json", schema_of::<PlanetsFile>()),
+        ("sectors.json", schema_of::<SectorsFile>()),
+        ("board.json", schema_of::<Board>()),
+        ("faction.json", schema_of::<Faction>()),
+        ("research.json", schema_of::<ResearchFile>()),
+        ("tech-tiles.json", schema_of::<TechTilesFile>()),
+        ("advanced-tech-tiles.json", schema_of::<AdvancedTilesFile>()),
+        ("boosters.json", schema_of::<BoostersFile>()),
+        ("round-scoring.json", schema_of::<RoundScoringFile>()),
+        ("final-scoring.json", schema_of::<FinalScoringFile>()),
+        (
+            "federation-tokens.json",
+            schema_of::<FederationTokensFile>(),
+        ),
+        ("board-actions.json", schema_of::<BoardActionsFile>()),
+        ("overlay.json", schema_of::<Overlay>()),
+    ]
+}
+
+/// The schema text as written to `schemas/` (pretty JSON, trailing newline).
+pub fn render(schema: &Value) -> String {
+    let mut s = serde_json::to_string_pretty(schema).unwrap_or_default();
+    s.push('\n');
+    s
+}

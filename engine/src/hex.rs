@@ -1,0 +1,227 @@
+//! Hex geometry in axial coordinates: distance, neighbours, rotation, and the names of the
+//! spaces of a radius-2 sector (`A0`…`A11`, `B0`…`B5`, `C`).
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// An axial hex coordinate (`s = -q - r`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Hex {
+    /// Axial q.
+    pub q: i32,
+    /// Axial r.
+    pub r: i32,
+}
+
+/// The six neighbour offsets, clockwise from north.
+pub const DIRECTIONS: [Hex; 6] = [
+    Hex { q: 1, r: 0 },
+    Hex { q: 0, r: 1 },
+    Hex { q: -1, r: 1 },
+    Hex { q: -1, r: 0 },
+    Hex { q: 0, r: -1 },
+    Hex { q: 1, r: -1 },
+];
+
+impl Hex {
+    /// A hex from axial coordinates.
+    pub const fn new(q: i32, r: i32) -> Hex {
+        Hex { q, r }
+    }
+
+    /// The third cube coordinate.
+    pub const fn s(self) -> i32 {
+        -self.q - self.r
+    }
+
+    /// Straight-line hex distance.
+    pub fn distance(self, other: Hex) -> u32 {
+        let dq = (self.q - other.q).unsigned_abs();
+        let dr = (self.r - other.r).unsigned_abs();
+        let ds = (self.s() - other.s()).unsigned_abs();
+        (dq + dr + ds) / 2
+    }
+
+    /// The six neighbours, clockwise from north.
+    pub fn neighbours(self) -> [Hex; 6] {
+        DIRECTIONS.map(|d| self + d)
+    }
+
+    /// Rotates about the origin by `k` sixths of a turn clockwise.
+    pub fn rotate(self, k: i32) -> Hex {
+        let (q, r, s) = (self.q, self.r, self.s());
+        match k.rem_euclid(6) {
+            0 => Hex::new(q, r),
+            1 => Hex::new(-r, -s),
+            2 => Hex::new(s, q),
+            3 => Hex::new(-q, -r),
+            4 => Hex::new(r, s),
+            _ => Hex::new(-s, -q),
+        }
+    }
+
+    /// Parses the axial form `QxR` (e.g. `1x-1`).
+    pub fn parse_axial(s: &str) -> Option<Hex> {
+        let (q, r) = s.split_once('x')?;
+        Some(Hex::new(q.parse().ok()?, r.parse().ok()?))
+    }
+}
+
+impl std::ops::Add for Hex {
+    type Output = Hex;
+    fn add(self, o: Hex) -> Hex {
+        Hex::new(self.q + o.q, self.r + o.r)
+    }
+}
+
+impl std::ops::Sub for Hex {
+    type Output = Hex;
+    fn sub(self, o: Hex) -> Hex {
+        Hex::new(self.q - o.q, self.r - o.r)
+    }
+}
+
+impl fmt::Display for Hex {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.q, self.r)
+    }
+}
+
+/// Offsets of the 19 spaces of a sector, in sector-string order: outer ring `A0`–`A11`
+/// clockwise from north, inner ring `B0`–`B5`, then the centre `C`.
+pub const SECTOR_OFFSETS: [Hex; 19] = [
+    Hex::new(2, 0),
+    Hex::new(1, 1),
+    Hex::new(0, 2),
+    Hex::new(-1, 2),
+    Hex::new(-2, 2),
+    Hex::new(-2, 1),
+    Hex::new(-2, 0),
+    Hex::new(-1, -1),
+    Hex::new(0, -2),
+    Hex::new(1, -2),
+    Hex::new(2, -2),
+    Hex::new(2, -1),
+    Hex::new(1, 0),
+    Hex::new(0, 1),
+    Hex::new(-1, 1),
+    Hex::new(-1, 0),
+    Hex::new(0, -1),
+    Hex::new(1, -1),
+    Hex::new(0, 0),
+];
+
+/// The name of the space at a sector-string index (`A0`, `B3`, `C`).
+pub fn position_name(index: usize) -> String {
+    match index {
+        0..=11 => format!("A{index}"),
+        12..=17 => format!("B{}", index - 12),
+        _ => "C".to_string(),
+    }
+}
+
+/// The sector-string index of a position name, if valid.
+pub fn position_index(name: &str) -> Option<usize> {
+    let (ring, rest) = name.split_at_checked(1)?;
+    match ring {
+        "C" if rest.is_empty() => Some(18),
+        "A" | "B" if !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()) => {
+            let n: usize = rest.parse().ok()?;
+            if rest.len() > 1 && rest.starts_with('0') {
+                return None;
+            }
+            match (ring, n) {
+                ("A", 0..=11) => Some(n),
+                ("B", 0..=5) => Some(12 + n),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The sector-string index of an offset from a sector centre, if it lies within radius 2.
+pub fn offset_index(offset: Hex) -> Option<usize> {
+    SECTOR_OFFSETS.iter().position(|o| *o == offset)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distance_is_cube_distance() {
+        assert_eq!(Hex::new(0, 0).distance(Hex::new(2, -1)), 2);
+        assert_eq!(Hex::new(-8, 7).distance(Hex::new(-10, 7)), 2);
+        assert_eq!(Hex::new(5, -2).distance(Hex::new(0, 0)), 5);
+        assert_eq!(Hex::new(1, 1).distance(Hex::new(1, 1)), 0);
+    }
+
+    #[test]
+    fn neighbours_are_at_distance_one() {
+        let h = Hex::new(3, -4);
+        for n in h.neighbours() {
+            assert_eq!(h.distance(n), 1);
+        }
+    }
+
+    #[test]
+    fn rotation_matches_the_table() {
+        // A sector's offset (-1, 2) rotated once clockwise becomes (-2, 1).
+        let p = Hex::new(-1, 2);
+        assert_eq!(p.rotate(1), Hex::new(-2, 1));
+        assert_eq!(p.rotate(2), Hex::new(-1, -1));
+        assert_eq!(p.rotate(3), Hex::new(1, -2));
+        assert_eq!(p.rotate(6), p);
+        assert_eq!(p.rotate(-1), p.rotate(5));
+    }
+
+    #[test]
+    fn slot_centres_are_rotations() {
+        let base = Hex::new(5, -2);
+        let expected = [(5, -2), (2, 3), (-3, 5), (-5, 2), (-2, -3), (3, -5)];
+        for (k, (q, r)) in expected.iter().enumerate() {
+            assert_eq!(base.rotate(k as i32), Hex::new(*q, *r));
+        }
+    }
+
+    #[test]
+    fn position_names_round_trip() {
+        for i in 0..19 {
+            assert_eq!(position_index(&position_name(i)), Some(i));
+        }
+        assert_eq!(position_index("A12"), None);
+        assert_eq!(position_index("B6"), None);
+        assert_eq!(position_index("C1"), None);
+        assert_eq!(position_index("A01"), None);
+        assert_eq!(position_index(""), None);
+        assert_eq!(position_index("é"), None);
+    }
+
+    #[test]
+    fn names_follow_offsets() {
+        // Offsets from the notation's table.
+        assert_eq!(
+            offset_index(Hex::new(-2, 0)).map(position_name),
+            Some("A6".into())
+        );
+        assert_eq!(
+            offset_index(Hex::new(-1, 0)).map(position_name),
+            Some("B3".into())
+        );
+        assert_eq!(
+            offset_index(Hex::new(0, 0)).map(position_name),
+            Some("C".into())
+        );
+        assert_eq!(offset_index(Hex::new(3, 0)), None);
+    }
+
+    #[test]
+    fn axial_form_parses_and_prints() {
+        assert_eq!(Hex::parse_axial("1x-1"), Some(Hex::new(1, -1)));
+        assert_eq!(Hex::new(-5, 2).to_string(), "-5x2");
+        assert_eq!(Hex::parse_axial("x"), None);
+        assert_eq!(Hex::parse_axial("1x"), None);
+    }
+}

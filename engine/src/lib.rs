@@ -1,0 +1,16 @@
+//! Orrery: a data-driven rules engine for Gaia Project-like board games.
+//!
+//! The kernel supplies what every game of the family needs — hex geometry, the power cycle,
+//! the effect language, move notation — and [`content`] supplies the game itself from YAML and
+//! Rhai files. The kernel names no faction and no tile: those live in content.
+
+pub mod board;
+pub mod content;
+pub mod diagnostics;
+pub mod hex;
+pub mod map;
+pub mod notation;
+pub mod player;
+pub mod power;
+pub mod rng;
+pub mod script;

@@ -1,0 +1,181 @@
+//! The map: sector tiles placed at centres with rotations, spaces with planets, and hex names.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::content::{Content, PlanetKind};
+use crate::hex::{offset_index, position_index, position_name, Hex, SECTOR_OFFSETS};
+use crate::rng::Rng;
+
+/// Index of a planet type in `content.planets.planets`.
+pub type PlanetIx = u8;
+
+/// One sector tile on the map.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Placement {
+    /// Sector id (`5B`).
+    pub sector: String,
+    /// Rotation, sixths of a turn clockwise (0–5).
+    pub rotation: u8,
+    /// Centre.
+    pub center: Hex,
+}
+
+/// A space of the map.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Space {
+    /// Where it is.
+    pub hex: Hex,
+    /// Index of its sector in [`Map::placements`].
+    pub sector: u8,
+    /// Its planet type (or empty space) at setup.
+    pub planet: PlanetIx,
+}
+
+/// Errors building a map.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MapError {
+    /// A sector id that content does not define.
+    #[error("unknown sector \"{0}\"")]
+    UnknownSector(String),
+    /// A letter that no planet type uses.
+    #[error("sector \"{0}\" has an unknown planet letter '{1}'")]
+    UnknownLetter(String, char),
+    /// Two sectors claim the same space.
+    #[error("sectors overlap at {0}")]
+    Overlap(Hex),
+    /// No layout for the player count.
+    #[error("no layout for {0} players")]
+    NoLayout(usize),
+}
+
+/// The map of one game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Map {
+    /// Sector tiles placed.
+    pub placements: Vec<Placement>,
+    /// Labels of the placed sectors (as used in hex names).
+    pub labels: Vec<String>,
+    /// Every space.
+    pub spaces: Vec<Space>,
+    #[serde(skip)]
+    index: HashMap<Hex, u16>,
+}
+
+impl Map {
+    /// Builds the map of an explicit placement.
+    pub fn build(content: &Content, placements: &[Placement]) -> Result<Map, MapError> {
+        let mut spaces = Vec::new();
+        let mut labels = Vec::new();
+        let mut index = HashMap::new();
+        for (si, p) in placements.iter().enumerate() {
+            let sector = content
+                .sectors
+                .sectors
+                .iter()
+                .find(|s| s.id == p.sector)
+                .ok_or_else(|| MapError::UnknownSector(p.sector.clone()))?;
+            labels.push(sector.label.clone());
+            for (i, letter) in sector.spaces.chars().enumerate().take(19) {
+                let planet = content
+                    .planets
+                    .planets
+                    .iter()
+                    .position(|pl| pl.letter == letter)
+                    .ok_or(MapError::UnknownLetter(sector.id.clone(), letter))?;
+                let hex = p.center + SECTOR_OFFSETS[i].rotate(i32::from(p.rotation));
+                if index.insert(hex, spaces.len() as u16).is_some() {
+                    return Err(MapError::Overlap(hex));
+                }
+                spaces.push(Space {
+                    hex,
+                    sector: si as u8,
+                    planet: planet as PlanetIx,
+                });
+            }
+        }
+        Ok(Map {
+            placements: placements.to_vec(),
+            labels,
+            spaces,
+            index,
+        })
+    }
+
+    /// A random valid map for a player count: sectors shuffled into the layout's slots with
+    /// random rotations, redrawn until no two neighbouring spaces hold the same wheel planet.
+    pub fn random(content: &Content, players: usize, rng: &mut Rng) -> Result<Map, MapError> {
+        let layout = content
+            .sectors
+            .layouts
+            .iter()
+            .find(|l| l.players.iter().any(|&p| usize::from(p) == players))
+            .ok_or(MapError::NoLayout(players))?;
+        for _ in 0..10_000 {
+            let mut ids = layout.sectors.clone();
+            rng.shuffle(&mut ids);
+            let placements: Vec<Placement> = ids
+                .into_iter()
+                .zip(&layout.slots)
+                .map(|(sector, c)| Placement {
+                    sector,
+                    rotation: rng.below(6) as u8,
+                    center: Hex::new(c[0], c[1]),
+                })
+                .collect();
+            let map = Map::build(content, &placements)?;
+            if map.is_valid(content) {
+                return Ok(map);
+            }
+        }
+        Err(MapError::NoLayout(players))
+    }
+
+    /// No two neighbouring spaces hold the same planet type of the terraforming wheel.
+    pub fn is_valid(&self, content: &Content) -> bool {
+        self.spaces.iter().all(|s| {
+            content.planets.planets[usize::from(s.planet)].kind != PlanetKind::Wheel
+                || s.hex
+                    .neighbours()
+                    .iter()
+                    .filter_map(|n| self.space(*n))
+                    .all(|n| n.planet != s.planet)
+        })
+    }
+
+    /// Rebuilds the hex index (after deserialising).
+    pub fn reindex(&mut self) {
+        self.index = self
+            .spaces
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.hex, i as u16))
+            .collect();
+    }
+
+    /// The space at a hex.
+    pub fn space(&self, hex: Hex) -> Option<&Space> {
+        self.index.get(&hex).map(|&i| &self.spaces[usize::from(i)])
+    }
+
+    /// Index of the space at a hex.
+    pub fn space_index(&self, hex: Hex) -> Option<usize> {
+        self.index.get(&hex).map(|&i| usize::from(i))
+    }
+
+    /// The hex named `<sector label><position>` (e.g. `4B2`, `10A11`).
+    pub fn hex_named(&self, sector: &str, position: &str) -> Option<Hex> {
+        let si = self.labels.iter().position(|l| l == sector)?;
+        let offset = SECTOR_OFFSETS[position_index(position)?];
+        Some(self.placements[si].center + offset)
+    }
+
+    /// The name of a space (`4B2`).
+    pub fn name_of(&self, hex: Hex) -> Option<String> {
+        let s = self.space(hex)?;
+        let si = usize::from(s.sector);
+        let idx = offset_index(hex - self.placements[si].center)?;
+        Some(format!("{}{}", self.labels[si], position_name(idx)))
+    }
+}

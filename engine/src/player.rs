@@ -1,0 +1,203 @@
+//! A player's holdings and the effects that change them.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::FactionBoard;
+use crate::content::{Ability, Bundle, Condition, Content, Effect, Faction, Grants, Modifier};
+use crate::power::{Area, Power, Special};
+
+/// What one player holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Player {
+    /// Faction id.
+    pub faction: String,
+    /// Resources, in the order of `rules.resources`.
+    pub resources: Vec<i32>,
+    /// Power tokens.
+    pub power: Power,
+    /// Research level per track id.
+    pub research: BTreeMap<String, u32>,
+    /// Gaiaformers owned.
+    pub gaiaformers: u32,
+    /// Buildings on the map, by building id.
+    pub built: BTreeMap<String, u32>,
+}
+
+/// Errors setting up a player.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// The faction id is not in the content.
+    #[error("unknown faction \"{0}\"")]
+    UnknownFaction(String),
+}
+
+impl Player {
+    /// A player of a faction with its starting holdings, starting research levels' rewards
+    /// included, and nothing on the map yet.
+    pub fn new(content: &Content, faction_id: &str) -> Result<(Player, FactionBoard), SetupError> {
+        let faction = content
+            .faction(faction_id)
+            .ok_or_else(|| SetupError::UnknownFaction(faction_id.to_string()))?;
+        let board = FactionBoard::resolve(&content.board, faction);
+        let mut p = Player {
+            faction: faction.id.clone(),
+            resources: vec![0; content.rules.resources.len()],
+            power: Power {
+                areas: [board.power[0], board.power[1], board.power[2], 0],
+                special: faction.special_token.as_ref().map(|t| Special {
+                    area: Some(Area::from_number(t.area)),
+                    value: t.spend_value,
+                }),
+            },
+            research: content
+                .research
+                .tracks
+                .iter()
+                .map(|t| (t.id.clone(), 0))
+                .collect(),
+            gaiaformers: 0,
+            built: BTreeMap::new(),
+        };
+        p.gain(content, faction, &board.start);
+        for (track, level) in &board.research {
+            for l in 1..=*level {
+                p.research.insert(track.clone(), l);
+                let immediate = content
+                    .research
+                    .tracks
+                    .iter()
+                    .find(|t| &t.id == track)
+                    .and_then(|t| t.levels.get(l as usize))
+                    .map(|a| a.immediate.clone())
+                    .unwrap_or_default();
+                for e in &immediate {
+                    if let Effect::Gain(b) = e {
+                        p.gain(content, faction, b);
+                    }
+                }
+            }
+        }
+        Ok((p, board))
+    }
+
+    /// A resource by code (0 when the code is not a resource).
+    pub fn resource(&self, content: &Content, code: &str) -> i32 {
+        content
+            .rules
+            .resources
+            .iter()
+            .position(|r| r.id == code)
+            .map_or(0, |i| self.resources[i])
+    }
+
+    /// Whether a condition holds.
+    pub fn holds(&self, cond: Option<&Condition>) -> bool {
+        match cond {
+            None => true,
+            Some(Condition::Has(b)) => self.built.get(b).copied().unwrap_or(0) > 0,
+            Some(Condition::Lacks(b)) => self.built.get(b).copied().unwrap_or(0) == 0,
+        }
+    }
+
+    /// Everything that grants the player something now: research levels they stand on,
+    /// faction abilities whose condition holds, and buildings they have on the map.
+    pub fn active<'a>(
+        &self,
+        content: &'a Content,
+        faction: &'a Faction,
+        board: &'a FactionBoard,
+    ) -> Vec<Grants<'a>> {
+        let mut out = Vec::new();
+        for t in &content.research.tracks {
+            let level = self.research.get(&t.id).copied().unwrap_or(0) as usize;
+            if let Some(a) = t.levels.get(level) {
+                out.push(a.grants());
+            }
+        }
+        out.extend(
+            faction
+                .abilities
+                .iter()
+                .filter(|a| self.holds(a.when.as_ref()))
+                .map(Ability::grants),
+        );
+        for b in &board.buildings {
+            if self.built.get(&b.id).copied().unwrap_or(0) > 0 && self.holds(b.grants.when.as_ref())
+            {
+                out.push(b.grants.grants());
+            }
+        }
+        out
+    }
+
+    /// The modifiers in force.
+    pub fn modifiers<'a>(
+        &self,
+        content: &'a Content,
+        faction: &'a Faction,
+        board: &'a FactionBoard,
+    ) -> Vec<&'a Modifier> {
+        self.active(content, faction, board)
+            .into_iter()
+            .flat_map(|g| g.modifiers.iter())
+            .collect()
+    }
+
+    /// Gains a bundle: resources (capped, substituted), charge (`pw`), tokens (`t`),
+    /// Gaiaformers (`gf`).
+    pub fn gain(&mut self, content: &Content, faction: &Faction, bundle: &Bundle) {
+        let board = FactionBoard::resolve(&content.board, faction);
+        let subs: Vec<(String, String)> = self
+            .modifiers(content, faction, &board)
+            .into_iter()
+            .filter_map(|m| match m {
+                Modifier::Substitute(s) => Some((s.from.clone(), s.to.clone())),
+                _ => None,
+            })
+            .collect();
+        for (code, n) in bundle.iter() {
+            let code = subs
+                .iter()
+                .find(|(from, _)| from == code)
+                .map_or(code, |(_, to)| to.as_str());
+            match code {
+                "pw" => {
+                    self.power.charge(n.max(0) as u32, false);
+                }
+                "t" => self.power.gain_tokens(n.max(0) as u32),
+                "gf" => self.gaiaformers += n.max(0) as u32,
+                _ => {
+                    if let Some(i) = content.rules.resources.iter().position(|r| r.id == code) {
+                        let cap = content.rules.resources[i].cap.unwrap_or(i32::MAX);
+                        self.resources[i] = (self.resources[i] + n)
+                            .min(cap)
+                            .max(self.resources[i].min(cap));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The income effects due in an income phase: base income, income revealed by buildings
+    /// on the map, and the income of everything active.
+    pub fn income(
+        &self,
+        content: &Content,
+        faction: &Faction,
+        board: &FactionBoard,
+    ) -> Vec<Effect> {
+        let mut out = board.income.clone();
+        for b in &board.buildings {
+            let n = self.built.get(&b.id).copied().unwrap_or(0) as usize;
+            for slot in b.income.iter().take(n) {
+                out.extend(slot.iter().cloned());
+            }
+        }
+        for g in self.active(content, faction, board) {
+            out.extend(g.income.iter().cloned());
+        }
+        out
+    }
+}

@@ -1,0 +1,308 @@
+//! The power cycle: tokens in areas I, II, III and the Gaia area, plus an optional special
+//! token (content-defined) that moves like a token but spends for its own value.
+
+use serde::{Deserialize, Serialize};
+
+/// A power area.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Area {
+    /// Area I.
+    I,
+    /// Area II.
+    II,
+    /// Area III.
+    III,
+    /// The Gaia area.
+    Gaia,
+}
+
+impl Area {
+    /// Index 0–3.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+    /// From a 1-based area number (1–3); anything else is the Gaia area.
+    pub fn from_number(n: u8) -> Area {
+        match n {
+            1 => Area::I,
+            2 => Area::II,
+            3 => Area::III,
+            _ => Area::Gaia,
+        }
+    }
+}
+
+/// Errors of power operations.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PowerError {
+    /// Not enough power in area III.
+    #[error("not enough power in area III: need {need}, have {have}")]
+    NotEnoughPower {
+        /// Needed.
+        need: u32,
+        /// Available.
+        have: u32,
+    },
+    /// Not enough tokens.
+    #[error("not enough power tokens: need {need}, have {have}")]
+    NotEnoughTokens {
+        /// Needed.
+        need: u32,
+        /// Available.
+        have: u32,
+    },
+}
+
+/// A faction's special token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Special {
+    /// Where it is; `None` once it has left the game.
+    pub area: Option<Area>,
+    /// Power it provides when spent from area III.
+    pub value: u32,
+}
+
+/// A player's power tokens.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Power {
+    /// Normal tokens in areas I, II, III and Gaia.
+    pub areas: [u32; 4],
+    /// The special token, if the faction has one.
+    pub special: Option<Special>,
+}
+
+impl Power {
+    /// Tokens in an area, the special token included.
+    pub fn tokens(&self, area: Area) -> u32 {
+        self.areas[area.index()] + u32::from(self.special_in(area))
+    }
+
+    /// Whether the special token lies in an area.
+    pub fn special_in(&self, area: Area) -> bool {
+        matches!(self.special, Some(Special { area: Some(a), .. }) if a == area)
+    }
+
+    /// How much power a charge could move at most.
+    pub fn chargeable(&self) -> u32 {
+        2 * self.tokens(Area::I) + self.tokens(Area::II)
+    }
+
+    /// Charges `n` power: each point moves a token I→II, or II→III once area I is empty.
+    /// `special_first` says whether the special token moves before normal tokens of its area.
+    /// Returns the power actually charged.
+    pub fn charge(&mut self, n: u32, special_first: bool) -> u32 {
+        let mut done = 0;
+        while done < n {
+            let from = if self.tokens(Area::I) > 0 {
+                Area::I
+            } else if self.tokens(Area::II) > 0 {
+                Area::II
+            } else {
+                break;
+            };
+            let to = if from == Area::I { Area::II } else { Area::III };
+            self.move_one(from, to, special_first);
+            done += 1;
+        }
+        done
+    }
+
+    fn move_one(&mut self, from: Area, to: Area, special_first: bool) {
+        let normal = self.areas[from.index()] > 0;
+        if self.special_in(from) && (special_first || !normal) {
+            if let Some(s) = &mut self.special {
+                s.area = Some(to);
+            }
+        } else if normal {
+            self.areas[from.index()] -= 1;
+            self.areas[to.index()] += 1;
+        }
+    }
+
+    /// Power available to spend from area III, given each normal token's value.
+    pub fn spendable(&self, token_value: u32) -> u32 {
+        self.areas[Area::III.index()] * token_value
+            + if self.special_in(Area::III) {
+                self.special.map_or(0, |s| s.value)
+            } else {
+                0
+            }
+    }
+
+    /// Spends `n` power from area III (tokens go to area I). Uses the special token first when
+    /// `use_special` and it lies in area III; a remainder of a token's value is lost.
+    pub fn spend(&mut self, n: u32, token_value: u32, use_special: bool) -> Result<(), PowerError> {
+        let have = self.spendable(token_value);
+        let mut need = n;
+        if use_special && self.special_in(Area::III) && need > 0 {
+            let v = self.special.map_or(0, |s| s.value);
+            if let Some(s) = &mut self.special {
+                s.area = Some(Area::I);
+            }
+            need = need.saturating_sub(v);
+        }
+        let value = token_value.max(1);
+        let tokens = need.div_ceil(value);
+        if tokens > self.areas[Area::III.index()] {
+            return Err(PowerError::NotEnoughPower { need: n, have });
+        }
+        self.areas[Area::III.index()] -= tokens;
+        self.areas[Area::I.index()] += tokens;
+        Ok(())
+    }
+
+    /// Gains `n` new tokens into area I.
+    pub fn gain_tokens(&mut self, n: u32) {
+        self.areas[Area::I.index()] += n;
+    }
+
+    /// Burns `n`: `2n` tokens leave area II, `n` move to area III and `n` are discarded (or go
+    /// to the Gaia area when `to_gaia`).
+    pub fn burn(&mut self, n: u32, to_gaia: bool) -> Result<(), PowerError> {
+        let have = self.tokens(Area::II);
+        if 2 * n > have || n == 0 {
+            return Err(PowerError::NotEnoughTokens {
+                need: 2 * n.max(1),
+                have,
+            });
+        }
+        // The special token, when in area II, is moved up rather than discarded.
+        let mut up = n;
+        if self.special_in(Area::II) {
+            if let Some(s) = &mut self.special {
+                s.area = Some(Area::III);
+            }
+            up -= 1;
+        }
+        let normal = &mut self.areas;
+        normal[Area::II.index()] -= up + n;
+        normal[Area::III.index()] += up;
+        if to_gaia {
+            normal[Area::Gaia.index()] += n;
+        }
+        Ok(())
+    }
+
+    /// Removes `n` tokens from areas I, II, III in that order (to the supply, or into the Gaia
+    /// area when `to_gaia`). The special token is taken last.
+    pub fn remove_tokens(&mut self, n: u32, to_gaia: bool) -> Result<(), PowerError> {
+        let have = self.tokens(Area::I) + self.tokens(Area::II) + self.tokens(Area::III);
+        if n > have {
+            return Err(PowerError::NotEnoughTokens { need: n, have });
+        }
+        let mut left = n;
+        for area in [Area::I, Area::II, Area::III] {
+            let take = left.min(self.areas[area.index()]);
+            self.areas[area.index()] -= take;
+            left -= take;
+            if to_gaia {
+                self.areas[Area::Gaia.index()] += take;
+            }
+        }
+        if left > 0 {
+            if let Some(s) = &mut self.special {
+                s.area = if to_gaia { Some(Area::Gaia) } else { None };
+            }
+        }
+        Ok(())
+    }
+
+    /// Moves every token in the Gaia area to `area` (the special token to area I).
+    pub fn return_from_gaia(&mut self, area: Area) {
+        let n = std::mem::take(&mut self.areas[Area::Gaia.index()]);
+        self.areas[area.index()] += n;
+        if self.special_in(Area::Gaia) {
+            if let Some(s) = &mut self.special {
+                s.area = Some(Area::I);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(a: [u32; 4]) -> Power {
+        Power {
+            areas: a,
+            special: None,
+        }
+    }
+
+    #[test]
+    fn charge_fills_area_two_before_three() {
+        let mut x = p([2, 4, 0, 0]);
+        assert_eq!(x.charge(3, false), 3);
+        assert_eq!(x.areas, [0, 5, 1, 0]);
+        let mut y = p([1, 1, 0, 0]);
+        assert_eq!(y.charge(5, false), 3);
+        assert_eq!(y.areas, [0, 0, 2, 0]);
+        assert_eq!(p([2, 4, 0, 0]).chargeable(), 8);
+    }
+
+    #[test]
+    fn spend_moves_three_to_one() {
+        let mut x = p([0, 0, 5, 0]);
+        x.spend(3, 1, false).unwrap();
+        assert_eq!(x.areas, [3, 0, 2, 0]);
+        assert_eq!(
+            x.spend(3, 1, false),
+            Err(PowerError::NotEnoughPower { need: 3, have: 2 })
+        );
+        assert_eq!(x.areas, [3, 0, 2, 0]);
+    }
+
+    #[test]
+    fn token_value_two_wastes_odd_remainders() {
+        let mut x = p([0, 0, 2, 0]);
+        x.spend(3, 2, false).unwrap();
+        assert_eq!(x.areas, [2, 0, 0, 0]);
+    }
+
+    #[test]
+    fn burn_needs_two_tokens_per_point() {
+        let mut x = p([1, 4, 0, 0]);
+        x.burn(2, false).unwrap();
+        assert_eq!(x.areas, [1, 0, 2, 0]);
+        assert!(x.burn(1, false).is_err());
+        let mut y = p([0, 2, 0, 0]);
+        y.burn(1, true).unwrap();
+        assert_eq!(y.areas, [0, 0, 1, 1]);
+    }
+
+    #[test]
+    fn gaia_area_round_trip() {
+        let mut x = p([2, 4, 0, 0]);
+        x.remove_tokens(4, true).unwrap();
+        assert_eq!(x.areas, [0, 2, 0, 4]);
+        x.return_from_gaia(Area::I);
+        assert_eq!(x.areas, [4, 2, 0, 0]);
+        x.return_from_gaia(Area::II);
+        assert_eq!(x.areas, [4, 2, 0, 0]);
+        assert!(x.remove_tokens(7, false).is_err());
+        x.gain_tokens(3);
+        assert_eq!(x.areas, [7, 2, 0, 0]);
+    }
+
+    #[test]
+    fn special_token_moves_and_spends_for_its_value() {
+        let mut x = Power {
+            areas: [2, 0, 0, 0],
+            special: Some(Special {
+                area: Some(Area::I),
+                value: 3,
+            }),
+        };
+        x.charge(1, true);
+        assert!(x.special_in(Area::II));
+        assert_eq!(x.areas, [2, 0, 0, 0]);
+        x.charge(3, false);
+        // Normal tokens of area I go first; then the special token moves II→III.
+        assert_eq!(x.areas, [0, 2, 0, 0]);
+        assert!(x.special_in(Area::III));
+        assert_eq!(x.spendable(1), 3);
+        x.spend(3, 1, true).unwrap();
+        assert!(x.special_in(Area::I));
+    }
+}

@@ -1,0 +1,144 @@
+//! Finding content: `--content DIR`, else `$ORRERY_CONTENT`, else `./content`, else the copy
+//! embedded in the binary; and reading variant overlays.
+
+use std::path::{Path, PathBuf};
+
+use orrery::content::{ContentFiles, DirFiles, MemFiles, OverlaySource};
+
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
+}
+
+/// Where the content set comes from.
+pub enum ContentSource {
+    /// A content folder on disk (holding `base/`).
+    Dir(PathBuf),
+    /// The copy built into the binary.
+    Embedded,
+}
+
+impl ContentSource {
+    /// Picks the content source.
+    pub fn resolve(flag: Option<&Path>) -> Result<ContentSource, String> {
+        if let Some(dir) = flag {
+            if !dir.is_dir() {
+                return Err(format!("content folder {} does not exist", dir.display()));
+            }
+            return Ok(ContentSource::Dir(dir.to_path_buf()));
+        }
+        if let Some(env) = std::env::var_os("ORRERY_CONTENT") {
+            let dir = PathBuf::from(env);
+            if !dir.is_dir() {
+                return Err(format!(
+                    "ORRERY_CONTENT folder {} does not exist",
+                    dir.display()
+                ));
+            }
+            return Ok(ContentSource::Dir(dir));
+        }
+        let local = PathBuf::from("content");
+        if local.join("base").is_dir() {
+            return Ok(ContentSource::Dir(local));
+        }
+        Ok(ContentSource::Embedded)
+    }
+
+    /// The base game's files.
+    pub fn files(&self) -> Box<dyn ContentFiles> {
+        match self {
+            ContentSource::Dir(d) => {
+                let base = d.join("base");
+                Box::new(DirFiles::new(if base.is_dir() { base } else { d.clone() }))
+            }
+            ContentSource::Embedded => Box::new(embedded_under("base/", "<built-in>/base")),
+        }
+    }
+
+    /// Reads the named variants: a file, a folder with `overlay.yaml`, or a name under
+    /// `variants/` of the content source.
+    pub fn overlays(&self, names: &[String]) -> Result<Vec<OverlaySource>, String> {
+        names.iter().map(|n| self.overlay(n)).collect()
+    }
+
+    fn overlay(&self, name: &str) -> Result<OverlaySource, String> {
+        let path = Path::new(name);
+        if path.is_file() {
+            return read_overlay_file(path, path.parent());
+        }
+        if path.is_dir() {
+            return read_overlay_file(&path.join("overlay.yaml"), Some(path));
+        }
+        match self {
+            ContentSource::Dir(d) => {
+                let v = d.join("variants");
+                for cand in [v.join(name), v.join(format!("{name}.yaml"))] {
+                    if cand.is_file() {
+                        return read_overlay_file(&cand, cand.parent());
+                    }
+                    if cand.is_dir() {
+                        return read_overlay_file(&cand.join("overlay.yaml"), Some(&cand));
+                    }
+                }
+            }
+            ContentSource::Embedded => {
+                let files = embedded_under(&format!("variants/{name}/"), "<built-in>/variants");
+                if let Ok(text) = files.read("overlay.yaml") {
+                    let scripts = rhai_files(&files);
+                    return Ok(OverlaySource {
+                        file: files.display_name("overlay.yaml"),
+                        text,
+                        scripts,
+                    });
+                }
+                let flat = embedded_under("variants/", "<built-in>/variants");
+                if let Ok(text) = flat.read(&format!("{name}.yaml")) {
+                    return Ok(OverlaySource {
+                        file: flat.display_name(&format!("{name}.yaml")),
+                        text,
+                        scripts: Vec::new(),
+                    });
+                }
+            }
+        }
+        Err(format!("variant \"{name}\" not found (a file, a folder with overlay.yaml, or a name under content/variants/)"))
+    }
+}
+
+fn rhai_files(files: &dyn ContentFiles) -> Vec<(String, String)> {
+    files
+        .list()
+        .into_iter()
+        .filter(|f| f.ends_with(".rhai"))
+        .filter_map(|f| {
+            let text = files.read(&f).ok()?;
+            let name = f.rsplit('/').next().unwrap_or(&f).to_string();
+            Some((name, text))
+        })
+        .collect()
+}
+
+fn read_overlay_file(file: &Path, dir: Option<&Path>) -> Result<OverlaySource, String> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let scripts = dir
+        .map(|d| rhai_files(&DirFiles::new(d)))
+        .unwrap_or_default();
+    Ok(OverlaySource {
+        file: file.display().to_string(),
+        text,
+        scripts,
+    })
+}
+
+fn embedded_under(prefix: &str, shown: &str) -> MemFiles {
+    let mut m = MemFiles {
+        prefix: shown.to_string(),
+        ..Default::default()
+    };
+    for (rel, text) in embedded::FILES {
+        if let Some(r) = rel.strip_prefix(prefix) {
+            m.files.insert(r.to_string(), text.to_string());
+        }
+    }
+    m
+}
