@@ -1,0 +1,68 @@
+//! Shared helpers for the integration tests.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use orrery::content::{Content, ContentFiles, DirFiles, MemFiles};
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The base game's content folder.
+pub fn base_dir() -> PathBuf {
+    root().join("content").join("base")
+}
+
+/// The base game's files, in memory, so tests can break copies of them.
+pub fn base_files() -> MemFiles {
+    let dir = DirFiles::new(base_dir());
+    let mut m = MemFiles {
+        prefix: "content/base".into(),
+        ..Default::default()
+    };
+    for f in dir.list() {
+        m.files
+            .insert(f.clone(), dir.read(&f).expect("readable content file"));
+    }
+    m
+}
+
+/// The base game, loaded and checked.
+pub fn base() -> Content {
+    match Content::load(&base_files(), &[]) {
+        Ok(c) => c,
+        Err(diags) => {
+            let text: Vec<String> = diags.iter().map(|d| d.to_string()).collect();
+            panic!("base content is invalid:\n{}", text.join("\n"));
+        }
+    }
+}
+
+/// Every conformance record under `tests/data/conformance`, sorted.
+pub fn records() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir)
+            .expect("conformance folder")
+            .flatten()
+        {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "json") {
+                out.push(p);
+            }
+        }
+    }
+    walk(&root().join("tests/data/conformance"), &mut out);
+    out.sort();
+    out
+}
+
+/// A record as JSON.
+pub fn read_record(path: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).expect("record readable");
+    serde_json::from_str(&text).expect("record is JSON")
+}

@@ -1,0 +1,235 @@
+//! Broken copies of base content files are reported with the right `file:line:col`, every
+//! problem in one run, overlays included.
+
+mod common;
+
+use orrery::content::{Content, MemFiles, OverlaySource};
+use orrery::diagnostics::Diagnostic;
+
+/// 1-based line and column of the first occurrence of `needle` in `text`.
+fn line_col(text: &str, needle: &str) -> (usize, usize) {
+    let at = text
+        .find(needle)
+        .unwrap_or_else(|| panic!("{needle:?} not in text"));
+    let line = text[..at].matches('\n').count() + 1;
+    let col = at - text[..at].rfind('\n').map_or(0, |i| i + 1) + 1;
+    (line, col)
+}
+
+fn load_err(files: &MemFiles, overlays: &[OverlaySource]) -> Vec<Diagnostic> {
+    match Content::load(files, overlays) {
+        Ok(_) => panic!("broken content was accepted"),
+        Err(d) => d,
+    }
+}
+
+fn edit(files: &mut MemFiles, file: &str, from: &str, to: &str) -> String {
+    let text = files
+        .files
+        .get_mut(file)
+        .unwrap_or_else(|| panic!("{file} exists"));
+    assert!(text.contains(from), "{file} contains {from:?}");
+    *text = text.replacen(from, to, 1);
+    text.clone()
+}
+
+fn has(diags: &[Diagnostic], file: &str, pos: (usize, usize), words: &str) -> bool {
+    diags.iter().any(|d| {
+        d.file.ends_with(file)
+            && d.pos.map(|p| (p.line, p.col)) == Some(pos)
+            && d.message.contains(words)
+    })
+}
+
+fn show(diags: &[Diagnostic]) -> String {
+    diags
+        .iter()
+        .map(|d| d.to_string())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn the_base_content_is_valid() {
+    let c = common::base();
+    assert!(c
+        .summary()
+        .starts_with("14 factions, 9 tech tiles, 15 advanced tech tiles, 10 boosters"));
+}
+
+#[test]
+fn wrong_type_is_reported_at_the_value() {
+    let mut files = common::base_files();
+    let text = edit(&mut files, "rules.yaml", "rounds: 6", "rounds: six");
+    let diags = load_err(&files, &[]);
+    let (l, c) = line_col(&text, "six");
+    assert!(
+        has(&diags, "rules.yaml", (l, c), "integer"),
+        "{}",
+        show(&diags)
+    );
+}
+
+#[test]
+fn unknown_key_is_reported_at_the_key() {
+    let mut files = common::base_files();
+    let text = edit(
+        &mut files,
+        "factions/terrans.yaml",
+        "\nhome:",
+        "\ncolour: blue\nhome:",
+    );
+    let diags = load_err(&files, &[]);
+    let (l, c) = line_col(&text, "colour");
+    assert!(
+        has(&diags, "factions/terrans.yaml", (l, c), "colour"),
+        "{}",
+        show(&diags)
+    );
+}
+
+#[test]
+fn missing_field_bad_reference_duplicate_id_and_script_error_all_reported_together() {
+    let mut files = common::base_files();
+    // A missing required field.
+    let rules = edit(&mut files, "rules.yaml", "\nrounds: 6", "\n");
+    // A reference to a planet type that does not exist.
+    let terrans = edit(
+        &mut files,
+        "factions/terrans.yaml",
+        "home: terra",
+        "home: plutonium",
+    );
+    // A duplicate id.
+    let boosters = edit(&mut files, "boosters.yaml", "id: booster2", "id: booster1");
+    // A script that does not compile.
+    files.files.insert(
+        "scripts/broken.rhai".into(),
+        "fn ok() { 1 }\n\nfn bad( {\n".into(),
+    );
+    let diags = load_err(&files, &[]);
+    let text = show(&diags);
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.file.ends_with("rules.yaml") && d.message.contains("rounds")),
+        "missing field: {text}"
+    );
+    let _ = rules;
+    let (l, c) = line_col(&terrans, "plutonium");
+    assert!(
+        has(
+            &diags,
+            "factions/terrans.yaml",
+            (l, c),
+            "unknown planet type \"plutonium\""
+        ),
+        "{text}"
+    );
+    let second = boosters
+        .match_indices("id: booster1")
+        .nth(1)
+        .expect("two")
+        .0;
+    let line = boosters[..second].matches('\n').count() + 1;
+    assert!(
+        diags.iter().any(|d| d.file.ends_with("boosters.yaml")
+            && d.pos.map(|p| p.line) == Some(line)
+            && d.message.contains("duplicate booster id")),
+        "{text}"
+    );
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.file.ends_with("scripts/broken.rhai") && d.pos.map(|p| p.line) == Some(3)),
+        "{text}"
+    );
+}
+
+#[test]
+fn yaml_syntax_error_has_a_position() {
+    let mut files = common::base_files();
+    edit(
+        &mut files,
+        "planets.yaml",
+        "wheel:",
+        "wheel: [terra,\n  oops: : :",
+    );
+    let diags = load_err(&files, &[]);
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.file.ends_with("planets.yaml") && d.pos.is_some()),
+        "{}",
+        show(&diags)
+    );
+}
+
+fn overlay(text: &str) -> OverlaySource {
+    OverlaySource {
+        file: "variants/test.yaml".into(),
+        text: text.into(),
+        scripts: Vec::new(),
+    }
+}
+
+#[test]
+fn a_valid_overlay_changes_content_and_remembers_where() {
+    let files = common::base_files();
+    let ov = overlay(
+        "name: test\nchanges:\n  - set: {kind: faction, id: terrans, path: name, value: Earthlings}\n  - remove: {kind: booster, id: booster10}\n",
+    );
+    let c = Content::load(&files, &[ov]).expect("valid overlay");
+    assert_eq!(c.faction("terrans").unwrap().name, "Earthlings");
+    assert_eq!(c.boosters.boosters.len(), 9);
+    let origin = c
+        .provenance
+        .origin(
+            orrery::content::overlay::ItemKind::Faction,
+            Some("terrans"),
+            "name",
+        )
+        .expect("origin");
+    assert_eq!(origin.file.as_ref(), "variants/test.yaml");
+    assert_eq!(origin.pos.map(|p| p.line), Some(3));
+    let home = c
+        .provenance
+        .origin(
+            orrery::content::overlay::ItemKind::Faction,
+            Some("terrans"),
+            "home",
+        )
+        .expect("origin");
+    assert!(home.file.ends_with("factions/terrans.yaml"));
+}
+
+#[test]
+fn a_broken_overlay_is_reported_at_its_own_lines() {
+    let files = common::base_files();
+    let text = "name: broken\nchanges:\n  - set: {kind: faction, id: nobody, path: name, value: X}\n  - set: {kind: faction, id: terrans, path: home, value: 7}\n  - frobnicate: {}\n";
+    let diags = load_err(&files, &[overlay(text)]);
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.file == "variants/test.yaml" && d.pos.map(|p| p.line) == Some(5)),
+        "unknown change kind: {}",
+        show(&diags)
+    );
+    // Fix the unknown change; the others surface.
+    let text = "name: broken\nchanges:\n  - set: {kind: faction, id: nobody, path: name, value: X}\n  - set: {kind: faction, id: terrans, path: home, value: 7}\n";
+    let diags = load_err(&files, &[overlay(text)]);
+    assert!(
+        diags.iter().any(|d| d.file == "variants/test.yaml"
+            && d.pos.map(|p| p.line) == Some(3)
+            && d.message.contains("no faction with id \"nobody\"")),
+        "{}",
+        show(&diags)
+    );
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.file == "variants/test.yaml" && d.pos.map(|p| p.line) == Some(4)),
+        "type error of the patched value at the overlay line: {}",
+        show(&diags)
+    );
+}
