@@ -298,10 +298,12 @@ mod tests {
         assert!(x.special_in(Area::II));
         assert_eq!(x.areas, [2, 0, 0, 0]);
         x.charge(3, false);
-        // Normal tokens of area I go first; then the special token moves II→III.
-        assert_eq!(x.areas, [0, 2, 0, 0]);
+        // Normal tokens move first unless the special token is chosen.
+        assert_eq!(x.areas, [0, 1, 1, 0]);
+        assert!(x.special_in(Area::II));
+        x.charge(1, true);
         assert!(x.special_in(Area::III));
-        assert_eq!(x.spendable(1), 3);
+        assert_eq!(x.spendable(1), 4);
         x.spend(3, 1, true).unwrap();
         assert!(x.special_in(Area::I));
     }

@@ -266,14 +266,12 @@ impl Content {
         }
 
         let host = compile_scripts(&scripts, &mut diags);
-        let decoded = decode_all(&docs, &valid, &mut diags);
-        let content = decoded.map(|mut c| {
+        let parts = decode_all(&docs, &valid, &mut diags);
+        check_references(&parts, &docs, &host, &scripts, &mut diags);
+        let content = parts.into_content().map(|mut c| {
             c.scripts = Arc::new(host);
             c
         });
-        if let Some(c) = &content {
-            check_references(c, &docs, &scripts, &mut diags);
-        }
         sort_dedup(&mut diags);
         match content {
             Some(mut c) if diags.is_empty() => {
@@ -349,51 +347,79 @@ fn single<T: DeserializeOwned>(
     decode(doc, diags)
 }
 
-fn decode_all(docs: &[Doc], valid: &[bool], diags: &mut Vec<Diagnostic>) -> Option<Content> {
-    let mut factions = Vec::new();
-    let mut factions_ok = true;
+/// Every document decoded on its own, so that reference checks can run on whatever is valid.
+#[derive(Default)]
+struct Parts {
+    rules: Option<Rules>,
+    planets: Option<PlanetsFile>,
+    sectors: Option<SectorsFile>,
+    board: Option<Board>,
+    research: Option<ResearchFile>,
+    tech_tiles: Option<TechTilesFile>,
+    advanced_tiles: Option<AdvancedTilesFile>,
+    boosters: Option<BoostersFile>,
+    round_scoring: Option<RoundScoringFile>,
+    final_scoring: Option<FinalScoringFile>,
+    federation_tokens: Option<FederationTokensFile>,
+    board_actions: Option<BoardActionsFile>,
+    /// Decoded factions with their documents' indices.
+    factions: Vec<(usize, Faction)>,
+    factions_ok: bool,
+}
+
+impl Parts {
+    fn into_content(self) -> Option<Content> {
+        if !self.factions_ok {
+            return None;
+        }
+        Some(Content {
+            rules: self.rules?,
+            planets: self.planets?,
+            sectors: self.sectors?,
+            board: self.board?,
+            factions: self.factions.into_iter().map(|(_, f)| f).collect(),
+            research: self.research?,
+            tech_tiles: self.tech_tiles?,
+            advanced_tiles: self.advanced_tiles?,
+            boosters: self.boosters?,
+            round_scoring: self.round_scoring?,
+            final_scoring: self.final_scoring?,
+            federation_tokens: self.federation_tokens?,
+            board_actions: self.board_actions?,
+            scripts: Arc::new(ScriptHost::new(Limits::default())),
+            provenance: Arc::new(Provenance::default()),
+        })
+    }
+}
+
+fn decode_all(docs: &[Doc], valid: &[bool], diags: &mut Vec<Diagnostic>) -> Parts {
+    let mut parts = Parts {
+        factions_ok: true,
+        ..Default::default()
+    };
     for (i, doc) in docs
         .iter()
         .enumerate()
         .filter(|(_, d)| d.kind == Kind::Faction)
     {
         match valid[i].then(|| decode::<Faction>(doc, diags)).flatten() {
-            Some(f) => factions.push(f),
-            None => factions_ok = false,
+            Some(f) => parts.factions.push((i, f)),
+            None => parts.factions_ok = false,
         }
     }
-    let rules = single::<Rules>(docs, valid, Kind::Rules, diags);
-    let planets = single(docs, valid, Kind::Planets, diags);
-    let sectors = single(docs, valid, Kind::Sectors, diags);
-    let board = single(docs, valid, Kind::Board, diags);
-    let research = single(docs, valid, Kind::Research, diags);
-    let tech_tiles = single(docs, valid, Kind::TechTiles, diags);
-    let advanced_tiles = single(docs, valid, Kind::AdvancedTiles, diags);
-    let boosters = single(docs, valid, Kind::Boosters, diags);
-    let round_scoring = single(docs, valid, Kind::RoundScoring, diags);
-    let final_scoring = single(docs, valid, Kind::FinalScoring, diags);
-    let federation_tokens = single(docs, valid, Kind::FederationTokens, diags);
-    let board_actions = single(docs, valid, Kind::BoardActions, diags);
-    if !factions_ok {
-        return None;
-    }
-    Some(Content {
-        rules: rules?,
-        planets: planets?,
-        sectors: sectors?,
-        board: board?,
-        factions,
-        research: research?,
-        tech_tiles: tech_tiles?,
-        advanced_tiles: advanced_tiles?,
-        boosters: boosters?,
-        round_scoring: round_scoring?,
-        final_scoring: final_scoring?,
-        federation_tokens: federation_tokens?,
-        board_actions: board_actions?,
-        scripts: Arc::new(ScriptHost::new(Limits::default())),
-        provenance: Arc::new(Provenance::default()),
-    })
+    parts.rules = single(docs, valid, Kind::Rules, diags);
+    parts.planets = single(docs, valid, Kind::Planets, diags);
+    parts.sectors = single(docs, valid, Kind::Sectors, diags);
+    parts.board = single(docs, valid, Kind::Board, diags);
+    parts.research = single(docs, valid, Kind::Research, diags);
+    parts.tech_tiles = single(docs, valid, Kind::TechTiles, diags);
+    parts.advanced_tiles = single(docs, valid, Kind::AdvancedTiles, diags);
+    parts.boosters = single(docs, valid, Kind::Boosters, diags);
+    parts.round_scoring = single(docs, valid, Kind::RoundScoring, diags);
+    parts.final_scoring = single(docs, valid, Kind::FinalScoring, diags);
+    parts.federation_tokens = single(docs, valid, Kind::FederationTokens, diags);
+    parts.board_actions = single(docs, valid, Kind::BoardActions, diags);
+    parts
 }
 
 /// Reports a duplicate id among `(id, pointer)` pairs of one document.
@@ -420,30 +446,40 @@ fn doc_of(docs: &[Doc], kind: Kind) -> Option<&Doc> {
 }
 
 fn check_references(
-    c: &Content,
+    c: &Parts,
     docs: &[Doc],
+    host: &ScriptHost,
     scripts: &BTreeMap<String, (String, String)>,
     diags: &mut Vec<Diagnostic>,
 ) {
-    let codes: BTreeSet<&str> = c
-        .rules
-        .resources
-        .iter()
-        .map(|r| r.id.as_str())
-        .chain(POWER_CODES)
-        .collect();
-    let mut buildings: BTreeSet<&str> = c.board.buildings.iter().map(|b| b.id.as_str()).collect();
-    for f in &c.factions {
-        buildings.extend(f.board.buildings.iter().map(|b| b.id.as_str()));
-    }
-    let tracks: BTreeSet<&str> = c.research.tracks.iter().map(|t| t.id.as_str()).collect();
-    let planets: BTreeSet<&str> = c.planets.planets.iter().map(|p| p.id.as_str()).collect();
-    let tokens: BTreeSet<&str> = c
+    // Each set of known ids exists only when its file decoded; references into a file that
+    // did not decode are not checked (its own errors are reported already).
+    let codes: Option<BTreeSet<&str>> = c.rules.as_ref().map(|r| {
+        r.resources
+            .iter()
+            .map(|r| r.id.as_str())
+            .chain(POWER_CODES)
+            .collect()
+    });
+    let buildings: Option<BTreeSet<&str>> = c.board.as_ref().map(|b| {
+        let mut set: BTreeSet<&str> = b.buildings.iter().map(|b| b.id.as_str()).collect();
+        for (_, f) in &c.factions {
+            set.extend(f.board.buildings.iter().map(|b| b.id.as_str()));
+        }
+        set
+    });
+    let tracks: Option<BTreeSet<&str>> = c
+        .research
+        .as_ref()
+        .map(|r| r.tracks.iter().map(|t| t.id.as_str()).collect());
+    let planets: Option<BTreeSet<&str>> = c
+        .planets
+        .as_ref()
+        .map(|p| p.planets.iter().map(|p| p.id.as_str()).collect());
+    let tokens: Option<BTreeSet<&str>> = c
         .federation_tokens
-        .tokens
-        .iter()
-        .map(|t| t.id.as_str())
-        .collect();
+        .as_ref()
+        .map(|t| t.tokens.iter().map(|t| t.id.as_str()).collect());
 
     let mut per_doc: Vec<(&Doc, Refs)> = Vec::new();
     let mut add = |kind: Kind, fill: &dyn Fn(&mut Refs)| {
@@ -453,94 +489,116 @@ fn check_references(
             per_doc.push((doc, r));
         }
     };
-    add(Kind::Board, &|r| {
-        r.bundle(&c.board.start, "/start");
-        r.effects(&c.board.income, "/income");
-        r.conversions(&c.board.conversions, "/conversions");
-        for t in c.board.research.keys() {
-            r.add(RefKind::Track, t, format!("/research/{t}"));
-        }
-        for (i, s) in c.board.setup.iter().enumerate() {
-            r.add(
-                RefKind::Building,
-                &s.building,
-                format!("/setup/{i}/building"),
-            );
-        }
-        for (i, b) in c.board.buildings.iter().enumerate() {
-            building_refs(
-                r,
-                &format!("/buildings/{i}"),
-                &b.cost,
-                b.cost_near_rival.as_ref(),
-                &b.upgrades_from,
-                &b.income,
-            );
-            r.grants(
-                b.grants.grants(),
-                b.grants.when.as_ref(),
-                &format!("/buildings/{i}/grants"),
-            );
-        }
-    });
-    add(Kind::Rules, &|r| {
-        r.bundle(&c.rules.satellite_cost, "/satellite_cost");
-        for (i, l) in c.rules.leftover_resources.iter().enumerate() {
-            r.add(RefKind::Code, l, format!("/leftover_resources/{i}"));
-        }
-    });
-    add(Kind::Planets, &|r| {
-        for (i, p) in c.planets.wheel.iter().enumerate() {
-            r.add(RefKind::Planet, p, format!("/wheel/{i}"));
-        }
-    });
-    add(Kind::Research, &|r| {
-        r.bundle(&c.research.cost, "/cost");
-        for (i, t) in c.research.tracks.iter().enumerate() {
-            for (l, a) in t.levels.iter().enumerate() {
-                r.grants(
-                    a.grants(),
-                    a.when.as_ref(),
-                    &format!("/tracks/{i}/levels/{l}"),
+    if let Some(board) = &c.board {
+        add(Kind::Board, &|r| {
+            r.bundle(&board.start, "/start");
+            r.effects(&board.income, "/income");
+            r.conversions(&board.conversions, "/conversions");
+            for t in board.research.keys() {
+                r.add(RefKind::Track, t, format!("/research/{t}"));
+            }
+            for (i, s) in board.setup.iter().enumerate() {
+                r.add(
+                    RefKind::Building,
+                    &s.building,
+                    format!("/setup/{i}/building"),
                 );
             }
-        }
-    });
-    add(Kind::TechTiles, &|r| {
-        tiles_refs(r, &c.tech_tiles.tiles, "/tiles");
-        for (i, p) in c.tech_tiles.positions.iter().enumerate() {
-            if let Some(t) = &p.track {
-                r.add(RefKind::Track, t, format!("/positions/{i}/track"));
+            for (i, b) in board.buildings.iter().enumerate() {
+                building_refs(
+                    r,
+                    &format!("/buildings/{i}"),
+                    &b.cost,
+                    b.cost_near_rival.as_ref(),
+                    &b.upgrades_from,
+                    &b.income,
+                );
+                r.grants(
+                    b.grants.grants(),
+                    b.grants.when.as_ref(),
+                    &format!("/buildings/{i}/grants"),
+                );
             }
-        }
-    });
-    add(Kind::AdvancedTiles, &|r| {
-        tiles_refs(r, &c.advanced_tiles.tiles, "/tiles")
-    });
-    add(Kind::Boosters, &|r| {
-        tiles_refs(r, &c.boosters.boosters, "/boosters")
-    });
-    add(Kind::RoundScoring, &|r| {
-        tiles_refs(r, &c.round_scoring.tiles, "/tiles")
-    });
-    add(Kind::FinalScoring, &|r| {
-        for (i, t) in c.final_scoring.tiles.iter().enumerate() {
-            r.count(&t.count, &format!("/tiles/{i}/count"));
-        }
-    });
-    add(Kind::FederationTokens, &|r| {
-        for (i, t) in c.federation_tokens.tokens.iter().enumerate() {
-            r.effects(&t.reward, &format!("/tokens/{i}/reward"));
-        }
-    });
-    add(Kind::BoardActions, &|r| {
-        for (i, a) in c.board_actions.actions.iter().enumerate() {
-            r.bundle(&a.cost, &format!("/actions/{i}/cost"));
-            r.effects(&a.effects, &format!("/actions/{i}/effects"));
-        }
-    });
-    let faction_docs: Vec<&Doc> = docs.iter().filter(|d| d.kind == Kind::Faction).collect();
-    for (doc, f) in faction_docs.iter().zip(&c.factions) {
+        });
+    }
+    if let Some(rules) = &c.rules {
+        add(Kind::Rules, &|r| {
+            r.bundle(&rules.satellite_cost, "/satellite_cost");
+            for (i, l) in rules.leftover_resources.iter().enumerate() {
+                r.add(RefKind::Code, l, format!("/leftover_resources/{i}"));
+            }
+        });
+    }
+    if let Some(planets_file) = &c.planets {
+        add(Kind::Planets, &|r| {
+            for (i, p) in planets_file.wheel.iter().enumerate() {
+                r.add(RefKind::Planet, p, format!("/wheel/{i}"));
+            }
+        });
+    }
+    if let Some(research) = &c.research {
+        add(Kind::Research, &|r| {
+            r.bundle(&research.cost, "/cost");
+            for (i, t) in research.tracks.iter().enumerate() {
+                for (l, a) in t.levels.iter().enumerate() {
+                    r.grants(
+                        a.grants(),
+                        a.when.as_ref(),
+                        &format!("/tracks/{i}/levels/{l}"),
+                    );
+                }
+            }
+        });
+    }
+    if let Some(tech_tiles) = &c.tech_tiles {
+        add(Kind::TechTiles, &|r| {
+            tiles_refs(r, &tech_tiles.tiles, "/tiles");
+            for (i, p) in tech_tiles.positions.iter().enumerate() {
+                if let Some(t) = &p.track {
+                    r.add(RefKind::Track, t, format!("/positions/{i}/track"));
+                }
+            }
+        });
+    }
+    if let Some(advanced) = &c.advanced_tiles {
+        add(Kind::AdvancedTiles, &|r| {
+            tiles_refs(r, &advanced.tiles, "/tiles")
+        });
+    }
+    if let Some(boosters) = &c.boosters {
+        add(Kind::Boosters, &|r| {
+            tiles_refs(r, &boosters.boosters, "/boosters")
+        });
+    }
+    if let Some(round) = &c.round_scoring {
+        add(Kind::RoundScoring, &|r| {
+            tiles_refs(r, &round.tiles, "/tiles")
+        });
+    }
+    if let Some(finals) = &c.final_scoring {
+        add(Kind::FinalScoring, &|r| {
+            for (i, t) in finals.tiles.iter().enumerate() {
+                r.count(&t.count, &format!("/tiles/{i}/count"));
+            }
+        });
+    }
+    if let Some(fed) = &c.federation_tokens {
+        add(Kind::FederationTokens, &|r| {
+            for (i, t) in fed.tokens.iter().enumerate() {
+                r.effects(&t.reward, &format!("/tokens/{i}/reward"));
+            }
+        });
+    }
+    if let Some(actions) = &c.board_actions {
+        add(Kind::BoardActions, &|r| {
+            for (i, a) in actions.actions.iter().enumerate() {
+                r.bundle(&a.cost, &format!("/actions/{i}/cost"));
+                r.effects(&a.effects, &format!("/actions/{i}/effects"));
+            }
+        });
+    }
+    for (di, f) in &c.factions {
+        let doc = &docs[*di];
         let mut r = Refs::default();
         r.add(RefKind::Planet, &f.home, "/home".into());
         let o = &f.board;
@@ -586,17 +644,20 @@ fn check_references(
 
     for (doc, refs) in &per_doc {
         for rf in &refs.found {
+            let known_in = |set: &Option<BTreeSet<&str>>| {
+                set.as_ref().is_none_or(|s| s.contains(rf.id.as_str()))
+            };
             let known = match rf.kind {
-                RefKind::Code => codes.contains(rf.id.as_str()),
-                RefKind::Building => buildings.contains(rf.id.as_str()),
-                RefKind::Track => tracks.contains(rf.id.as_str()),
-                RefKind::Planet => planets.contains(rf.id.as_str()),
-                RefKind::FederationToken => tokens.contains(rf.id.as_str()),
+                RefKind::Code => known_in(&codes),
+                RefKind::Building => known_in(&buildings),
+                RefKind::Track => known_in(&tracks),
+                RefKind::Planet => known_in(&planets),
+                RefKind::FederationToken => known_in(&tokens),
                 RefKind::Script => {
                     if !scripts.contains_key(&rf.id) {
                         false
                     } else if let Some(func) = &rf.function {
-                        if !c.scripts.has_function(&rf.id, func) {
+                        if !host.has_function(&rf.id, func) {
                             diags.push(diag_at(
                                 &doc.tree.origin_at(&rf.pointer),
                                 &rf.pointer,
@@ -629,7 +690,8 @@ fn check_references(
 
     // Duplicate ids.
     let mut faction_ids = BTreeSet::new();
-    for (doc, f) in faction_docs.iter().zip(&c.factions) {
+    for (di, f) in &c.factions {
+        let doc = &docs[*di];
         if !faction_ids.insert(f.id.as_str()) {
             diags.push(diag_at(
                 &doc.tree.origin_at("/id"),
@@ -641,15 +703,19 @@ fn check_references(
     let lists: [(Kind, Vec<&str>, &str, &str); 11] = [
         (
             Kind::TechTiles,
-            c.tech_tiles.tiles.iter().map(|t| t.id.as_str()).collect(),
+            c.tech_tiles
+                .iter()
+                .flat_map(|x| &x.tiles)
+                .map(|t| t.id.as_str())
+                .collect(),
             "/tiles",
             "tech tile",
         ),
         (
             Kind::AdvancedTiles,
             c.advanced_tiles
-                .tiles
                 .iter()
+                .flat_map(|x| &x.tiles)
                 .map(|t| t.id.as_str())
                 .collect(),
             "/tiles",
@@ -657,15 +723,19 @@ fn check_references(
         ),
         (
             Kind::Boosters,
-            c.boosters.boosters.iter().map(|t| t.id.as_str()).collect(),
+            c.boosters
+                .iter()
+                .flat_map(|x| &x.boosters)
+                .map(|t| t.id.as_str())
+                .collect(),
             "/boosters",
             "booster",
         ),
         (
             Kind::RoundScoring,
             c.round_scoring
-                .tiles
                 .iter()
+                .flat_map(|x| &x.tiles)
                 .map(|t| t.id.as_str())
                 .collect(),
             "/tiles",
@@ -674,8 +744,8 @@ fn check_references(
         (
             Kind::FinalScoring,
             c.final_scoring
-                .tiles
                 .iter()
+                .flat_map(|x| &x.tiles)
                 .map(|t| t.id.as_str())
                 .collect(),
             "/tiles",
@@ -684,8 +754,8 @@ fn check_references(
         (
             Kind::FederationTokens,
             c.federation_tokens
-                .tokens
                 .iter()
+                .flat_map(|x| &x.tokens)
                 .map(|t| t.id.as_str())
                 .collect(),
             "/tokens",
@@ -694,8 +764,8 @@ fn check_references(
         (
             Kind::BoardActions,
             c.board_actions
-                .actions
                 .iter()
+                .flat_map(|x| &x.actions)
                 .map(|t| t.id.as_str())
                 .collect(),
             "/actions",
@@ -703,25 +773,41 @@ fn check_references(
         ),
         (
             Kind::Research,
-            c.research.tracks.iter().map(|t| t.id.as_str()).collect(),
+            c.research
+                .iter()
+                .flat_map(|x| &x.tracks)
+                .map(|t| t.id.as_str())
+                .collect(),
             "/tracks",
             "research track",
         ),
         (
             Kind::Planets,
-            c.planets.planets.iter().map(|t| t.id.as_str()).collect(),
+            c.planets
+                .iter()
+                .flat_map(|x| &x.planets)
+                .map(|t| t.id.as_str())
+                .collect(),
             "/planets",
             "planet type",
         ),
         (
             Kind::Sectors,
-            c.sectors.sectors.iter().map(|t| t.id.as_str()).collect(),
+            c.sectors
+                .iter()
+                .flat_map(|x| &x.sectors)
+                .map(|t| t.id.as_str())
+                .collect(),
             "/sectors",
             "sector",
         ),
         (
             Kind::Board,
-            c.board.buildings.iter().map(|t| t.id.as_str()).collect(),
+            c.board
+                .iter()
+                .flat_map(|x| &x.buildings)
+                .map(|t| t.id.as_str())
+                .collect(),
             "/buildings",
             "building",
         ),
@@ -741,9 +827,19 @@ fn check_references(
 
     // Shapes that the schema cannot state.
     if let Some(doc) = doc_of(docs, Kind::Sectors) {
-        let letters: BTreeSet<char> = c.planets.planets.iter().map(|p| p.letter).collect();
-        let sector_ids: BTreeSet<&str> = c.sectors.sectors.iter().map(|s| s.id.as_str()).collect();
-        for (i, s) in c.sectors.sectors.iter().enumerate() {
+        let letters: BTreeSet<char> = c
+            .planets
+            .iter()
+            .flat_map(|x| &x.planets)
+            .map(|p| p.letter)
+            .collect();
+        let sector_ids: BTreeSet<&str> = c
+            .sectors
+            .iter()
+            .flat_map(|x| &x.sectors)
+            .map(|s| s.id.as_str())
+            .collect();
+        for (i, s) in c.sectors.iter().flat_map(|x| &x.sectors).enumerate() {
             let ptr = format!("/sectors/{i}/spaces");
             if s.spaces.chars().count() != 19 {
                 diags.push(diag_at(
@@ -760,7 +856,7 @@ fn check_references(
                 ));
             }
         }
-        for (i, l) in c.sectors.layouts.iter().enumerate() {
+        for (i, l) in c.sectors.iter().flat_map(|x| &x.layouts).enumerate() {
             for (j, s) in l.sectors.iter().enumerate() {
                 if !sector_ids.contains(s.as_str()) {
                     let ptr = format!("/layouts/{i}/sectors/{j}");
@@ -781,8 +877,14 @@ fn check_references(
             }
         }
     }
-    for (doc, f) in faction_docs.iter().zip(&c.factions) {
-        if let Some(p) = c.planets.planets.iter().find(|p| p.id == f.home) {
+    for (di, f) in &c.factions {
+        let doc = &docs[*di];
+        if let Some(p) = c
+            .planets
+            .iter()
+            .flat_map(|p| &p.planets)
+            .find(|p| p.id == f.home)
+        {
             if !p.kind.is_home_kind() {
                 diags.push(diag_at(
                     &doc.tree.origin_at("/home"),
@@ -792,15 +894,15 @@ fn check_references(
             }
         }
     }
-    if let Some(doc) = doc_of(docs, Kind::TechTiles) {
-        if c.tech_tiles.positions.len() != c.tech_tiles.tiles.len() {
+    if let (Some(doc), Some(tech)) = (doc_of(docs, Kind::TechTiles), &c.tech_tiles) {
+        if tech.positions.len() != tech.tiles.len() {
             diags.push(diag_at(
                 &doc.tree.origin_at("/positions"),
                 "/positions",
                 format!(
                     "{} positions for {} tiles",
-                    c.tech_tiles.positions.len(),
-                    c.tech_tiles.tiles.len()
+                    tech.positions.len(),
+                    tech.tiles.len()
                 ),
             ));
         }
