@@ -171,9 +171,13 @@ impl Player {
                 _ => {
                     if let Some(i) = content.rules.resources.iter().position(|r| r.id == code) {
                         let cap = content.rules.resources[i].cap.unwrap_or(i32::MAX);
-                        self.resources[i] = (self.resources[i] + n)
-                            .min(cap)
-                            .max(self.resources[i].min(cap));
+                        let old = self.resources[i];
+                        // A gain never lifts a resource past its cap; a loss is not capped.
+                        self.resources[i] = if n >= 0 {
+                            old.saturating_add(n).min(cap.max(old))
+                        } else {
+                            old.saturating_add(n)
+                        };
                     }
                 }
             }

@@ -9,6 +9,8 @@
 
 pub mod effect;
 pub mod files;
+#[doc(hidden)]
+pub mod fixture;
 pub mod kinds;
 mod load;
 pub mod located;

@@ -1,0 +1,176 @@
+//! The `orrery` command line: exit codes, messages, and where content comes from.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn orrery() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_orrery"));
+    c.env_remove("ORRERY_CONTENT");
+    c
+}
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// A scratch folder unique to one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("orrery-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("dir");
+    for e in std::fs::read_dir(from).expect("readable").flatten() {
+        let p = e.path();
+        let t = to.join(e.file_name());
+        if p.is_dir() {
+            copy_dir(&p, &t);
+        } else {
+            std::fs::copy(&p, &t).expect("copy");
+        }
+    }
+}
+
+#[test]
+fn validate_prints_counts_for_the_repository_content() {
+    let out = orrery()
+        .current_dir(repo())
+        .arg("validate")
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("14 factions, 9 tech tiles, 15 advanced tech tiles, 10 boosters"),
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 1);
+}
+
+#[test]
+fn the_built_in_copy_is_used_outside_the_repository() {
+    let dir = scratch("embedded");
+    let out = orrery()
+        .current_dir(&dir)
+        .arg("validate")
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("14 factions"));
+}
+
+#[test]
+fn broken_content_exits_one_with_positions() {
+    let dir = scratch("broken");
+    copy_dir(&repo().join("content"), &dir.join("content"));
+    let rules = dir.join("content/base/rules.yaml");
+    let text = std::fs::read_to_string(&rules)
+        .unwrap()
+        .replacen("rounds: 6", "rounds: six", 1);
+    std::fs::write(&rules, text).unwrap();
+    let out = orrery()
+        .args(["validate", "--content"])
+        .arg(dir.join("content"))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text
+        .lines()
+        .find(|l| l.contains("rules.yaml:"))
+        .expect("a rules.yaml problem");
+    assert!(
+        line.contains("expected integer") && line.ends_with("(at /rounds)"),
+        "{line}"
+    );
+    // The environment variable works too.
+    let out = orrery()
+        .arg("validate")
+        .env("ORRERY_CONTENT", dir.join("content"))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn usage_errors_exit_two() {
+    let out = orrery()
+        .arg("validate")
+        .arg("--frobnicate")
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let out = orrery()
+        .current_dir(repo())
+        .args(["validate", "--variant", "no-such-variant"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let out = orrery()
+        .args(["validate", "--content", "/no/such/dir"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn a_variant_file_is_stacked_and_checked() {
+    let dir = scratch("variant");
+    let good = dir.join("good.yaml");
+    std::fs::write(
+        &good,
+        "name: cheaper mines\nchanges:\n  - set: {kind: board, path: buildings.m.cost.c, value: 1}\n",
+    )
+    .unwrap();
+    let out = orrery()
+        .current_dir(repo())
+        .args(["validate", "--variant"])
+        .arg(&good)
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let bad = dir.join("bad.yaml");
+    std::fs::write(
+        &bad,
+        "name: broken\nchanges:\n  - set: {kind: board, path: buildings.m.cost, value: cheap}\n",
+    )
+    .unwrap();
+    let out = orrery()
+        .current_dir(repo())
+        .args(["validate", "--variant"])
+        .arg(&bad)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("bad.yaml:3:"), "{text}");
+}
+
+#[test]
+fn schema_writes_every_schema() {
+    let dir = scratch("schema");
+    let out = orrery()
+        .args(["schema", "--out"])
+        .arg(&dir)
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let n = std::fs::read_dir(&dir).unwrap().count();
+    assert_eq!(n, 14);
+    let committed = std::fs::read_to_string(repo().join("schemas/faction.json")).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(dir.join("faction.json")).unwrap(),
+        committed
+    );
+}
