@@ -260,7 +260,7 @@ pub struct SetupPlacement {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Faction {
-    /// Id as in the notation (`terrans`, `hadsch-hallas`).
+    /// Id as in the notation (lower case, words joined by `-`).
     pub id: String,
     /// Display name.
     pub name: String,
