@@ -7,10 +7,12 @@
 pub mod board;
 pub mod content;
 pub mod diagnostics;
+pub mod game;
 pub mod hex;
 pub mod map;
 pub mod notation;
 pub mod player;
 pub mod power;
+pub mod record;
 pub mod rng;
 pub mod script;

@@ -5,8 +5,21 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::board::FactionBoard;
-use crate::content::{Ability, Bundle, Condition, Content, Effect, Faction, Grants, Modifier};
+use crate::content::{Bundle, Condition, Content, Effect, Faction, Grants, Modifier};
 use crate::power::{Area, Power, Special};
+
+/// The resource code of victory points.
+pub const VP: &str = "vp";
+
+/// The `substitute` modifiers as `(from, to)` pairs.
+pub fn substitutions(mods: &[&Modifier]) -> Vec<(String, String)> {
+    mods.iter()
+        .filter_map(|m| match m {
+            Modifier::Substitute(s) => Some((s.from.clone(), s.to.clone())),
+            _ => None,
+        })
+        .collect()
+}
 
 /// What one player holds.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -21,8 +34,56 @@ pub struct Player {
     pub research: BTreeMap<String, u32>,
     /// Gaiaformers owned.
     pub gaiaformers: u32,
-    /// Buildings on the map, by building id.
+    /// Buildings taken from the board onto the map, by building id.
     pub built: BTreeMap<String, u32>,
+    /// Gaiaformers moved into the Gaia area (back in the next Gaia phase).
+    #[serde(default)]
+    pub gaiaformers_in_gaia: u32,
+    /// The round booster held.
+    #[serde(default)]
+    pub booster: Option<String>,
+    /// Standard tech tiles owned.
+    #[serde(default)]
+    pub techs: Vec<OwnedTile>,
+    /// Advanced tech tiles owned.
+    #[serde(default)]
+    pub advanced: Vec<String>,
+    /// Federation tokens owned.
+    #[serde(default)]
+    pub tokens: Vec<OwnedToken>,
+    /// Hexes of the player's satellites.
+    #[serde(default)]
+    pub satellites: Vec<crate::hex::Hex>,
+    /// The player's federations: their member hexes (structures and satellites).
+    #[serde(default)]
+    pub federations: Vec<Vec<crate::hex::Hex>>,
+    /// Special actions used this round, by key.
+    #[serde(default)]
+    pub specials_used: Vec<String>,
+    /// Whether the player has passed this round.
+    #[serde(default)]
+    pub passed: bool,
+    /// Victory points by source; they always sum to the `vp` resource.
+    #[serde(default)]
+    pub vp_sources: BTreeMap<String, i32>,
+}
+
+/// A standard tech tile a player owns.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OwnedTile {
+    /// Tile id.
+    pub id: String,
+    /// Whether an advanced tile covers it.
+    pub covered: bool,
+}
+
+/// A federation token a player owns.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OwnedToken {
+    /// Token id.
+    pub id: String,
+    /// Green side up (can still be flipped).
+    pub green: bool,
 }
 
 /// Errors setting up a player.
@@ -59,8 +120,20 @@ impl Player {
                 .collect(),
             gaiaformers: 0,
             built: BTreeMap::new(),
+            gaiaformers_in_gaia: 0,
+            booster: None,
+            techs: Vec::new(),
+            advanced: Vec::new(),
+            tokens: Vec::new(),
+            satellites: Vec::new(),
+            federations: Vec::new(),
+            specials_used: Vec::new(),
+            passed: false,
+            vp_sources: BTreeMap::new(),
         };
-        p.gain(content, faction, &board.start);
+        let subs = substitutions(&p.modifiers(content, faction, &board));
+        p.gain_with(content, &subs, &content.rules.start, "start");
+        p.gain_with(content, &subs, &board.start, "start");
         for (track, level) in &board.research {
             for l in 1..=*level {
                 p.research.insert(track.clone(), l);
@@ -74,7 +147,7 @@ impl Player {
                     .unwrap_or_default();
                 for e in &immediate {
                     if let Effect::Gain(b) = e {
-                        p.gain(content, faction, b);
+                        p.gain_with(content, &subs, b, "research");
                     }
                 }
             }
@@ -102,31 +175,60 @@ impl Player {
     }
 
     /// Everything that grants the player something now: research levels they stand on,
-    /// faction abilities whose condition holds, and buildings they have on the map.
+    /// faction abilities whose condition holds, buildings they have on the map, uncovered
+    /// tech tiles, advanced tiles and their booster.
     pub fn active<'a>(
         &self,
         content: &'a Content,
         faction: &'a Faction,
         board: &'a FactionBoard,
     ) -> Vec<Grants<'a>> {
+        self.active_tagged(content, faction, board)
+            .into_iter()
+            .map(|(_, g)| g)
+            .collect()
+    }
+
+    /// [`Player::active`], each tagged with the VP source it books to.
+    pub fn active_tagged<'a>(
+        &self,
+        content: &'a Content,
+        faction: &'a Faction,
+        board: &'a FactionBoard,
+    ) -> Vec<(&'static str, Grants<'a>)> {
         let mut out = Vec::new();
         for t in &content.research.tracks {
             let level = self.research.get(&t.id).copied().unwrap_or(0) as usize;
             if let Some(a) = t.levels.get(level) {
-                out.push(a.grants());
+                out.push(("research", a.grants()));
             }
         }
-        out.extend(
-            faction
-                .abilities
-                .iter()
-                .filter(|a| self.holds(a.when.as_ref()))
-                .map(Ability::grants),
-        );
+        for a in faction
+            .abilities
+            .iter()
+            .filter(|a| self.holds(a.when.as_ref()))
+        {
+            out.push(("faction", a.grants()));
+        }
         for b in &board.buildings {
             if self.built.get(&b.id).copied().unwrap_or(0) > 0 && self.holds(b.grants.when.as_ref())
             {
-                out.push(b.grants.grants());
+                out.push(("buildings", b.grants.grants()));
+            }
+        }
+        for t in self.techs.iter().filter(|t| !t.covered) {
+            if let Some(tile) = content.tech_tiles.tiles.iter().find(|x| x.id == t.id) {
+                out.push(("tech tiles", tile.grants()));
+            }
+        }
+        for id in &self.advanced {
+            if let Some(tile) = content.advanced_tiles.tiles.iter().find(|x| &x.id == id) {
+                out.push(("tech tiles", tile.grants()));
+            }
+        }
+        if let Some(b) = &self.booster {
+            if let Some(tile) = content.boosters.boosters.iter().find(|x| &x.id == b) {
+                out.push(("boosters", tile.grants()));
             }
         }
         out
@@ -146,38 +248,51 @@ impl Player {
     }
 
     /// Gains a bundle: resources (capped, substituted), charge (`pw`), tokens (`t`),
-    /// Gaiaformers (`gf`).
+    /// Gaiaformers (`gf`). Victory points are booked to the source `other`.
     pub fn gain(&mut self, content: &Content, faction: &Faction, bundle: &Bundle) {
         let board = FactionBoard::resolve(&content.board, faction);
-        let subs: Vec<(String, String)> = self
-            .modifiers(content, faction, &board)
-            .into_iter()
-            .filter_map(|m| match m {
-                Modifier::Substitute(s) => Some((s.from.clone(), s.to.clone())),
-                _ => None,
-            })
-            .collect();
+        let subs = substitutions(&self.modifiers(content, faction, &board));
+        self.gain_with(content, &subs, bundle, "other");
+    }
+
+    /// Gains a bundle with given substitutions, booking victory points to `source`.
+    pub fn gain_with(
+        &mut self,
+        content: &Content,
+        subs: &[(String, String)],
+        bundle: &Bundle,
+        source: &str,
+    ) {
         for (code, n) in bundle.iter() {
             let code = subs
                 .iter()
                 .find(|(from, _)| from == code)
                 .map_or(code, |(_, to)| to.as_str());
-            match code {
-                "pw" => {
-                    self.power.charge(n.max(0) as u32, false);
-                }
-                "t" => self.power.gain_tokens(n.max(0) as u32),
-                "gf" => self.gaiaformers += n.max(0) as u32,
-                _ => {
-                    if let Some(i) = content.rules.resources.iter().position(|r| r.id == code) {
-                        let cap = content.rules.resources[i].cap.unwrap_or(i32::MAX);
-                        let old = self.resources[i];
-                        // A gain never lifts a resource past its cap; a loss is not capped.
-                        self.resources[i] = if n >= 0 {
-                            old.saturating_add(n).min(cap.max(old))
-                        } else {
-                            old.saturating_add(n)
-                        };
+            self.add(content, code, n, source);
+        }
+    }
+
+    /// Adds (or with a negative amount removes) one code, with caps; no substitution.
+    pub fn add(&mut self, content: &Content, code: &str, n: i32, source: &str) {
+        match code {
+            "pw" => {
+                self.power.charge(n.max(0) as u32, false);
+            }
+            "t" => self.power.gain_tokens(n.max(0) as u32),
+            "gf" => self.gaiaformers += n.max(0) as u32,
+            _ => {
+                if let Some(i) = content.rules.resources.iter().position(|r| r.id == code) {
+                    let cap = content.rules.resources[i].cap.unwrap_or(i32::MAX);
+                    let old = self.resources[i];
+                    // A gain never lifts a resource past its cap; a loss is not capped.
+                    self.resources[i] = if n >= 0 {
+                        old.saturating_add(n).min(cap.max(old))
+                    } else {
+                        old.saturating_add(n)
+                    };
+                    if code == VP {
+                        *self.vp_sources.entry(source.to_string()).or_default() +=
+                            self.resources[i] - old;
                     }
                 }
             }

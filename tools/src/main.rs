@@ -1,5 +1,6 @@
 //! `orrery`: the command line of the Orrery rules engine.
 
+mod play;
 mod source;
 
 use std::path::PathBuf;
@@ -29,12 +30,65 @@ struct ContentArgs {
     variants: Vec<String>,
 }
 
+impl ContentArgs {
+    /// The content source and the overlays to stack (`default_variants` when none is named).
+    fn sources(
+        &self,
+        default_variants: &[&str],
+    ) -> Result<(source::ContentSource, Vec<orrery::content::OverlaySource>), String> {
+        let src = source::ContentSource::resolve(self.content.as_deref())?;
+        let names: Vec<String> = if self.variants.is_empty() {
+            default_variants.iter().map(|s| s.to_string()).collect()
+        } else {
+            self.variants.clone()
+        };
+        let overlays = src.overlays(&names)?;
+        Ok((src, overlays))
+    }
+
+    /// Loads the content with its overlays, printing problems.
+    fn load(&self, default_variants: &[&str]) -> Result<Content, ExitCode> {
+        let (src, overlays) = self.sources(default_variants).map_err(|e| {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        })?;
+        Content::load(src.files().as_ref(), &overlays).map_err(|diags| {
+            for d in &diags {
+                eprintln!("{d}");
+            }
+            ExitCode::from(1)
+        })
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Check every content file (and the variants stacked on it); report every problem.
     Validate {
         #[command(flatten)]
         content: ContentArgs,
+    },
+    /// Replay recorded games and compare every snapshot; one line per game, then `N/M games
+    /// identical`. Without `--variant`, the recording platform's variant is applied.
+    Conformance {
+        #[command(flatten)]
+        content: ContentArgs,
+        /// Record files or folders (searched recursively for `*.json`).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
+    /// Replay a game log and print the scores (or why a move was refused).
+    Replay {
+        #[command(flatten)]
+        content: ContentArgs,
+        /// The log (a record: setup and moves).
+        log: PathBuf,
+        /// Stop after move N.
+        #[arg(long)]
+        until: Option<usize>,
+        /// Write the state reached to this file.
+        #[arg(long, value_name = "FILE")]
+        save_state: Option<PathBuf>,
     },
     /// Write the JSON Schemas of the content files.
     Schema {
@@ -49,19 +103,19 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Validate { content } => validate(&content),
         Command::Schema { out } => write_schemas(&out),
+        Command::Conformance { content, paths } => play::conformance(&content, &paths),
+        Command::Replay {
+            content,
+            log,
+            until,
+            save_state,
+        } => play::replay(&content, &log, until, save_state.as_deref()),
     }
 }
 
 fn validate(args: &ContentArgs) -> ExitCode {
-    let src = match source::ContentSource::resolve(args.content.as_deref()) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let overlays = match src.overlays(&args.variants) {
-        Ok(o) => o,
+    let (src, overlays) = match args.sources(&[]) {
+        Ok(x) => x,
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::from(2);

@@ -9,7 +9,7 @@ pub fn files() -> MemFiles {
         &[
             (
                 "rules.yaml",
-                "name: Mini\nplayers: [2]\nrounds: 2\nresources:\n  - {id: gold, name: Gold, cap: 9}\n  - {id: vp, name: Points}\nextra_boosters: 1\nfinal_places: [5, 2]\nresearch_scoring: {from: 1, vp: 1}\nleftover_per_vp: 2\nleftover_resources: [gold]\ncharge_distance: 1\nneighbour_distance: 1\nfederation_threshold: 3\nsatellite_cost: {t: 1}\nsatellites: 5\nrange_per_qic: 1\noptions: {turn_order: pass_order}\n",
+                "name: Mini\nplayers: [2]\nrounds: 2\nstart: {vp: 10}\nresources:\n  - {id: gold, name: Gold, cap: 9}\n  - {id: vp, name: Points}\nextra_boosters: 1\nfinal_places: [5, 2]\nresearch_scoring: {from: 1, vp: 1}\nleftover_per_vp: 2\nleftover_resources: [gold]\ncharge_distance: 1\nneighbour_distance: 1\nfederation_threshold: 3\nsatellite_cost: {t: 1}\nsatellites: 5\ngaia_planet_fee: {gold: 1}\nrange_per_qic: 1\noptions: {turn_order: pass_order}\n",
             ),
             (
                 "planets.yaml",
@@ -21,7 +21,7 @@ pub fn files() -> MemFiles {
             ),
             (
                 "board.yaml",
-                "start: {gold: 3, vp: 10}\npower: [1, 2, 0]\nincome: [gain: {gold: 1}]\nbuildings:\n  - {id: hut, name: Hut, count: 2, cost: {gold: 1}, power_value: 1, income: [[gain: {gold: 1}], []]}\n  - {id: hall, name: Hall, count: 1, cost: {gold: 3}, power_value: 2, upgrades_from: [hut], grants: {modifiers: [federation_threshold: 2]}}\nsetup: [{building: hut, pass: 1}]\nconversions:\n  - {pay: {pw: 2}, gain: [gain: {gold: 1}]}\n",
+                "start: {gold: 3}\npower: [1, 2, 0]\nincome: [gain: {gold: 1}]\nbuildings:\n  - {id: hut, name: Hut, count: 2, cost: {gold: 1}, power_value: 1, income: [[gain: {gold: 1}], []]}\n  - {id: hall, name: Hall, count: 1, cost: {gold: 3}, power_value: 2, upgrades_from: [hut], grants: {modifiers: [federation_threshold: 2]}}\nsetup: [{building: hut, pass: 1}]\nconversions:\n  - {pay: {pw: 2}, gain: [gain: {gold: 1}]}\n",
             ),
             (
                 "research.yaml",

@@ -19,6 +19,9 @@ pub struct Rules {
     pub players: Vec<u8>,
     /// Number of rounds.
     pub rounds: u32,
+    /// What every player holds from the start, before a faction board is laid out.
+    #[serde(default)]
+    pub start: Bundle,
     /// Resources a player holds, in display order.
     pub resources: Vec<Resource>,
     /// Boosters in play = players + this number.
@@ -41,6 +44,9 @@ pub struct Rules {
     pub satellite_cost: Bundle,
     /// Satellites each player owns at most.
     pub satellites: u32,
+    /// What building on a planet of the `gaia` kind costs on top of the building (without a
+    /// Gaiaformer of your own there).
+    pub gaia_planet_fee: Bundle,
     /// Range gained per QIC paid.
     pub range_per_qic: u32,
     /// Options that choose between rule readings.
@@ -76,9 +82,9 @@ pub struct ResearchScoring {
 pub struct RuleOptions {
     /// How the turn order of the next round is set.
     pub turn_order: TurnOrder,
-    /// Convert power and QIC into scoring resources at game end.
-    #[serde(default)]
-    pub final_conversion: bool,
+    /// Convert power and other resources into scoring resources at game end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_conversion: Option<FinalConversion>,
     /// A final scoring tile counted as 0 scores nothing.
     #[serde(default)]
     pub zero_count_scores_nothing: bool,
@@ -88,6 +94,18 @@ pub struct RuleOptions {
     /// Refuse board actions whose whole gain would be lost to caps.
     #[serde(default)]
     pub refuse_capped_actions: bool,
+}
+
+/// An automatic end-game conversion: burn all power possible, spend area III for a resource,
+/// and exchange resources one for one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FinalConversion {
+    /// The resource each point of area-III power becomes.
+    pub power_to: String,
+    /// One-for-one exchanges, applied in order.
+    #[serde(default)]
+    pub exchanges: Vec<super::effect::Substitute>,
 }
 
 /// Turn order of rounds after the first.

@@ -524,6 +524,8 @@ fn check_references(
     if let Some(rules) = &c.rules {
         add(Kind::Rules, &|r| {
             r.bundle(&rules.satellite_cost, "/satellite_cost");
+            r.bundle(&rules.start, "/start");
+            r.bundle(&rules.gaia_planet_fee, "/gaia_planet_fee");
             for (i, l) in rules.leftover_resources.iter().enumerate() {
                 r.add(RefKind::Code, l, format!("/leftover_resources/{i}"));
             }

@@ -1,0 +1,924 @@
+//! Federations: checking a proposed federation and listing every legal one.
+//!
+//! A federation is a connected set of hexes: some of a player's buildings (each with a power
+//! value) plus new satellites on free space. The rules this module applies, in the reading of
+//! the reference engine:
+//!
+//! * **Closure.** A federation always contains every building of the player adjacent to one of
+//!   its hexes, and the whole cluster of adjacent buildings around it ("adjacent planets are
+//!   already connected"). A proposal is extended that way before it is checked, so the
+//!   *building set* of a federation is always a union of [building groups](#building-groups).
+//! * **Usable hexes.** Buildings must be the player's and not yet federated; satellites go on
+//!   hexes the caller's `space` predicate accepts. Unless `single_federation` is set, no hex
+//!   of the federation may be in or next to one of the player's existing federations.
+//! * **Connected** by hex adjacency, with **value ≥ threshold**.
+//! * **Fewest satellites.** With `c` the number of satellites, the federation is rejected when
+//!   another legal federation needs fewer than `c` satellites and its building set is
+//!   *comparable*: the same buildings, a subset of them that still reaches the threshold (the
+//!   "one planet fewer and one satellite fewer" case), or a superset of them (a cheaper
+//!   connection that passes through more of the player's buildings). A federation worth more
+//!   than the threshold is therefore legal when its cheapest connection passes through the extra
+//!   buildings.
+//! * **Single federation** (`single_federation`): the player grows one federation. The existing
+//!   federation (its hexes, plus any buildings touching them) is one more group that every
+//!   federation must contain once it exists; its old satellites cost nothing, and the value
+//!   counts every building of the whole federation found in `buildings`.
+//!
+//! # Building groups
+//!
+//! The player's usable buildings split into groups of mutually adjacent buildings. Because of
+//! the closure rule a federation is described by which groups it holds and which satellites
+//! join them. For a set `T` of groups, the cheapest federation whose building set is exactly
+//! `T` is a node-weighted Steiner tree (groups cost 0, satellites 1) restricted to the space
+//! hexes that touch no group outside `T`; it is computed with the Dreyfus–Wagner subset dynamic
+//! programme, bounded by the satellite budget, on the few hexes that can lie on a path of that
+//! length between two of the groups.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::hex::Hex;
+
+/// The largest number of building groups one federation may join for the exact search (the
+/// subset programme grows as 3ⁿ). Larger building sets are never listed by [`available`] and
+/// are checked without the superset/subset comparison by [`check`].
+pub const MAX_GROUPS_PER_FEDERATION: usize = 14;
+
+/// The largest number of usable building groups [`available`] enumerates subsets of; beyond
+/// it only the groups nearest to each other (by index order) are combined.
+pub const MAX_GROUPS: usize = 24;
+
+/// Satellite budgets are capped at this many (far more than any player owns).
+const MAX_BUDGET: usize = 200;
+
+/// Everything the federation rules need to know about one player's position.
+pub struct FedInput<'a> {
+    /// The player's colonized planets (and other federation members such as stations) that are
+    /// not in a federation, with their power values. In single-federation mode the buildings
+    /// of the existing federation may be listed too: their values then count toward the total.
+    pub buildings: &'a HashMap<Hex, u32>,
+    /// Every hex (buildings and satellites) of the player's existing federations.
+    pub federated: &'a HashSet<Hex>,
+    /// May a new satellite go on this hex: on the map, empty space, no satellite of this
+    /// player. Hexes next to an existing federation are excluded by this module, not by the
+    /// predicate.
+    pub space: &'a dyn Fn(Hex) -> bool,
+    /// The value the federation must reach (in single-federation mode: the total value of the
+    /// grown federation).
+    pub threshold: u32,
+    /// The player has one federation that each formation extends.
+    pub single_federation: bool,
+}
+
+/// A legal federation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Federation {
+    /// The buildings it federates (sorted), including those added because they touch it;
+    /// buildings already federated are not repeated.
+    pub buildings: Vec<Hex>,
+    /// The new satellites (sorted): the satellite count is `satellites.len()`.
+    pub satellites: Vec<Hex>,
+    /// Its power value (in single-federation mode, of the whole federation).
+    pub value: u32,
+}
+
+impl Federation {
+    /// Every new hex of the federation (buildings then satellites), sorted.
+    pub fn hexes(&self) -> Vec<Hex> {
+        let mut all: Vec<Hex> = self.buildings.iter().chain(&self.satellites).copied().collect();
+        all.sort();
+        all
+    }
+}
+
+/// A list of hexes, displayed comma-separated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HexList(pub Vec<Hex>);
+
+impl fmt::Display for HexList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, h) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            write!(f, "{h}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Why a proposed federation is not legal.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FedError {
+    /// No hex was given.
+    #[error("the federation has no hex")]
+    Empty,
+    /// A hex was given twice.
+    #[error("{0} is listed twice")]
+    Repeated(Hex),
+    /// A hex is neither a usable building nor free space for a satellite.
+    #[error("{0} is neither one of your buildings nor free space for a satellite")]
+    NotUsable(Hex),
+    /// A hex (given, or added because it touches the federation) is in or next to one of the
+    /// player's federations.
+    #[error("touches an existing federation at {0}")]
+    TouchesFederation(Hex),
+    /// The hexes do not form one connected group.
+    #[error("not connected")]
+    NotConnected,
+    /// The total power value is too low.
+    #[error("value {value} below {threshold}")]
+    BelowThreshold {
+        /// The federation's value.
+        value: u32,
+        /// The value required.
+        threshold: u32,
+    },
+    /// In single-federation mode, the existing federation must be extended.
+    #[error("must extend the existing federation")]
+    MustExtend,
+    /// The same buildings can be federated with fewer satellites.
+    #[error("needs fewer satellites: a federation of the same planets needs {needed}, not {used}")]
+    SameBuildingsFewer {
+        /// Satellites the cheapest federation of these buildings needs.
+        needed: usize,
+        /// Satellites proposed.
+        used: usize,
+    },
+    /// Part of the buildings reaches the threshold with fewer satellites.
+    #[error(
+        "needs fewer satellites: the planets {planets} alone reach the threshold with {needed}, not {used}"
+    )]
+    SubsetFewer {
+        /// The buildings of the cheaper federation.
+        planets: HexList,
+        /// Its satellites.
+        needed: usize,
+        /// Satellites proposed.
+        used: usize,
+    },
+    /// A connection through more of the player's buildings needs fewer satellites.
+    #[error(
+        "needs fewer satellites: passing by more of your planets connects these with {needed}, not {used}"
+    )]
+    SupersetFewer {
+        /// Satellites of the cheaper, larger federation.
+        needed: usize,
+        /// Satellites proposed.
+        used: usize,
+    },
+}
+
+/// Checks a proposed federation: the hexes of the player's buildings and of the new satellites
+/// (in single-federation mode, hexes of the existing federation may be listed too). Buildings
+/// touching the proposal are added to it. Returns the federation that would be formed.
+pub fn check(input: &FedInput, proposal: &[Hex]) -> Result<Federation, FedError> {
+    if proposal.is_empty() {
+        return Err(FedError::Empty);
+    }
+    let mut seen = HashSet::with_capacity(proposal.len());
+    for &h in proposal {
+        if !seen.insert(h) {
+            return Err(FedError::Repeated(h));
+        }
+    }
+    let mut sats: Vec<Hex> = Vec::new();
+    for &h in proposal {
+        let member = input.buildings.contains_key(&h) || input.federated.contains(&h);
+        if !input.single_federation && member && near_federation(input.federated, h) {
+            return Err(FedError::TouchesFederation(h));
+        }
+        if member {
+            continue;
+        }
+        if !(input.space)(h) {
+            return Err(FedError::NotUsable(h));
+        }
+        if !input.single_federation && near_federation(input.federated, h) {
+            return Err(FedError::TouchesFederation(h));
+        }
+        sats.push(h);
+    }
+    let budget = sats.len().saturating_sub(1).min(MAX_BUDGET);
+    let graph = Graph::build(input, budget);
+
+    // Closure: the groups of the listed buildings and of the satellites' neighbours.
+    let mut mask: u64 = 0;
+    let add_comp = |c: u32, mask: &mut u64| -> Result<(), FedError> {
+        let comp = &graph.comps[c as usize];
+        match comp.bit {
+            Some(b) => *mask |= 1 << b,
+            None => return Err(FedError::TouchesFederation(comp.touch.unwrap_or(comp.hexes[0]))),
+        }
+        Ok(())
+    };
+    for &h in proposal {
+        if let Some(c) = graph.comp_at(h) {
+            add_comp(c, &mut mask)?;
+        }
+    }
+    for &s in &sats {
+        for n in s.neighbours() {
+            if let Some(c) = graph.comp_at(n) {
+                add_comp(c, &mut mask)?;
+            }
+        }
+    }
+    // Connectivity over the closed set.
+    let mut hexes: HashSet<Hex> = sats.iter().copied().collect();
+    for b in bits(mask) {
+        hexes.extend(graph.groups[b].hexes.iter().copied());
+    }
+    if !connected(&hexes) {
+        return Err(FedError::NotConnected);
+    }
+    let value: u32 = bits(mask).map(|b| graph.groups[b].value).sum();
+    if value < input.threshold {
+        return Err(FedError::BelowThreshold { value, threshold: input.threshold });
+    }
+    if let Some(core) = graph.core {
+        if mask & (1 << core) == 0 {
+            return Err(FedError::MustExtend);
+        }
+    }
+    let used = sats.len();
+    if used > 0 && (mask.count_ones() as usize) <= MAX_GROUPS_PER_FEDERATION {
+        let mut dw = Dw::default();
+        // Same buildings or a subset reaching the threshold with fewer satellites.
+        dw.run(&graph, mask, mask, budget as u8);
+        let full = dw.full();
+        let exact = dw.cost(full);
+        if exact as usize <= budget {
+            return Err(FedError::SameBuildingsFewer { needed: exact as usize, used });
+        }
+        if let Some((sub, c)) = dw.cheapest_subset(&graph, input.threshold) {
+            if (c as usize) < used {
+                let planets = HexList(graph.buildings_of(dw.global_mask(sub)));
+                return Err(FedError::SubsetFewer { planets, needed: c as usize, used });
+            }
+        }
+        // A superset through other buildings.
+        dw.run(&graph, mask, graph.all_mask(), budget as u8);
+        let c = dw.cost(dw.full());
+        if c as usize <= budget {
+            return Err(FedError::SupersetFewer { needed: c as usize, used });
+        }
+    }
+    let mut buildings = graph.buildings_of(mask);
+    buildings.retain(|h| !input.federated.contains(h));
+    sats.sort();
+    Ok(Federation { buildings, satellites: sats, value })
+}
+
+/// Every legal federation needing at most `max` new satellites (the satellites the player can
+/// pay for), one per building set (satellite layouts of the same cost are interchangeable, so
+/// only one is given), sorted by satellite count, then by buildings.
+pub fn available(input: &FedInput, max: usize) -> Vec<Federation> {
+    let budget = max.min(MAX_BUDGET);
+    let graph = Graph::build(input, budget);
+    let k = graph.groups.len();
+    if k == 0 {
+        return Vec::new();
+    }
+    let thr = input.threshold;
+    let core_bit: u64 = graph.core.map_or(0, |c| 1 << c);
+    let mut found: Vec<(u64, u8)> = Vec::new();
+    let mut dw = Dw::default();
+    let mut check_dw = Dw::default();
+
+    // Depth-first over sets of groups in index order; `lb` is the largest pairwise distance.
+    let mut stack: Vec<(u64, u32, u8, usize)> = vec![(0, 0, 0, 0)];
+    while let Some((mask, value, lb, next)) = stack.pop() {
+        for g in next..k.min(MAX_GROUPS) {
+            let bit = 1u64 << g;
+            let mut nlb = lb;
+            for b in bits(mask) {
+                nlb = nlb.max(graph.pair(b, g));
+            }
+            if nlb as usize > budget {
+                continue;
+            }
+            let nmask = mask | bit;
+            if (nmask.count_ones() as usize) > MAX_GROUPS_PER_FEDERATION {
+                continue;
+            }
+            let nvalue = value + graph.groups[g].value;
+            stack.push((nmask, nvalue, nlb, g + 1));
+            if nvalue < thr || nmask & core_bit != core_bit {
+                continue;
+            }
+            // Is `nmask` a legal building set?
+            let cost = if nmask.count_ones() == 1 {
+                0
+            } else {
+                dw.run(&graph, nmask, nmask, budget as u8);
+                let c = dw.cost(dw.full());
+                if c as usize > budget {
+                    continue;
+                }
+                if let Some((_, sc)) = dw.cheapest_subset(&graph, thr) {
+                    if sc < c {
+                        continue;
+                    }
+                }
+                c
+            };
+            if cost > 0 {
+                check_dw.run(&graph, nmask, graph.all_mask(), cost - 1);
+                if check_dw.cost(check_dw.full()) < cost {
+                    continue;
+                }
+            }
+            found.push((nmask, cost));
+        }
+    }
+
+    let mut out: Vec<Federation> = found
+        .into_iter()
+        .map(|(mask, cost)| {
+            let satellites = if cost == 0 {
+                Vec::new()
+            } else {
+                dw.run(&graph, mask, mask, cost);
+                let mut s: Vec<Hex> = dw.tree(dw.full()).into_iter().filter_map(|n| graph.space_hex(n)).collect();
+                s.sort();
+                s
+            };
+            let mut buildings = graph.buildings_of(mask);
+            buildings.retain(|h| !input.federated.contains(h));
+            let value = bits(mask).map(|b| graph.groups[b].value).sum();
+            Federation { buildings, satellites, value }
+        })
+        .collect();
+    out.sort_by(|a, b| (a.satellites.len(), &a.buildings).cmp(&(b.satellites.len(), &b.buildings)));
+    out
+}
+
+/// Is the hex in or next to one of the federations?
+fn near_federation(federated: &HashSet<Hex>, h: Hex) -> bool {
+    !federated.is_empty() && (federated.contains(&h) || h.neighbours().iter().any(|n| federated.contains(n)))
+}
+
+/// Is the set connected by hex adjacency?
+fn connected(hexes: &HashSet<Hex>) -> bool {
+    let Some(&start) = hexes.iter().next() else {
+        return true;
+    };
+    let mut seen: HashSet<Hex> = HashSet::with_capacity(hexes.len());
+    seen.insert(start);
+    let mut stack = vec![start];
+    while let Some(h) = stack.pop() {
+        for n in h.neighbours() {
+            if hexes.contains(&n) && seen.insert(n) {
+                stack.push(n);
+            }
+        }
+    }
+    seen.len() == hexes.len()
+}
+
+/// The set bits of a mask, lowest first.
+fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if mask == 0 {
+            return None;
+        }
+        let b = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        Some(b)
+    })
+}
+
+const NONE: u32 = u32::MAX;
+const INF: u8 = u8::MAX;
+
+/// A connected cluster of the player's federation members.
+struct Comp {
+    hexes: Vec<Hex>,
+    /// Its bit among the usable groups; `None` when it touches an existing federation.
+    bit: Option<usize>,
+    /// For an unusable cluster, one of its hexes next to a federation.
+    touch: Option<Hex>,
+}
+
+/// A usable building group.
+struct Group {
+    hexes: Vec<Hex>,
+    value: u32,
+}
+
+/// The search graph: usable groups (nodes `0..k`, weight 0) and the space hexes that may
+/// carry a satellite within the budget (nodes `k..`, weight 1).
+struct Graph {
+    comps: Vec<Comp>,
+    groups: Vec<Group>,
+    core: Option<usize>,
+    /// Dense lookup over a bounding box: component id per cell.
+    q0: i32,
+    r0: i32,
+    width: i32,
+    height: i32,
+    cell_comp: Vec<u32>,
+    /// Space hexes of nodes `k..`.
+    spaces: Vec<Hex>,
+    /// Groups adjacent to each node (a group node holds its own bit).
+    touch: Vec<u64>,
+    /// Adjacency, compressed rows.
+    off: Vec<u32>,
+    nbr: Vec<u32>,
+    /// `dist[g * n + v]`: fewest satellites on a path from group `g` to node `v`, `v` included.
+    dist: Vec<u8>,
+}
+
+impl Graph {
+    fn build(input: &FedInput, budget: usize) -> Graph {
+        let single = input.single_federation;
+        // Federation members: usable buildings, and in single mode the federation itself.
+        let mut members: Vec<Hex> = input
+            .buildings
+            .keys()
+            .copied()
+            .filter(|h| single || !input.federated.contains(h))
+            .collect();
+        if single {
+            members.extend(input.federated.iter().copied().filter(|h| !input.buildings.contains_key(h)));
+        }
+        members.sort();
+        let (mut q0, mut r0, mut q1, mut r1) = (0, 0, -1, -1);
+        if let Some(first) = members.first() {
+            (q0, r0, q1, r1) = (first.q, first.r, first.q, first.r);
+            for h in &members {
+                q0 = q0.min(h.q);
+                q1 = q1.max(h.q);
+                r0 = r0.min(h.r);
+                r1 = r1.max(h.r);
+            }
+        }
+        let margin = budget as i32 + 2;
+        let (q0, r0) = (q0 - margin, r0 - margin);
+        let width = q1 + margin + 1 - q0;
+        let height = r1 + margin + 1 - r0;
+        let mut g = Graph {
+            comps: Vec::new(),
+            groups: Vec::new(),
+            core: None,
+            q0,
+            r0,
+            width: width.max(0),
+            height: height.max(0),
+            cell_comp: vec![NONE; (width.max(0) * height.max(0)) as usize],
+            spaces: Vec::new(),
+            touch: Vec::new(),
+            off: Vec::new(),
+            nbr: Vec::new(),
+            dist: Vec::new(),
+        };
+        const MEMBER: u32 = NONE - 1;
+        for &h in &members {
+            let i = g.cell(h).expect("member inside the box");
+            g.cell_comp[i] = MEMBER;
+        }
+        // Components of members.
+        for &start in &members {
+            let i = g.cell(start).expect("inside");
+            if g.cell_comp[i] != MEMBER {
+                continue;
+            }
+            let id = g.comps.len() as u32;
+            g.cell_comp[i] = id;
+            let mut hexes = vec![start];
+            let mut k = 0;
+            while k < hexes.len() {
+                let h = hexes[k];
+                k += 1;
+                for n in h.neighbours() {
+                    if let Some(j) = g.cell(n) {
+                        if g.cell_comp[j] == MEMBER {
+                            g.cell_comp[j] = id;
+                            hexes.push(n);
+                        }
+                    }
+                }
+            }
+            hexes.sort();
+            let touch = if single {
+                None
+            } else {
+                hexes.iter().copied().find(|&h| near_federation(input.federated, h))
+            };
+            g.comps.push(Comp { hexes, bit: None, touch });
+        }
+        // Usable groups: the core (single mode) first, then by position.
+        let mut order: Vec<usize> = (0..g.comps.len()).filter(|&c| g.comps[c].touch.is_none()).collect();
+        if single && !input.federated.is_empty() {
+            let is_core = |c: &Comp| c.hexes.iter().any(|h| input.federated.contains(h));
+            let cores: Vec<usize> = order.iter().copied().filter(|&c| is_core(&g.comps[c])).collect();
+            if let Some(&first) = cores.first() {
+                // Several pieces of one federation (not expected) act as one group.
+                for &c in &cores[1..] {
+                    let moved = std::mem::take(&mut g.comps[c].hexes);
+                    for &h in &moved {
+                        let j = g.cell(h).expect("inside");
+                        g.cell_comp[j] = first as u32;
+                    }
+                    g.comps[first].hexes.extend(moved);
+                }
+                g.comps[first].hexes.sort();
+                order.retain(|c| !cores[1..].contains(c));
+                order.retain(|&c| c != first);
+                order.insert(0, first);
+                g.core = Some(0);
+            }
+        }
+        for (bit, &c) in order.iter().enumerate().take(64) {
+            g.comps[c].bit = Some(bit);
+            let value = g.comps[c].hexes.iter().filter_map(|h| input.buildings.get(h)).sum();
+            g.groups.push(Group { hexes: g.comps[c].hexes.clone(), value });
+        }
+        let k = g.groups.len();
+
+        // Space hexes within `budget` satellites of a group.
+        let usable = |g: &Graph, h: Hex| -> bool {
+            if g.comp_at(h).is_some() || !(input.space)(h) {
+                return false;
+            }
+            if !single && near_federation(input.federated, h) {
+                return false;
+            }
+            // A satellite next to an unusable cluster would pull it in.
+            h.neighbours().iter().all(|&n| g.comp_at(n).is_none_or(|c| g.comps[c as usize].bit.is_some()))
+        };
+        let mut node_at: HashMap<Hex, u32> = HashMap::new();
+        let mut frontier: Vec<Hex> = Vec::new();
+        let mut rejected: HashSet<Hex> = HashSet::new();
+        for grp in &g.groups {
+            for h in &grp.hexes {
+                for n in h.neighbours() {
+                    if !node_at.contains_key(&n) && !rejected.contains(&n) {
+                        if budget > 0 && usable(&g, n) {
+                            node_at.insert(n, (k + g.spaces.len()) as u32);
+                            g.spaces.push(n);
+                            frontier.push(n);
+                        } else {
+                            rejected.insert(n);
+                        }
+                    }
+                }
+            }
+        }
+        for _ in 1..budget {
+            let mut next = Vec::new();
+            for h in frontier {
+                for n in h.neighbours() {
+                    if !node_at.contains_key(&n) && !rejected.contains(&n) {
+                        if usable(&g, n) {
+                            node_at.insert(n, (k + g.spaces.len()) as u32);
+                            g.spaces.push(n);
+                            next.push(n);
+                        } else {
+                            rejected.insert(n);
+                        }
+                    }
+                }
+            }
+            frontier = next;
+        }
+        // Adjacency.
+        let n = k + g.spaces.len();
+        let mut lists: Vec<Vec<u32>> = vec![Vec::new(); n];
+        g.touch = vec![0; n];
+        for (b, t) in g.touch.iter_mut().enumerate().take(k) {
+            *t = 1 << b;
+        }
+        for (j, &h) in g.spaces.iter().enumerate() {
+            let v = (k + j) as u32;
+            for nh in h.neighbours() {
+                if let Some(&u) = node_at.get(&nh) {
+                    lists[v as usize].push(u);
+                } else if let Some(c) = g.comp_at(nh) {
+                    if let Some(b) = g.comps[c as usize].bit {
+                        if g.touch[v as usize] & (1 << b) == 0 {
+                            g.touch[v as usize] |= 1 << b;
+                            lists[v as usize].push(b as u32);
+                            lists[b].push(v);
+                        }
+                    }
+                }
+            }
+        }
+        g.off.push(0);
+        for l in &lists {
+            g.nbr.extend_from_slice(l);
+            g.off.push(g.nbr.len() as u32);
+        }
+        // Distances from each group.
+        g.dist = vec![INF; k * n];
+        let mut queue: Vec<u32> = Vec::new();
+        for s in 0..k {
+            let d = &mut g.dist[s * n..(s + 1) * n];
+            d[s] = 0;
+            queue.clear();
+            queue.push(s as u32);
+            // Breadth-first by layers; groups (weight 0) are expanded in the same layer.
+            let mut head = 0;
+            while head < queue.len() {
+                let v = queue[head] as usize;
+                head += 1;
+                for &u in &g.nbr[g.off[v] as usize..g.off[v + 1] as usize] {
+                    let u = u as usize;
+                    let w = u8::from(u >= k);
+                    let nd = d[v].saturating_add(w);
+                    if nd < d[u] {
+                        d[u] = nd;
+                        if w == 0 {
+                            // A group reached: explore it before farther hexes.
+                            queue.insert(head, u as u32);
+                        } else {
+                            queue.push(u as u32);
+                        }
+                    }
+                }
+            }
+        }
+        g
+    }
+
+    fn cell(&self, h: Hex) -> Option<usize> {
+        let (x, y) = (h.q - self.q0, h.r - self.r0);
+        (x >= 0 && y >= 0 && x < self.width && y < self.height).then(|| (y * self.width + x) as usize)
+    }
+
+    /// The member component at a hex.
+    fn comp_at(&self, h: Hex) -> Option<u32> {
+        self.cell(h).map(|i| self.cell_comp[i]).filter(|&c| (c as usize) < self.comps.len())
+    }
+
+    fn nodes(&self) -> usize {
+        self.groups.len() + self.spaces.len()
+    }
+
+    fn all_mask(&self) -> u64 {
+        let k = self.groups.len();
+        if k >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << k) - 1
+        }
+    }
+
+    /// Fewest satellites connecting two groups (a lower bound for any federation with both).
+    fn pair(&self, a: usize, b: usize) -> u8 {
+        self.dist[a * self.nodes() + b]
+    }
+
+    fn space_hex(&self, node: usize) -> Option<Hex> {
+        node.checked_sub(self.groups.len()).map(|j| self.spaces[j])
+    }
+
+    fn buildings_of(&self, mask: u64) -> Vec<Hex> {
+        let mut v: Vec<Hex> = bits(mask).flat_map(|b| self.groups[b].hexes.iter().copied()).collect();
+        v.sort();
+        v
+    }
+}
+
+/// Dreyfus–Wagner Steiner tree search over a sub-graph, with reusable buffers.
+#[derive(Default)]
+struct Dw {
+    /// Global group bit of each terminal.
+    term_bit: Vec<usize>,
+    /// Global node of each local node.
+    global: Vec<u32>,
+    local: Vec<u32>,
+    w: Vec<u8>,
+    off: Vec<u32>,
+    nbr: Vec<u32>,
+    n: usize,
+    budget: u8,
+    dp: Vec<u8>,
+    buckets: Vec<Vec<u32>>,
+}
+
+impl Dw {
+    /// Fills `dp[C][v]`, the fewest satellites of a connected set holding terminal groups `C`
+    /// and node `v`, for every subset `C` of `terms`, using only groups in `region` and space
+    /// hexes touching no group outside it. Values above `budget` are `INF`.
+    fn run(&mut self, g: &Graph, terms: u64, region: u64, budget: u8) {
+        let k = g.groups.len();
+        let total = g.nodes();
+        self.budget = budget;
+        self.term_bit = bits(terms).collect();
+        let t = self.term_bit.len();
+        // Local nodes: terminals first, other region groups, then useful space hexes.
+        self.local.clear();
+        self.local.resize(total, NONE);
+        self.global.clear();
+        for &b in &self.term_bit {
+            self.local[b] = self.global.len() as u32;
+            self.global.push(b as u32);
+        }
+        for b in bits(region & !terms) {
+            if b < k {
+                self.local[b] = self.global.len() as u32;
+                self.global.push(b as u32);
+            }
+        }
+        for v in k..total {
+            if g.touch[v] & !region != 0 {
+                continue;
+            }
+            // On a path between two terminals within the budget?
+            let (mut s1, mut s2) = (INF, INF);
+            for &b in &self.term_bit {
+                let d = g.dist[b * total + v];
+                if d < s1 {
+                    s2 = s1;
+                    s1 = d;
+                } else if d < s2 {
+                    s2 = d;
+                }
+            }
+            if s2 == INF || (s1 as u16 + s2 as u16) > budget as u16 + 1 {
+                continue;
+            }
+            self.local[v] = self.global.len() as u32;
+            self.global.push(v as u32);
+        }
+        let n = self.global.len();
+        self.n = n;
+        self.w.clear();
+        self.off.clear();
+        self.nbr.clear();
+        self.off.push(0);
+        for i in 0..n {
+            let v = self.global[i] as usize;
+            self.w.push(u8::from(v >= k));
+            for &u in &g.nbr[g.off[v] as usize..g.off[v + 1] as usize] {
+                let lu = self.local[u as usize];
+                if lu != NONE {
+                    self.nbr.push(lu);
+                }
+            }
+            self.off.push(self.nbr.len() as u32);
+        }
+        let size = (1usize << t) * n;
+        self.dp.clear();
+        self.dp.resize(size, INF);
+        if self.buckets.len() < budget as usize + 1 {
+            self.buckets.resize(budget as usize + 1, Vec::new());
+        }
+        for c in 1usize..(1 << t) {
+            let base = c * n;
+            if c.count_ones() == 1 {
+                self.dp[base + c.trailing_zeros() as usize] = 0;
+            } else {
+                let low = c & c.wrapping_neg();
+                let rest = c ^ low;
+                // Submasks holding the lowest bit, except `c` itself.
+                let mut s = rest;
+                loop {
+                    s = (s.wrapping_sub(1)) & rest;
+                    let c1 = s | low;
+                    if c1 != c {
+                        let c2 = c ^ c1;
+                        let (head, tail) = self.dp.split_at_mut(base);
+                        let a = &head[c1 * n..c1 * n + n];
+                        let b = &head[c2 * n..c2 * n + n];
+                        let out = &mut tail[..n];
+                        for v in 0..n {
+                            let x = a[v] as u16 + b[v] as u16 - self.w[v] as u16;
+                            if x < out[v] as u16 {
+                                out[v] = x as u8;
+                            }
+                        }
+                    }
+                    if s == 0 {
+                        break;
+                    }
+                }
+                for x in &mut self.dp[base..base + n] {
+                    if *x > budget {
+                        *x = INF;
+                    }
+                }
+            }
+            self.relax(c);
+        }
+    }
+
+    /// Shortest-path closure of `dp[c]` (Dial's buckets; weights 0 and 1).
+    fn relax(&mut self, c: usize) {
+        let n = self.n;
+        let budget = self.budget as usize;
+        let row = &mut self.dp[c * n..c * n + n];
+        for (v, &d) in row.iter().enumerate() {
+            if d != INF {
+                self.buckets[d as usize].push(v as u32);
+            }
+        }
+        for d in 0..=budget {
+            while let Some(v) = self.buckets[d].pop() {
+                let v = v as usize;
+                if row[v] as usize != d {
+                    continue;
+                }
+                for &u in &self.nbr[self.off[v] as usize..self.off[v + 1] as usize] {
+                    let u = u as usize;
+                    let nd = d + self.w[u] as usize;
+                    if nd <= budget && nd < row[u] as usize {
+                        row[u] = nd as u8;
+                        self.buckets[nd].push(u as u32);
+                    }
+                }
+            }
+        }
+    }
+
+    fn full(&self) -> usize {
+        (1 << self.term_bit.len()) - 1
+    }
+
+    /// Fewest satellites joining terminal subset `c` (`INF` above the budget).
+    fn cost(&self, c: usize) -> u8 {
+        self.dp[c * self.n + c.trailing_zeros() as usize]
+    }
+
+    /// The global group mask of a terminal subset.
+    fn global_mask(&self, c: usize) -> u64 {
+        bits(c as u64).fold(0, |m, i| m | 1 << self.term_bit[i])
+    }
+
+    /// The cheapest proper subset of the terminals that reaches the threshold (and holds the
+    /// core, if any), with its cost.
+    fn cheapest_subset(&self, g: &Graph, threshold: u32) -> Option<(usize, u8)> {
+        let full = self.full();
+        let core = g.core.map(|c| 1u64 << c);
+        let mut best: Option<(usize, u8)> = None;
+        for c in 1..full {
+            let cost = self.cost(c);
+            if cost == INF || best.is_some_and(|(_, b)| b <= cost) {
+                continue;
+            }
+            let m = self.global_mask(c);
+            if core.is_some_and(|cb| m & cb == 0) {
+                continue;
+            }
+            let value: u32 = bits(m).map(|b| g.groups[b].value).sum();
+            if value >= threshold {
+                best = Some((c, cost));
+            }
+        }
+        best
+    }
+
+    /// The global nodes of a cheapest tree for terminal subset `c`.
+    fn tree(&self, c: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut todo = vec![(c, c.trailing_zeros() as usize)];
+        let n = self.n;
+        while let Some((c, v)) = todo.pop() {
+            out.push(self.global[v] as usize);
+            let d = self.dp[c * n + v];
+            if c.count_ones() == 1 && v == c.trailing_zeros() as usize {
+                continue;
+            }
+            // A split at v?
+            let low = c & c.wrapping_neg();
+            let rest = c ^ low;
+            let mut s = rest;
+            let mut done = false;
+            loop {
+                s = s.wrapping_sub(1) & rest;
+                let c1 = s | low;
+                if c1 != c {
+                    let c2 = c ^ c1;
+                    let x = self.dp[c1 * n + v] as u16 + self.dp[c2 * n + v] as u16 - self.w[v] as u16;
+                    if x == d as u16 {
+                        todo.push((c1, v));
+                        todo.push((c2, v));
+                        done = true;
+                        break;
+                    }
+                }
+                if s == 0 {
+                    break;
+                }
+            }
+            if done {
+                continue;
+            }
+            let step = self.w[v];
+            let prev = self.nbr[self.off[v] as usize..self.off[v + 1] as usize]
+                .iter()
+                .map(|&u| u as usize)
+                .find(|&u| self.dp[c * n + u] != INF && self.dp[c * n + u] + step == d && (step == 1 || self.w[u] == 1))
+                .expect("a predecessor");
+            todo.push((c, prev));
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}

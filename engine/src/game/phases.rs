@@ -1,0 +1,461 @@
+//! The automatic flow: setup steps, income, Gaia phase, clean-up, final scoring.
+
+use std::collections::BTreeMap;
+
+use super::{err, single_part, Decision, Game, MoveError, Stage, Structure};
+use crate::content::{Effect, Modifier, Phase, PlanetKind};
+use crate::notation::{Amount, Command};
+use crate::player::{Player, VP};
+use crate::power::Area;
+
+impl Game {
+    pub(super) fn choose_faction(
+        &mut self,
+        seat: usize,
+        parts: &[Command],
+    ) -> Result<(), MoveError> {
+        let Command::Faction(id) = single_part(parts)? else {
+            return err("expected `faction <id>`");
+        };
+        let faction = self
+            .content
+            .faction(id)
+            .ok_or_else(|| MoveError(format!("unknown faction \"{id}\"")))?;
+        for p in &self.state.players {
+            if let Some(other) = self.content.faction(&p.faction) {
+                if other.home == faction.home {
+                    return err(format!("{id} shares its home planet with {}", other.id));
+                }
+            }
+        }
+        self.state.players[seat].faction = id.clone();
+        // Boards are laid out once every seat has chosen.
+        if self.state.players.iter().all(|p| !p.faction.is_empty()) {
+            self.boards.clear();
+            for s in 0..self.state.players.len() {
+                let f = self.state.players[s].faction.clone();
+                let (player, board) =
+                    Player::new(&self.content, &f).map_err(|e| MoveError(e.to_string()))?;
+                self.state.players[s] = player;
+                self.boards.push(Some(board));
+            }
+            self.queue_setup();
+        }
+        Ok(())
+    }
+
+    /// Queues starting placements by pass, then booster choices in reverse seat order.
+    fn queue_setup(&mut self) {
+        let n = self.state.players.len();
+        let mut passes: BTreeMap<u32, Vec<(usize, String)>> = BTreeMap::new();
+        for seat in 0..n {
+            for p in &self.board(seat).setup {
+                passes
+                    .entry(p.pass)
+                    .or_default()
+                    .push((seat, p.building.clone()));
+            }
+        }
+        for (pass, mut items) in passes {
+            if pass % 2 == 0 {
+                items.reverse();
+            }
+            for (seat, b) in items {
+                self.state.queue.push_back(Decision::Place(seat, b));
+            }
+        }
+        for seat in (0..n).rev() {
+            self.state.queue.push_back(Decision::Booster(seat));
+        }
+    }
+
+    pub(super) fn place_start(
+        &mut self,
+        seat: usize,
+        building: &str,
+        parts: &[Command],
+    ) -> Result<(), MoveError> {
+        let Command::Build { building: b, hex } = single_part(parts)? else {
+            return err(format!("expected `build {building} <hex>`"));
+        };
+        if b != building {
+            return err(format!("expected to place a {building}, not a {b}"));
+        }
+        let hex = self.hex(hex)?;
+        let idx = self.state.map.space_index(hex).expect("on map");
+        if self.state.structures.contains_key(&idx) {
+            return err(format!("{} is occupied", self.hex_name(hex)));
+        }
+        let home = &self.faction(seat).home;
+        let planet = &self.content.planets.planets[usize::from(self.state.planets[idx])];
+        if &planet.id != home {
+            return err(format!(
+                "a starting {building} goes on {home}, not {}",
+                planet.id
+            ));
+        }
+        self.put_structure(seat, idx, building, false, false);
+        Ok(())
+    }
+
+    pub(super) fn start_booster(
+        &mut self,
+        seat: usize,
+        parts: &[Command],
+    ) -> Result<(), MoveError> {
+        let Command::Booster(id) = single_part(parts)? else {
+            return err("expected `booster <id>`");
+        };
+        let pos = self
+            .state
+            .boosters
+            .iter()
+            .position(|b| b == id)
+            .ok_or_else(|| MoveError(format!("booster {id} is not available")))?;
+        self.state.boosters.remove(pos);
+        self.state.players[seat].booster = Some(id.clone());
+        Ok(())
+    }
+
+    /// Puts a building on a space (no costs, no triggers).
+    pub(crate) fn put_structure(
+        &mut self,
+        seat: usize,
+        idx: usize,
+        building: &str,
+        shared: bool,
+        off_board: bool,
+    ) {
+        let list = self.state.structures.entry(idx).or_default();
+        if let Some(s) = list.iter_mut().find(|s| s.seat == seat) {
+            let old = std::mem::replace(&mut s.building, building.to_string());
+            if !s.off_board {
+                let n = self.state.players[seat].built.entry(old).or_default();
+                *n = n.saturating_sub(1);
+            }
+        } else {
+            list.push(Structure {
+                seat,
+                building: building.to_string(),
+                shared,
+                off_board,
+            });
+        }
+        if !off_board {
+            *self.state.players[seat]
+                .built
+                .entry(building.to_string())
+                .or_default() += 1;
+        }
+    }
+
+    /// Runs automatic steps until a decision is needed or the game ends.
+    pub(super) fn advance(&mut self) {
+        for _ in 0..64 {
+            if !self.state.queue.is_empty() || self.state.stage == Stage::Finished {
+                return;
+            }
+            match self.state.stage {
+                Stage::Setup => {
+                    if self.state.players.iter().any(|p| p.faction.is_empty()) {
+                        return;
+                    }
+                    self.start_round();
+                }
+                Stage::Income => self.start_gaia_phase(),
+                Stage::Gaia => {
+                    self.state.stage = Stage::Actions;
+                    if let Some(&first) = self.state.order.first() {
+                        self.state.queue.push_back(Decision::Turn(first));
+                    }
+                }
+                Stage::Actions => self.next_turn(),
+                Stage::Finished => return,
+            }
+        }
+    }
+
+    fn start_round(&mut self) {
+        self.state.round += 1;
+        self.state.stage = Stage::Income;
+        for seat in self.state.order.clone() {
+            self.income(seat);
+        }
+    }
+
+    /// Pays a seat's income. When token gains and charges mix, the whole income waits for
+    /// the player to order them.
+    fn income(&mut self, seat: usize) {
+        let effects = {
+            let p = &self.state.players[seat];
+            p.income(&self.content, self.faction(seat), self.board(seat))
+        };
+        let mut events: Vec<(String, u32)> = Vec::new();
+        let mut rest: Vec<(String, i32)> = Vec::new();
+        for e in &effects {
+            if let Effect::Gain(b) = e {
+                for (code, n) in b.iter() {
+                    match code {
+                        "pw" | "t" => events.push((code.to_string(), n.max(0) as u32)),
+                        _ => rest.push((code.to_string(), n)),
+                    }
+                }
+            }
+        }
+        let has_t = events.iter().any(|(c, _)| c == "t");
+        let has_pw = events.iter().any(|(c, _)| c == "pw");
+        if has_t && has_pw {
+            let mut all: Vec<(String, u32)> = rest
+                .into_iter()
+                .map(|(c, n)| (format!("={c}"), n.max(0) as u32))
+                .collect();
+            all.extend(events);
+            self.state.income_pending.insert(seat, all);
+            self.state.queue.push_back(Decision::Income(seat));
+        } else {
+            for (c, n) in rest {
+                self.gain_code(seat, &c, n, "income");
+            }
+            for (c, n) in events {
+                self.gain_code(seat, &c, n as i32, "income");
+            }
+        }
+    }
+
+    pub(super) fn income_order(&mut self, seat: usize, parts: &[Command]) -> Result<(), MoveError> {
+        let mut events = self.state.income_pending.remove(&seat).unwrap_or_default();
+        // Plain resources (marked `=`) arrive with the first choice.
+        for (c, n) in events
+            .iter()
+            .filter(|(c, _)| c.starts_with('='))
+            .cloned()
+            .collect::<Vec<_>>()
+        {
+            self.gain_code(seat, &c[1..], n as i32, "income");
+        }
+        events.retain(|(c, _)| !c.starts_with('='));
+        let mut chosen = false;
+        for part in parts {
+            let items: &[Amount] = match part {
+                Command::Income(items) => items,
+                Command::EndTurn => continue,
+                _ => return err("expected `income <reward>,…`"),
+            };
+            for item in items {
+                let both =
+                    events.iter().any(|(c, _)| c == "t") && events.iter().any(|(c, _)| c == "pw");
+                if !both {
+                    return err("no income left to order");
+                }
+                let pos = events
+                    .iter()
+                    .position(|(c, n)| *c == item.code && *n == item.count)
+                    .ok_or_else(|| MoveError(format!("no pending income {item}")))?;
+                let (c, n) = events.remove(pos);
+                self.gain_code(seat, &c, n as i32, "income");
+                chosen = true;
+            }
+        }
+        if !chosen {
+            return err("expected `income <reward>,…`");
+        }
+        let both = events.iter().any(|(c, _)| c == "t") && events.iter().any(|(c, _)| c == "pw");
+        if both {
+            self.state.income_pending.insert(seat, events);
+            self.state.queue.push_front(Decision::Income(seat));
+        } else {
+            for (c, n) in events {
+                self.gain_code(seat, &c, n as i32, "income");
+            }
+        }
+        Ok(())
+    }
+
+    fn start_gaia_phase(&mut self) {
+        self.state.stage = Stage::Gaia;
+        let round = self.state.round;
+        let gaia_ix = self
+            .content
+            .planets
+            .planets
+            .iter()
+            .position(|p| p.kind == PlanetKind::Gaia)
+            .map(|i| i as u8);
+        for gf in &self.state.gaiaformers {
+            if gf.round < round {
+                if let (Some(idx), Some(g)) = (self.state.map.space_index(gf.hex), gaia_ix) {
+                    self.state.planets[idx] = g;
+                }
+            }
+        }
+        for seat in self.state.order.clone() {
+            if self.has_gaia_choice(seat) {
+                self.state.queue.push_back(Decision::Gaia(seat));
+            } else {
+                self.return_gaia(seat);
+            }
+        }
+    }
+
+    fn has_gaia_choice(&self, seat: usize) -> bool {
+        let tokens = self.state.players[seat].power.areas[Area::Gaia.index()] as i32;
+        self.grants(seat).iter().any(|g| {
+            g.conversions
+                .iter()
+                .any(|c| c.phase == Phase::Gaia && c.pay.get("tg") > 0 && c.pay.get("tg") <= tokens)
+        })
+    }
+
+    pub(super) fn gaia_decision(
+        &mut self,
+        seat: usize,
+        parts: &[Command],
+    ) -> Result<(), MoveError> {
+        self.gaia_parts(seat, parts)?;
+        self.return_gaia(seat);
+        Ok(())
+    }
+
+    /// Tokens (and Gaiaformers) leave the Gaia area.
+    fn return_gaia(&mut self, seat: usize) {
+        let area = self.return_area(seat);
+        let p = &mut self.state.players[seat];
+        p.power.return_from_gaia(area);
+        p.gaiaformers_in_gaia = 0;
+    }
+
+    pub(crate) fn return_area(&self, seat: usize) -> Area {
+        self.modifiers(seat)
+            .iter()
+            .find_map(|m| match m {
+                Modifier::GaiaReturnArea(a) => Some(Area::from_number(*a)),
+                _ => None,
+            })
+            .unwrap_or(Area::I)
+    }
+
+    fn next_turn(&mut self) {
+        let order = self.state.order.clone();
+        if order.iter().all(|&s| self.state.players[s].passed) {
+            self.end_round();
+            return;
+        }
+        let current = self.state.current;
+        let start = current
+            .and_then(|c| order.iter().position(|&s| s == c))
+            .map_or(0, |i| i + 1);
+        for k in 0..order.len() {
+            let s = order[(start + k) % order.len()];
+            if !self.state.players[s].passed {
+                self.state.queue.push_back(Decision::Turn(s));
+                return;
+            }
+        }
+    }
+
+    fn end_round(&mut self) {
+        self.state.current = None;
+        if self.state.round >= self.content.rules.rounds {
+            self.final_scoring();
+            self.state.stage = Stage::Finished;
+            return;
+        }
+        let passed = std::mem::take(&mut self.state.passed_order);
+        self.state.order = match self.content.rules.options.turn_order {
+            crate::content::TurnOrder::PassOrder => passed,
+            crate::content::TurnOrder::FirstPasserClockwise => {
+                let n = self.state.players.len();
+                let first = passed.first().copied().unwrap_or(0);
+                (0..n).map(|i| (first + i) % n).collect()
+            }
+        };
+        self.state.actions_used.clear();
+        for p in &mut self.state.players {
+            p.passed = false;
+            p.specials_used.clear();
+        }
+        self.start_round();
+    }
+
+    fn final_scoring(&mut self) {
+        let n = self.state.players.len();
+        let places = self.content.rules.final_places.clone();
+        for tile_id in self.state.setup.final_scoring.clone() {
+            let Some(tile) = self
+                .content
+                .final_scoring
+                .tiles
+                .iter()
+                .find(|t| t.id == tile_id)
+                .cloned()
+            else {
+                continue;
+            };
+            let counts: Vec<i64> = (0..n).map(|s| self.count(s, &tile.count) as i64).collect();
+            let mut field: Vec<(i64, Option<usize>)> = counts
+                .iter()
+                .enumerate()
+                .map(|(s, c)| (*c, Some(s)))
+                .collect();
+            if n == 2 {
+                field.push((i64::from(tile.neutral), None));
+            }
+            for (s, &c) in counts.iter().enumerate() {
+                if c == 0 && self.content.rules.options.zero_count_scores_nothing {
+                    continue;
+                }
+                let better = field.iter().filter(|(x, _)| *x > c).count();
+                let tied = field.iter().filter(|(x, _)| *x == c).count();
+                let sum: i32 = (better..better + tied)
+                    .map(|i| places.get(i).copied().unwrap_or(0))
+                    .sum();
+                let vp = sum / tied as i32;
+                self.gain_code(s, VP, vp, "final scoring");
+            }
+        }
+        let rs = self.content.rules.research_scoring.clone();
+        for s in 0..n {
+            let vp: i32 = self.state.players[s]
+                .research
+                .values()
+                .map(|&l| (l as i32 - rs.from as i32 + 1).max(0) * rs.vp)
+                .sum();
+            self.gain_code(s, VP, vp, "research");
+        }
+        for s in 0..n {
+            if let Some(fc) = self.content.rules.options.final_conversion.clone() {
+                self.final_conversion(s, &fc);
+            }
+            let total: i32 = self
+                .content
+                .rules
+                .leftover_resources
+                .clone()
+                .iter()
+                .map(|r| self.state.players[s].resource(&self.content, r))
+                .sum();
+            let per = self.content.rules.leftover_per_vp.max(1) as i32;
+            self.gain_code(s, VP, total / per, "resources");
+        }
+    }
+
+    /// The recording platform's end-game conversion: burn all power possible, spend area III
+    /// for credits, QIC to ore.
+    fn final_conversion(&mut self, seat: usize, fc: &crate::content::FinalConversion) {
+        let to_gaia = self.burn_to_gaia(seat);
+        let value = self.token_value(seat);
+        let p = &mut self.state.players[seat];
+        let burnable = p.power.tokens(Area::II) / 2;
+        if burnable > 0 {
+            let _ = p.power.burn(burnable, to_gaia);
+        }
+        let power = p.power.spendable(value);
+        let _ = p.power.spend(power, value, true);
+        self.gain_code(seat, &fc.power_to, power as i32, "resources");
+        for x in &fc.exchanges {
+            let n = self.state.players[seat].resource(&self.content, &x.from);
+            self.gain_code(seat, &x.from, -n, "resources");
+            self.gain_code(seat, &x.to, n, "resources");
+        }
+    }
+}

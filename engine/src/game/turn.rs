@@ -1,0 +1,1187 @@
+//! A player's turn: free actions, one main action with its follow-ups, and the charges it
+//! offers to neighbours; also leech decisions and Gaia-phase choices.
+
+use serde::{Deserialize, Serialize};
+
+use super::effects::Happened;
+use super::{err, Decision, Gaiaformer, Game, MoveError};
+use crate::content::{
+    BuildingRole, Bundle, Conversion, Downgrade, Effect, Modifier, Phase, Place, PlanetKind,
+    ResearchChoice, Swap,
+};
+use crate::hex::Hex;
+use crate::notation::{Amount, Command};
+use crate::player::VP;
+use crate::power::Area;
+
+/// A follow-up the current action still needs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Follow {
+    /// Build one of these buildings (with the turn's free steps and range).
+    Build(Vec<String>),
+    /// Advance research.
+    Up(ResearchChoice),
+    /// Take a tech tile.
+    Tech,
+    /// Cover a standard tile.
+    Cover,
+    /// Re-score a federation token.
+    FedTile,
+    /// Place a building with a verb.
+    Place(Place),
+    /// Downgrade a building.
+    Downgrade(Downgrade),
+    /// Swap two buildings.
+    Swap(Swap),
+}
+
+/// What a turn has done so far (lives only while a line is applied).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct TurnCtx {
+    pub main: bool,
+    pub follows: Vec<Follow>,
+    pub steps: u32,
+    pub range: u32,
+    /// Spaces built on this turn that offer charges, in build order.
+    pub leech: Vec<usize>,
+}
+
+fn bundle_of(amounts: &[Amount]) -> Bundle {
+    let mut b = Bundle::default();
+    for a in amounts {
+        *b.0.entry(a.code.clone()).or_default() += a.count as i32;
+    }
+    b
+}
+
+fn scaled(b: &Bundle, k: i32) -> Bundle {
+    Bundle(
+        b.0.iter()
+            .map(|(c, n)| (c.clone(), n * k))
+            .filter(|(_, n)| *n != 0)
+            .collect(),
+    )
+}
+
+/// The gain side of a conversion as a bundle (`tech` for a tech tile), if it is plain.
+fn gain_bundle(effects: &[Effect]) -> Option<Bundle> {
+    let mut b = Bundle::default();
+    for e in effects {
+        match e {
+            Effect::Gain(g) => {
+                for (c, n) in g.iter() {
+                    *b.0.entry(c.to_string()).or_default() += n;
+                }
+            }
+            Effect::TechTile => *b.0.entry("tech".into()).or_default() += 1,
+            _ => return None,
+        }
+    }
+    Some(b)
+}
+
+impl Game {
+    pub(super) fn take_turn(&mut self, seat: usize, parts: &[Command]) -> Result<(), MoveError> {
+        self.ctx = TurnCtx::default();
+        self.state.current = Some(seat);
+        let mut ended = false;
+        for (i, part) in parts.iter().enumerate() {
+            if ended {
+                return err(format!(
+                    "part {} \"{part}\" comes after the end of the turn",
+                    i + 1
+                ));
+            }
+            if *part == Command::EndTurn {
+                if !self.ctx.main {
+                    return err("a turn needs one main action");
+                }
+                self.drop_optional_follows(seat);
+                if let Some(f) = self.ctx.follows.first() {
+                    return err(format!("the action is not finished: expected {f:?}"));
+                }
+                ended = true;
+                continue;
+            }
+            self.turn_part(seat, part)
+                .map_err(|e| MoveError(format!("part {} \"{part}\": {}", i + 1, e.0)))?;
+        }
+        if !ended {
+            if !self.ctx.main {
+                return err("a turn needs one main action");
+            }
+            self.drop_optional_follows(seat);
+            if let Some(f) = self.ctx.follows.first() {
+                return err(format!("the action is not finished: expected {f:?}"));
+            }
+        }
+        self.offer_charges(seat);
+        Ok(())
+    }
+
+    /// Research follow-ups that cannot be used lapse.
+    fn drop_optional_follows(&mut self, seat: usize) {
+        let follows = std::mem::take(&mut self.ctx.follows);
+        self.ctx.follows = follows
+            .into_iter()
+            .filter(|f| match f {
+                Follow::Up(choice) => self.content.research.tracks.iter().any(|t| {
+                    self.research_allowed(seat, choice, &t.id)
+                        && self.can_advance(seat, &t.id).is_ok()
+                }),
+                _ => true,
+            })
+            .collect();
+    }
+
+    fn main_action(&mut self) -> Result<(), MoveError> {
+        if self.ctx.main {
+            return err("the turn's main action is already taken");
+        }
+        if !self.ctx.follows.is_empty() {
+            return err("finish the current action first");
+        }
+        self.ctx.main = true;
+        Ok(())
+    }
+
+    fn take_follow(&mut self, pred: impl Fn(&Follow) -> bool) -> Option<Follow> {
+        let i = self.ctx.follows.iter().position(pred)?;
+        Some(self.ctx.follows.remove(i))
+    }
+
+    fn turn_part(&mut self, seat: usize, part: &Command) -> Result<(), MoveError> {
+        match part {
+            Command::Spend { cost, gain } => self.convert(seat, cost, gain, Phase::Actions),
+            Command::Burn(n) => {
+                let to_gaia = self.burn_to_gaia(seat);
+                self.state.players[seat]
+                    .power
+                    .burn(*n, to_gaia)
+                    .map_err(|e| MoveError(e.to_string()))
+            }
+            Command::Build { building, hex } => {
+                let hex = self.hex(hex)?;
+                if let Some(f) =
+                    self.take_follow(|f| matches!(f, Follow::Build(b) if b.contains(building)))
+                {
+                    let _ = f;
+                    return self.build(seat, building, hex, true);
+                }
+                if let Some(Follow::Downgrade(d)) =
+                    self.take_follow(|f| matches!(f, Follow::Downgrade(d) if &d.to == building))
+                {
+                    return self.downgrade(seat, &d, hex);
+                }
+                if let Some(Follow::Place(p)) = self.take_follow(
+                    |f| matches!(f, Follow::Place(p) if p.verb.is_none() && &p.building == building),
+                ) {
+                    return self.place(seat, &p, hex);
+                }
+                self.main_action()?;
+                self.build(seat, building, hex, false)
+            }
+            Command::Up(track) => {
+                let pos = self.ctx.follows.iter().position(
+                    |f| matches!(f, Follow::Up(c) if self.research_allowed(seat, c, track)),
+                );
+                if let Some(i) = pos {
+                    self.ctx.follows.remove(i);
+                    return self.advance_research(seat, track);
+                }
+                self.main_action()?;
+                let cost = self.content.research.cost.clone();
+                self.can_advance(seat, track)?;
+                self.pay(seat, &cost)?;
+                self.advance_research(seat, track)
+            }
+            Command::Decline(Some(what)) if what == "up" => self
+                .take_follow(|f| matches!(f, Follow::Up(_)))
+                .map(|_| ())
+                .ok_or_else(|| MoveError("no research step to decline".into())),
+            Command::Tech(pos) => {
+                self.take_follow(|f| *f == Follow::Tech)
+                    .ok_or_else(|| MoveError("no tech tile to take".into()))?;
+                self.take_tech(seat, pos)
+            }
+            Command::Cover(pos) => {
+                self.take_follow(|f| *f == Follow::Cover)
+                    .ok_or_else(|| MoveError("nothing to cover".into()))?;
+                self.cover(seat, pos)
+            }
+            Command::Action(id) => {
+                self.main_action()?;
+                self.board_action(seat, id)
+            }
+            Command::Special(amounts) => {
+                self.main_action()?;
+                let key = amounts
+                    .iter()
+                    .map(|a| a.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",");
+                self.special(seat, &key)
+            }
+            Command::Pass(booster) => {
+                self.main_action()?;
+                self.pass(seat, booster.as_deref())
+            }
+            Command::Federation { hexes, token } => {
+                self.main_action()?;
+                let hexes = hexes
+                    .iter()
+                    .map(|h| self.hex(h))
+                    .collect::<Result<Vec<_>, _>>()?;
+                self.federate(seat, &hexes, token)
+            }
+            Command::FedTile(id) => {
+                self.take_follow(|f| *f == Follow::FedTile)
+                    .ok_or_else(|| MoveError("no federation token to re-score".into()))?;
+                let token = self.state.players[seat]
+                    .tokens
+                    .iter()
+                    .find(|t| &t.id == id)
+                    .ok_or_else(|| MoveError(format!("you own no {id}")))?;
+                let _ = token;
+                let reward = self
+                    .content
+                    .federation_tokens
+                    .tokens
+                    .iter()
+                    .find(|t| &t.id == id)
+                    .map(|t| t.reward.clone())
+                    .unwrap_or_default();
+                self.apply_effects(seat, &reward, "federations")
+            }
+            Command::Other { verb, args } => {
+                let hex = args
+                    .first()
+                    .map(|a| {
+                        crate::notation::parse_hex_ref(a).map_err(|e| MoveError(e.to_string()))
+                    })
+                    .transpose()?;
+                if let Some(Follow::Place(p)) = self.take_follow(
+                    |f| matches!(f, Follow::Place(p) if p.verb.as_deref() == Some(verb)),
+                ) {
+                    let hex =
+                        self.hex(&hex.ok_or_else(|| MoveError(format!("{verb} needs a hex")))?)?;
+                    return self.place(seat, &p, hex);
+                }
+                if let Some(Follow::Swap(s)) =
+                    self.take_follow(|f| matches!(f, Follow::Swap(s) if &s.verb == verb))
+                {
+                    let hex =
+                        self.hex(&hex.ok_or_else(|| MoveError(format!("{verb} needs a hex")))?)?;
+                    return self.swap(seat, &s, hex);
+                }
+                err(format!("`{verb}` is not expected here"))
+            }
+            other => err(format!("`{other}` is not possible during a turn")),
+        }
+    }
+
+    /// A free-action conversion: the written cost and gain must be a multiple of one
+    /// conversion the seat has in this phase.
+    pub(super) fn convert(
+        &mut self,
+        seat: usize,
+        cost: &[Amount],
+        gain: &[Amount],
+        phase: Phase,
+    ) -> Result<(), MoveError> {
+        let cost_b = bundle_of(cost);
+        let gain_b = bundle_of(gain);
+        let mut convs: Vec<Conversion> = if phase == Phase::Actions {
+            self.board(seat).conversions.clone()
+        } else {
+            Vec::new()
+        };
+        for (_, g) in self.sources(seat) {
+            convs.extend(g.conversions.iter().filter(|c| c.phase == phase).cloned());
+        }
+        for conv in &convs {
+            let Some(g) = gain_bundle(&conv.gain) else {
+                continue;
+            };
+            let Some((code, n)) = conv.pay.iter().next() else {
+                continue;
+            };
+            if n <= 0 || cost_b.get(code) % n != 0 {
+                continue;
+            }
+            let k = cost_b.get(code) / n;
+            if k <= 0 || scaled(&conv.pay, k) != cost_b || scaled(&g, k) != gain_b {
+                continue;
+            }
+            self.pay(seat, &cost_b)?;
+            for _ in 0..k {
+                self.apply_effects(seat, &conv.gain, "other")?;
+            }
+            return Ok(());
+        }
+        err(format!(
+            "no conversion of {} into {}",
+            cost.iter()
+                .map(|a| a.to_string())
+                .collect::<Vec<_>>()
+                .join(","),
+            gain.iter()
+                .map(|a| a.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        ))
+    }
+
+    /// Range starting points of a seat.
+    fn range_from(&self, seat: usize) -> Vec<Hex> {
+        self.own_structures(seat)
+            .into_iter()
+            .map(|(i, _)| self.state.map.spaces[i].hex)
+            .collect()
+    }
+
+    fn nav_range(&self, seat: usize) -> u32 {
+        self.modifiers(seat)
+            .iter()
+            .filter_map(|m| match m {
+                Modifier::NavRange(r) => Some(*r),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(1)
+    }
+
+    /// QIC needed to reach a hex.
+    fn qic_for_range(&self, seat: usize, hex: Hex) -> Result<u32, MoveError> {
+        let d = self
+            .range_from(seat)
+            .iter()
+            .map(|h| h.distance(hex))
+            .min()
+            .ok_or_else(|| MoveError("you have no planet to measure range from".into()))?;
+        let range = self.nav_range(seat) + self.ctx.range;
+        if d <= range {
+            return Ok(0);
+        }
+        let per = self.content.rules.range_per_qic.max(1);
+        Ok((d - range).div_ceil(per))
+    }
+
+    fn build(
+        &mut self,
+        seat: usize,
+        building: &str,
+        hex: Hex,
+        follow: bool,
+    ) -> Result<(), MoveError> {
+        let idx = self.state.map.space_index(hex).expect("on map");
+        let def = self
+            .board(seat)
+            .building(building)
+            .cloned()
+            .ok_or_else(|| MoveError(format!("unknown building {building}")))?;
+        let built = self.state.players[seat]
+            .built
+            .get(building)
+            .copied()
+            .unwrap_or(0);
+        let own = self
+            .state
+            .structures
+            .get(&idx)
+            .and_then(|l| l.iter().find(|s| s.seat == seat))
+            .cloned();
+        match def.role {
+            BuildingRole::Gaiaformer => return self.gaia_project(seat, idx, hex),
+            BuildingRole::Station => {
+                return err(format!("a {building} is placed by a special action"));
+            }
+            BuildingRole::Structure => {}
+        }
+        if built >= def.count {
+            return err(format!("no {building} left on your board"));
+        }
+        if def.upgrades_from.is_empty() {
+            if own.is_some() {
+                return err(format!(
+                    "you already have a building on {}",
+                    self.hex_name(hex)
+                ));
+            }
+            return self.build_on_planet(seat, idx, hex, &def);
+        }
+        let Some(own) = own else {
+            return err(format!(
+                "no building of yours on {} to upgrade",
+                self.hex_name(hex)
+            ));
+        };
+        if follow {
+            return err("an upgrade is a main action");
+        }
+        if !def.upgrades_from.contains(&own.building) {
+            return err(format!("a {} cannot become a {building}", own.building));
+        }
+        let near = self.state.structures.iter().any(|(i, l)| {
+            l.iter()
+                .any(|s| s.seat != seat && !self.is_station(s.seat, &s.building))
+                && self.state.map.spaces[*i].hex.distance(hex)
+                    <= self.content.rules.neighbour_distance
+        });
+        let cost = match (&def.cost_near_rival, near) {
+            (Some(c), true) => c.clone(),
+            _ => def.cost.clone(),
+        };
+        self.pay(seat, &cost)?;
+        self.finish_build(seat, idx, building, false, false)
+    }
+
+    /// Puts a building and runs what building it does: its grants, triggers, newly active
+    /// abilities, charges and federation growth.
+    fn finish_build(
+        &mut self,
+        seat: usize,
+        idx: usize,
+        building: &str,
+        shared: bool,
+        off_board: bool,
+    ) -> Result<(), MoveError> {
+        let new_type = !shared && {
+            let planet = self.planet_id(idx).to_string();
+            !self
+                .own_structures(seat)
+                .iter()
+                .any(|(i, s)| !s.shared && *i != idx && self.planet_id(*i) == planet)
+        };
+        let before: Vec<usize> = self.active_abilities(seat);
+        self.put_structure(seat, idx, building, shared, off_board);
+        let after = self.active_abilities(seat);
+        if let Some(def) = self.board(seat).building(building).cloned() {
+            self.apply_effects(seat, &def.grants.immediate, "buildings")?;
+        }
+        for i in after.into_iter().filter(|i| !before.contains(i)) {
+            let immediate = self.faction(seat).abilities[i].immediate.clone();
+            self.apply_effects(seat, &immediate, "faction")?;
+        }
+        let planet = self.planet_id(idx).to_string();
+        self.fire(
+            seat,
+            &Happened::Built {
+                building,
+                planet: &planet,
+                new_type,
+                shared,
+            },
+        );
+        self.ctx.leech.push(idx);
+        self.join_federation(seat, idx);
+        Ok(())
+    }
+
+    fn active_abilities(&self, seat: usize) -> Vec<usize> {
+        let p = &self.state.players[seat];
+        self.faction(seat)
+            .abilities
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| p.holds(a.when.as_ref()))
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    fn join_federation(&mut self, seat: usize, idx: usize) {
+        let hex = self.state.map.spaces[idx].hex;
+        let p = &mut self.state.players[seat];
+        if p.federations.iter().any(|f| f.contains(&hex)) {
+            return;
+        }
+        if let Some(f) = p
+            .federations
+            .iter_mut()
+            .find(|f| f.iter().any(|h| h.distance(hex) == 1))
+        {
+            f.push(hex);
+        }
+    }
+
+    fn build_on_planet(
+        &mut self,
+        seat: usize,
+        idx: usize,
+        hex: Hex,
+        def: &crate::content::Building,
+    ) -> Result<(), MoveError> {
+        let kind = self.planet_kind(idx);
+        let own_gf = self
+            .state
+            .gaiaformers
+            .iter()
+            .position(|g| g.hex == hex && g.seat == seat);
+        let others = self
+            .state
+            .structures
+            .get(&idx)
+            .is_some_and(|l| !l.is_empty());
+        let other_gf = self
+            .state
+            .gaiaformers
+            .iter()
+            .any(|g| g.hex == hex && g.seat != seat);
+        let mut cost = def.cost.clone();
+        let mut steps = 0;
+        let mut shared = false;
+        if let Some(g) = own_gf {
+            if kind != PlanetKind::Gaia {
+                return err("the Gaia project there is not finished yet");
+            }
+            self.state.gaiaformers.remove(g);
+        } else {
+            if other_gf {
+                return err(format!(
+                    "another player's Gaiaformer is on {}",
+                    self.hex_name(hex)
+                ));
+            }
+            if others {
+                let may_share = self
+                    .modifiers(seat)
+                    .iter()
+                    .any(|m| matches!(m, Modifier::ShareOccupiedPlanets));
+                if !may_share {
+                    return err(format!("{} is already colonized", self.hex_name(hex)));
+                }
+                shared = true;
+            } else {
+                match kind {
+                    PlanetKind::Wheel => {
+                        steps = self.steps_to(seat, idx);
+                        let free = self.ctx.steps.min(steps);
+                        let per = self.ore_per_step(seat);
+                        *cost.0.entry("o".into()).or_default() += ((steps - free) * per) as i32;
+                    }
+                    PlanetKind::Gaia => {
+                        let fee = self
+                            .modifiers(seat)
+                            .iter()
+                            .find_map(|m| match m {
+                                Modifier::GaiaPlanetFee(b) => Some(b.clone()),
+                                _ => None,
+                            })
+                            .unwrap_or_else(|| self.content.rules.gaia_planet_fee.clone());
+                        for (c, n) in fee.iter() {
+                            *cost.0.entry(c.to_string()).or_default() += n;
+                        }
+                    }
+                    _ => {
+                        return err(format!(
+                            "no {} can be built on {}",
+                            def.id,
+                            self.hex_name(hex)
+                        ))
+                    }
+                }
+            }
+            let q = self.qic_for_range(seat, hex)?;
+            if q > 0 {
+                *cost.0.entry("q".into()).or_default() += q as i32;
+            }
+        }
+        if self.content.rules.options.refuse_useless_actions
+            && self.ctx.steps > 0
+            && steps == 0
+            && !shared
+        {
+            return err("the free terraforming steps would not be used");
+        }
+        self.pay(seat, &cost)?;
+        for _ in 0..steps {
+            self.fire(seat, &Happened::TerraformStep);
+        }
+        self.finish_build(seat, idx, &def.id, shared, false)
+    }
+
+    fn ore_per_step(&self, seat: usize) -> u32 {
+        self.modifiers(seat)
+            .iter()
+            .filter_map(|m| match m {
+                Modifier::OrePerStep(n) => Some(*n),
+                _ => None,
+            })
+            .min()
+            .unwrap_or(3)
+    }
+
+    /// Terraforming steps from the seat's home type to the planet on a space.
+    fn steps_to(&self, seat: usize, idx: usize) -> u32 {
+        let wheel = &self.content.planets.wheel;
+        let home = &self.faction(seat).home;
+        let target = self.planet_id(idx);
+        let (Some(a), Some(b)) = (
+            wheel.iter().position(|p| p == home),
+            wheel.iter().position(|p| p == target),
+        ) else {
+            return 0;
+        };
+        let n = wheel.len() as i32;
+        let d = (b as i32 - a as i32).rem_euclid(n);
+        d.min(n - d) as u32
+    }
+
+    fn gaia_project(&mut self, seat: usize, idx: usize, hex: Hex) -> Result<(), MoveError> {
+        if self.planet_kind(idx) != PlanetKind::Transdim {
+            return err(format!("{} is not a Transdim planet", self.hex_name(hex)));
+        }
+        if self.state.gaiaformers.iter().any(|g| g.hex == hex)
+            || self.state.structures.contains_key(&idx)
+        {
+            return err(format!("{} is taken", self.hex_name(hex)));
+        }
+        let tokens = self
+            .modifiers(seat)
+            .iter()
+            .find_map(|m| match m {
+                Modifier::GaiaProjectTokens(n) => Some(*n),
+                _ => None,
+            })
+            .ok_or_else(|| {
+                MoveError("no Gaia projects possible at your Gaia Project level".into())
+            })?;
+        if self.free_gaiaformers(seat) == 0 {
+            return err("no Gaiaformer available");
+        }
+        let q = self.qic_for_range(seat, hex)?;
+        if q > 0 {
+            self.pay(seat, &Bundle::of(&[("q", q as i32)]))?;
+        }
+        self.state.players[seat]
+            .power
+            .remove_tokens(tokens, true)
+            .map_err(|e| MoveError(e.to_string()))?;
+        let round = self.state.round;
+        self.state.gaiaformers.push(Gaiaformer { seat, hex, round });
+        Ok(())
+    }
+
+    fn place(&mut self, seat: usize, p: &Place, hex: Hex) -> Result<(), MoveError> {
+        let idx = self.state.map.space_index(hex).expect("on map");
+        if p.on_empty_space && self.planet_kind(idx) != PlanetKind::Empty {
+            return err(format!("{} is not empty space", self.hex_name(hex)));
+        }
+        if self
+            .state
+            .structures
+            .get(&idx)
+            .is_some_and(|l| !l.is_empty())
+            || self
+                .state
+                .players
+                .iter()
+                .any(|pl| pl.satellites.contains(&hex))
+        {
+            return err(format!("{} is taken", self.hex_name(hex)));
+        }
+        let q = self.qic_for_range(seat, hex)?;
+        if q > 0 {
+            self.pay(seat, &Bundle::of(&[("q", q as i32)]))?;
+        }
+        if let Some(planet) = &p.creates_planet {
+            if let Some(i) = self
+                .content
+                .planets
+                .planets
+                .iter()
+                .position(|x| &x.id == planet)
+            {
+                self.state.planets[idx] = i as u8;
+            }
+            return self.finish_build(seat, idx, &p.building, false, true);
+        }
+        if self.is_station(seat, &p.building) {
+            let def = self.board(seat).building(&p.building).cloned();
+            let built = self.state.players[seat]
+                .built
+                .get(&p.building)
+                .copied()
+                .unwrap_or(0);
+            if def.is_some_and(|d| built >= d.count) {
+                return err(format!("no {} left", p.building));
+            }
+            self.put_structure(seat, idx, &p.building, false, false);
+            return Ok(());
+        }
+        self.finish_build(seat, idx, &p.building, false, false)
+    }
+
+    fn downgrade(&mut self, seat: usize, d: &Downgrade, hex: Hex) -> Result<(), MoveError> {
+        let idx = self.state.map.space_index(hex).expect("on map");
+        let ok = self
+            .state
+            .structures
+            .get(&idx)
+            .is_some_and(|l| l.iter().any(|s| s.seat == seat && s.building == d.from));
+        if !ok {
+            return err(format!("no {} of yours on {}", d.from, self.hex_name(hex)));
+        }
+        self.finish_build(seat, idx, &d.to, false, false)
+    }
+
+    fn swap(&mut self, seat: usize, s: &Swap, hex: Hex) -> Result<(), MoveError> {
+        let idx = self.state.map.space_index(hex).expect("on map");
+        let target_ok = self.state.structures.get(&idx).is_some_and(|l| {
+            l.iter()
+                .any(|x| x.seat == seat && x.building == s.with && !x.off_board)
+        });
+        if !target_ok {
+            return err(format!("no {} of yours on {}", s.with, self.hex_name(hex)));
+        }
+        let from = self
+            .own_structures(seat)
+            .into_iter()
+            .find(|(_, x)| x.building == s.building)
+            .map(|(i, _)| i)
+            .ok_or_else(|| MoveError(format!("you have no {}", s.building)))?;
+        for (i, b) in [(from, &s.with), (idx, &s.building)] {
+            if let Some(x) = self
+                .state
+                .structures
+                .get_mut(&i)
+                .and_then(|l| l.iter_mut().find(|x| x.seat == seat))
+            {
+                x.building = b.clone();
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether a seat may advance a track now.
+    pub(crate) fn can_advance(&self, seat: usize, track: &str) -> Result<(), MoveError> {
+        let t = self
+            .content
+            .research
+            .tracks
+            .iter()
+            .find(|t| t.id == track)
+            .ok_or_else(|| MoveError(format!("unknown research track {track}")))?;
+        let level = self.state.players[seat]
+            .research
+            .get(track)
+            .copied()
+            .unwrap_or(0);
+        let top = t.levels.len() as u32 - 1;
+        if level >= top {
+            return err(format!("{track} is at its top level"));
+        }
+        if self
+            .modifiers(seat)
+            .iter()
+            .any(|m| matches!(m, Modifier::LockTrack(x) if x == track))
+        {
+            return err(format!("you may not advance on {track}"));
+        }
+        if level + 1 == top {
+            let tl = &self.content.research.top_level;
+            if tl.exclusive
+                && self
+                    .state
+                    .players
+                    .iter()
+                    .any(|p| p.research.get(track) == Some(&top))
+            {
+                return err(format!("someone stands on the top of {track}"));
+            }
+            if tl.flip_token && !self.state.players[seat].tokens.iter().any(|t| t.green) {
+                return err("the top level needs a green federation token");
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn advance_research(&mut self, seat: usize, track: &str) -> Result<(), MoveError> {
+        self.can_advance(seat, track)?;
+        let t = self
+            .content
+            .research
+            .tracks
+            .iter()
+            .find(|t| t.id == track)
+            .cloned()
+            .expect("checked");
+        let level = self.state.players[seat]
+            .research
+            .get(track)
+            .copied()
+            .unwrap_or(0)
+            + 1;
+        if level as usize + 1 == t.levels.len() && self.content.research.top_level.flip_token {
+            if let Some(tok) = self.state.players[seat].tokens.iter_mut().find(|t| t.green) {
+                tok.green = false;
+            }
+        }
+        self.state.players[seat]
+            .research
+            .insert(track.to_string(), level);
+        let immediate = t.levels[level as usize].immediate.clone();
+        self.apply_effects(seat, &immediate, "research")?;
+        self.fire(seat, &Happened::ResearchStep);
+        Ok(())
+    }
+
+    fn take_tech(&mut self, seat: usize, pos: &str) -> Result<(), MoveError> {
+        let prefix = self.content.advanced_tiles.position_prefix.clone();
+        if let Some(track) = pos.strip_prefix(&prefix) {
+            let tile = self
+                .state
+                .adv_left
+                .get(pos)
+                .cloned()
+                .ok_or_else(|| MoveError(format!("no advanced tile at {pos}")))?;
+            let level = self.state.players[seat]
+                .research
+                .get(track)
+                .copied()
+                .unwrap_or(0);
+            if level < self.content.advanced_tiles.min_level {
+                return err(format!(
+                    "{tile} needs level {} on {track}",
+                    self.content.advanced_tiles.min_level
+                ));
+            }
+            if !self.state.players[seat].techs.iter().any(|t| !t.covered) {
+                return err("no standard tile to cover");
+            }
+            let tok = self.state.players[seat]
+                .tokens
+                .iter_mut()
+                .find(|t| t.green)
+                .ok_or_else(|| {
+                    MoveError("an advanced tile needs a green federation token".into())
+                })?;
+            tok.green = false;
+            self.state.adv_left.remove(pos);
+            self.state.players[seat].advanced.push(tile.clone());
+            self.ctx.follows.insert(0, Follow::Up(ResearchChoice::Any));
+            self.ctx.follows.insert(0, Follow::Cover);
+            let def = self
+                .content
+                .advanced_tiles
+                .tiles
+                .iter()
+                .find(|t| t.id == tile)
+                .cloned();
+            if let Some(def) = def {
+                self.apply_effects(seat, &def.immediate, "tech tiles")?;
+            }
+            return Ok(());
+        }
+        let tile = self
+            .state
+            .setup
+            .techs
+            .get(pos)
+            .cloned()
+            .ok_or_else(|| MoveError(format!("no tech position {pos}")))?;
+        if self.state.tech_left.get(pos).copied().unwrap_or(0) == 0 {
+            return err(format!("no {tile} left at {pos}"));
+        }
+        if self.state.players[seat].techs.iter().any(|t| t.id == tile) {
+            return err(format!("you already own {tile}"));
+        }
+        *self.state.tech_left.entry(pos.to_string()).or_default() -= 1;
+        self.state.players[seat]
+            .techs
+            .push(crate::player::OwnedTile {
+                id: tile.clone(),
+                covered: false,
+            });
+        let choice = self
+            .content
+            .tech_tiles
+            .positions
+            .iter()
+            .find(|p| p.id == pos)
+            .and_then(|p| p.track.clone())
+            .map_or(ResearchChoice::Any, ResearchChoice::Track);
+        self.ctx.follows.insert(0, Follow::Up(choice));
+        let def = self
+            .content
+            .tech_tiles
+            .tiles
+            .iter()
+            .find(|t| t.id == tile)
+            .cloned();
+        if let Some(def) = def {
+            self.apply_effects(seat, &def.immediate, "tech tiles")?;
+        }
+        Ok(())
+    }
+
+    fn cover(&mut self, seat: usize, pos: &str) -> Result<(), MoveError> {
+        let tile = self
+            .state
+            .setup
+            .techs
+            .get(pos)
+            .cloned()
+            .ok_or_else(|| MoveError(format!("no tech position {pos}")))?;
+        let t = self.state.players[seat]
+            .techs
+            .iter_mut()
+            .find(|t| t.id == tile && !t.covered)
+            .ok_or_else(|| MoveError(format!("you have no uncovered {tile}")))?;
+        t.covered = true;
+        Ok(())
+    }
+
+    fn board_action(&mut self, seat: usize, id: &str) -> Result<(), MoveError> {
+        let a = self
+            .content
+            .board_actions
+            .actions
+            .iter()
+            .find(|a| a.id == id)
+            .cloned()
+            .ok_or_else(|| MoveError(format!("unknown board action {id}")))?;
+        if self.state.actions_used.iter().any(|u| u == id) {
+            return err(format!("{id} was used this round"));
+        }
+        self.pay(seat, &a.cost)?;
+        self.state.actions_used.push(id.to_string());
+        self.apply_effects(seat, &a.effects, "board actions")
+    }
+
+    fn special(&mut self, seat: usize, key: &str) -> Result<(), MoveError> {
+        if self.state.players[seat]
+            .specials_used
+            .iter()
+            .any(|k| k == key)
+        {
+            return err(format!("special action {key} was used this round"));
+        }
+        let effects = self
+            .sources(seat)
+            .into_iter()
+            .find_map(|(src, g)| {
+                g.action
+                    .filter(|a| a.key == key)
+                    .map(|a| (src, a.effects.clone()))
+            })
+            .ok_or_else(|| MoveError(format!("you have no special action {key}")))?;
+        self.state.players[seat].specials_used.push(key.to_string());
+        self.apply_effects(seat, &effects.1, effects.0)
+    }
+
+    fn pass(&mut self, seat: usize, booster: Option<&str>) -> Result<(), MoveError> {
+        let last = self.state.round >= self.content.rules.rounds;
+        let pass_effects: Vec<(&'static str, Vec<Effect>)> = self
+            .sources(seat)
+            .into_iter()
+            .map(|(s, g)| (s, g.pass.to_vec()))
+            .collect();
+        for (src, effects) in pass_effects {
+            self.apply_effects(seat, &effects, src)?;
+        }
+        let old = self.state.players[seat].booster.take();
+        match (booster, last) {
+            (Some(b), false) => {
+                let pos = self
+                    .state
+                    .boosters
+                    .iter()
+                    .position(|x| x == b)
+                    .ok_or_else(|| MoveError(format!("booster {b} is not available")))?;
+                self.state.boosters.remove(pos);
+                self.state.players[seat].booster = Some(b.to_string());
+            }
+            (None, true) => {}
+            (Some(_), true) => return err("no booster is taken in the last round"),
+            (None, false) => return err("choose a booster when passing"),
+        }
+        if let Some(o) = old {
+            self.state.boosters.push(o);
+        }
+        self.state.players[seat].passed = true;
+        self.state.passed_order.push(seat);
+        Ok(())
+    }
+
+    fn federate(&mut self, seat: usize, hexes: &[Hex], token: &str) -> Result<(), MoveError> {
+        let mut satellites = Vec::new();
+        let mut value = 0;
+        for &h in hexes {
+            let idx = self.state.map.space_index(h).expect("on map");
+            let own = self
+                .state
+                .structures
+                .get(&idx)
+                .and_then(|l| l.iter().find(|s| s.seat == seat))
+                .cloned();
+            match own {
+                Some(s) => value += self.power_value(seat, idx, &s.building),
+                None if self.planet_kind(idx) == PlanetKind::Empty => satellites.push(h),
+                None => {
+                    return err(format!(
+                        "{} is neither yours nor empty space",
+                        self.hex_name(h)
+                    ))
+                }
+            }
+        }
+        let single = self
+            .modifiers(seat)
+            .iter()
+            .any(|m| matches!(m, Modifier::SingleFederation));
+        let threshold = self
+            .modifiers(seat)
+            .iter()
+            .find_map(|m| match m {
+                Modifier::FederationThreshold(t) => Some(*t),
+                _ => None,
+            })
+            .unwrap_or(self.content.rules.federation_threshold);
+        let formed = self.state.players[seat].federations.len() as u32;
+        if !single && value < threshold {
+            return err(format!(
+                "the federation's power value {value} is below {threshold}"
+            ));
+        }
+        let cost = self
+            .modifiers(seat)
+            .iter()
+            .find_map(|m| match m {
+                Modifier::SatelliteCost(b) => Some(b.clone()),
+                _ => None,
+            })
+            .unwrap_or_else(|| self.content.rules.satellite_cost.clone());
+        let total = scaled(&cost, satellites.len() as i32);
+        self.pay(seat, &total)?;
+        let left = self.state.fed_supply.get(token).copied().unwrap_or(0);
+        if left == 0 {
+            return err(format!("no {token} left in the supply"));
+        }
+        *self.state.fed_supply.entry(token.to_string()).or_default() -= 1;
+        let p = &mut self.state.players[seat];
+        p.satellites.extend(satellites.iter().copied());
+        if single && formed > 0 {
+            p.federations[0].extend(hexes.iter().copied());
+        } else {
+            p.federations.push(hexes.to_vec());
+        }
+        self.gain_token(seat, token, "federations")
+    }
+
+    /// Queues charge offers for the spaces built this turn: the most recent building first,
+    /// then players in seat order after the builder.
+    fn offer_charges(&mut self, seat: usize) {
+        let n = self.state.players.len();
+        let dist = self.content.rules.charge_distance;
+        let mut offers = Vec::new();
+        for &idx in self.ctx.leech.iter().rev() {
+            let hex = self.state.map.spaces[idx].hex;
+            for k in 1..n {
+                let other = (seat + k) % n;
+                let value = self
+                    .own_structures(other)
+                    .into_iter()
+                    .filter(|(i, s)| {
+                        !self.is_station(other, &s.building)
+                            && self.state.map.spaces[*i].hex.distance(hex) <= dist
+                    })
+                    .map(|(i, s)| self.power_value(other, i, &s.building))
+                    .max()
+                    .unwrap_or(0);
+                let tokens = self
+                    .modifiers(other)
+                    .iter()
+                    .any(|m| matches!(m, Modifier::ChargeGainsTokens(_)));
+                if value > 0 && (self.state.players[other].power.chargeable() > 0 || tokens) {
+                    offers.push(Decision::Leech { seat: other, value });
+                }
+            }
+        }
+        for d in offers.into_iter().rev() {
+            self.state.queue.push_front(d);
+        }
+    }
+
+    /// The charge actually offered: limited by what the bowls can take and by VP.
+    pub(crate) fn offer_amount(&self, seat: usize, value: u32) -> u32 {
+        let p = &self.state.players[seat];
+        let vp = p.resource(&self.content, VP).max(0) as u32;
+        value.min(p.power.chargeable()).min(vp + 1)
+    }
+
+    pub(super) fn leech_decision(
+        &mut self,
+        seat: usize,
+        value: u32,
+        parts: &[Command],
+    ) -> Result<(), MoveError> {
+        self.ctx = TurnCtx::default();
+        let amount = self.offer_amount(seat, value);
+        let mut decided = false;
+        for part in parts {
+            match part {
+                Command::EndTurn => {}
+                Command::Charge(items) if !decided => {
+                    let pw: u32 = items
+                        .iter()
+                        .filter(|a| a.code == "pw")
+                        .map(|a| a.count)
+                        .sum();
+                    if pw != amount {
+                        return err(format!("the offer is {amount}pw, not {pw}pw"));
+                    }
+                    let tokens: u32 = items
+                        .iter()
+                        .filter(|a| a.code == "t")
+                        .map(|a| a.count)
+                        .sum();
+                    let token_first = items.first().is_some_and(|a| a.code == "t");
+                    if token_first {
+                        self.state.players[seat].power.gain_tokens(tokens);
+                    }
+                    self.state.players[seat].power.charge(amount, false);
+                    if !token_first {
+                        self.state.players[seat].power.gain_tokens(tokens);
+                    }
+                    self.gain_code(seat, VP, -(amount.saturating_sub(1) as i32), "leech");
+                    self.fire(seat, &Happened::ChargeAccepted);
+                    decided = true;
+                }
+                Command::Decline(_) if !decided => decided = true,
+                other => return err(format!("`{other}` is not an answer to a charge offer")),
+            }
+        }
+        if !decided {
+            return err(format!("charge or decline the offer of {amount}pw"));
+        }
+        Ok(())
+    }
+
+    pub(super) fn gaia_parts(&mut self, seat: usize, parts: &[Command]) -> Result<(), MoveError> {
+        self.ctx = TurnCtx::default();
+        self.ctx.main = true;
+        for part in parts {
+            match part {
+                Command::EndTurn => {}
+                Command::Spend { cost, gain } => self.convert(seat, cost, gain, Phase::Gaia)?,
+                Command::Decline(Some(w)) if w == "tech" => {}
+                Command::Tech(_) | Command::Up(_) | Command::Cover(_) | Command::Decline(_) => {
+                    self.turn_part(seat, part)?
+                }
+                other => return err(format!("`{other}` is not possible in the Gaia phase")),
+            }
+        }
+        self.drop_optional_follows(seat);
+        if let Some(f) = self.ctx.follows.first() {
+            return err(format!("not finished: expected {f:?}"));
+        }
+        Ok(())
+    }
+}
+
+/// Area helper kept for readability of callers.
+#[allow(dead_code)]
+fn area3() -> Area {
+    Area::III
+}

@@ -1,0 +1,331 @@
+//! Recorded games in the conformance record format: setup, move lines, snapshots, final
+//! scores; and replaying them against a game, comparing every snapshot.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::content::Content;
+use crate::game::{Game, Setup};
+use crate::hex::Hex;
+use crate::map::Placement;
+use crate::power::Area;
+
+/// A recorded game.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Record {
+    /// Number of players.
+    pub players: usize,
+    /// Setup as recorded.
+    pub setup: RecordSetup,
+    /// Move lines; the first is `init N seed`.
+    pub moves: Vec<String>,
+    /// State after each move (optional).
+    #[serde(default)]
+    pub snapshots: Vec<Snapshot>,
+    /// Final scores (optional).
+    #[serde(default)]
+    pub final_scores: Option<Vec<FinalScore>>,
+    /// Whether the game reached final scoring.
+    #[serde(default)]
+    pub finished: bool,
+}
+
+/// The `setup` object of a record.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RecordSetup {
+    /// Sector placements.
+    pub sectors: Vec<RecordSector>,
+    /// Standard tiles by position.
+    pub techs: BTreeMap<String, String>,
+    /// Copies per position.
+    pub tech_counts: BTreeMap<String, u32>,
+    /// Advanced tiles by position.
+    pub adv_techs: BTreeMap<String, String>,
+    /// Token on the terraforming track.
+    pub terra_fed_token: Option<String>,
+    /// Supply of federation tokens.
+    pub federation_tokens: BTreeMap<String, u32>,
+    /// Round scoring tiles.
+    pub round_scoring: Vec<String>,
+    /// Final scoring tiles.
+    pub final_scoring: Vec<String>,
+    /// Boosters in the game.
+    pub boosters: Vec<String>,
+}
+
+/// One sector of a record's setup.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RecordSector {
+    /// Sector id.
+    pub sector: String,
+    /// Rotation.
+    pub rotation: u8,
+    /// Centre.
+    pub center: RecordHex,
+}
+
+/// A hex in a record.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RecordHex {
+    /// q.
+    pub q: i32,
+    /// r.
+    pub r: i32,
+}
+
+/// One snapshot.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Snapshot {
+    /// Index into the moves.
+    pub i: usize,
+    /// Per seat.
+    pub players: Vec<SeatSnapshot>,
+}
+
+/// One seat in a snapshot.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatSnapshot {
+    /// VP.
+    pub vp: i32,
+    /// Credits.
+    pub c: i32,
+    /// Ore.
+    pub o: i32,
+    /// Knowledge.
+    pub k: i32,
+    /// QIC.
+    pub q: i32,
+    /// Power areas I, II, III, Gaia (special token not counted).
+    pub pw: [u32; 4],
+    /// Where the special token is.
+    pub brainstone: Option<String>,
+    /// Research levels.
+    pub research: BTreeMap<String, u32>,
+}
+
+/// A final score.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct FinalScore {
+    /// Faction.
+    pub faction: String,
+    /// VP.
+    pub vp: i32,
+}
+
+impl Record {
+    /// Reads a record from JSON.
+    pub fn from_json(v: &Value) -> Result<Record, String> {
+        let mut v = v.clone();
+        if let Some(obj) = v.as_object_mut() {
+            if let Some(f) = obj.remove("final") {
+                obj.insert("final_scores".into(), f);
+            }
+        }
+        serde_json::from_value(v).map_err(|e| format!("not a record: {e}"))
+    }
+
+    /// The game setup it describes.
+    pub fn game_setup(&self) -> Setup {
+        Setup {
+            players: self.players,
+            sectors: self
+                .setup
+                .sectors
+                .iter()
+                .map(|s| Placement {
+                    sector: s.sector.clone(),
+                    rotation: s.rotation,
+                    center: Hex::new(s.center.q, s.center.r),
+                })
+                .collect(),
+            techs: self.setup.techs.clone(),
+            tech_counts: self.setup.tech_counts.clone(),
+            adv_techs: self.setup.adv_techs.clone(),
+            terra_fed_token: self.setup.terra_fed_token.clone(),
+            federation_tokens: self.setup.federation_tokens.clone(),
+            round_scoring: self.setup.round_scoring.clone(),
+            final_scoring: self.setup.final_scoring.clone(),
+            boosters: self.setup.boosters.clone(),
+        }
+    }
+}
+
+/// A seat as a snapshot would show it.
+pub fn seat_snapshot(game: &Game, seat: usize) -> SeatSnapshot {
+    let p = &game.state.players[seat];
+    let c = &game.content;
+    let brainstone = p.power.special.and_then(|s| s.area).map(|a| {
+        match a {
+            Area::I => "area1",
+            Area::II => "area2",
+            Area::III => "area3",
+            Area::Gaia => "gaia",
+        }
+        .to_string()
+    });
+    SeatSnapshot {
+        vp: p.resource(c, "vp"),
+        c: p.resource(c, "c"),
+        o: p.resource(c, "o"),
+        k: p.resource(c, "k"),
+        q: p.resource(c, "q"),
+        pw: p.power.areas,
+        brainstone,
+        research: p.research.clone(),
+    }
+}
+
+/// How a replay went wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Mismatch {
+    /// The record itself could not be read.
+    BadRecord(String),
+    /// A move was refused.
+    Refused {
+        /// Move index.
+        index: usize,
+        /// The line.
+        line: String,
+        /// Why.
+        reason: String,
+    },
+    /// A snapshot differs.
+    Differs {
+        /// Move index.
+        index: usize,
+        /// The line.
+        line: String,
+        /// Field, e.g. `xenos.vp`.
+        field: String,
+        /// Recorded value.
+        expected: String,
+        /// Replayed value.
+        got: String,
+    },
+}
+
+impl std::fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Mismatch::BadRecord(e) => write!(f, "{e}"),
+            Mismatch::Refused {
+                index,
+                line,
+                reason,
+            } => write!(f, "move {index} \"{line}\": {reason}"),
+            Mismatch::Differs {
+                index,
+                line,
+                field,
+                expected,
+                got,
+            } => {
+                write!(
+                    f,
+                    "move {index} \"{line}\": {field} expected {expected} got {got}"
+                )
+            }
+        }
+    }
+}
+
+fn compare(game: &Game, snap: &Snapshot, index: usize, line: &str) -> Result<(), Mismatch> {
+    for (seat, want) in snap.players.iter().enumerate() {
+        let got = seat_snapshot(game, seat);
+        let name = game.seat_name(seat);
+        let fields: [(&str, String, String); 8] = [
+            ("vp", want.vp.to_string(), got.vp.to_string()),
+            ("c", want.c.to_string(), got.c.to_string()),
+            ("o", want.o.to_string(), got.o.to_string()),
+            ("k", want.k.to_string(), got.k.to_string()),
+            ("q", want.q.to_string(), got.q.to_string()),
+            ("pw", format!("{:?}", want.pw), format!("{:?}", got.pw)),
+            (
+                "brainstone",
+                format!("{:?}", want.brainstone),
+                format!("{:?}", got.brainstone),
+            ),
+            (
+                "research",
+                format!("{:?}", want.research),
+                format!("{:?}", got.research),
+            ),
+        ];
+        for (field, e, g) in fields {
+            if field == "research"
+                && want
+                    .research
+                    .iter()
+                    .all(|(t, l)| got.research.get(t).copied().unwrap_or(0) == *l)
+            {
+                continue;
+            }
+            if e != g {
+                return Err(Mismatch::Differs {
+                    index,
+                    line: line.to_string(),
+                    field: format!("{name}.{field}"),
+                    expected: e,
+                    got: g,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Replays a record move by move, comparing each snapshot after its move is applied (a
+/// snapshot is never read before). Returns the game at the end.
+pub fn replay(
+    content: Arc<Content>,
+    record: &Record,
+    until: Option<usize>,
+    check: bool,
+) -> Result<Game, (Mismatch, Option<Box<Game>>)> {
+    let mut game = Game::new(content, record.game_setup())
+        .map_err(|e| (Mismatch::BadRecord(e.to_string()), None))?;
+    let snaps: BTreeMap<usize, &Snapshot> = record.snapshots.iter().map(|s| (s.i, s)).collect();
+    let last = until
+        .unwrap_or(record.moves.len().saturating_sub(1))
+        .min(record.moves.len().saturating_sub(1));
+    for (i, line) in record.moves.iter().enumerate().take(last + 1).skip(1) {
+        if let Err(e) = game.apply_text(line) {
+            return Err((
+                Mismatch::Refused {
+                    index: i,
+                    line: line.clone(),
+                    reason: e.0,
+                },
+                Some(Box::new(game)),
+            ));
+        }
+        if check {
+            if let Some(s) = snaps.get(&i) {
+                compare(&game, s, i, line).map_err(|m| (m, Some(Box::new(game.clone()))))?;
+            }
+        }
+    }
+    if check && until.is_none() && record.finished {
+        if let Some(finals) = &record.final_scores {
+            for (seat, f) in finals.iter().enumerate() {
+                let got = game.scores().get(seat).copied().unwrap_or(0);
+                if got != f.vp {
+                    return Err((
+                        Mismatch::Differs {
+                            index: record.moves.len() - 1,
+                            line: "final scores".into(),
+                            field: format!("{}.final", f.faction),
+                            expected: f.vp.to_string(),
+                            got: got.to_string(),
+                        },
+                        Some(Box::new(game)),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(game)
+}

@@ -1,0 +1,112 @@
+//! `conformance` and `replay`: recorded games against the engine.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use orrery::record::{replay as replay_record, Record};
+
+use crate::ContentArgs;
+
+/// The variant of the platform that recorded the conformance games.
+pub const PLATFORM_VARIANT: &str = "boardgamers";
+
+fn collect(path: &Path, out: &mut Vec<PathBuf>) {
+    if path.is_dir() {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
+            .map(|r| r.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default();
+        entries.sort();
+        for e in entries {
+            collect(&e, out);
+        }
+    } else if path.extension().is_some_and(|x| x == "json") {
+        out.push(path.to_path_buf());
+    }
+}
+
+fn read_record(path: &Path) -> Result<(Record, bool), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
+    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| format!("not JSON: {e}"))?;
+    let platform = v.get("engine_version").is_some();
+    Ok((Record::from_json(&v)?, platform))
+}
+
+/// Replays every record and compares snapshots.
+pub fn conformance(args: &ContentArgs, paths: &[PathBuf]) -> ExitCode {
+    let content = match args.load(&[PLATFORM_VARIANT]) {
+        Ok(c) => Arc::new(c),
+        Err(code) => return code,
+    };
+    let mut files = Vec::new();
+    for p in paths {
+        if !p.exists() {
+            eprintln!("error: {} does not exist", p.display());
+            return ExitCode::from(2);
+        }
+        collect(p, &mut files);
+    }
+    let mut ok = 0;
+    for f in &files {
+        let result = read_record(f)
+            .map_err(|e| e.to_string())
+            .and_then(|(r, _)| {
+                replay_record(content.clone(), &r, None, true)
+                    .map(|_| ())
+                    .map_err(|(m, _)| m.to_string())
+            });
+        match result {
+            Ok(()) => {
+                ok += 1;
+                println!("ok {}", f.display());
+            }
+            Err(e) => println!("FAIL {} {e}", f.display()),
+        }
+    }
+    println!("{ok}/{} games identical", files.len());
+    if ok == files.len() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+/// Replays one log and prints the scores.
+pub fn replay(
+    args: &ContentArgs,
+    log: &Path,
+    until: Option<usize>,
+    save: Option<&Path>,
+) -> ExitCode {
+    let (record, platform) = match read_record(log) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {}: {e}", log.display());
+            return ExitCode::from(2);
+        }
+    };
+    let defaults: &[&str] = if platform { &[PLATFORM_VARIANT] } else { &[] };
+    let content = match args.load(defaults) {
+        Ok(c) => Arc::new(c),
+        Err(code) => return code,
+    };
+    match replay_record(content, &record, until, false) {
+        Ok(game) => {
+            for (seat, vp) in game.scores().iter().enumerate() {
+                println!("{} {vp}", game.seat_name(seat));
+            }
+            if let Some(path) = save {
+                let json = serde_json::to_string_pretty(&game.state).unwrap_or_default();
+                if let Err(e) = std::fs::write(path, json) {
+                    eprintln!("error: cannot write {}: {e}", path.display());
+                    return ExitCode::from(1);
+                }
+            }
+            ExitCode::SUCCESS
+        }
+        Err((m, _)) => {
+            println!("{m}");
+            ExitCode::from(1)
+        }
+    }
+}
