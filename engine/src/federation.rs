@@ -75,8 +75,9 @@ pub struct FedInput<'a> {
 /// A legal federation.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Federation {
-    /// The buildings it federates (sorted), including those added because they touch it;
-    /// buildings already federated are not repeated.
+    /// Its buildings (sorted), including those added because they touch it. In
+    /// single-federation mode this includes the buildings of the existing federation that are
+    /// listed in [`FedInput::buildings`], so a growth that adds nothing new is still non-empty.
     pub buildings: Vec<Hex>,
     /// The new satellites (sorted): the satellite count is `satellites.len()`.
     pub satellites: Vec<Hex>,
@@ -85,7 +86,8 @@ pub struct Federation {
 }
 
 impl Federation {
-    /// Every new hex of the federation (buildings then satellites), sorted.
+    /// The hexes of the federation (buildings and new satellites), sorted: the argument of
+    /// the `federation` move.
     pub fn hexes(&self) -> Vec<Hex> {
         let mut all: Vec<Hex> = self.buildings.iter().chain(&self.satellites).copied().collect();
         all.sort();
@@ -267,7 +269,7 @@ pub fn check(input: &FedInput, proposal: &[Hex]) -> Result<Federation, FedError>
         }
     }
     let mut buildings = graph.buildings_of(mask);
-    buildings.retain(|h| !input.federated.contains(h));
+    buildings.retain(|h| input.buildings.contains_key(h));
     sats.sort();
     Ok(Federation { buildings, satellites: sats, value })
 }
@@ -347,7 +349,7 @@ pub fn available(input: &FedInput, max: usize) -> Vec<Federation> {
                 s
             };
             let mut buildings = graph.buildings_of(mask);
-            buildings.retain(|h| !input.federated.contains(h));
+            buildings.retain(|h| input.buildings.contains_key(h));
             let value = bits(mask).map(|b| graph.groups[b].value).sum();
             Federation { buildings, satellites, value }
         })

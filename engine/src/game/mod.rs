@@ -177,6 +177,9 @@ pub struct GameState {
     pub queue: VecDeque<Decision>,
     /// Income events waiting to be ordered: seat → (code, amount) list.
     pub income_pending: BTreeMap<usize, Vec<(String, u32)>>,
+    /// Seats whose income is still to be paid this round, in turn order.
+    #[serde(default)]
+    pub income_todo: VecDeque<usize>,
     /// Move lines applied.
     pub moves: usize,
     /// Random generator.
@@ -246,6 +249,7 @@ impl Game {
             track_token: setup.terra_fed_token.clone(),
             queue: (0..setup.players).map(Decision::Faction).collect(),
             income_pending: BTreeMap::new(),
+            income_todo: VecDeque::new(),
             moves: 0,
             rng: Rng::new(0),
             setup,

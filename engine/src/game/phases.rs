@@ -162,7 +162,7 @@ impl Game {
                     }
                     self.start_round();
                 }
-                Stage::Income => self.start_gaia_phase(),
+                Stage::Income => self.continue_income(),
                 Stage::Gaia => {
                     self.state.stage = Stage::Actions;
                     if let Some(&first) = self.state.order.first() {
@@ -178,9 +178,7 @@ impl Game {
     fn start_round(&mut self) {
         self.state.round += 1;
         self.state.stage = Stage::Income;
-        for seat in self.state.order.clone() {
-            self.income(seat);
-        }
+        self.state.income_todo = self.state.order.iter().copied().collect();
     }
 
     /// Pays a seat's income. When token gains and charges mix, the whole income waits for
@@ -219,6 +217,17 @@ impl Game {
             for (c, n) in events {
                 self.gain_code(seat, &c, n as i32, "income");
             }
+        }
+    }
+
+    /// Pays income seat by seat in turn order, stopping at a seat that must order its income.
+    fn continue_income(&mut self) {
+        while self.state.queue.is_empty() {
+            let Some(seat) = self.state.income_todo.pop_front() else {
+                self.start_gaia_phase();
+                return;
+            };
+            self.income(seat);
         }
     }
 
