@@ -48,7 +48,7 @@ pub const MAX_GROUPS_PER_FEDERATION: usize = 14;
 
 /// The largest number of usable building groups [`available`] enumerates subsets of; beyond
 /// it only the groups nearest to each other (by index order) are combined.
-pub const MAX_GROUPS: usize = 24;
+pub const MAX_GROUPS: usize = 20;
 
 /// Satellite budgets are capped at this many (far more than any player owns).
 const MAX_BUDGET: usize = 200;
@@ -249,7 +249,7 @@ pub fn check(input: &FedInput, proposal: &[Hex]) -> Result<Federation, FedError>
     if used > 0 && (mask.count_ones() as usize) <= MAX_GROUPS_PER_FEDERATION {
         let mut dw = Dw::default();
         // Same buildings or a subset reaching the threshold with fewer satellites.
-        dw.run(&graph, mask, mask, budget as u8);
+        dw.run(&graph, mask, mask, budget as u8, None);
         let full = dw.full();
         let exact = dw.cost(full);
         if exact as usize <= budget {
@@ -262,7 +262,7 @@ pub fn check(input: &FedInput, proposal: &[Hex]) -> Result<Federation, FedError>
             }
         }
         // A superset through other buildings.
-        dw.run(&graph, mask, graph.all_mask(), budget as u8);
+        dw.run(&graph, mask, graph.all_mask(), budget as u8, None);
         let c = dw.cost(dw.full());
         if c as usize <= budget {
             return Err(FedError::SupersetFewer { needed: c as usize, used });
@@ -278,64 +278,91 @@ pub fn check(input: &FedInput, proposal: &[Hex]) -> Result<Federation, FedError>
 /// pay for), one per building set (satellite layouts of the same cost are interchangeable, so
 /// only one is given), sorted by satellite count, then by buildings.
 pub fn available(input: &FedInput, max: usize) -> Vec<Federation> {
-    let budget = max.min(MAX_BUDGET);
-    let graph = Graph::build(input, budget);
-    let k = graph.groups.len();
+    let budget = max.min(MAX_BUDGET) as u8;
+    let graph = Graph::build(input, budget as usize);
+    let k = graph.groups.len().min(MAX_GROUPS);
     if k == 0 {
         return Vec::new();
     }
     let thr = input.threshold;
-    let core_bit: u64 = graph.core.map_or(0, |c| 1 << c);
+    let core_bit: usize = graph.core.map_or(0, |c| 1 << c);
+    let size = 1usize << k;
+    // Per set of groups, in numeric order so that every subset comes first: its value, the
+    // largest pairwise distance (a lower bound on its satellites), and `quota`, the fewest
+    // satellites of a federation whose building set is within it and reaches the threshold.
+    let mut value = vec![0u32; size];
+    let mut lb = vec![0u8; size];
+    let mut quota = vec![INF; size];
     let mut found: Vec<(u64, u8)> = Vec::new();
     let mut dw = Dw::default();
-    let mut check_dw = Dw::default();
-
-    // Depth-first over sets of groups in index order; `lb` is the largest pairwise distance.
-    let mut stack: Vec<(u64, u32, u8, usize)> = vec![(0, 0, 0, 0)];
-    while let Some((mask, value, lb, next)) = stack.pop() {
-        for g in next..k.min(MAX_GROUPS) {
-            let bit = 1u64 << g;
-            let mut nlb = lb;
-            for b in bits(mask) {
-                nlb = nlb.max(graph.pair(b, g));
-            }
-            if nlb as usize > budget {
-                continue;
-            }
-            let nmask = mask | bit;
-            if (nmask.count_ones() as usize) > MAX_GROUPS_PER_FEDERATION {
-                continue;
-            }
-            let nvalue = value + graph.groups[g].value;
-            stack.push((nmask, nvalue, nlb, g + 1));
-            if nvalue < thr || nmask & core_bit != core_bit {
-                continue;
-            }
-            // Is `nmask` a legal building set?
-            let cost = if nmask.count_ones() == 1 {
-                0
-            } else {
-                dw.run(&graph, nmask, nmask, budget as u8);
-                let c = dw.cost(dw.full());
-                if c as usize > budget {
+    let mut rows: Vec<u8> = Vec::new();
+    for t in 1..size {
+        let low = t.trailing_zeros() as usize;
+        let rest = t & (t - 1);
+        value[t] = value[rest] + graph.groups[low].value;
+        lb[t] = bits(rest as u64).fold(lb[rest], |m, b| m.max(graph.pair(low, b)));
+        let sub = bits(t as u64).fold(INF, |m, b| m.min(quota[t ^ (1 << b)]));
+        quota[t] = sub;
+        if value[t] < thr || t & core_bit != core_bit || lb[t] > budget || lb[t] > sub {
+            // Not a federation, out of reach, or beaten by a subset whatever it costs.
+            continue;
+        }
+        let terms = t as u64;
+        let cap = budget.min(sub);
+        let cost = match t.count_ones() {
+            1 => 0,
+            c if c as usize > MAX_GROUPS_PER_FEDERATION => continue,
+            c => {
+                // Distances inside the region of exactly these groups.
+                graph.region_rows(terms, &mut rows);
+                let lower = graph.joins(terms, &rows, c <= 3);
+                if lower > cap {
                     continue;
                 }
-                if let Some((_, sc)) = dw.cheapest_subset(&graph, thr) {
-                    if sc < c {
+                if c <= 3 {
+                    lower
+                } else {
+                    let Some(upper) = graph.greedy(terms) else { continue };
+                    dw.run(&graph, terms, terms, upper.min(cap), Some(&rows));
+                    let c = dw.cost(dw.full());
+                    if c == INF {
                         continue;
                     }
-                }
-                c
-            };
-            if cost > 0 {
-                check_dw.run(&graph, nmask, graph.all_mask(), cost - 1);
-                if check_dw.cost(check_dw.full()) < cost {
-                    continue;
+                    c
                 }
             }
-            found.push((nmask, cost));
+        };
+        quota[t] = sub.min(cost);
+        if cost <= sub {
+            found.push((terms, cost));
         }
     }
+    // No cheaper federation may pass through more of the buildings: one search per set, or
+    // a single search over all groups when that is cheaper.
+    let open: Vec<bool> =
+        found.iter().map(|&(t, cost)| cost > 0 && graph.joins(t, &graph.dist, t.count_ones() <= 3) < cost).collect();
+    let separate: f64 = found.iter().zip(&open).filter(|(_, &o)| o).map(|(&(t, _), _)| 3f64.powi(t.count_ones() as i32)).sum();
+    let all = graph.groups.len();
+    let together = (all <= MAX_GROUPS_PER_FEDERATION && separate > 3f64.powi(all as i32)).then(|| {
+        let top = found.iter().zip(&open).filter(|(_, &o)| o).map(|(&(_, c), _)| c).max().unwrap_or(1);
+        dw.run(&graph, graph.all_mask(), graph.all_mask(), top - 1, None);
+        found.iter().map(|&(t, _)| dw.cost(t as usize)).collect::<Vec<u8>>()
+    });
+    let mut keep = Vec::with_capacity(found.len());
+    for (i, &(t, cost)) in found.iter().enumerate() {
+        let cheaper = open[i]
+            && match &together {
+                Some(sup) => sup[i] < cost,
+                None => {
+                    dw.run(&graph, t, graph.all_mask(), cost - 1, None);
+                    dw.cost(dw.full()) != INF
+                }
+            };
+        if !cheaper {
+            keep.push((t, cost));
+        }
+    }
+    let found = keep;
 
     let mut out: Vec<Federation> = found
         .into_iter()
@@ -343,7 +370,7 @@ pub fn available(input: &FedInput, max: usize) -> Vec<Federation> {
             let satellites = if cost == 0 {
                 Vec::new()
             } else {
-                dw.run(&graph, mask, mask, cost);
+                dw.run(&graph, mask, mask, cost, None);
                 let mut s: Vec<Hex> = dw.tree(dw.full()).into_iter().filter_map(|n| graph.space_hex(n)).collect();
                 s.sort();
                 s
@@ -647,6 +674,134 @@ impl Graph {
         g
     }
 
+    /// An upper bound on the satellites joining exactly the groups of `terms`: attach the
+    /// nearest missing group by a shortest path, repeatedly, using only hexes touching no other
+    /// group. `None` when they cannot be joined that way at all.
+    fn greedy(&self, terms: u64) -> Option<u8> {
+        let n = self.nodes();
+        let k = self.groups.len();
+        let mut in_tree = vec![false; n];
+        let first = terms.trailing_zeros() as usize;
+        in_tree[first] = true;
+        let mut missing = terms & !(1 << first);
+        let mut cost: u32 = 0;
+        let mut dist = vec![u32::MAX; n];
+        let mut prev = vec![NONE; n];
+        let mut queue: std::collections::VecDeque<usize> = std::collections::VecDeque::new();
+        while missing != 0 {
+            dist.fill(u32::MAX);
+            queue.clear();
+            for v in 0..n {
+                if in_tree[v] {
+                    dist[v] = 0;
+                    queue.push_back(v);
+                }
+            }
+            let mut reached = None;
+            while let Some(v) = queue.pop_front() {
+                if v < k && missing & (1 << v) != 0 {
+                    reached = Some(v);
+                    break;
+                }
+                for &u in &self.nbr[self.off[v] as usize..self.off[v + 1] as usize] {
+                    let u = u as usize;
+                    if u >= k && self.touch[u] & !terms != 0 || u < k && terms & (1 << u) == 0 {
+                        continue;
+                    }
+                    let w = u32::from(u >= k);
+                    if dist[v] + w < dist[u] {
+                        dist[u] = dist[v] + w;
+                        prev[u] = v as u32;
+                        if w == 0 {
+                            queue.push_front(u);
+                        } else {
+                            queue.push_back(u);
+                        }
+                    }
+                }
+            }
+            let g = reached?;
+            cost += dist[g];
+            missing &= !(1 << g);
+            let mut v = g;
+            while !in_tree[v] {
+                in_tree[v] = true;
+                v = prev[v] as usize;
+            }
+        }
+        Some(cost.min(INF as u32 - 1) as u8)
+    }
+
+    /// Distance rows (as `dist`) from each group of `terms` within the region of exactly those
+    /// groups: other groups and the hexes touching them are impassable. Rows of other groups
+    /// are left as they are.
+    fn region_rows(&self, terms: u64, rows: &mut Vec<u8>) {
+        let n = self.nodes();
+        let k = self.groups.len();
+        rows.resize(k * n, INF);
+        let mut queue: std::collections::VecDeque<usize> = std::collections::VecDeque::new();
+        for s in bits(terms) {
+            let d = &mut rows[s * n..(s + 1) * n];
+            d.fill(INF);
+            d[s] = 0;
+            queue.clear();
+            queue.push_back(s);
+            while let Some(v) = queue.pop_front() {
+                for &u in &self.nbr[self.off[v] as usize..self.off[v + 1] as usize] {
+                    let u = u as usize;
+                    let blocked = if u < k { terms & (1 << u) == 0 } else { self.touch[u] & !terms != 0 };
+                    if blocked {
+                        continue;
+                    }
+                    let w = u8::from(u >= k);
+                    let nd = d[v].saturating_add(w);
+                    if nd < d[u] {
+                        d[u] = nd;
+                        if w == 0 {
+                            queue.push_front(u);
+                        } else {
+                            queue.push_back(u);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The fewest satellites joining the groups of `terms` (at least two) given distance
+    /// rows: exact for two or three groups (the best meeting point of three shortest paths)
+    /// when `exact` is set; otherwise the largest such value over the pairs and triples, a lower
+    /// bound. `INF` when some pair cannot be joined.
+    fn joins(&self, terms: u64, rows: &[u8], exact: bool) -> u8 {
+        let n = self.nodes();
+        let k = self.groups.len();
+        let t: Vec<usize> = bits(terms).collect();
+        let mut best = 0u8;
+        for (i, &a) in t.iter().enumerate() {
+            for &b in &t[i + 1..] {
+                best = best.max(rows[a * n + b]);
+            }
+        }
+        if best == INF || t.len() < 3 || (exact && t.len() > 3) {
+            return best;
+        }
+        for (i, &a) in t.iter().enumerate() {
+            for (j, &b) in t.iter().enumerate().skip(i + 1) {
+                for &c in &t[j + 1..] {
+                    let (ra, rb, rc) = (&rows[a * n..a * n + n], &rows[b * n..b * n + n], &rows[c * n..c * n + n]);
+                    let mut m = u16::MAX;
+                    for v in 0..n {
+                        let sum = ra[v] as u16 + rb[v] as u16 + rc[v] as u16;
+                        let sum = sum - 2 * u16::from(v >= k);
+                        m = m.min(sum);
+                    }
+                    best = best.max(m.min(INF as u16) as u8);
+                }
+            }
+        }
+        best
+    }
+
     fn cell(&self, h: Hex) -> Option<usize> {
         let (x, y) = (h.q - self.q0, h.r - self.r0);
         (x >= 0 && y >= 0 && x < self.width && y < self.height).then(|| (y * self.width + x) as usize)
@@ -707,7 +862,11 @@ impl Dw {
     /// Fills `dp[C][v]`, the fewest satellites of a connected set holding terminal groups `C`
     /// and node `v`, for every subset `C` of `terms`, using only groups in `region` and space
     /// hexes touching no group outside it. Values above `budget` are `INF`.
-    fn run(&mut self, g: &Graph, terms: u64, region: u64, budget: u8) {
+    ///
+    /// `rows` (distance rows of all groups, as [`Graph::region_rows`] gives) sharpen the choice
+    /// of useful hexes; by default the whole-graph distances are used.
+    fn run(&mut self, g: &Graph, terms: u64, region: u64, budget: u8, rows: Option<&[u8]>) {
+        let rows = rows.unwrap_or(&g.dist);
         let k = g.groups.len();
         let total = g.nodes();
         self.budget = budget;
@@ -734,7 +893,7 @@ impl Dw {
             // On a path between two terminals within the budget?
             let (mut s1, mut s2) = (INF, INF);
             for &b in &self.term_bit {
-                let d = g.dist[b * total + v];
+                let d = rows[b * total + v];
                 if d < s1 {
                     s2 = s1;
                     s1 = d;
@@ -789,11 +948,9 @@ impl Dw {
                         let a = &head[c1 * n..c1 * n + n];
                         let b = &head[c2 * n..c2 * n + n];
                         let out = &mut tail[..n];
-                        for v in 0..n {
-                            let x = a[v] as u16 + b[v] as u16 - self.w[v] as u16;
-                            if x < out[v] as u16 {
-                                out[v] = x as u8;
-                            }
+                        for (((o, &x), &y), &w) in out.iter_mut().zip(a).zip(b).zip(&self.w) {
+                            let sum = (x as u16 + y as u16 - w as u16).min(INF as u16) as u8;
+                            *o = (*o).min(sum);
                         }
                     }
                     if s == 0 {
@@ -922,5 +1079,262 @@ impl Dw {
         out.sort_unstable();
         out.dedup();
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A hexagonal board of the given radius around the origin, with planets at some hexes.
+    struct Board {
+        radius: u32,
+        planets: HashSet<Hex>,
+        buildings: HashMap<Hex, u32>,
+        federated: HashSet<Hex>,
+    }
+
+    fn h(q: i32, r: i32) -> Hex {
+        Hex::new(q, r)
+    }
+
+    impl Board {
+        fn new(radius: u32) -> Board {
+            Board { radius, planets: HashSet::new(), buildings: HashMap::new(), federated: HashSet::new() }
+        }
+
+        /// Places one of the player's buildings (on a planet) with a power value.
+        fn build(mut self, at: Hex, value: u32) -> Board {
+            self.planets.insert(at);
+            self.buildings.insert(at, value);
+            self
+        }
+
+        /// A planet the player does not hold.
+        fn planet(mut self, at: Hex) -> Board {
+            self.planets.insert(at);
+            self
+        }
+
+        /// Marks hexes as an existing federation of the player.
+        fn federate(mut self, hexes: &[Hex]) -> Board {
+            for &x in hexes {
+                if self.buildings.contains_key(&x) {
+                    self.planets.insert(x);
+                }
+                self.federated.insert(x);
+            }
+            self
+        }
+
+        fn with<T>(&self, threshold: u32, single: bool, f: impl FnOnce(&FedInput) -> T) -> T {
+            let space = |x: Hex| {
+                x.distance(Hex::new(0, 0)) <= self.radius && !self.planets.contains(&x) && !self.federated.contains(&x)
+            };
+            let buildings: HashMap<Hex, u32> = if single {
+                self.buildings.clone()
+            } else {
+                self.buildings.iter().filter(|(x, _)| !self.federated.contains(x)).map(|(x, v)| (*x, *v)).collect()
+            };
+            let input = FedInput {
+                buildings: &buildings,
+                federated: &self.federated,
+                space: &space,
+                threshold,
+                single_federation: single,
+            };
+            f(&input)
+        }
+
+        fn check(&self, proposal: &[Hex]) -> Result<Federation, FedError> {
+            self.with(7, false, |i| check(i, proposal))
+        }
+
+        fn available(&self, max: usize) -> Vec<Federation> {
+            self.with(7, false, |i| available(i, max))
+        }
+    }
+
+    /// Two buildings worth 4 and 3, three hexes apart on a line.
+    fn pair() -> Board {
+        Board::new(5).build(h(0, 0), 4).build(h(3, 0), 3)
+    }
+
+    #[test]
+    fn connected_or_not() {
+        let b = pair();
+        let fed = b.check(&[h(0, 0), h(1, 0), h(2, 0), h(3, 0)]).unwrap();
+        assert_eq!(fed.buildings, vec![h(0, 0), h(3, 0)]);
+        assert_eq!(fed.satellites, vec![h(1, 0), h(2, 0)]);
+        assert_eq!(fed.value, 7);
+        assert_eq!(b.check(&[h(0, 0), h(1, 0), h(3, 0)]), Err(FedError::NotConnected));
+        assert_eq!(b.check(&[h(0, 0), h(3, 0)]), Err(FedError::NotConnected));
+    }
+
+    #[test]
+    fn value_below_threshold() {
+        let b = Board::new(4).build(h(0, 0), 3).build(h(2, 0), 3);
+        let err = b.check(&[h(0, 0), h(1, 0), h(2, 0)]).unwrap_err();
+        assert_eq!(err, FedError::BelowThreshold { value: 6, threshold: 7 });
+        assert_eq!(err.to_string(), "value 6 below 7");
+        assert!(b.available(10).is_empty());
+    }
+
+    #[test]
+    fn bad_hexes() {
+        let b = pair().planet(h(1, 1));
+        assert_eq!(b.check(&[]), Err(FedError::Empty));
+        assert_eq!(b.check(&[h(0, 0), h(0, 0)]), Err(FedError::Repeated(h(0, 0))));
+        assert_eq!(b.check(&[h(0, 0), h(1, 1)]), Err(FedError::NotUsable(h(1, 1))));
+        assert_eq!(b.check(&[h(0, 0), h(9, 0)]), Err(FedError::NotUsable(h(9, 0))));
+    }
+
+    #[test]
+    fn detour_rejected() {
+        let b = pair();
+        // Around: (0,0) (1,-1) (2,-1) (3,-1) touches (3,0) with three satellites.
+        let err = b.check(&[h(0, 0), h(1, -1), h(2, -1), h(3, -1), h(3, 0)]).unwrap_err();
+        assert_eq!(err, FedError::SameBuildingsFewer { needed: 2, used: 3 });
+        assert_eq!(err.to_string(), "needs fewer satellites: a federation of the same planets needs 2, not 3");
+        // A satellite that joins nothing.
+        let err = b.check(&[h(0, 0), h(1, 0), h(2, 0), h(3, 0), h(4, 0)]).unwrap_err();
+        assert_eq!(err, FedError::SameBuildingsFewer { needed: 2, used: 3 });
+    }
+
+    #[test]
+    fn one_planet_and_one_satellite_fewer() {
+        // 4 and 3 joined by one satellite; a mine worth 1 one satellite further.
+        let b = Board::new(5).build(h(0, 0), 4).build(h(2, 0), 3).build(h(0, 2), 1);
+        assert!(b.check(&[h(0, 0), h(1, 0), h(2, 0)]).is_ok());
+        let err = b.check(&[h(0, 0), h(1, 0), h(2, 0), h(0, 1), h(0, 2)]).unwrap_err();
+        assert!(matches!(err, FedError::SubsetFewer { needed: 1, used: 2, .. }), "{err}");
+        let listed = b.available(10);
+        assert_eq!(listed.len(), 1);
+        assert_eq!(listed[0].buildings, vec![h(0, 0), h(2, 0)]);
+    }
+
+    /// A worth-3 building and two worth-2 ones whose shortest links pass a worth-1 one.
+    fn through_extra() -> Board {
+        Board::new(6).build(h(0, 0), 3).build(h(2, 0), 1).build(h(4, 0), 2).build(h(2, 2), 2)
+    }
+
+    #[test]
+    fn above_threshold_through_extra_buildings() {
+        let b = through_extra();
+        // The middle building need not be listed: the satellites touch it.
+        let fed = b.check(&[h(0, 0), h(1, 0), h(3, 0), h(4, 0), h(2, 1), h(2, 2)]).unwrap();
+        assert_eq!(fed.value, 8);
+        assert_eq!(fed.buildings, vec![h(0, 0), h(2, 0), h(2, 2), h(4, 0)]);
+        assert_eq!(fed.satellites.len(), 3);
+        let listed = b.available(10);
+        assert!(listed.iter().any(|f| f.buildings == fed.buildings && f.satellites.len() == 3), "{listed:?}");
+        // Going around the middle building to leave it out costs more: a superset is cheaper.
+        let around = [h(0, 0), h(0, 1), h(1, 1), h(1, 2), h(2, 2), h(3, 1), h(3, 2), h(4, 1), h(4, 0)];
+        let err = b.check(&around);
+        assert!(matches!(err, Err(FedError::SupersetFewer { needed: 3, .. })), "{err:?}");
+    }
+
+    #[test]
+    fn adjacent_buildings_join() {
+        // Adjacent buildings are connected without satellites and always join.
+        let b = Board::new(4).build(h(0, 0), 3).build(h(1, 0), 2).build(h(2, 0), 2).build(h(0, 2), 1);
+        let fed = b.check(&[h(0, 0)]).unwrap();
+        assert_eq!(fed.buildings, vec![h(0, 0), h(1, 0), h(2, 0)]);
+        assert!(fed.satellites.is_empty());
+        assert_eq!(b.available(5), vec![fed]);
+        // Adding the far one with a satellite is not allowed: the group alone suffices.
+        assert!(matches!(b.check(&[h(0, 0), h(0, 1), h(0, 2)]), Err(FedError::SubsetFewer { needed: 0, .. })));
+    }
+
+    #[test]
+    fn touching_a_federation() {
+        let b = pair().build(h(0, -3), 2).federate(&[h(0, -3), h(0, -2)]);
+        // (1,-1)… fine; a satellite at (0,-1) touches the federation's satellite at (0,-2).
+        assert!(b.check(&[h(0, 0), h(1, 0), h(2, 0), h(3, 0)]).is_ok());
+        let err = b.check(&[h(0, 0), h(0, -1)]).unwrap_err();
+        assert_eq!(err, FedError::TouchesFederation(h(0, -1)));
+        assert_eq!(err.to_string(), "touches an existing federation at 0x-1");
+        assert_eq!(b.check(&[h(0, -3)]), Err(FedError::TouchesFederation(h(0, -3))));
+        // The only path avoiding it is used by the listing.
+        let listed = b.available(10);
+        assert_eq!(listed.len(), 1);
+        assert!(listed[0].satellites.iter().all(|&x| !near_federation(&b.federated, x)));
+    }
+
+    #[test]
+    fn single_federation_extension() {
+        // An existing federation worth 7: buildings at (0,0) and (2,0) with a satellite.
+        let b = Board::new(6)
+            .build(h(0, 0), 4)
+            .build(h(2, 0), 3)
+            .federate(&[h(0, 0), h(1, 0), h(2, 0)])
+            .build(h(4, 0), 3)
+            .build(h(2, 2), 4)
+            .build(h(-3, 0), 7);
+        b.with(14, true, |input| {
+            // Both new buildings, each one satellite away: 7 + 3 + 4 = 14.
+            let fed = check(input, &[h(2, 0), h(3, 0), h(4, 0), h(2, 1), h(2, 2)]).unwrap();
+            assert_eq!(fed.value, 14);
+            assert_eq!(fed.satellites, vec![h(2, 1), h(3, 0)]);
+            assert_eq!(fed.buildings, vec![h(0, 0), h(2, 0), h(2, 2), h(4, 0)]);
+            // Old hexes may be listed or not.
+            assert_eq!(check(input, &[h(0, 0), h(1, 0), h(2, 0), h(3, 0), h(4, 0), h(2, 1), h(2, 2)]), Ok(fed.clone()));
+            // Not reaching the doubled threshold.
+            assert_eq!(
+                check(input, &[h(3, 0), h(4, 0)]),
+                Err(FedError::BelowThreshold { value: 10, threshold: 14 })
+            );
+            // A separate federation is not allowed.
+            assert_eq!(check(input, &[h(-3, 0)]), Err(FedError::MustExtend));
+            // The far building via two satellites is also a legal extension (7 + 7).
+            let far = check(input, &[h(-3, 0), h(-2, 0), h(-1, 0)]).unwrap();
+            assert_eq!(far.value, 14);
+            let listed = available(input, 5);
+            assert!(listed.contains(&fed) || listed.iter().any(|f| f.buildings == fed.buildings));
+            assert!(listed.iter().any(|f| f.buildings == far.buildings));
+            for f in &listed {
+                assert_eq!(check(input, &f.hexes()).as_ref(), Ok(f));
+            }
+        });
+        // A grown federation already worth the threshold is a legal (empty) extension.
+        b.with(7, true, |input| {
+            let fed = check(input, &[h(0, 0), h(1, 0), h(2, 0)]).unwrap();
+            assert!(fed.satellites.is_empty());
+            assert_eq!(available(input, 3), vec![fed]);
+        });
+    }
+
+    #[test]
+    fn listing_is_minimal_and_checkable() {
+        // A scattered position: every listed federation passes the check, and adding any free
+        // neighbouring satellite to it fails.
+        let b = Board::new(6)
+            .build(h(0, 0), 3)
+            .build(h(3, -1), 2)
+            .build(h(-2, 3), 2)
+            .build(h(1, 3), 1)
+            .build(h(2, 3), 1)
+            .build(h(-3, 0), 2)
+            .build(h(4, -4), 3)
+            .planet(h(1, 1))
+            .planet(h(-1, 1));
+        let listed = b.available(8);
+        assert!(!listed.is_empty());
+        for f in &listed {
+            let hexes = f.hexes();
+            assert_eq!(b.check(&hexes).as_ref(), Ok(f));
+            for x in hexes.iter().flat_map(|x| x.neighbours()) {
+                if hexes.contains(&x) || b.planets.contains(&x) || x.distance(h(0, 0)) > 6 {
+                    continue;
+                }
+                let mut more = hexes.clone();
+                more.push(x);
+                assert!(b.check(&more).is_err(), "{more:?}");
+            }
+        }
+        // Sorted by satellites, and a smaller budget lists a prefix of them.
+        assert!(listed.windows(2).all(|w| w[0].satellites.len() <= w[1].satellites.len()));
+        let few = b.available(2);
+        assert!(few.iter().all(|f| f.satellites.len() <= 2 && listed.contains(f)));
     }
 }

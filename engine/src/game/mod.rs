@@ -177,6 +177,9 @@ pub struct GameState {
     pub queue: VecDeque<Decision>,
     /// Income events waiting to be ordered: seat → (code, amount) list.
     pub income_pending: BTreeMap<usize, Vec<(String, u32)>>,
+    /// Seats still to go through the Gaia phase, in turn order.
+    #[serde(default)]
+    pub gaia_todo: VecDeque<usize>,
     /// Seats whose income is still to be paid this round, in turn order.
     #[serde(default)]
     pub income_todo: VecDeque<usize>,
@@ -250,6 +253,7 @@ impl Game {
             queue: (0..setup.players).map(Decision::Faction).collect(),
             income_pending: BTreeMap::new(),
             income_todo: VecDeque::new(),
+            gaia_todo: VecDeque::new(),
             moves: 0,
             rng: Rng::new(0),
             setup,

@@ -151,7 +151,7 @@ impl Game {
 
     /// Runs automatic steps until a decision is needed or the game ends.
     pub(super) fn advance(&mut self) {
-        for _ in 0..64 {
+        for _ in 0..256 {
             if !self.state.queue.is_empty() || self.state.stage == Stage::Finished {
                 return;
             }
@@ -164,6 +164,14 @@ impl Game {
                 }
                 Stage::Income => self.continue_income(),
                 Stage::Gaia => {
+                    if let Some(seat) = self.state.gaia_todo.pop_front() {
+                        if self.has_gaia_choice(seat) {
+                            self.state.queue.push_back(Decision::Gaia(seat));
+                        } else {
+                            self.return_gaia(seat);
+                        }
+                        continue;
+                    }
                     self.state.stage = Stage::Actions;
                     if let Some(&first) = self.state.order.first() {
                         self.state.queue.push_back(Decision::Turn(first));
@@ -254,7 +262,14 @@ impl Game {
                 let both =
                     events.iter().any(|(c, _)| c == "t") && events.iter().any(|(c, _)| c == "pw");
                 if !both {
-                    return err("no income left to order");
+                    // The rest is applied in the order named (it no longer matters).
+                    let pos = events
+                        .iter()
+                        .position(|(c, n)| *c == item.code && *n == item.count)
+                        .ok_or_else(|| MoveError(format!("no pending income {item}")))?;
+                    let (c, n) = events.remove(pos);
+                    self.gain_code(seat, &c, n as i32, "income");
+                    continue;
                 }
                 let pos = events
                     .iter()
@@ -297,13 +312,8 @@ impl Game {
                 }
             }
         }
-        for seat in self.state.order.clone() {
-            if self.has_gaia_choice(seat) {
-                self.state.queue.push_back(Decision::Gaia(seat));
-            } else {
-                self.return_gaia(seat);
-            }
-        }
+        // Seat by seat in turn order: a seat with a choice decides, then its tokens return.
+        self.state.gaia_todo = self.state.order.iter().copied().collect();
     }
 
     fn has_gaia_choice(&self, seat: usize) -> bool {
@@ -458,13 +468,28 @@ impl Game {
         if burnable > 0 {
             let _ = p.power.burn(burnable, to_gaia);
         }
+        // Conversions stop where a cap would waste them.
+        let room = |game: &Game, code: &str| -> u32 {
+            let have = game.state.players[seat].resource(&game.content, code);
+            let cap = game
+                .content
+                .rules
+                .resources
+                .iter()
+                .find(|r| r.id == code)
+                .and_then(|r| r.cap);
+            cap.map_or(u32::MAX, |c| (c - have).max(0) as u32)
+        };
         let power = p.power.spendable(value);
         let _ = p.power.spend(power, value, true);
         self.gain_code(seat, &fc.power_to, power as i32, "resources");
         for x in &fc.exchanges {
-            let n = self.state.players[seat].resource(&self.content, &x.from);
-            self.gain_code(seat, &x.from, -n, "resources");
-            self.gain_code(seat, &x.to, n, "resources");
+            let n = (self.state.players[seat]
+                .resource(&self.content, &x.from)
+                .max(0) as u32)
+                .min(room(self, &x.to));
+            self.gain_code(seat, &x.from, -(n as i32), "resources");
+            self.gain_code(seat, &x.to, n as i32, "resources");
         }
     }
 }

@@ -1015,8 +1015,10 @@ impl Game {
                 .get(&idx)
                 .and_then(|l| l.iter().find(|s| s.seat == seat))
                 .cloned();
+            let already = self.state.players[seat].satellites.contains(&h);
             match own {
                 Some(s) => value += self.power_value(seat, idx, &s.building),
+                None if already => {}
                 None if self.planet_kind(idx) == PlanetKind::Empty => satellites.push(h),
                 None => {
                     return err(format!(
