@@ -388,13 +388,20 @@ impl Game {
             .building(building)
             .map_or(0, |b| b.power_value);
         let planet = self.planet_id(idx).to_string();
-        for m in self.modifiers(seat) {
-            match m {
-                Modifier::PowerValue(pv) if pv.buildings.iter().any(|b| b == building) => {
-                    v = v.max(pv.value)
+        let mods = self.modifiers(seat);
+        // Values set for a building first, then bonuses on top.
+        for m in &mods {
+            if let Modifier::PowerValue(pv) = m {
+                if pv.buildings.iter().any(|b| b == building) {
+                    v = v.max(pv.value);
                 }
-                Modifier::PowerValueOnPlanet(p) if p.planet == planet => v += p.bonus,
-                _ => {}
+            }
+        }
+        for m in &mods {
+            if let Modifier::PowerValueOnPlanet(p) = m {
+                if p.planet == planet {
+                    v += p.bonus;
+                }
             }
         }
         v

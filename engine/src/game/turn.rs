@@ -667,17 +667,15 @@ impl Game {
         if p.on_empty_space && self.planet_kind(idx) != PlanetKind::Empty {
             return err(format!("{} is not empty space", self.hex_name(hex)));
         }
-        if self
+        // A station may share a space with other players' satellites; a created planet not.
+        let station = self.is_station(seat, &p.building);
+        let satellite = self
             .state
-            .structures
-            .get(&idx)
-            .is_some_and(|l| !l.is_empty())
-            || self
-                .state
-                .players
-                .iter()
-                .any(|pl| pl.satellites.contains(&hex))
-        {
+            .players
+            .iter()
+            .enumerate()
+            .any(|(s, pl)| (!station || s == seat) && pl.satellites.contains(&hex));
+        if self.state.structures.get(&idx).is_some_and(|l| !l.is_empty()) || satellite {
             return err(format!("{} is taken", self.hex_name(hex)));
         }
         let q = self.qic_for_range(seat, hex)?;
