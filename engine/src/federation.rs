@@ -46,8 +46,8 @@ use crate::hex::Hex;
 /// are checked without the superset/subset comparison by [`check`].
 pub const MAX_GROUPS_PER_FEDERATION: usize = 14;
 
-/// The largest number of usable building groups [`available`] enumerates subsets of; beyond
-/// it only the groups nearest to each other (by index order) are combined.
+/// The largest number of usable building groups [`available`] combines: groups beyond the
+/// first ones (in board order) are left out of the listing.
 pub const MAX_GROUPS: usize = 20;
 
 /// Satellite budgets are capped at this many (far more than any player owns).
@@ -89,7 +89,12 @@ impl Federation {
     /// The hexes of the federation (buildings and new satellites), sorted: the argument of
     /// the `federation` move.
     pub fn hexes(&self) -> Vec<Hex> {
-        let mut all: Vec<Hex> = self.buildings.iter().chain(&self.satellites).copied().collect();
+        let mut all: Vec<Hex> = self
+            .buildings
+            .iter()
+            .chain(&self.satellites)
+            .copied()
+            .collect();
         all.sort();
         all
     }
@@ -212,7 +217,12 @@ pub fn check(input: &FedInput, proposal: &[Hex]) -> Result<Federation, FedError>
         let comp = &graph.comps[c as usize];
         match comp.bit {
             Some(b) => *mask |= 1 << b,
-            None => return Err(FedError::TouchesFederation(comp.touch.unwrap_or(comp.hexes[0]))),
+            None => {
+                return Err(match comp.touch {
+                    Some(at) => FedError::TouchesFederation(at),
+                    None => FedError::NotUsable(comp.hexes[0]),
+                })
+            }
         }
         Ok(())
     };
@@ -243,7 +253,10 @@ pub fn check(input: &FedInput, proposal: &[Hex]) -> Result<Federation, FedError>
     }
     let value: u32 = bits(mask).map(|b| graph.groups[b].value).sum();
     if value < input.threshold {
-        return Err(FedError::BelowThreshold { value, threshold: input.threshold });
+        return Err(FedError::BelowThreshold {
+            value,
+            threshold: input.threshold,
+        });
     }
     let used = sats.len();
     if used > 0 && (mask.count_ones() as usize) <= MAX_GROUPS_PER_FEDERATION {
@@ -253,25 +266,39 @@ pub fn check(input: &FedInput, proposal: &[Hex]) -> Result<Federation, FedError>
         let full = dw.full();
         let exact = dw.cost(full);
         if exact as usize <= budget {
-            return Err(FedError::SameBuildingsFewer { needed: exact as usize, used });
+            return Err(FedError::SameBuildingsFewer {
+                needed: exact as usize,
+                used,
+            });
         }
         if let Some((sub, c)) = dw.cheapest_subset(&graph, input.threshold) {
             if (c as usize) < used {
                 let planets = HexList(graph.buildings_of(dw.global_mask(sub)));
-                return Err(FedError::SubsetFewer { planets, needed: c as usize, used });
+                return Err(FedError::SubsetFewer {
+                    planets,
+                    needed: c as usize,
+                    used,
+                });
             }
         }
         // A superset through other buildings.
         dw.run(&graph, mask, graph.all_mask(), budget as u8, None);
         let c = dw.cost(dw.full());
         if c as usize <= budget {
-            return Err(FedError::SupersetFewer { needed: c as usize, used });
+            return Err(FedError::SupersetFewer {
+                needed: c as usize,
+                used,
+            });
         }
     }
     let mut buildings = graph.buildings_of(mask);
     buildings.retain(|h| input.buildings.contains_key(h));
     sats.sort();
-    Ok(Federation { buildings, satellites: sats, value })
+    Ok(Federation {
+        buildings,
+        satellites: sats,
+        value,
+    })
 }
 
 /// Every legal federation needing at most `max` new satellites (the satellites the player can
@@ -322,7 +349,9 @@ pub fn available(input: &FedInput, max: usize) -> Vec<Federation> {
                 if c <= 3 {
                     lower
                 } else {
-                    let Some(upper) = graph.greedy(terms) else { continue };
+                    let Some(upper) = graph.greedy(terms) else {
+                        continue;
+                    };
                     dw.run(&graph, terms, terms, upper.min(cap), Some(&rows));
                     let c = dw.cost(dw.full());
                     if c == INF {
@@ -339,15 +368,32 @@ pub fn available(input: &FedInput, max: usize) -> Vec<Federation> {
     }
     // No cheaper federation may pass through more of the buildings: one search per set, or
     // a single search over all groups when that is cheaper.
-    let open: Vec<bool> =
-        found.iter().map(|&(t, cost)| cost > 0 && graph.joins(t, &graph.dist, t.count_ones() <= 3) < cost).collect();
-    let separate: f64 = found.iter().zip(&open).filter(|(_, &o)| o).map(|(&(t, _), _)| 3f64.powi(t.count_ones() as i32)).sum();
+    let open: Vec<bool> = found
+        .iter()
+        .map(|&(t, cost)| cost > 0 && graph.joins(t, &graph.dist, t.count_ones() <= 3) < cost)
+        .collect();
+    let separate: f64 = found
+        .iter()
+        .zip(&open)
+        .filter(|(_, &o)| o)
+        .map(|(&(t, _), _)| 3f64.powi(t.count_ones() as i32))
+        .sum();
     let all = graph.groups.len();
-    let together = (all <= MAX_GROUPS_PER_FEDERATION && separate > 3f64.powi(all as i32)).then(|| {
-        let top = found.iter().zip(&open).filter(|(_, &o)| o).map(|(&(_, c), _)| c).max().unwrap_or(1);
-        dw.run(&graph, graph.all_mask(), graph.all_mask(), top - 1, None);
-        found.iter().map(|&(t, _)| dw.cost(t as usize)).collect::<Vec<u8>>()
-    });
+    let together =
+        (all <= MAX_GROUPS_PER_FEDERATION && separate > 3f64.powi(all as i32)).then(|| {
+            let top = found
+                .iter()
+                .zip(&open)
+                .filter(|(_, &o)| o)
+                .map(|(&(_, c), _)| c)
+                .max()
+                .unwrap_or(1);
+            dw.run(&graph, graph.all_mask(), graph.all_mask(), top - 1, None);
+            found
+                .iter()
+                .map(|&(t, _)| dw.cost(t as usize))
+                .collect::<Vec<u8>>()
+        });
     let mut keep = Vec::with_capacity(found.len());
     for (i, &(t, cost)) in found.iter().enumerate() {
         let cheaper = open[i]
@@ -371,14 +417,22 @@ pub fn available(input: &FedInput, max: usize) -> Vec<Federation> {
                 Vec::new()
             } else {
                 dw.run(&graph, mask, mask, cost, None);
-                let mut s: Vec<Hex> = dw.tree(dw.full()).into_iter().filter_map(|n| graph.space_hex(n)).collect();
+                let mut s: Vec<Hex> = dw
+                    .tree(dw.full())
+                    .into_iter()
+                    .filter_map(|n| graph.space_hex(n))
+                    .collect();
                 s.sort();
                 s
             };
             let mut buildings = graph.buildings_of(mask);
             buildings.retain(|h| input.buildings.contains_key(h));
             let value = bits(mask).map(|b| graph.groups[b].value).sum();
-            Federation { buildings, satellites, value }
+            Federation {
+                buildings,
+                satellites,
+                value,
+            }
         })
         .collect();
     out.sort_by(|a, b| (a.satellites.len(), &a.buildings).cmp(&(b.satellites.len(), &b.buildings)));
@@ -387,7 +441,8 @@ pub fn available(input: &FedInput, max: usize) -> Vec<Federation> {
 
 /// Is the hex in or next to one of the federations?
 fn near_federation(federated: &HashSet<Hex>, h: Hex) -> bool {
-    !federated.is_empty() && (federated.contains(&h) || h.neighbours().iter().any(|n| federated.contains(n)))
+    !federated.is_empty()
+        && (federated.contains(&h) || h.neighbours().iter().any(|n| federated.contains(n)))
 }
 
 /// Is the set connected by hex adjacency?
@@ -472,7 +527,13 @@ impl Graph {
             .filter(|h| single || !input.federated.contains(h))
             .collect();
         if single {
-            members.extend(input.federated.iter().copied().filter(|h| !input.buildings.contains_key(h)));
+            members.extend(
+                input
+                    .federated
+                    .iter()
+                    .copied()
+                    .filter(|h| !input.buildings.contains_key(h)),
+            );
         }
         members.sort();
         let (mut q0, mut r0, mut q1, mut r1) = (0, 0, -1, -1);
@@ -535,15 +596,28 @@ impl Graph {
             let touch = if single {
                 None
             } else {
-                hexes.iter().copied().find(|&h| near_federation(input.federated, h))
+                hexes
+                    .iter()
+                    .copied()
+                    .find(|&h| near_federation(input.federated, h))
             };
-            g.comps.push(Comp { hexes, bit: None, touch });
+            g.comps.push(Comp {
+                hexes,
+                bit: None,
+                touch,
+            });
         }
         // Usable groups: the core (single mode) first, then by position.
-        let mut order: Vec<usize> = (0..g.comps.len()).filter(|&c| g.comps[c].touch.is_none()).collect();
+        let mut order: Vec<usize> = (0..g.comps.len())
+            .filter(|&c| g.comps[c].touch.is_none())
+            .collect();
         if single && !input.federated.is_empty() {
             let is_core = |c: &Comp| c.hexes.iter().any(|h| input.federated.contains(h));
-            let cores: Vec<usize> = order.iter().copied().filter(|&c| is_core(&g.comps[c])).collect();
+            let cores: Vec<usize> = order
+                .iter()
+                .copied()
+                .filter(|&c| is_core(&g.comps[c]))
+                .collect();
             if let Some(&first) = cores.first() {
                 // Several pieces of one federation (not expected) act as one group.
                 for &c in &cores[1..] {
@@ -563,8 +637,15 @@ impl Graph {
         }
         for (bit, &c) in order.iter().enumerate().take(64) {
             g.comps[c].bit = Some(bit);
-            let value = g.comps[c].hexes.iter().filter_map(|h| input.buildings.get(h)).sum();
-            g.groups.push(Group { hexes: g.comps[c].hexes.clone(), value });
+            let value = g.comps[c]
+                .hexes
+                .iter()
+                .filter_map(|h| input.buildings.get(h))
+                .sum();
+            g.groups.push(Group {
+                hexes: g.comps[c].hexes.clone(),
+                value,
+            });
         }
         let k = g.groups.len();
 
@@ -577,43 +658,47 @@ impl Graph {
                 return false;
             }
             // A satellite next to an unusable cluster would pull it in.
-            h.neighbours().iter().all(|&n| g.comp_at(n).is_none_or(|c| g.comps[c as usize].bit.is_some()))
+            h.neighbours().iter().all(|&n| {
+                g.comp_at(n)
+                    .is_none_or(|c| g.comps[c as usize].bit.is_some())
+            })
         };
-        let mut node_at: HashMap<Hex, u32> = HashMap::new();
+        // Per cell: NONE (not looked at), REJECTED, or the node.
+        const REJECTED: u32 = NONE - 1;
+        let mut cell_node = vec![NONE; g.cell_comp.len()];
         let mut frontier: Vec<Hex> = Vec::new();
-        let mut rejected: HashSet<Hex> = HashSet::new();
-        for grp in &g.groups {
-            for h in &grp.hexes {
+        let mut next: Vec<Hex> = Vec::new();
+        if budget > 0 {
+            for grp in &g.groups {
+                frontier.extend(grp.hexes.iter().copied());
+            }
+        }
+        for _ in 0..budget {
+            next.clear();
+            for &h in &frontier {
                 for n in h.neighbours() {
-                    if !node_at.contains_key(&n) && !rejected.contains(&n) {
-                        if budget > 0 && usable(&g, n) {
-                            node_at.insert(n, (k + g.spaces.len()) as u32);
-                            g.spaces.push(n);
-                            frontier.push(n);
-                        } else {
-                            rejected.insert(n);
-                        }
+                    let Some(i) = g.cell(n) else { continue };
+                    if cell_node[i] != NONE {
+                        continue;
+                    }
+                    if usable(&g, n) {
+                        cell_node[i] = (k + g.spaces.len()) as u32;
+                        g.spaces.push(n);
+                        next.push(n);
+                    } else {
+                        cell_node[i] = REJECTED;
                     }
                 }
             }
+            std::mem::swap(&mut frontier, &mut next);
         }
-        for _ in 1..budget {
-            let mut next = Vec::new();
-            for h in frontier {
-                for n in h.neighbours() {
-                    if !node_at.contains_key(&n) && !rejected.contains(&n) {
-                        if usable(&g, n) {
-                            node_at.insert(n, (k + g.spaces.len()) as u32);
-                            g.spaces.push(n);
-                            next.push(n);
-                        } else {
-                            rejected.insert(n);
-                        }
-                    }
-                }
-            }
-            frontier = next;
-        }
+        let (q0, r0, width, height) = (g.q0, g.r0, g.width, g.height);
+        let node_at = |h: Hex| {
+            let (x, y) = (h.q - q0, h.r - r0);
+            (x >= 0 && y >= 0 && x < width && y < height)
+                .then(|| cell_node[(y * width + x) as usize])
+                .filter(|&v| v < REJECTED)
+        };
         // Adjacency.
         let n = k + g.spaces.len();
         let mut lists: Vec<Vec<u32>> = vec![Vec::new(); n];
@@ -624,7 +709,7 @@ impl Graph {
         for (j, &h) in g.spaces.iter().enumerate() {
             let v = (k + j) as u32;
             for nh in h.neighbours() {
-                if let Some(&u) = node_at.get(&nh) {
+                if let Some(u) = node_at(nh) {
                     lists[v as usize].push(u);
                 } else if let Some(c) = g.comp_at(nh) {
                     if let Some(b) = g.comps[c as usize].bit {
@@ -749,7 +834,11 @@ impl Graph {
             while let Some(v) = queue.pop_front() {
                 for &u in &self.nbr[self.off[v] as usize..self.off[v + 1] as usize] {
                     let u = u as usize;
-                    let blocked = if u < k { terms & (1 << u) == 0 } else { self.touch[u] & !terms != 0 };
+                    let blocked = if u < k {
+                        terms & (1 << u) == 0
+                    } else {
+                        self.touch[u] & !terms != 0
+                    };
                     if blocked {
                         continue;
                     }
@@ -788,7 +877,11 @@ impl Graph {
         for (i, &a) in t.iter().enumerate() {
             for (j, &b) in t.iter().enumerate().skip(i + 1) {
                 for &c in &t[j + 1..] {
-                    let (ra, rb, rc) = (&rows[a * n..a * n + n], &rows[b * n..b * n + n], &rows[c * n..c * n + n]);
+                    let (ra, rb, rc) = (
+                        &rows[a * n..a * n + n],
+                        &rows[b * n..b * n + n],
+                        &rows[c * n..c * n + n],
+                    );
                     let mut m = u16::MAX;
                     for v in 0..n {
                         let sum = ra[v] as u16 + rb[v] as u16 + rc[v] as u16;
@@ -804,12 +897,15 @@ impl Graph {
 
     fn cell(&self, h: Hex) -> Option<usize> {
         let (x, y) = (h.q - self.q0, h.r - self.r0);
-        (x >= 0 && y >= 0 && x < self.width && y < self.height).then(|| (y * self.width + x) as usize)
+        (x >= 0 && y >= 0 && x < self.width && y < self.height)
+            .then(|| (y * self.width + x) as usize)
     }
 
     /// The member component at a hex.
     fn comp_at(&self, h: Hex) -> Option<u32> {
-        self.cell(h).map(|i| self.cell_comp[i]).filter(|&c| (c as usize) < self.comps.len())
+        self.cell(h)
+            .map(|i| self.cell_comp[i])
+            .filter(|&c| (c as usize) < self.comps.len())
     }
 
     fn nodes(&self) -> usize {
@@ -835,7 +931,9 @@ impl Graph {
     }
 
     fn buildings_of(&self, mask: u64) -> Vec<Hex> {
-        let mut v: Vec<Hex> = bits(mask).flat_map(|b| self.groups[b].hexes.iter().copied()).collect();
+        let mut v: Vec<Hex> = bits(mask)
+            .flat_map(|b| self.groups[b].hexes.iter().copied())
+            .collect();
         v.sort();
         v
     }
@@ -1053,7 +1151,8 @@ impl Dw {
                 let c1 = s | low;
                 if c1 != c {
                     let c2 = c ^ c1;
-                    let x = self.dp[c1 * n + v] as u16 + self.dp[c2 * n + v] as u16 - self.w[v] as u16;
+                    let x =
+                        self.dp[c1 * n + v] as u16 + self.dp[c2 * n + v] as u16 - self.w[v] as u16;
                     if x == d as u16 {
                         todo.push((c1, v));
                         todo.push((c2, v));
@@ -1072,7 +1171,11 @@ impl Dw {
             let prev = self.nbr[self.off[v] as usize..self.off[v + 1] as usize]
                 .iter()
                 .map(|&u| u as usize)
-                .find(|&u| self.dp[c * n + u] != INF && self.dp[c * n + u] + step == d && (step == 1 || self.w[u] == 1))
+                .find(|&u| {
+                    self.dp[c * n + u] != INF
+                        && self.dp[c * n + u] + step == d
+                        && (step == 1 || self.w[u] == 1)
+                })
                 .expect("a predecessor");
             todo.push((c, prev));
         }
@@ -1100,7 +1203,12 @@ mod tests {
 
     impl Board {
         fn new(radius: u32) -> Board {
-            Board { radius, planets: HashSet::new(), buildings: HashMap::new(), federated: HashSet::new() }
+            Board {
+                radius,
+                planets: HashSet::new(),
+                buildings: HashMap::new(),
+                federated: HashSet::new(),
+            }
         }
 
         /// Places one of the player's buildings (on a planet) with a power value.
@@ -1129,12 +1237,18 @@ mod tests {
 
         fn with<T>(&self, threshold: u32, single: bool, f: impl FnOnce(&FedInput) -> T) -> T {
             let space = |x: Hex| {
-                x.distance(Hex::new(0, 0)) <= self.radius && !self.planets.contains(&x) && !self.federated.contains(&x)
+                x.distance(Hex::new(0, 0)) <= self.radius
+                    && !self.planets.contains(&x)
+                    && !self.federated.contains(&x)
             };
             let buildings: HashMap<Hex, u32> = if single {
                 self.buildings.clone()
             } else {
-                self.buildings.iter().filter(|(x, _)| !self.federated.contains(x)).map(|(x, v)| (*x, *v)).collect()
+                self.buildings
+                    .iter()
+                    .filter(|(x, _)| !self.federated.contains(x))
+                    .map(|(x, v)| (*x, *v))
+                    .collect()
             };
             let input = FedInput {
                 buildings: &buildings,
@@ -1167,7 +1281,10 @@ mod tests {
         assert_eq!(fed.buildings, vec![h(0, 0), h(3, 0)]);
         assert_eq!(fed.satellites, vec![h(1, 0), h(2, 0)]);
         assert_eq!(fed.value, 7);
-        assert_eq!(b.check(&[h(0, 0), h(1, 0), h(3, 0)]), Err(FedError::NotConnected));
+        assert_eq!(
+            b.check(&[h(0, 0), h(1, 0), h(3, 0)]),
+            Err(FedError::NotConnected)
+        );
         assert_eq!(b.check(&[h(0, 0), h(3, 0)]), Err(FedError::NotConnected));
     }
 
@@ -1175,7 +1292,13 @@ mod tests {
     fn value_below_threshold() {
         let b = Board::new(4).build(h(0, 0), 3).build(h(2, 0), 3);
         let err = b.check(&[h(0, 0), h(1, 0), h(2, 0)]).unwrap_err();
-        assert_eq!(err, FedError::BelowThreshold { value: 6, threshold: 7 });
+        assert_eq!(
+            err,
+            FedError::BelowThreshold {
+                value: 6,
+                threshold: 7
+            }
+        );
         assert_eq!(err.to_string(), "value 6 below 7");
         assert!(b.available(10).is_empty());
     }
@@ -1184,30 +1307,61 @@ mod tests {
     fn bad_hexes() {
         let b = pair().planet(h(1, 1));
         assert_eq!(b.check(&[]), Err(FedError::Empty));
-        assert_eq!(b.check(&[h(0, 0), h(0, 0)]), Err(FedError::Repeated(h(0, 0))));
-        assert_eq!(b.check(&[h(0, 0), h(1, 1)]), Err(FedError::NotUsable(h(1, 1))));
-        assert_eq!(b.check(&[h(0, 0), h(9, 0)]), Err(FedError::NotUsable(h(9, 0))));
+        assert_eq!(
+            b.check(&[h(0, 0), h(0, 0)]),
+            Err(FedError::Repeated(h(0, 0)))
+        );
+        assert_eq!(
+            b.check(&[h(0, 0), h(1, 1)]),
+            Err(FedError::NotUsable(h(1, 1)))
+        );
+        assert_eq!(
+            b.check(&[h(0, 0), h(9, 0)]),
+            Err(FedError::NotUsable(h(9, 0)))
+        );
     }
 
     #[test]
     fn detour_rejected() {
         let b = pair();
         // Around: (0,0) (1,-1) (2,-1) (3,-1) touches (3,0) with three satellites.
-        let err = b.check(&[h(0, 0), h(1, -1), h(2, -1), h(3, -1), h(3, 0)]).unwrap_err();
+        let err = b
+            .check(&[h(0, 0), h(1, -1), h(2, -1), h(3, -1), h(3, 0)])
+            .unwrap_err();
         assert_eq!(err, FedError::SameBuildingsFewer { needed: 2, used: 3 });
-        assert_eq!(err.to_string(), "needs fewer satellites: a federation of the same planets needs 2, not 3");
+        assert_eq!(
+            err.to_string(),
+            "needs fewer satellites: a federation of the same planets needs 2, not 3"
+        );
         // A satellite that joins nothing.
-        let err = b.check(&[h(0, 0), h(1, 0), h(2, 0), h(3, 0), h(4, 0)]).unwrap_err();
+        let err = b
+            .check(&[h(0, 0), h(1, 0), h(2, 0), h(3, 0), h(4, 0)])
+            .unwrap_err();
         assert_eq!(err, FedError::SameBuildingsFewer { needed: 2, used: 3 });
     }
 
     #[test]
     fn one_planet_and_one_satellite_fewer() {
         // 4 and 3 joined by one satellite; a mine worth 1 one satellite further.
-        let b = Board::new(5).build(h(0, 0), 4).build(h(2, 0), 3).build(h(0, 2), 1);
+        let b = Board::new(5)
+            .build(h(0, 0), 4)
+            .build(h(2, 0), 3)
+            .build(h(0, 2), 1);
         assert!(b.check(&[h(0, 0), h(1, 0), h(2, 0)]).is_ok());
-        let err = b.check(&[h(0, 0), h(1, 0), h(2, 0), h(0, 1), h(0, 2)]).unwrap_err();
-        assert!(matches!(err, FedError::SubsetFewer { needed: 1, used: 2, .. }), "{err}");
+        let err = b
+            .check(&[h(0, 0), h(1, 0), h(2, 0), h(0, 1), h(0, 2)])
+            .unwrap_err();
+        assert!(
+            matches!(
+                err,
+                FedError::SubsetFewer {
+                    needed: 1,
+                    used: 2,
+                    ..
+                }
+            ),
+            "{err}"
+        );
         let listed = b.available(10);
         assert_eq!(listed.len(), 1);
         assert_eq!(listed[0].buildings, vec![h(0, 0), h(2, 0)]);
@@ -1215,21 +1369,40 @@ mod tests {
 
     /// A worth-3 building and two worth-2 ones whose shortest links pass a worth-1 one.
     fn through_extra() -> Board {
-        Board::new(6).build(h(0, 0), 3).build(h(2, 0), 1).build(h(4, 0), 2).build(h(2, 2), 2)
+        Board::new(6)
+            .build(h(0, 0), 3)
+            .build(h(2, 0), 1)
+            .build(h(4, 0), 2)
+            .build(h(2, 2), 2)
     }
 
     #[test]
     fn above_threshold_through_extra_buildings() {
         let b = through_extra();
         // The middle building need not be listed: the satellites touch it.
-        let fed = b.check(&[h(0, 0), h(1, 0), h(3, 0), h(4, 0), h(2, 1), h(2, 2)]).unwrap();
+        let fed = b
+            .check(&[h(0, 0), h(1, 0), h(3, 0), h(4, 0), h(2, 1), h(2, 2)])
+            .unwrap();
         assert_eq!(fed.value, 8);
         assert_eq!(fed.buildings, vec![h(0, 0), h(2, 0), h(2, 2), h(4, 0)]);
         assert_eq!(fed.satellites.len(), 3);
         let listed = b.available(10);
-        assert!(listed.iter().any(|f| f.buildings == fed.buildings && f.satellites.len() == 3), "{listed:?}");
+        assert!(
+            listed
+                .iter()
+                .any(|f| f.buildings == fed.buildings && f.satellites.len() == 3),
+            "{listed:?}"
+        );
         // Going around the middle building to leave it out costs more: a superset is cheaper.
-        let around = [h(0, 0), h(0, 1), h(0, 2), h(1, 2), h(2, 2), h(3, 1), h(4, 0)];
+        let around = [
+            h(0, 0),
+            h(0, 1),
+            h(0, 2),
+            h(1, 2),
+            h(2, 2),
+            h(3, 1),
+            h(4, 0),
+        ];
         let err = b.check(&around);
         assert_eq!(err, Err(FedError::SupersetFewer { needed: 3, used: 4 }));
     }
@@ -1237,13 +1410,20 @@ mod tests {
     #[test]
     fn adjacent_buildings_join() {
         // Adjacent buildings are connected without satellites and always join.
-        let b = Board::new(4).build(h(0, 0), 3).build(h(1, 0), 2).build(h(2, 0), 2).build(h(0, 2), 1);
+        let b = Board::new(4)
+            .build(h(0, 0), 3)
+            .build(h(1, 0), 2)
+            .build(h(2, 0), 2)
+            .build(h(0, 2), 1);
         let fed = b.check(&[h(0, 0)]).unwrap();
         assert_eq!(fed.buildings, vec![h(0, 0), h(1, 0), h(2, 0)]);
         assert!(fed.satellites.is_empty());
         assert_eq!(b.available(5), vec![fed]);
         // Adding the far one with a satellite is not allowed: the group alone suffices.
-        assert!(matches!(b.check(&[h(0, 0), h(0, 1), h(0, 2)]), Err(FedError::SubsetFewer { needed: 0, .. })));
+        assert!(matches!(
+            b.check(&[h(0, 0), h(0, 1), h(0, 2)]),
+            Err(FedError::SubsetFewer { needed: 0, .. })
+        ));
     }
 
     #[test]
@@ -1254,11 +1434,17 @@ mod tests {
         let err = b.check(&[h(0, 0), h(0, -1)]).unwrap_err();
         assert_eq!(err, FedError::TouchesFederation(h(0, -1)));
         assert_eq!(err.to_string(), "touches an existing federation at 0x-1");
-        assert_eq!(b.check(&[h(0, -3)]), Err(FedError::TouchesFederation(h(0, -3))));
+        assert_eq!(
+            b.check(&[h(0, -3)]),
+            Err(FedError::TouchesFederation(h(0, -3)))
+        );
         // The only path avoiding it is used by the listing.
         let listed = b.available(10);
         assert_eq!(listed.len(), 1);
-        assert!(listed[0].satellites.iter().all(|&x| !near_federation(&b.federated, x)));
+        assert!(listed[0]
+            .satellites
+            .iter()
+            .all(|&x| !near_federation(&b.federated, x)));
     }
 
     #[test]
@@ -1278,11 +1464,28 @@ mod tests {
             assert_eq!(fed.satellites, vec![h(2, 1), h(3, 0)]);
             assert_eq!(fed.buildings, vec![h(0, 0), h(2, 0), h(2, 2), h(4, 0)]);
             // Old hexes may be listed or not.
-            assert_eq!(check(input, &[h(0, 0), h(1, 0), h(2, 0), h(3, 0), h(4, 0), h(2, 1), h(2, 2)]), Ok(fed.clone()));
+            assert_eq!(
+                check(
+                    input,
+                    &[
+                        h(0, 0),
+                        h(1, 0),
+                        h(2, 0),
+                        h(3, 0),
+                        h(4, 0),
+                        h(2, 1),
+                        h(2, 2)
+                    ]
+                ),
+                Ok(fed.clone())
+            );
             // Not reaching the doubled threshold.
             assert_eq!(
                 check(input, &[h(3, 0), h(4, 0)]),
-                Err(FedError::BelowThreshold { value: 10, threshold: 14 })
+                Err(FedError::BelowThreshold {
+                    value: 10,
+                    threshold: 14
+                })
             );
             // A separate federation is not allowed.
             assert_eq!(check(input, &[h(-3, 0)]), Err(FedError::MustExtend));
@@ -1333,8 +1536,12 @@ mod tests {
             }
         }
         // Sorted by satellites, and a smaller budget lists a prefix of them.
-        assert!(listed.windows(2).all(|w| w[0].satellites.len() <= w[1].satellites.len()));
+        assert!(listed
+            .windows(2)
+            .all(|w| w[0].satellites.len() <= w[1].satellites.len()));
         let few = b.available(2);
-        assert!(few.iter().all(|f| f.satellites.len() <= 2 && listed.contains(f)));
+        assert!(few
+            .iter()
+            .all(|f| f.satellites.len() <= 2 && listed.contains(f)));
     }
 }

@@ -152,6 +152,17 @@ impl Game {
     /// Runs automatic steps until a decision is needed or the game ends.
     pub(super) fn advance(&mut self) {
         for _ in 0..256 {
+            // An offer that can no longer be taken lapses.
+            if let Some(Decision::Leech { seat, value }) = self.state.queue.front().cloned() {
+                let tokens = self
+                    .modifiers(seat)
+                    .iter()
+                    .any(|m| matches!(m, Modifier::ChargeGainsTokens(_)));
+                if self.offer_amount(seat, value) == 0 && !tokens {
+                    self.state.queue.pop_front();
+                    continue;
+                }
+            }
             if !self.state.queue.is_empty() || self.state.stage == Stage::Finished {
                 return;
             }
@@ -462,34 +473,38 @@ impl Game {
     /// for credits, QIC to ore.
     fn final_conversion(&mut self, seat: usize, fc: &crate::content::FinalConversion) {
         let to_gaia = self.burn_to_gaia(seat);
-        let value = self.token_value(seat);
+        let value = self.token_value(seat).max(1);
         let p = &mut self.state.players[seat];
         let burnable = p.power.tokens(Area::II) / 2;
         if burnable > 0 {
             let _ = p.power.burn(burnable, to_gaia);
         }
-        // Conversions stop where a cap would waste them.
-        let room = |game: &Game, code: &str| -> u32 {
-            let have = game.state.players[seat].resource(&game.content, code);
-            let cap = game
-                .content
-                .rules
-                .resources
-                .iter()
-                .find(|r| r.id == code)
-                .and_then(|r| r.cap);
-            cap.map_or(u32::MAX, |c| (c - have).max(0) as u32)
+        // The recording platform pays `power ÷ token value` power for `power` credits, so a
+        // token worth more than 1 moves fewer tokens than it is worth (its quirk, kept here).
+        let special = p.power.special_in(Area::III);
+        let special_value = if special {
+            p.power.special.map_or(0, |s| s.value)
+        } else {
+            0
         };
-        let power = p.power.spendable(value);
-        let _ = p.power.spend(power, value, true);
-        self.gain_code(seat, &fc.power_to, power as i32, "resources");
+        let normal = p.power.areas[Area::III.index()];
+        let credits = normal * value + special_value;
+        let payment = (credits / value).saturating_sub(special_value);
+        let moved = payment.div_ceil(value).min(normal);
+        p.power.areas[Area::III.index()] -= moved;
+        p.power.areas[Area::I.index()] += moved;
+        if special {
+            if let Some(s) = &mut p.power.special {
+                s.area = Some(Area::I);
+            }
+        }
+        self.gain_code(seat, &fc.power_to, credits as i32, "resources");
         for x in &fc.exchanges {
-            let n = (self.state.players[seat]
+            let n = self.state.players[seat]
                 .resource(&self.content, &x.from)
-                .max(0) as u32)
-                .min(room(self, &x.to));
-            self.gain_code(seat, &x.from, -(n as i32), "resources");
-            self.gain_code(seat, &x.to, n as i32, "resources");
+                .max(0);
+            self.gain_code(seat, &x.from, -n, "resources");
+            self.gain_code(seat, &x.to, n, "resources");
         }
     }
 }

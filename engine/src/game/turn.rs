@@ -44,6 +44,10 @@ pub(crate) struct TurnCtx {
     pub range: u32,
     /// Spaces built on this turn that offer charges, in build order.
     pub leech: Vec<usize>,
+    /// The main action being applied is a build.
+    pub building_main: bool,
+    /// A main-action build's space, offered once the action's follow-ups are done.
+    pub deferred_leech: Option<usize>,
 }
 
 fn bundle_of(amounts: &[Amount]) -> Bundle {
@@ -105,6 +109,11 @@ impl Game {
             }
             self.turn_part(seat, part)
                 .map_err(|e| MoveError(format!("part {} \"{part}\": {}", i + 1, e.0)))?;
+            if self.ctx.follows.is_empty() {
+                if let Some(idx) = self.ctx.deferred_leech.take() {
+                    self.ctx.leech.push(idx);
+                }
+            }
         }
         if !ended {
             if !self.ctx.main {
@@ -114,6 +123,9 @@ impl Game {
             if let Some(f) = self.ctx.follows.first() {
                 return err(format!("the action is not finished: expected {f:?}"));
             }
+        }
+        if let Some(idx) = self.ctx.deferred_leech.take() {
+            self.ctx.leech.push(idx);
         }
         self.offer_charges(seat);
         Ok(())
@@ -179,7 +191,10 @@ impl Game {
                     return self.place(seat, &p, hex);
                 }
                 self.main_action()?;
-                self.build(seat, building, hex, false)
+                self.ctx.building_main = true;
+                let r = self.build(seat, building, hex, false);
+                self.ctx.building_main = false;
+                r
             }
             Command::Up(track) => {
                 let pos = self.ctx.follows.iter().position(
@@ -473,7 +488,12 @@ impl Game {
                 shared,
             },
         );
-        self.ctx.leech.push(idx);
+        // A main-action build offers its charges once its follow-ups are done.
+        if std::mem::take(&mut self.ctx.building_main) {
+            self.ctx.deferred_leech = Some(idx);
+        } else {
+            self.ctx.leech.push(idx);
+        }
         self.join_federation(seat, idx);
         Ok(())
     }
@@ -675,7 +695,13 @@ impl Game {
             .iter()
             .enumerate()
             .any(|(s, pl)| (!station || s == seat) && pl.satellites.contains(&hex));
-        if self.state.structures.get(&idx).is_some_and(|l| !l.is_empty()) || satellite {
+        if self
+            .state
+            .structures
+            .get(&idx)
+            .is_some_and(|l| !l.is_empty())
+            || satellite
+        {
             return err(format!("{} is taken", self.hex_name(hex)));
         }
         let q = self.qic_for_range(seat, hex)?;
