@@ -119,6 +119,89 @@ impl Power {
         }
     }
 
+    fn move_special(&mut self, from: Area, to: Area) -> bool {
+        if self.special_in(from) {
+            if let Some(sp) = &mut self.special {
+                sp.area = Some(to);
+            }
+            true
+        } else {
+            false
+        }
+    }
+
+    fn move_normal(&mut self, from: Area, to: Area, n: u32) -> u32 {
+        let k = n.min(self.areas[from.index()]);
+        self.areas[from.index()] -= k;
+        self.areas[to.index()] += k;
+        k
+    }
+
+    /// Charges `n` with the special token moving as early as it can: out of area I first,
+    /// then area I's tokens, then the special token on to area III, then area II's tokens.
+    pub fn charge_eager(&mut self, n: u32) {
+        let mut left = n;
+        if left > 0 && self.move_special(Area::I, Area::II) {
+            left -= 1;
+        }
+        left -= self.move_normal(Area::I, Area::II, left);
+        if left > 0 && self.move_special(Area::II, Area::III) {
+            left -= 1;
+        }
+        self.move_normal(Area::II, Area::III, left);
+    }
+
+    /// Charges `n` with the special token moving only when no normal token can.
+    pub fn charge_lazy(&mut self, n: u32) {
+        let mut left = n;
+        left -= self.move_normal(Area::I, Area::II, left);
+        if left > 0 && self.move_special(Area::I, Area::II) {
+            left -= 1;
+        }
+        left -= self.move_normal(Area::II, Area::III, left);
+        if left > 0 {
+            self.move_special(Area::II, Area::III);
+        }
+    }
+
+    /// Where the special token lies.
+    pub fn special_area(&self) -> Option<Area> {
+        self.special.and_then(|s| s.area)
+    }
+
+    /// Moves `n` tokens from areas I, II, III (in that order) to the Gaia area or the supply;
+    /// when `with_special`, the special token is one of them.
+    pub fn remove_with_special(
+        &mut self,
+        n: u32,
+        to_gaia: bool,
+        with_special: bool,
+    ) -> Result<(), PowerError> {
+        let normal: u32 = self.areas[..3].iter().sum();
+        let need = n.saturating_sub(u32::from(with_special));
+        if need > normal || (with_special && self.special_area().is_none_or(|a| a == Area::Gaia)) {
+            return Err(PowerError::NotEnoughTokens {
+                need: n,
+                have: normal + u32::from(self.special.is_some()),
+            });
+        }
+        if with_special {
+            if let Some(sp) = &mut self.special {
+                sp.area = if to_gaia { Some(Area::Gaia) } else { None };
+            }
+        }
+        let mut left = need;
+        for area in [Area::I, Area::II, Area::III] {
+            let take = left.min(self.areas[area.index()]);
+            self.areas[area.index()] -= take;
+            left -= take;
+            if to_gaia {
+                self.areas[Area::Gaia.index()] += take;
+            }
+        }
+        Ok(())
+    }
+
     /// Power available to spend from area III, given each normal token's value.
     pub fn spendable(&self, token_value: u32) -> u32 {
         self.areas[Area::III.index()] * token_value

@@ -47,6 +47,10 @@ impl Game {
         } else {
             code.to_string()
         };
+        if code == "pw" && n > 0 {
+            self.charge_power(seat, n as u32);
+            return;
+        }
         let content = self.content.clone();
         self.state.players[seat].add(&content, &code, n, source);
     }
@@ -89,26 +93,25 @@ impl Game {
     }
 
     /// Pays a bundle, or fails without changing anything.
+    /// Pays a bundle. A failure leaves partial changes; callers are inside a line, which is
+    /// undone as a whole on error.
     pub(crate) fn pay(&mut self, seat: usize, cost: &Bundle) -> Result<(), MoveError> {
         let value = self.token_value(seat);
         let area = self.return_area(seat);
         let free_gf = self.free_gaiaformers(seat);
         let content = self.content.clone();
-        let mut p = self.state.players[seat].clone();
-        for (code, n) in cost.iter() {
+        // Resources first, so the power parts (which may ask about a special token) come last.
+        let mut parts: Vec<(&str, i32)> = cost.iter().collect();
+        parts.sort_by_key(|(c, _)| matches!(*c, "pw" | "t"));
+        for (code, n) in parts {
             if n < 0 {
                 return err(format!("negative cost {n}{code}"));
             }
             let n = n as u32;
+            let p = &mut self.state.players[seat];
             match code {
-                "pw" => p
-                    .power
-                    .spend(n, value, true)
-                    .map_err(|e| MoveError(e.to_string()))?,
-                "t" => p
-                    .power
-                    .remove_tokens(n, false)
-                    .map_err(|e| MoveError(e.to_string()))?,
+                "pw" => self.spend_power(seat, n, value)?,
+                "t" => self.move_tokens(seat, n, false)?,
                 "tg" => {
                     let have = p.power.areas[Area::Gaia.index()];
                     if have < n {
@@ -147,7 +150,6 @@ impl Game {
                 }
             }
         }
-        self.state.players[seat] = p;
         Ok(())
     }
 

@@ -4,6 +4,7 @@
 
 mod effects;
 mod phases;
+mod special;
 mod turn;
 
 use std::collections::{BTreeMap, VecDeque};
@@ -19,6 +20,7 @@ use crate::notation::{self, Actor, Command, HexRef, MoveLine};
 use crate::player::Player;
 use crate::rng::Rng;
 
+pub use special::Question;
 pub use turn::Follow;
 
 /// The explicit setup of a game: map and tiles.
@@ -71,6 +73,8 @@ pub enum Decision {
     Gaia(usize),
     /// Take a turn.
     Turn(usize),
+    /// Answer an open question about the special token.
+    Answer(usize),
     /// Accept or decline a charge offered by another player's building.
     Leech {
         /// Who is offered.
@@ -89,7 +93,8 @@ impl Decision {
             | Decision::Booster(s)
             | Decision::Income(s)
             | Decision::Gaia(s)
-            | Decision::Turn(s) => *s,
+            | Decision::Turn(s)
+            | Decision::Answer(s) => *s,
             Decision::Leech { seat, .. } => *seat,
         }
     }
@@ -177,6 +182,9 @@ pub struct GameState {
     pub queue: VecDeque<Decision>,
     /// Income events waiting to be ordered: seat → (code, amount) list.
     pub income_pending: BTreeMap<usize, Vec<(String, u32)>>,
+    /// An open question about a special token.
+    #[serde(default)]
+    pub question: Option<Question>,
     /// Seats still to go through the Gaia phase, in turn order.
     #[serde(default)]
     pub gaia_todo: VecDeque<usize>,
@@ -254,6 +262,7 @@ impl Game {
             income_pending: BTreeMap::new(),
             income_todo: VecDeque::new(),
             gaia_todo: VecDeque::new(),
+            question: None,
             moves: 0,
             rng: Rng::new(0),
             setup,
@@ -352,7 +361,9 @@ impl Game {
             Decision::Gaia(s) => self.gaia_decision(s, parts)?,
             Decision::Turn(s) => self.take_turn(s, parts)?,
             Decision::Leech { seat, value } => self.leech_decision(seat, value, parts)?,
+            Decision::Answer(s) => self.answer_decision(s, parts)?,
         }
+        self.queue_open_question();
         self.advance();
         Ok(())
     }

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use super::{err, single_part, Decision, Game, MoveError, Stage, Structure};
 use crate::content::{Effect, Modifier, Phase, PlanetKind};
-use crate::notation::{Amount, Command};
+use crate::notation::Command;
 use crate::player::{Player, VP};
 use crate::power::Area;
 
@@ -200,46 +200,75 @@ impl Game {
         self.state.income_todo = self.state.order.iter().copied().collect();
     }
 
-    /// Pays a seat's income. When token gains and charges mix, the whole income waits for
-    /// the player to order them.
+    /// Lays out a seat's income as events and pays what needs no choice. When token gains
+    /// and charges mix, the whole income waits for the player to order them.
     fn income(&mut self, seat: usize) {
         let effects = {
             let p = &self.state.players[seat];
             p.income(&self.content, self.faction(seat), self.board(seat))
         };
-        let mut events: Vec<(String, u32)> = Vec::new();
-        let mut rest: Vec<(String, i32)> = Vec::new();
+        let mut plain: Vec<(String, u32)> = Vec::new();
+        let mut power: Vec<(String, u32)> = Vec::new();
         for e in &effects {
             if let Effect::Gain(b) = e {
                 for (code, n) in b.iter() {
                     match code {
-                        "pw" | "t" => events.push((code.to_string(), n.max(0) as u32)),
-                        _ => rest.push((code.to_string(), n)),
+                        "pw" | "t" => power.push((code.to_string(), n.max(0) as u32)),
+                        _ => plain.push((format!("={code}"), n.max(0) as u32)),
                     }
                 }
             }
         }
-        let has_t = events.iter().any(|(c, _)| c == "t");
-        let has_pw = events.iter().any(|(c, _)| c == "pw");
-        if has_t && has_pw {
-            let mut all: Vec<(String, u32)> = rest
-                .into_iter()
-                .map(|(c, n)| (format!("={c}"), n.max(0) as u32))
-                .collect();
-            all.extend(events);
-            self.state.income_pending.insert(seat, all);
-            self.state.queue.push_back(Decision::Income(seat));
-        } else {
-            for (c, n) in rest {
-                self.gain_code(seat, &c, n, "income");
-            }
-            for (c, n) in events {
-                self.gain_code(seat, &c, n as i32, "income");
-            }
+        plain.extend(power);
+        self.state.income_pending.insert(seat, plain);
+        self.settle_income(seat);
+    }
+
+    fn mixed(events: &[(String, u32)]) -> bool {
+        events.iter().any(|(c, _)| c == "t") && events.iter().any(|(c, _)| c == "pw")
+    }
+
+    /// Pays a seat's pending income events in order until the player must order token gains
+    /// and charges, or answer a question, or nothing is left. Queues the ordering decision
+    /// when one is needed.
+    pub(crate) fn settle_income(&mut self, seat: usize) {
+        self.run_income(seat);
+        let mixed = self
+            .state
+            .income_pending
+            .get(&seat)
+            .is_some_and(|e| Self::mixed(e));
+        if mixed && self.state.question.is_none() {
+            self.state.queue.push_front(Decision::Income(seat));
         }
     }
 
-    /// Pays income seat by seat in turn order, stopping at a seat that must order its income.
+    /// Pays pending income events that need no choice.
+    pub(crate) fn run_income(&mut self, seat: usize) {
+        while self.state.question.is_none() {
+            let Some(events) = self.state.income_pending.get_mut(&seat) else {
+                return;
+            };
+            if Self::mixed(events) {
+                return;
+            }
+            if events.is_empty() {
+                self.state.income_pending.remove(&seat);
+                return;
+            }
+            let (c, n) = events.remove(0);
+            self.pay_income_event(seat, &c, n);
+        }
+    }
+
+    fn pay_income_event(&mut self, seat: usize, code: &str, n: u32) {
+        match code.strip_prefix('=') {
+            Some(plain) => self.gain_code(seat, plain, n as i32, "income"),
+            None => self.gain_code(seat, code, n as i32, "income"),
+        }
+    }
+
+    /// Pays income seat by seat in turn order, stopping at a seat that must decide.
     fn continue_income(&mut self) {
         while self.state.queue.is_empty() {
             let Some(seat) = self.state.income_todo.pop_front() else {
@@ -251,58 +280,53 @@ impl Game {
     }
 
     pub(super) fn income_order(&mut self, seat: usize, parts: &[Command]) -> Result<(), MoveError> {
-        let mut events = self.state.income_pending.remove(&seat).unwrap_or_default();
-        // Plain resources (marked `=`) arrive with the first choice.
-        for (c, n) in events
-            .iter()
-            .filter(|(c, _)| c.starts_with('='))
-            .cloned()
-            .collect::<Vec<_>>()
-        {
-            self.gain_code(seat, &c[1..], n as i32, "income");
-        }
-        events.retain(|(c, _)| !c.starts_with('='));
         let mut chosen = false;
         for part in parts {
-            let items: &[Amount] = match part {
-                Command::Income(items) => items,
-                Command::EndTurn => continue,
-                _ => return err("expected `income <reward>,…`"),
-            };
-            for item in items {
-                let both =
-                    events.iter().any(|(c, _)| c == "t") && events.iter().any(|(c, _)| c == "pw");
-                if !both {
-                    // The rest is applied in the order named (it no longer matters).
-                    let pos = events
-                        .iter()
-                        .position(|(c, n)| *c == item.code && *n == item.count)
-                        .ok_or_else(|| MoveError(format!("no pending income {item}")))?;
-                    let (c, n) = events.remove(pos);
-                    self.gain_code(seat, &c, n as i32, "income");
-                    continue;
+            match part {
+                Command::Income(items) => {
+                    self.require_no_question()?;
+                    for item in items {
+                        let pending = self.state.income_pending.entry(seat).or_default();
+                        if Self::mixed(pending) {
+                            // Plain resources arrive with the first choice.
+                            let plain: Vec<(String, u32)> = pending
+                                .iter()
+                                .filter(|(c, _)| c.starts_with('='))
+                                .cloned()
+                                .collect();
+                            pending.retain(|(c, _)| !c.starts_with('='));
+                            for (c, n) in plain {
+                                self.pay_income_event(seat, &c, n);
+                            }
+                        }
+                        let pending = self.state.income_pending.entry(seat).or_default();
+                        let pos = pending
+                            .iter()
+                            .position(|(c, n)| *c == item.code && *n == item.count)
+                            .ok_or_else(|| MoveError(format!("no pending income {item}")))?;
+                        let (c, n) = pending.remove(pos);
+                        self.pay_income_event(seat, &c, n);
+                        chosen = true;
+                        if self.state.question.is_some() {
+                            break;
+                        }
+                    }
+                    self.run_income(seat);
                 }
-                let pos = events
-                    .iter()
-                    .position(|(c, n)| *c == item.code && *n == item.count)
-                    .ok_or_else(|| MoveError(format!("no pending income {item}")))?;
-                let (c, n) = events.remove(pos);
-                self.gain_code(seat, &c, n as i32, "income");
-                chosen = true;
+                Command::Other { verb, args } => {
+                    if !self.try_answer(seat, verb, args)? {
+                        return err(format!("`{verb}` is not possible here"));
+                    }
+                    self.run_income(seat);
+                }
+                Command::EndTurn => {}
+                _ => return err("expected `income <reward>,…`"),
             }
         }
         if !chosen {
             return err("expected `income <reward>,…`");
         }
-        let both = events.iter().any(|(c, _)| c == "t") && events.iter().any(|(c, _)| c == "pw");
-        if both {
-            self.state.income_pending.insert(seat, events);
-            self.state.queue.push_front(Decision::Income(seat));
-        } else {
-            for (c, n) in events {
-                self.gain_code(seat, &c, n as i32, "income");
-            }
-        }
+        self.settle_income(seat);
         Ok(())
     }
 

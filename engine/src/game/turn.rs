@@ -97,6 +97,7 @@ impl Game {
                 ));
             }
             if *part == Command::EndTurn {
+                self.require_no_question()?;
                 if !self.ctx.main {
                     return err("a turn needs one main action");
                 }
@@ -107,6 +108,12 @@ impl Game {
                 ended = true;
                 continue;
             }
+            if let Command::Other { verb, args } = part {
+                if self.state.question.is_some() && self.try_answer(seat, verb, args)? {
+                    continue;
+                }
+            }
+            self.require_no_question()?;
             self.turn_part(seat, part)
                 .map_err(|e| MoveError(format!("part {} \"{part}\": {}", i + 1, e.0)))?;
             if self.ctx.follows.is_empty() {
@@ -124,6 +131,7 @@ impl Game {
                 return err(format!("the action is not finished: expected {f:?}"));
             }
         }
+        self.require_no_question()?;
         if let Some(idx) = self.ctx.deferred_leech.take() {
             self.ctx.leech.push(idx);
         }
@@ -673,10 +681,7 @@ impl Game {
         if q > 0 {
             self.pay(seat, &Bundle::of(&[("q", q as i32)]))?;
         }
-        self.state.players[seat]
-            .power
-            .remove_tokens(tokens, true)
-            .map_err(|e| MoveError(e.to_string()))?;
+        self.move_tokens(seat, tokens, true)?;
         let round = self.state.round;
         self.state.gaiaformers.push(Gaiaformer { seat, hex, round });
         Ok(())
@@ -1166,21 +1171,28 @@ impl Game {
                     if token_first {
                         self.state.players[seat].power.gain_tokens(tokens);
                     }
-                    self.state.players[seat].power.charge(amount, false);
+                    self.charge_power(seat, amount);
                     if !token_first {
                         self.state.players[seat].power.gain_tokens(tokens);
+                        if let Some(q) = &mut self.state.question {
+                            for (_, p) in &mut q.options {
+                                p.gain_tokens(tokens);
+                            }
+                        }
                     }
                     self.gain_code(seat, VP, -(amount.saturating_sub(1) as i32), "leech");
                     self.fire(seat, &Happened::ChargeAccepted);
                     decided = true;
                 }
                 Command::Decline(_) if !decided => decided = true,
+                Command::Other { verb, args } if self.try_answer(seat, verb, args)? => {}
                 other => return err(format!("`{other}` is not an answer to a charge offer")),
             }
         }
         if !decided {
             return err(format!("charge or decline the offer of {amount}pw"));
         }
+        self.require_no_question()?;
         Ok(())
     }
 
