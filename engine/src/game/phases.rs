@@ -241,6 +241,7 @@ impl Game {
         if mixed && self.state.question.is_none() {
             self.state.queue.push_front(Decision::Income(seat));
         }
+        self.queue_open_question();
     }
 
     /// Pays pending income events that need no choice.

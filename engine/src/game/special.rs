@@ -28,15 +28,15 @@ pub fn area_word(area: Option<Area>) -> &'static str {
 }
 
 impl Game {
-    /// Opens a question (the first option stays applied until answered); a single distinct
-    /// outcome needs no question.
+    /// Opens a question (nothing moves until it is answered); a single distinct outcome needs
+    /// no question.
     fn ask(&mut self, seat: usize, mut options: Vec<(String, Power)>, always: bool) {
         options.dedup_by(|a, b| a.0 == b.0);
-        if let Some((_, first)) = options.first() {
-            self.state.players[seat].power = *first;
-        }
         if options.len() > 1 || (always && !options.is_empty()) {
+            // Nothing moves until the answer.
             self.state.question = Some(Question { seat, options });
+        } else if let Some((_, only)) = options.first() {
+            self.state.players[seat].power = *only;
         }
     }
 
@@ -220,7 +220,10 @@ impl Game {
     /// Queues a standalone answer when a question is still open after a line.
     pub(crate) fn queue_open_question(&mut self) {
         if let Some(q) = &self.state.question {
-            self.state.queue.push_front(Decision::Answer(q.seat));
+            let d = Decision::Answer(q.seat);
+            if self.state.queue.front() != Some(&d) {
+                self.state.queue.push_front(d);
+            }
         }
     }
 }

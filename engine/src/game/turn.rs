@@ -1148,7 +1148,7 @@ impl Game {
         parts: &[Command],
     ) -> Result<(), MoveError> {
         self.ctx = TurnCtx::default();
-        let amount = self.offer_amount(seat, value);
+        let mut amount = self.offer_amount(seat, value);
         let mut decided = false;
         for part in parts {
             match part {
@@ -1159,9 +1159,6 @@ impl Game {
                         .filter(|a| a.code == "pw")
                         .map(|a| a.count)
                         .sum();
-                    if pw != amount {
-                        return err(format!("the offer is {amount}pw, not {pw}pw"));
-                    }
                     let tokens: u32 = items
                         .iter()
                         .filter(|a| a.code == "t")
@@ -1170,6 +1167,10 @@ impl Game {
                     let token_first = items.first().is_some_and(|a| a.code == "t");
                     if token_first {
                         self.state.players[seat].power.gain_tokens(tokens);
+                        amount = self.offer_amount(seat, value);
+                    }
+                    if pw != amount {
+                        return err(format!("the offer is {amount}pw, not {pw}pw"));
                     }
                     self.charge_power(seat, amount);
                     if !token_first {
