@@ -7,6 +7,7 @@
 pub mod board;
 pub mod content;
 pub mod diagnostics;
+pub mod federation;
 pub mod game;
 pub mod hex;
 pub mod map;

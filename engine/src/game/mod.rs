@@ -180,8 +180,8 @@ pub struct GameState {
     pub track_token: Option<String>,
     /// Decisions waited for, first first.
     pub queue: VecDeque<Decision>,
-    /// Income events waiting to be ordered: seat → (code, amount) list.
-    pub income_pending: BTreeMap<usize, Vec<(String, u32)>>,
+    /// Income events not yet paid, by seat, in order.
+    pub income_pending: BTreeMap<usize, Vec<crate::content::Bundle>>,
     /// An open question about a special token.
     #[serde(default)]
     pub question: Option<Question>,

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use super::{err, single_part, Decision, Game, MoveError, Stage, Structure};
-use crate::content::{Effect, Modifier, Phase, PlanetKind};
+use crate::content::{Bundle, Effect, Modifier, Phase, PlanetKind};
 use crate::notation::Command;
 use crate::player::{Player, VP};
 use crate::power::Area;
@@ -199,38 +199,30 @@ impl Game {
         self.state.stage = Stage::Income;
         self.state.income_todo = self.state.order.iter().copied().collect();
     }
-
-    /// Lays out a seat's income as events and pays what needs no choice. When token gains
-    /// and charges mix, the whole income waits for the player to order them.
+    /// Lays out a seat's income as events (one per income effect, in order) and pays what
+    /// needs no choice.
     fn income(&mut self, seat: usize) {
         let effects = {
             let p = &self.state.players[seat];
             p.income(&self.content, self.faction(seat), self.board(seat))
         };
-        let mut plain: Vec<(String, u32)> = Vec::new();
-        let mut power: Vec<(String, u32)> = Vec::new();
-        for e in &effects {
-            if let Effect::Gain(b) = e {
-                for (code, n) in b.iter() {
-                    match code {
-                        "pw" | "t" => power.push((code.to_string(), n.max(0) as u32)),
-                        _ => plain.push((format!("={code}"), n.max(0) as u32)),
-                    }
-                }
-            }
-        }
-        plain.extend(power);
-        self.state.income_pending.insert(seat, plain);
+        let events: Vec<Bundle> = effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Gain(b) => Some(b.clone()),
+                _ => None,
+            })
+            .collect();
+        self.state.income_pending.insert(seat, events);
         self.settle_income(seat);
     }
 
-    fn mixed(events: &[(String, u32)]) -> bool {
-        events.iter().any(|(c, _)| c == "t") && events.iter().any(|(c, _)| c == "pw")
+    /// Whether pending income mixes token gains and charges (so the player orders them).
+    fn mixed(events: &[Bundle]) -> bool {
+        events.iter().any(|e| e.get("t") > 0) && events.iter().any(|e| e.get("pw") > 0)
     }
 
-    /// Pays a seat's pending income events in order until the player must order token gains
-    /// and charges, or answer a question, or nothing is left. Queues the ordering decision
-    /// when one is needed.
+    /// Pays what needs no choice, then queues the ordering decision or the open question.
     pub(crate) fn settle_income(&mut self, seat: usize) {
         self.run_income(seat);
         let mixed = self
@@ -244,7 +236,8 @@ impl Game {
         self.queue_open_question();
     }
 
-    /// Pays pending income events that need no choice.
+    /// Pays pending income events in order until the player must order token gains and
+    /// charges, or answer a question, or nothing is left.
     pub(crate) fn run_income(&mut self, seat: usize) {
         while self.state.question.is_none() {
             let Some(events) = self.state.income_pending.get_mut(&seat) else {
@@ -257,15 +250,8 @@ impl Game {
                 self.state.income_pending.remove(&seat);
                 return;
             }
-            let (c, n) = events.remove(0);
-            self.pay_income_event(seat, &c, n);
-        }
-    }
-
-    fn pay_income_event(&mut self, seat: usize, code: &str, n: u32) {
-        match code.strip_prefix('=') {
-            Some(plain) => self.gain_code(seat, plain, n as i32, "income"),
-            None => self.gain_code(seat, code, n as i32, "income"),
+            let event = events.remove(0);
+            self.gain_bundle(seat, &event, "income");
         }
     }
 
@@ -280,6 +266,7 @@ impl Game {
         }
     }
 
+    /// An `income` line: each item names a pending event by its token gain or charge.
     pub(super) fn income_order(&mut self, seat: usize, parts: &[Command]) -> Result<(), MoveError> {
         let mut chosen = false;
         for part in parts {
@@ -288,25 +275,12 @@ impl Game {
                     self.require_no_question()?;
                     for item in items {
                         let pending = self.state.income_pending.entry(seat).or_default();
-                        if Self::mixed(pending) {
-                            // Plain resources arrive with the first choice.
-                            let plain: Vec<(String, u32)> = pending
-                                .iter()
-                                .filter(|(c, _)| c.starts_with('='))
-                                .cloned()
-                                .collect();
-                            pending.retain(|(c, _)| !c.starts_with('='));
-                            for (c, n) in plain {
-                                self.pay_income_event(seat, &c, n);
-                            }
-                        }
-                        let pending = self.state.income_pending.entry(seat).or_default();
                         let pos = pending
                             .iter()
-                            .position(|(c, n)| *c == item.code && *n == item.count)
+                            .position(|e| e.get(&item.code) == item.count as i32)
                             .ok_or_else(|| MoveError(format!("no pending income {item}")))?;
-                        let (c, n) = pending.remove(pos);
-                        self.pay_income_event(seat, &c, n);
+                        let event = pending.remove(pos);
+                        self.gain_bundle(seat, &event, "income");
                         chosen = true;
                         if self.state.question.is_some() {
                             break;

@@ -9,6 +9,9 @@ use crate::content::{
     BuildingRole, Bundle, Conversion, Downgrade, Effect, Modifier, Phase, Place, PlanetKind,
     ResearchChoice, Swap,
 };
+use std::collections::{HashMap, HashSet};
+
+use crate::federation::{self, FedInput};
 use crate::hex::Hex;
 use crate::notation::{Amount, Command};
 use crate::player::VP;
@@ -1033,48 +1036,67 @@ impl Game {
         Ok(())
     }
 
-    fn federate(&mut self, seat: usize, hexes: &[Hex], token: &str) -> Result<(), MoveError> {
-        let mut satellites = Vec::new();
-        let mut value = 0;
-        for &h in hexes {
-            let idx = self.state.map.space_index(h).expect("on map");
-            let own = self
-                .state
-                .structures
-                .get(&idx)
-                .and_then(|l| l.iter().find(|s| s.seat == seat))
-                .cloned();
-            let already = self.state.players[seat].satellites.contains(&h);
-            match own {
-                Some(s) => value += self.power_value(seat, idx, &s.building),
-                None if already => {}
-                None if self.planet_kind(idx) == PlanetKind::Empty => satellites.push(h),
-                None => {
-                    return err(format!(
-                        "{} is neither yours nor empty space",
-                        self.hex_name(h)
-                    ))
-                }
-            }
-        }
-        let single = self
-            .modifiers(seat)
-            .iter()
-            .any(|m| matches!(m, Modifier::SingleFederation));
-        let threshold = self
-            .modifiers(seat)
+    /// The input of the federation rules for a seat.
+    pub(crate) fn federation_input(
+        &self,
+        seat: usize,
+    ) -> (HashMap<Hex, u32>, HashSet<Hex>, u32, bool) {
+        let mods = self.modifiers(seat);
+        let single = mods.iter().any(|m| matches!(m, Modifier::SingleFederation));
+        let threshold = mods
             .iter()
             .find_map(|m| match m {
                 Modifier::FederationThreshold(t) => Some(*t),
                 _ => None,
             })
             .unwrap_or(self.content.rules.federation_threshold);
-        let formed = self.state.players[seat].federations.len() as u32;
-        if !single && value < threshold {
-            return err(format!(
-                "the federation's power value {value} is below {threshold}"
-            ));
+        let p = &self.state.players[seat];
+        let federated: HashSet<Hex> = p.federations.iter().flatten().copied().collect();
+        let threshold = if single {
+            threshold * (p.federations.len() as u32 + 1)
+        } else {
+            threshold
+        };
+        let mut buildings = HashMap::new();
+        for (idx, s) in self.own_structures(seat) {
+            let hex = self.state.map.spaces[idx].hex;
+            if single || !federated.contains(&hex) {
+                let value = if s.shared {
+                    1
+                } else {
+                    self.power_value(seat, idx, &s.building)
+                };
+                buildings.insert(hex, value);
+            }
         }
+        (buildings, federated, threshold, single)
+    }
+
+    fn federate(&mut self, seat: usize, hexes: &[Hex], token: &str) -> Result<(), MoveError> {
+        let (buildings, federated, threshold, single) = self.federation_input(seat);
+        let own_sats: HashSet<Hex> = self.state.players[seat]
+            .satellites
+            .iter()
+            .copied()
+            .collect();
+        let space = |h: Hex| {
+            self.state.map.space_index(h).is_some_and(|i| {
+                self.planet_kind(i) == PlanetKind::Empty
+                    && !own_sats.contains(&h)
+                    && self.state.structures.get(&i).is_none_or(|l| {
+                        l.iter()
+                            .all(|x| x.seat != seat && self.is_station(x.seat, &x.building))
+                    })
+            })
+        };
+        let input = FedInput {
+            buildings: &buildings,
+            federated: &federated,
+            space: &space,
+            threshold,
+            single_federation: single,
+        };
+        let fed = federation::check(&input, hexes).map_err(|e| MoveError(e.to_string()))?;
         let cost = self
             .modifiers(seat)
             .iter()
@@ -1083,19 +1105,34 @@ impl Game {
                 _ => None,
             })
             .unwrap_or_else(|| self.content.rules.satellite_cost.clone());
-        let total = scaled(&cost, satellites.len() as i32);
+        if self.state.players[seat].satellites.len() + fed.satellites.len()
+            > self.content.rules.satellites as usize
+        {
+            return err("not enough satellites left");
+        }
+        let total = scaled(&cost, fed.satellites.len() as i32);
         self.pay(seat, &total)?;
         let left = self.state.fed_supply.get(token).copied().unwrap_or(0);
         if left == 0 {
             return err(format!("no {token} left in the supply"));
         }
         *self.state.fed_supply.entry(token.to_string()).or_default() -= 1;
+        let members: Vec<Hex> = fed
+            .buildings
+            .iter()
+            .chain(&fed.satellites)
+            .copied()
+            .collect();
         let p = &mut self.state.players[seat];
-        p.satellites.extend(satellites.iter().copied());
-        if single && formed > 0 {
-            p.federations[0].extend(hexes.iter().copied());
+        p.satellites.extend(fed.satellites.iter().copied());
+        if single && !p.federations.is_empty() {
+            for h in members {
+                if !p.federations[0].contains(&h) {
+                    p.federations[0].push(h);
+                }
+            }
         } else {
-            p.federations.push(hexes.to_vec());
+            p.federations.push(members);
         }
         self.gain_token(seat, token, "federations")
     }
