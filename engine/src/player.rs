@@ -66,6 +66,9 @@ pub struct Player {
     /// Victory points by source; they always sum to the `vp` resource.
     #[serde(default)]
     pub vp_sources: BTreeMap<String, i32>,
+    /// Income sources in the order they were acquired; income is paid in this order.
+    #[serde(default)]
+    pub income_log: Vec<String>,
 }
 
 /// A standard tech tile a player owns.
@@ -130,11 +133,18 @@ impl Player {
             specials_used: Vec::new(),
             passed: false,
             vp_sources: BTreeMap::new(),
+            income_log: vec!["base".into()],
         };
+        for (i, a) in faction.abilities.iter().enumerate() {
+            if a.when.is_none() {
+                p.log_source(&format!("f:{i}"));
+            }
+        }
         let subs = substitutions(&p.modifiers(content, faction, &board));
         p.gain_with(content, &subs, &content.rules.start, "start");
         p.gain_with(content, &subs, &board.start, "start");
         for (track, level) in &board.research {
+            p.log_source(&format!("r:{track}"));
             for l in 1..=*level {
                 p.research.insert(track.clone(), l);
                 let immediate = content
@@ -187,6 +197,50 @@ impl Player {
             .into_iter()
             .map(|(_, g)| g)
             .collect()
+    }
+
+    /// Active grants keyed by income source (`r:<track>`, `f:<ability>`, `g:<building>`,
+    /// `t:<tile>`, `a:<tile>`, `booster`).
+    pub fn active_keyed<'a>(
+        &self,
+        content: &'a Content,
+        faction: &'a Faction,
+        board: &'a FactionBoard,
+    ) -> Vec<(String, Grants<'a>)> {
+        let mut out = Vec::new();
+        for t in &content.research.tracks {
+            let level = self.research.get(&t.id).copied().unwrap_or(0) as usize;
+            if let Some(a) = t.levels.get(level) {
+                out.push((format!("r:{}", t.id), a.grants()));
+            }
+        }
+        for (i, a) in faction.abilities.iter().enumerate() {
+            if self.holds(a.when.as_ref()) {
+                out.push((format!("f:{i}"), a.grants()));
+            }
+        }
+        for b in &board.buildings {
+            if self.built.get(&b.id).copied().unwrap_or(0) > 0 && self.holds(b.grants.when.as_ref())
+            {
+                out.push((format!("g:{}", b.id), b.grants.grants()));
+            }
+        }
+        for t in self.techs.iter().filter(|t| !t.covered) {
+            if let Some(tile) = content.tech_tiles.tiles.iter().find(|x| x.id == t.id) {
+                out.push((format!("t:{}", t.id), tile.grants()));
+            }
+        }
+        for id in &self.advanced {
+            if let Some(tile) = content.advanced_tiles.tiles.iter().find(|x| &x.id == id) {
+                out.push((format!("a:{id}"), tile.grants()));
+            }
+        }
+        if let Some(b) = &self.booster {
+            if let Some(tile) = content.boosters.boosters.iter().find(|x| &x.id == b) {
+                out.push(("booster".to_string(), tile.grants()));
+            }
+        }
+        out
     }
 
     /// [`Player::active`], each tagged with the VP source it books to.
@@ -300,23 +354,44 @@ impl Player {
     }
 
     /// The income effects due in an income phase: base income, income revealed by buildings
-    /// on the map, and the income of everything active.
+    /// on the map, and the income of everything active — in the order the player acquired
+    /// their sources (see [`Player::income_log`]).
     pub fn income(
         &self,
         content: &Content,
         faction: &Faction,
         board: &FactionBoard,
     ) -> Vec<Effect> {
-        let mut out = board.income.clone();
+        let mut sources: Vec<(String, Vec<Effect>)> = vec![("base".into(), board.income.clone())];
         for b in &board.buildings {
             let n = self.built.get(&b.id).copied().unwrap_or(0) as usize;
-            for slot in b.income.iter().take(n) {
-                out.extend(slot.iter().cloned());
+            for (k, slot) in b.income.iter().take(n).enumerate() {
+                sources.push((format!("b:{}:{}", b.id, k + 1), slot.clone()));
             }
         }
-        for g in self.active(content, faction, board) {
-            out.extend(g.income.iter().cloned());
+        for (key, g) in self.active_keyed(content, faction, board) {
+            if !g.income.is_empty() {
+                sources.push((key, g.income.to_vec()));
+            }
         }
-        out
+        let rank = |key: &str| {
+            self.income_log
+                .iter()
+                .position(|k| k == key)
+                .unwrap_or(usize::MAX)
+        };
+        sources.sort_by_key(|(k, _)| rank(k));
+        sources.into_iter().flat_map(|(_, e)| e).collect()
+    }
+
+    /// Records that an income source was acquired now (it moves to the end of the order).
+    pub fn log_source(&mut self, key: &str) {
+        self.unlog_source(key);
+        self.income_log.push(key.to_string());
+    }
+
+    /// Forgets an income source.
+    pub fn unlog_source(&mut self, key: &str) {
+        self.income_log.retain(|k| k != key);
     }
 }

@@ -233,6 +233,7 @@ impl Game {
                 specials_used: Vec::new(),
                 passed: false,
                 vp_sources: BTreeMap::new(),
+                income_log: Vec::new(),
             })
             .collect();
         let mut players = players;

@@ -114,6 +114,7 @@ impl Game {
             .ok_or_else(|| MoveError(format!("booster {id} is not available")))?;
         self.state.boosters.remove(pos);
         self.state.players[seat].booster = Some(id.clone());
+        self.state.players[seat].log_source("booster");
         Ok(())
     }
 
@@ -130,8 +131,10 @@ impl Game {
         if let Some(s) = list.iter_mut().find(|s| s.seat == seat) {
             let old = std::mem::replace(&mut s.building, building.to_string());
             if !s.off_board {
-                let n = self.state.players[seat].built.entry(old).or_default();
-                *n = n.saturating_sub(1);
+                let p = &mut self.state.players[seat];
+                let n = p.built.get(&old).copied().unwrap_or(0);
+                p.unlog_source(&format!("b:{old}:{n}"));
+                p.built.insert(old, n.saturating_sub(1));
             }
         } else {
             list.push(Structure {
@@ -142,10 +145,11 @@ impl Game {
             });
         }
         if !off_board {
-            *self.state.players[seat]
-                .built
-                .entry(building.to_string())
-                .or_default() += 1;
+            let p = &mut self.state.players[seat];
+            let n = p.built.entry(building.to_string()).or_default();
+            *n += 1;
+            let key = format!("b:{building}:{n}");
+            p.log_source(&key);
         }
     }
 

@@ -485,7 +485,11 @@ impl Game {
         if let Some(def) = self.board(seat).building(building).cloned() {
             self.apply_effects(seat, &def.grants.immediate, "buildings")?;
         }
+        for i in before.iter().filter(|i| !after.contains(i)) {
+            self.state.players[seat].unlog_source(&format!("f:{i}"));
+        }
         for i in after.into_iter().filter(|i| !before.contains(i)) {
+            self.state.players[seat].log_source(&format!("f:{i}"));
             let immediate = self.faction(seat).abilities[i].immediate.clone();
             self.apply_effects(seat, &immediate, "faction")?;
         }
@@ -852,6 +856,7 @@ impl Game {
         self.state.players[seat]
             .research
             .insert(track.to_string(), level);
+        self.state.players[seat].log_source(&format!("r:{track}"));
         let immediate = t.levels[level as usize].immediate.clone();
         self.apply_effects(seat, &immediate, "research")?;
         self.fire(seat, &Happened::ResearchStep);
@@ -891,6 +896,7 @@ impl Game {
             tok.green = false;
             self.state.adv_left.remove(pos);
             self.state.players[seat].advanced.push(tile.clone());
+            self.state.players[seat].log_source(&format!("a:{tile}"));
             self.ctx.follows.insert(0, Follow::Up(ResearchChoice::Any));
             self.ctx.follows.insert(0, Follow::Cover);
             let def = self
@@ -925,6 +931,7 @@ impl Game {
                 id: tile.clone(),
                 covered: false,
             });
+        self.state.players[seat].log_source(&format!("t:{tile}"));
         let choice = self
             .content
             .tech_tiles
@@ -961,6 +968,7 @@ impl Game {
             .find(|t| t.id == tile && !t.covered)
             .ok_or_else(|| MoveError(format!("you have no uncovered {tile}")))?;
         t.covered = true;
+        self.state.players[seat].unlog_source(&format!("t:{tile}"));
         Ok(())
     }
 
@@ -1023,6 +1031,7 @@ impl Game {
                     .ok_or_else(|| MoveError(format!("booster {b} is not available")))?;
                 self.state.boosters.remove(pos);
                 self.state.players[seat].booster = Some(b.to_string());
+                self.state.players[seat].log_source("booster");
             }
             (None, true) => {}
             (Some(_), true) => return err("no booster is taken in the last round"),
