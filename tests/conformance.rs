@@ -13,7 +13,7 @@ use orrery::content::{Content, DirFiles, OverlaySource};
 use orrery::record::{replay, Record};
 
 /// Records that replayed identically when this test was last raised.
-const IDENTICAL_AT_LEAST: usize = 101;
+const IDENTICAL_AT_LEAST: usize = 104;
 
 fn platform_content() -> Arc<Content> {
     let root = common::root();

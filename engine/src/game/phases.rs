@@ -255,8 +255,27 @@ impl Game {
                 return;
             }
             let event = events.remove(0);
-            self.gain_bundle(seat, &event, "income");
+            self.pay_income_event(seat, event);
         }
+    }
+
+    /// Pays one income event, its charge first: when the charge opens a question, the rest of
+    /// the event waits at the front of the pending income.
+    fn pay_income_event(&mut self, seat: usize, mut event: Bundle) {
+        if let Some(pw) = event.0.remove("pw") {
+            self.gain_code(seat, "pw", pw, "income");
+            if self.state.question.is_some() {
+                if !event.0.is_empty() {
+                    self.state
+                        .income_pending
+                        .entry(seat)
+                        .or_default()
+                        .insert(0, event);
+                }
+                return;
+            }
+        }
+        self.gain_bundle(seat, &event, "income");
     }
 
     /// Pays income seat by seat in turn order, stopping at a seat that must decide.
@@ -284,7 +303,7 @@ impl Game {
                             .position(|e| e.get(&item.code) == item.count as i32)
                             .ok_or_else(|| MoveError(format!("no pending income {item}")))?;
                         let event = pending.remove(pos);
-                        self.gain_bundle(seat, &event, "income");
+                        self.pay_income_event(seat, event);
                         chosen = true;
                         if self.state.question.is_some() {
                             break;
