@@ -1,9 +1,7 @@
 //! Replays every recorded game under `tests/data/conformance` with the recording platform's
 //! variant and compares every snapshot and the final scores.
 //!
-//! Not every record replays identically yet (see the issue tracker); this test fails if fewer
-//! records replay than the count reached so far, or if a replay panics, so progress cannot
-//! silently regress. It prints every mismatch.
+//! The replay never reads a snapshot before its move is applied. Every mismatch is printed.
 
 mod common;
 
@@ -11,9 +9,6 @@ use std::sync::Arc;
 
 use orrery::content::{Content, DirFiles, OverlaySource};
 use orrery::record::{replay, Record};
-
-/// Records that replayed identically when this test was last raised.
-const IDENTICAL_AT_LEAST: usize = 104;
 
 fn platform_content() -> Arc<Content> {
     let root = common::root();
@@ -35,17 +30,31 @@ fn recorded_games_replay_identically() {
     for path in &records {
         let record = Record::from_json(&common::read_record(path)).expect("a record");
         match replay(content.clone(), &record, None, true) {
-            Ok(_) => ok += 1,
+            Ok(game) => {
+                ok += 1;
+                // VP by source always sum to the total.
+                for p in &game.state.players {
+                    let total: i32 = p.vp_sources.values().sum();
+                    assert_eq!(
+                        total,
+                        p.resource(&content, "vp"),
+                        "{}: VP sources of {}",
+                        path.display(),
+                        p.faction
+                    );
+                }
+            }
             Err((m, _)) => failures.push(format!("{}: {m}", path.display())),
         }
     }
     for f in &failures {
         eprintln!("FAIL {f}");
     }
-    eprintln!("{ok}/{} games identical", records.len());
-    assert!(
-        ok >= IDENTICAL_AT_LEAST,
-        "only {ok} games replay identically"
+    assert_eq!(
+        ok,
+        records.len(),
+        "games not identical:\n{}",
+        failures.join("\n")
     );
 }
 
@@ -89,4 +98,90 @@ fn a_saved_state_loads_back_identically() {
     let state = serde_json::from_str(&text).unwrap();
     let loaded = orrery::game::Game::from_state(content, state);
     assert_eq!(serde_json::to_string(&loaded.state).unwrap(), text);
+}
+
+#[test]
+fn replaying_moves_alone_gives_the_recorded_final_scores() {
+    let content = platform_content();
+    for path in common::records() {
+        let mut json = common::read_record(&path);
+        let finals = json["final"].clone();
+        let finished = json["finished"].as_bool().unwrap_or(false);
+        let obj = json.as_object_mut().expect("object");
+        obj.remove("snapshots");
+        obj.remove("final");
+        let record = Record::from_json(&json).expect("a record");
+        let game = replay(content.clone(), &record, None, false)
+            .map_err(|(m, _)| format!("{}: {m}", path.display()))
+            .expect("replays");
+        if finished {
+            let want: Vec<i64> = finals
+                .as_array()
+                .expect("final")
+                .iter()
+                .map(|f| f["vp"].as_i64().expect("vp"))
+                .collect();
+            let got: Vec<i64> = game.scores().iter().map(|v| i64::from(*v)).collect();
+            assert_eq!(got, want, "{}", path.display());
+            assert!(game.finished(), "{}", path.display());
+        }
+    }
+}
+
+#[test]
+fn out_of_range_names_the_distance() {
+    let content = platform_content();
+    // Find a turn in a record and try a mine far away from the player's planets.
+    for path in common::records() {
+        let record = Record::from_json(&common::read_record(&path)).expect("a record");
+        let Some(i) = record.moves.iter().enumerate().skip(20).find_map(|(i, m)| {
+            (m.contains(" build m ") && !m.contains("special") && !m.contains("action"))
+                .then_some(i)
+        }) else {
+            continue;
+        };
+        let Ok(mut game) = replay(content.clone(), &record, Some(i - 1), false) else {
+            continue;
+        };
+        if game.state.round == 0 {
+            continue;
+        }
+        let seat = game.next_decision().expect("decision").seat();
+        let name = game.seat_name(seat);
+        // The farthest space from the player's structures.
+        let own: Vec<_> = game
+            .state
+            .structures
+            .iter()
+            .filter(|(_, l)| l.iter().any(|s| s.seat == seat))
+            .map(|(i, _)| game.state.map.spaces[*i].hex)
+            .collect();
+        let far = game
+            .state
+            .map
+            .spaces
+            .iter()
+            .enumerate()
+            .filter(|(i, s)| {
+                !game.state.structures.contains_key(i)
+                    && content.planets.planets[usize::from(s.planet)].kind
+                        == orrery::content::PlanetKind::Wheel
+            })
+            .map(|(_, s)| s)
+            .max_by_key(|s| own.iter().map(|h| h.distance(s.hex)).min().unwrap_or(0))
+            .expect("spaces")
+            .hex;
+        let hex = game.hex_name(far);
+        let err = game
+            .apply_text(&format!("{name} build m {hex}"))
+            .expect_err("too far");
+        if err.0.contains("out of range") {
+            assert!(
+                err.0.contains(&format!("{hex} is ")) && err.0.contains("away, range"),
+                "{err}"
+            );
+            return;
+        }
+    }
+    panic!("no out-of-range situation found");
 }

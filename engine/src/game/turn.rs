@@ -378,6 +378,7 @@ impl Game {
     }
 
     /// QIC needed to reach a hex.
+    /// QIC needed to reach a hex; out of range when the player cannot pay them.
     fn qic_for_range(&self, seat: usize, hex: Hex) -> Result<u32, MoveError> {
         let d = self
             .range_from(seat)
@@ -390,7 +391,14 @@ impl Game {
             return Ok(0);
         }
         let per = self.content.rules.range_per_qic.max(1);
-        Ok((d - range).div_ceil(per))
+        let q = (d - range).div_ceil(per);
+        if self.state.players[seat].resource(&self.content, "q") < q as i32 {
+            return err(format!(
+                "out of range: {} is {d} away, range {range}",
+                self.hex_name(hex)
+            ));
+        }
+        Ok(q)
     }
 
     fn build(
