@@ -1089,6 +1089,67 @@ impl Game {
         (buildings, federated, threshold, single)
     }
 
+    /// Every federation the seat could form now (not outclassed; at most as many new
+    /// satellites as it can pay for).
+    pub fn available_federations(&self, seat: usize) -> Vec<federation::Federation> {
+        let (buildings, federated, threshold, single) = self.federation_input(seat);
+        let own_sats: HashSet<Hex> = self.state.players[seat]
+            .satellites
+            .iter()
+            .copied()
+            .collect();
+        let space = |h: Hex| self.satellite_space(seat, h, &own_sats);
+        let input = FedInput {
+            buildings: &buildings,
+            federated: &federated,
+            space: &space,
+            threshold,
+            single_federation: single,
+        };
+        let cost = self.satellite_cost(seat);
+        let p = &self.state.players[seat];
+        let mut max = self
+            .content
+            .rules
+            .satellites
+            .saturating_sub(p.satellites.len() as u32) as usize;
+        for (code, n) in cost.iter() {
+            if n > 0 {
+                let have = match code {
+                    "t" => {
+                        p.power.tokens(crate::power::Area::I)
+                            + p.power.tokens(crate::power::Area::II)
+                            + p.power.tokens(crate::power::Area::III)
+                    }
+                    other => p.resource(&self.content, other).max(0) as u32,
+                };
+                max = max.min((have / n as u32) as usize);
+            }
+        }
+        federation::available(&input, max)
+    }
+
+    fn satellite_space(&self, seat: usize, h: Hex, own_sats: &HashSet<Hex>) -> bool {
+        self.state.map.space_index(h).is_some_and(|i| {
+            self.planet_kind(i) == PlanetKind::Empty
+                && !own_sats.contains(&h)
+                && self.state.structures.get(&i).is_none_or(|l| {
+                    l.iter()
+                        .all(|x| x.seat != seat && self.is_station(x.seat, &x.building))
+                })
+        })
+    }
+
+    fn satellite_cost(&self, seat: usize) -> Bundle {
+        self.modifiers(seat)
+            .iter()
+            .find_map(|m| match m {
+                Modifier::SatelliteCost(b) => Some(b.clone()),
+                _ => None,
+            })
+            .unwrap_or_else(|| self.content.rules.satellite_cost.clone())
+    }
+
     fn federate(&mut self, seat: usize, hexes: &[Hex], token: &str) -> Result<(), MoveError> {
         let (buildings, federated, threshold, single) = self.federation_input(seat);
         let own_sats: HashSet<Hex> = self.state.players[seat]
@@ -1096,16 +1157,7 @@ impl Game {
             .iter()
             .copied()
             .collect();
-        let space = |h: Hex| {
-            self.state.map.space_index(h).is_some_and(|i| {
-                self.planet_kind(i) == PlanetKind::Empty
-                    && !own_sats.contains(&h)
-                    && self.state.structures.get(&i).is_none_or(|l| {
-                        l.iter()
-                            .all(|x| x.seat != seat && self.is_station(x.seat, &x.building))
-                    })
-            })
-        };
+        let space = |h: Hex| self.satellite_space(seat, h, &own_sats);
         let input = FedInput {
             buildings: &buildings,
             federated: &federated,
@@ -1114,14 +1166,7 @@ impl Game {
             single_federation: single,
         };
         let fed = federation::check(&input, hexes).map_err(|e| MoveError(e.to_string()))?;
-        let cost = self
-            .modifiers(seat)
-            .iter()
-            .find_map(|m| match m {
-                Modifier::SatelliteCost(b) => Some(b.clone()),
-                _ => None,
-            })
-            .unwrap_or_else(|| self.content.rules.satellite_cost.clone());
+        let cost = self.satellite_cost(seat);
         if self.state.players[seat].satellites.len() + fed.satellites.len()
             > self.content.rules.satellites as usize
         {
