@@ -185,3 +185,27 @@ fn out_of_range_names_the_distance() {
     }
     panic!("no out-of-range situation found");
 }
+
+#[test]
+fn random_setups_are_complete_and_reproducible() {
+    let content = platform_content();
+    for players in [2, 3, 4] {
+        let a = orrery::game::Setup::random(&content, players, &mut orrery::rng::Rng::new(7))
+            .expect("setup");
+        let b = orrery::game::Setup::random(&content, players, &mut orrery::rng::Rng::new(7))
+            .expect("setup");
+        assert_eq!(a, b);
+        assert_eq!(a.techs.len(), 9);
+        assert_eq!(a.adv_techs.len(), 6);
+        assert_eq!(a.round_scoring.len(), 6);
+        assert_eq!(a.final_scoring.len(), 2);
+        assert_eq!(a.boosters.len(), players + 3);
+        let token = a.terra_fed_token.clone().expect("a track token");
+        assert_eq!(a.federation_tokens[&token], 2);
+        let game = orrery::game::Game::new(content.clone(), a).expect("game");
+        assert_eq!(
+            game.state.map.spaces.len(),
+            if players == 2 { 133 } else { 190 }
+        );
+    }
+}

@@ -18,8 +18,9 @@ use crate::power::Area;
 pub struct Record {
     /// Number of players.
     pub players: usize,
-    /// Setup as recorded.
-    pub setup: RecordSetup,
+    /// Setup as recorded; without one, the setup is drawn from the seed of `init N seed`.
+    #[serde(default)]
+    pub setup: Option<RecordSetup>,
     /// Move lines; the first is `init N seed`.
     pub moves: Vec<String>,
     /// State after each move (optional).
@@ -127,12 +128,20 @@ impl Record {
         serde_json::from_value(v).map_err(|e| format!("not a record: {e}"))
     }
 
-    /// The game setup it describes.
-    pub fn game_setup(&self) -> Setup {
-        Setup {
+    /// The game setup it describes: the recorded one, or one drawn from the `init` seed.
+    pub fn game_setup(&self, content: &Content) -> Result<Setup, String> {
+        let Some(setup) = &self.setup else {
+            let seed = self
+                .moves
+                .first()
+                .and_then(|m| m.split_whitespace().nth(2))
+                .ok_or("a log without a setup needs `init N seed` as its first move")?;
+            return Setup::random(content, self.players, &mut crate::rng::Rng::from_text(seed))
+                .map_err(|e| e.to_string());
+        };
+        Ok(Setup {
             players: self.players,
-            sectors: self
-                .setup
+            sectors: setup
                 .sectors
                 .iter()
                 .map(|s| Placement {
@@ -141,15 +150,15 @@ impl Record {
                     center: Hex::new(s.center.q, s.center.r),
                 })
                 .collect(),
-            techs: self.setup.techs.clone(),
-            tech_counts: self.setup.tech_counts.clone(),
-            adv_techs: self.setup.adv_techs.clone(),
-            terra_fed_token: self.setup.terra_fed_token.clone(),
-            federation_tokens: self.setup.federation_tokens.clone(),
-            round_scoring: self.setup.round_scoring.clone(),
-            final_scoring: self.setup.final_scoring.clone(),
-            boosters: self.setup.boosters.clone(),
-        }
+            techs: setup.techs.clone(),
+            tech_counts: setup.tech_counts.clone(),
+            adv_techs: setup.adv_techs.clone(),
+            terra_fed_token: setup.terra_fed_token.clone(),
+            federation_tokens: setup.federation_tokens.clone(),
+            round_scoring: setup.round_scoring.clone(),
+            final_scoring: setup.final_scoring.clone(),
+            boosters: setup.boosters.clone(),
+        })
     }
 }
 
@@ -285,8 +294,11 @@ pub fn replay(
     until: Option<usize>,
     check: bool,
 ) -> Result<Game, (Mismatch, Option<Box<Game>>)> {
-    let mut game = Game::new(content, record.game_setup())
-        .map_err(|e| (Mismatch::BadRecord(e.to_string()), None))?;
+    let setup = record
+        .game_setup(&content)
+        .map_err(|e| (Mismatch::BadRecord(e), None))?;
+    let mut game =
+        Game::new(content, setup).map_err(|e| (Mismatch::BadRecord(e.to_string()), None))?;
     let snaps: BTreeMap<usize, &Snapshot> = record.snapshots.iter().map(|s| (s.i, s)).collect();
     let last = until
         .unwrap_or(record.moves.len().saturating_sub(1))

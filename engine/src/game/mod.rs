@@ -4,6 +4,7 @@
 
 mod effects;
 mod phases;
+mod setup;
 mod special;
 mod turn;
 

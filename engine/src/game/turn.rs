@@ -454,7 +454,11 @@ impl Game {
             return err("an upgrade is a main action");
         }
         if own.shared || own.off_board {
-            return err(format!("the {} on {} cannot be upgraded", own.building, self.hex_name(hex)));
+            return err(format!(
+                "the {} on {} cannot be upgraded",
+                own.building,
+                self.hex_name(hex)
+            ));
         }
         if !def.upgrades_from.contains(&own.building) {
             return err(format!("a {} cannot become a {building}", own.building));
