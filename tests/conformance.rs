@@ -5,25 +5,11 @@
 
 mod common;
 
-use std::sync::Arc;
-
-use orrery::content::{Content, DirFiles, OverlaySource};
 use orrery::record::{replay, Record};
-
-fn platform_content() -> Arc<Content> {
-    let root = common::root();
-    let variant = root.join("content/variants/boardgamers.yaml");
-    let overlay = OverlaySource {
-        file: variant.display().to_string(),
-        text: std::fs::read_to_string(&variant).expect("variant readable"),
-        scripts: Vec::new(),
-    };
-    Arc::new(Content::load(&DirFiles::new(common::base_dir()), &[overlay]).expect("valid content"))
-}
 
 #[test]
 fn recorded_games_replay_identically() {
-    let content = platform_content();
+    let content = common::platform_content();
     let mut ok = 0;
     let mut failures = Vec::new();
     let records = common::records();
@@ -60,7 +46,7 @@ fn recorded_games_replay_identically() {
 
 #[test]
 fn an_illegal_move_leaves_the_state_untouched() {
-    let content = platform_content();
+    let content = common::platform_content();
     let path = &common::records()[0];
     let record = Record::from_json(&common::read_record(path)).expect("a record");
     let game = replay(content, &record, Some(12), false)
@@ -88,7 +74,7 @@ fn an_illegal_move_leaves_the_state_untouched() {
 
 #[test]
 fn a_saved_state_loads_back_identically() {
-    let content = platform_content();
+    let content = common::platform_content();
     let path = &common::records()[1];
     let record = Record::from_json(&common::read_record(path)).expect("a record");
     let game = replay(content.clone(), &record, Some(40), false)
@@ -102,7 +88,7 @@ fn a_saved_state_loads_back_identically() {
 
 #[test]
 fn replaying_moves_alone_gives_the_recorded_final_scores() {
-    let content = platform_content();
+    let content = common::platform_content();
     for path in common::records() {
         let mut json = common::read_record(&path);
         let finals = json["final"].clone();
@@ -130,7 +116,7 @@ fn replaying_moves_alone_gives_the_recorded_final_scores() {
 
 #[test]
 fn out_of_range_names_the_distance() {
-    let content = platform_content();
+    let content = common::platform_content();
     // Find a turn in a record and try a mine far away from the player's planets.
     for path in common::records() {
         let record = Record::from_json(&common::read_record(&path)).expect("a record");
@@ -188,7 +174,7 @@ fn out_of_range_names_the_distance() {
 
 #[test]
 fn random_setups_are_complete_and_reproducible() {
-    let content = platform_content();
+    let content = common::platform_content();
     for players in [2, 3, 4] {
         let a = orrery::game::Setup::random(&content, players, &mut orrery::rng::Rng::new(7))
             .expect("setup");

@@ -3,23 +3,9 @@
 
 mod common;
 
-use std::sync::Arc;
-
-use orrery::content::{Content, DirFiles, OverlaySource};
 use orrery::game::Game;
 use orrery::record::{replay, Record};
 use orrery::rng::Rng;
-
-fn platform_content() -> Arc<Content> {
-    let root = common::root();
-    let variant = root.join("content/variants/boardgamers.yaml");
-    let overlay = OverlaySource {
-        file: variant.display().to_string(),
-        text: std::fs::read_to_string(&variant).expect("variant readable"),
-        scripts: Vec::new(),
-    };
-    Arc::new(Content::load(&DirFiles::new(common::base_dir()), &[overlay]).expect("valid content"))
-}
 
 /// A corrupted copy of a line: a word dropped, duplicated, swapped with another word of the
 /// game, or a number changed.
@@ -46,7 +32,7 @@ fn corrupt(line: &str, words: &[String], rng: &mut Rng) -> String {
 
 #[test]
 fn corrupted_lines_are_refused_cleanly() {
-    let content = platform_content();
+    let content = common::platform_content();
     let mut rng = Rng::new(2026);
     let records = common::records();
     let mut refused = 0;

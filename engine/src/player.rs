@@ -98,29 +98,13 @@ pub enum SetupError {
 }
 
 impl Player {
-    /// A player of a faction with its starting holdings, starting research levels' rewards
-    /// included, and nothing on the map yet.
-    pub fn new(content: &Content, faction_id: &str) -> Result<(Player, FactionBoard), SetupError> {
-        let faction = content
-            .faction(faction_id)
-            .ok_or_else(|| SetupError::UnknownFaction(faction_id.to_string()))?;
-        let board = FactionBoard::resolve(&content.board, faction);
-        let mut p = Player {
-            faction: faction.id.clone(),
+    /// A seat before any faction is chosen: nothing held.
+    pub fn seated(content: &Content) -> Player {
+        Player {
+            faction: String::new(),
             resources: vec![0; content.rules.resources.len()],
-            power: Power {
-                areas: [board.power[0], board.power[1], board.power[2], 0],
-                special: faction.special_token.as_ref().map(|t| Special {
-                    area: Some(Area::from_number(t.area)),
-                    value: t.spend_value,
-                }),
-            },
-            research: content
-                .research
-                .tracks
-                .iter()
-                .map(|t| (t.id.clone(), 0))
-                .collect(),
+            power: Power::default(),
+            research: BTreeMap::new(),
             gaiaformers: 0,
             built: BTreeMap::new(),
             gaiaformers_in_gaia: 0,
@@ -133,8 +117,33 @@ impl Player {
             specials_used: Vec::new(),
             passed: false,
             vp_sources: BTreeMap::new(),
-            income_log: vec!["base".into()],
+            income_log: Vec::new(),
+        }
+    }
+
+    /// A player of a faction with its starting holdings, starting research levels' rewards
+    /// included, and nothing on the map yet.
+    pub fn new(content: &Content, faction_id: &str) -> Result<(Player, FactionBoard), SetupError> {
+        let faction = content
+            .faction(faction_id)
+            .ok_or_else(|| SetupError::UnknownFaction(faction_id.to_string()))?;
+        let board = FactionBoard::resolve(&content.board, faction);
+        let mut p = Player::seated(content);
+        p.faction = faction.id.clone();
+        p.power = Power {
+            areas: [board.power[0], board.power[1], board.power[2], 0],
+            special: faction.special_token.as_ref().map(|t| Special {
+                area: Some(Area::from_number(t.area)),
+                value: t.spend_value,
+            }),
         };
+        p.research = content
+            .research
+            .tracks
+            .iter()
+            .map(|t| (t.id.clone(), 0))
+            .collect();
+        p.income_log = vec!["base".into()];
         for (i, a) in faction.abilities.iter().enumerate() {
             if a.when.is_none() {
                 p.log_source(&format!("f:{i}"));

@@ -9,8 +9,6 @@ use serde_json::Value;
 
 use crate::content::Content;
 use crate::game::{Game, Setup};
-use crate::hex::Hex;
-use crate::map::Placement;
 use crate::power::Area;
 
 /// A recorded game.
@@ -20,7 +18,7 @@ pub struct Record {
     pub players: usize,
     /// Setup as recorded; without one, the setup is drawn from the seed of `init N seed`.
     #[serde(default)]
-    pub setup: Option<RecordSetup>,
+    pub setup: Option<Setup>,
     /// Move lines; the first is `init N seed`.
     pub moves: Vec<String>,
     /// State after each move (optional).
@@ -32,49 +30,6 @@ pub struct Record {
     /// Whether the game reached final scoring.
     #[serde(default)]
     pub finished: bool,
-}
-
-/// The `setup` object of a record.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct RecordSetup {
-    /// Sector placements.
-    pub sectors: Vec<RecordSector>,
-    /// Standard tiles by position.
-    pub techs: BTreeMap<String, String>,
-    /// Copies per position.
-    pub tech_counts: BTreeMap<String, u32>,
-    /// Advanced tiles by position.
-    pub adv_techs: BTreeMap<String, String>,
-    /// Token on the terraforming track.
-    pub terra_fed_token: Option<String>,
-    /// Supply of federation tokens.
-    pub federation_tokens: BTreeMap<String, u32>,
-    /// Round scoring tiles.
-    pub round_scoring: Vec<String>,
-    /// Final scoring tiles.
-    pub final_scoring: Vec<String>,
-    /// Boosters in the game.
-    pub boosters: Vec<String>,
-}
-
-/// One sector of a record's setup.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct RecordSector {
-    /// Sector id.
-    pub sector: String,
-    /// Rotation.
-    pub rotation: u8,
-    /// Centre.
-    pub center: RecordHex,
-}
-
-/// A hex in a record.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct RecordHex {
-    /// q.
-    pub q: i32,
-    /// r.
-    pub r: i32,
 }
 
 /// One snapshot.
@@ -141,23 +96,7 @@ impl Record {
         };
         Ok(Setup {
             players: self.players,
-            sectors: setup
-                .sectors
-                .iter()
-                .map(|s| Placement {
-                    sector: s.sector.clone(),
-                    rotation: s.rotation,
-                    center: Hex::new(s.center.q, s.center.r),
-                })
-                .collect(),
-            techs: setup.techs.clone(),
-            tech_counts: setup.tech_counts.clone(),
-            adv_techs: setup.adv_techs.clone(),
-            terra_fed_token: setup.terra_fed_token.clone(),
-            federation_tokens: setup.federation_tokens.clone(),
-            round_scoring: setup.round_scoring.clone(),
-            final_scoring: setup.final_scoring.clone(),
-            boosters: setup.boosters.clone(),
+            ..setup.clone()
         })
     }
 }

@@ -66,3 +66,16 @@ pub fn read_record(path: &Path) -> serde_json::Value {
     let text = std::fs::read_to_string(path).expect("record readable");
     serde_json::from_str(&text).expect("record is JSON")
 }
+
+/// The base game with the recording platform's variant, as the conformance records need.
+pub fn platform_content() -> std::sync::Arc<Content> {
+    let variant = root().join("content/variants/boardgamers.yaml");
+    let overlay = orrery::content::OverlaySource {
+        file: variant.display().to_string(),
+        text: std::fs::read_to_string(&variant).expect("variant readable"),
+        scripts: Vec::new(),
+    };
+    std::sync::Arc::new(
+        Content::load(&DirFiles::new(base_dir()), &[overlay]).expect("valid content"),
+    )
+}

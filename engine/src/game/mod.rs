@@ -28,6 +28,7 @@ pub use turn::Follow;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Setup {
     /// Number of players.
+    #[serde(default)]
     pub players: usize,
     /// Sector placement.
     pub sectors: Vec<Placement>,
@@ -217,25 +218,7 @@ impl Game {
         let map = Map::build(&content, &setup.sectors)?;
         let planets = map.spaces.iter().map(|s| s.planet).collect();
         let players: Vec<Player> = (0..setup.players)
-            .map(|_| Player {
-                faction: String::new(),
-                resources: vec![0; content.rules.resources.len()],
-                power: Default::default(),
-                research: BTreeMap::new(),
-                gaiaformers: 0,
-                built: BTreeMap::new(),
-                gaiaformers_in_gaia: 0,
-                booster: None,
-                techs: Vec::new(),
-                advanced: Vec::new(),
-                tokens: Vec::new(),
-                satellites: Vec::new(),
-                federations: Vec::new(),
-                specials_used: Vec::new(),
-                passed: false,
-                vp_sources: BTreeMap::new(),
-                income_log: Vec::new(),
-            })
+            .map(|_| Player::seated(&content))
             .collect();
         let mut players = players;
         for p in &mut players {

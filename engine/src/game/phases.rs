@@ -106,6 +106,11 @@ impl Game {
         let Command::Booster(id) = single_part(parts)? else {
             return err("expected `booster <id>`");
         };
+        self.take_booster(seat, id)
+    }
+
+    /// Takes an available booster.
+    pub(crate) fn take_booster(&mut self, seat: usize, id: &str) -> Result<(), MoveError> {
         let pos = self
             .state
             .boosters
@@ -113,7 +118,7 @@ impl Game {
             .position(|b| b == id)
             .ok_or_else(|| MoveError(format!("booster {id} is not available")))?;
         self.state.boosters.remove(pos);
-        self.state.players[seat].booster = Some(id.clone());
+        self.state.players[seat].booster = Some(id.to_string());
         self.state.players[seat].log_source("booster");
         Ok(())
     }

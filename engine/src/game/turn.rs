@@ -1037,17 +1037,7 @@ impl Game {
         }
         let old = self.state.players[seat].booster.take();
         match (booster, last) {
-            (Some(b), false) => {
-                let pos = self
-                    .state
-                    .boosters
-                    .iter()
-                    .position(|x| x == b)
-                    .ok_or_else(|| MoveError(format!("booster {b} is not available")))?;
-                self.state.boosters.remove(pos);
-                self.state.players[seat].booster = Some(b.to_string());
-                self.state.players[seat].log_source("booster");
-            }
+            (Some(b), false) => self.take_booster(seat, b)?,
             (None, true) => {}
             (Some(_), true) => return err("no booster is taken in the last round"),
             (None, false) => return err("choose a booster when passing"),
@@ -1099,6 +1089,12 @@ impl Game {
     /// Every federation the seat could form now (not outclassed; at most as many new
     /// satellites as it can pay for).
     pub fn available_federations(&self, seat: usize) -> Vec<federation::Federation> {
+        let max = self.affordable_satellites(seat);
+        self.with_fed_input(seat, |input| federation::available(input, max))
+    }
+
+    /// Runs `f` with the federation rules' input for a seat.
+    fn with_fed_input<R>(&self, seat: usize, f: impl FnOnce(&FedInput<'_>) -> R) -> R {
         let (buildings, federated, threshold, single) = self.federation_input(seat);
         let own_sats: HashSet<Hex> = self.state.players[seat]
             .satellites
@@ -1106,13 +1102,17 @@ impl Game {
             .copied()
             .collect();
         let space = |h: Hex| self.satellite_space(seat, h, &own_sats);
-        let input = FedInput {
+        f(&FedInput {
             buildings: &buildings,
             federated: &federated,
             space: &space,
             threshold,
             single_federation: single,
-        };
+        })
+    }
+
+    /// How many new satellites a seat can pay for and still place.
+    fn affordable_satellites(&self, seat: usize) -> usize {
         let cost = self.satellite_cost(seat);
         let p = &self.state.players[seat];
         let mut max = self
@@ -1133,7 +1133,7 @@ impl Game {
                 max = max.min((have / n as u32) as usize);
             }
         }
-        federation::available(&input, max)
+        max
     }
 
     fn satellite_space(&self, seat: usize, h: Hex, own_sats: &HashSet<Hex>) -> bool {
@@ -1158,21 +1158,13 @@ impl Game {
     }
 
     fn federate(&mut self, seat: usize, hexes: &[Hex], token: &str) -> Result<(), MoveError> {
-        let (buildings, federated, threshold, single) = self.federation_input(seat);
-        let own_sats: HashSet<Hex> = self.state.players[seat]
-            .satellites
+        let fed = self
+            .with_fed_input(seat, |input| federation::check(input, hexes))
+            .map_err(|e| MoveError(e.to_string()))?;
+        let single_federation = self
+            .modifiers(seat)
             .iter()
-            .copied()
-            .collect();
-        let space = |h: Hex| self.satellite_space(seat, h, &own_sats);
-        let input = FedInput {
-            buildings: &buildings,
-            federated: &federated,
-            space: &space,
-            threshold,
-            single_federation: single,
-        };
-        let fed = federation::check(&input, hexes).map_err(|e| MoveError(e.to_string()))?;
+            .any(|m| matches!(m, Modifier::SingleFederation));
         let cost = self.satellite_cost(seat);
         if self.state.players[seat].satellites.len() + fed.satellites.len()
             > self.content.rules.satellites as usize
@@ -1194,7 +1186,7 @@ impl Game {
             .collect();
         let p = &mut self.state.players[seat];
         p.satellites.extend(fed.satellites.iter().copied());
-        if single && !p.federations.is_empty() {
+        if single_federation && !p.federations.is_empty() {
             for h in members {
                 if !p.federations[0].contains(&h) {
                     p.federations[0].push(h);
