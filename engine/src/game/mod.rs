@@ -410,6 +410,16 @@ impl Game {
             .unwrap_or_else(|| hex.to_string())
     }
 
+    /// The seats with the most VP once the game is over (equal totals share the victory).
+    pub fn winners(&self) -> Vec<usize> {
+        if !self.finished() {
+            return Vec::new();
+        }
+        let scores = self.scores();
+        let top = scores.iter().copied().max().unwrap_or(0);
+        (0..scores.len()).filter(|&s| scores[s] == top).collect()
+    }
+
     /// VP per seat.
     pub fn scores(&self) -> Vec<i32> {
         self.state

@@ -49,6 +49,8 @@ pub(crate) struct TurnCtx {
     pub leech: Vec<usize>,
     /// The main action being applied is a build.
     pub building_main: bool,
+    /// The player passed: nothing but the end of the turn may follow.
+    pub passed: bool,
     /// A main-action build's space, offered once the action's follow-ups are done.
     pub deferred_leech: Option<usize>,
 }
@@ -117,6 +119,9 @@ impl Game {
                 }
             }
             self.require_no_question()?;
+            if self.ctx.passed {
+                return err(format!("part {} \"{part}\" comes after passing", i + 1));
+            }
             self.turn_part(seat, part)
                 .map_err(|e| MoveError(format!("part {} \"{part}\": {}", i + 1, e.0)))?;
             if self.ctx.follows.is_empty() {
@@ -250,6 +255,7 @@ impl Game {
             }
             Command::Pass(booster) => {
                 self.main_action()?;
+                self.ctx.passed = true;
                 self.pass(seat, booster.as_deref())
             }
             Command::Federation { hexes, token } => {
@@ -1262,6 +1268,26 @@ impl Game {
                         .filter(|a| a.code == "t")
                         .map(|a| a.count)
                         .sum();
+                    let allowed = self
+                        .modifiers(seat)
+                        .iter()
+                        .find_map(|m| match m {
+                            Modifier::ChargeGainsTokens(n) => Some(*n),
+                            _ => None,
+                        })
+                        .unwrap_or(0);
+                    if tokens != 0 && tokens != allowed {
+                        return err(if allowed == 0 {
+                            "no power tokens come with this charge".to_string()
+                        } else {
+                            format!("this charge comes with {allowed}t")
+                        });
+                    }
+                    if allowed > 0 && tokens == 0 {
+                        return err(format!(
+                            "this charge comes with {allowed}t (`charge {amount}pw,{allowed}t`)"
+                        ));
+                    }
                     let token_first = items.first().is_some_and(|a| a.code == "t");
                     if token_first {
                         self.state.players[seat].power.gain_tokens(tokens);
