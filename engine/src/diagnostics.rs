@@ -1388,7 +1388,7 @@ mod tests {
         diags.iter().map(ToString::to_string).collect()
     }
 
-    const VALID: &str = "id: terrans\nname: Terrans\nsize: 4\ntags: [blue]\neffects:\n  - gain: 2\n  - charge: {amount: 3}\n  - pass\nhome:\n  kind: terra\n  x: -1\n";
+    const VALID: &str = "id: zorgs\nname: Zorgs\nsize: 4\ntags: [blue]\neffects:\n  - gain: 2\n  - charge: {amount: 3}\n  - pass\nhome:\n  kind: terra\n  x: -1\n";
 
     #[test]
     fn valid_document_has_no_diagnostics() {

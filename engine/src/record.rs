@@ -146,7 +146,7 @@ pub enum Mismatch {
         index: usize,
         /// The line.
         line: String,
-        /// Field, e.g. `xenos.vp`.
+        /// Field, e.g. `<faction>.vp`.
         field: String,
         /// Recorded value.
         expected: String,

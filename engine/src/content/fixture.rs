@@ -9,7 +9,7 @@ pub fn files() -> MemFiles {
         &[
             (
                 "rules.yaml",
-                "name: Mini\nplayers: [2]\nrounds: 2\nstart: {vp: 10}\nresources:\n  - {id: gold, name: Gold, cap: 9}\n  - {id: vp, name: Points}\nextra_boosters: 1\nfinal_places: [5, 2]\nresearch_scoring: {from: 1, vp: 1}\nleftover_per_vp: 2\nleftover_resources: [gold]\ncharge_distance: 1\nneighbour_distance: 1\nfederation_threshold: 3\nsatellite_cost: {t: 1}\nsatellites: 5\ngaia_planet_fee: {gold: 1}\nrange_per_qic: 1\noptions: {turn_order: pass_order}\n",
+                "name: Mini\nplayers: [2]\nrounds: 2\nstart: {vp: 10}\nresources:\n  - {id: gold, name: Gold, cap: 9}\n  - {id: vp, name: Points}\nextra_boosters: 1\nfinal_places: [5, 2]\nresearch_scoring: {from: 1, vp: 1}\nleftover_per_vp: 2\nleftover_resources: [gold]\ncharge_distance: 1\nneighbour_distance: 1\nfederation_threshold: 3\nsatellite_cost: {t: 1}\nsatellites: 5\ngaia_planet_fee: {gold: 1}\nrange_per_qic: 1\nrange_resource: gold\nterraform_resource: gold\noptions: {turn_order: pass_order}\n",
             ),
             (
                 "planets.yaml",

@@ -47,8 +47,12 @@ pub struct Rules {
     /// What building on a planet of the `gaia` kind costs on top of the building (without a
     /// Gaiaformer of your own there).
     pub gaia_planet_fee: Bundle,
-    /// Range gained per QIC paid.
+    /// Range gained per unit of `range_resource` paid.
     pub range_per_qic: u32,
+    /// The resource paid for extra range.
+    pub range_resource: String,
+    /// The resource paid per terraforming step.
+    pub terraform_resource: String,
     /// Options that choose between rule readings.
     pub options: RuleOptions,
 }

@@ -525,6 +525,16 @@ fn check_references(
         add(Kind::Rules, &|r| {
             r.bundle(&rules.satellite_cost, "/satellite_cost");
             r.bundle(&rules.start, "/start");
+            r.add(
+                RefKind::Code,
+                &rules.range_resource,
+                "/range_resource".into(),
+            );
+            r.add(
+                RefKind::Code,
+                &rules.terraform_resource,
+                "/terraform_resource".into(),
+            );
             r.bundle(&rules.gaia_planet_fee, "/gaia_planet_fee");
             for (i, l) in rules.leftover_resources.iter().enumerate() {
                 r.add(RefKind::Code, l, format!("/leftover_resources/{i}"));

@@ -398,7 +398,9 @@ impl Game {
         }
         let per = self.content.rules.range_per_qic.max(1);
         let q = (d - range).div_ceil(per);
-        if self.state.players[seat].resource(&self.content, "q") < q as i32 {
+        if self.state.players[seat].resource(&self.content, &self.content.rules.range_resource)
+            < q as i32
+        {
             return err(format!(
                 "out of range: {} is {d} away, range {range}",
                 self.hex_name(hex)
@@ -613,7 +615,10 @@ impl Game {
                         steps = self.steps_to(seat, idx);
                         let free = self.ctx.steps.min(steps);
                         let per = self.ore_per_step(seat);
-                        *cost.0.entry("o".into()).or_default() += ((steps - free) * per) as i32;
+                        *cost
+                            .0
+                            .entry(self.content.rules.terraform_resource.clone())
+                            .or_default() += ((steps - free) * per) as i32;
                     }
                     PlanetKind::Gaia => {
                         let fee = self
@@ -639,7 +644,10 @@ impl Game {
             }
             let q = self.qic_for_range(seat, hex)?;
             if q > 0 {
-                *cost.0.entry("q".into()).or_default() += q as i32;
+                *cost
+                    .0
+                    .entry(self.content.rules.range_resource.clone())
+                    .or_default() += q as i32;
             }
         }
         if self.content.rules.options.refuse_useless_actions
@@ -707,7 +715,10 @@ impl Game {
         }
         let q = self.qic_for_range(seat, hex)?;
         if q > 0 {
-            self.pay(seat, &Bundle::of(&[("q", q as i32)]))?;
+            self.pay(
+                seat,
+                &Bundle::of(&[(self.content.rules.range_resource.as_str(), q as i32)]),
+            )?;
         }
         self.move_tokens(seat, tokens, true)?;
         let round = self.state.round;
@@ -739,7 +750,10 @@ impl Game {
         }
         let q = self.qic_for_range(seat, hex)?;
         if q > 0 {
-            self.pay(seat, &Bundle::of(&[("q", q as i32)]))?;
+            self.pay(
+                seat,
+                &Bundle::of(&[(self.content.rules.range_resource.as_str(), q as i32)]),
+            )?;
         }
         if let Some(planet) = &p.creates_planet {
             if let Some(i) = self
