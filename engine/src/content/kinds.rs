@@ -95,6 +95,9 @@ pub struct RuleOptions {
     /// Refuse step and range actions that would not lower the cost of the build.
     #[serde(default)]
     pub refuse_useless_actions: bool,
+    /// Allow free actions between a main action and its follow-ups (the printed rules do not).
+    #[serde(default)]
+    pub free_actions_within_actions: bool,
     /// Refuse board actions whose whole gain would be lost to caps.
     #[serde(default)]
     pub refuse_capped_actions: bool,

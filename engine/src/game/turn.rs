@@ -180,6 +180,12 @@ impl Game {
 
     fn turn_part(&mut self, seat: usize, part: &Command) -> Result<(), MoveError> {
         match part {
+            Command::Spend { .. } | Command::Burn(_)
+                if !self.ctx.follows.is_empty()
+                    && !self.content.rules.options.free_actions_within_actions =>
+            {
+                err("free actions cannot interrupt an action; finish it first")
+            }
             Command::Spend { cost, gain } => self.convert(seat, cost, gain, Phase::Actions),
             Command::Burn(n) => {
                 let to_gaia = self.burn_to_gaia(seat);
