@@ -15,90 +15,19 @@ use orrery::game::{Decision, Game};
 use orrery::hex::Hex;
 use orrery::notation::parse_hex_ref;
 use orrery::power::Area;
-use orrery::record::{replay, Record};
 
 // ---------------------------------------------------------------------------------------------
-// Helpers (as in tests/faq.rs)
+// Helpers (shared ones in tests/common/scenario.rs)
+
+use common::scenario::*;
 
 fn platform_content() -> Arc<Content> {
     common::platform_content()
 }
 
-fn record(name: &str) -> Record {
-    let path = common::root()
-        .join("tests/data/conformance")
-        .join(format!("{name}.json"));
-    Record::from_json(&common::read_record(&path)).expect("a record")
-}
-
-/// The recorded game `name` replayed up to and including move `until`; checks the faction
-/// plays in it.
-fn at(name: &str, until: usize) -> Game {
-    replay(platform_content(), &record(name), Some(until), false)
-        .map_err(|(m, _)| m.to_string())
-        .expect("the record replays")
-}
-
 /// The recorded line `i` of `name`.
 fn line(name: &str, i: usize) -> String {
     record(name).moves[i].clone()
-}
-
-#[track_caller]
-fn ok(g: &mut Game, line: &str) {
-    if let Err(e) = g.apply_text(line) {
-        panic!("{line:?} refused: {e}");
-    }
-}
-
-#[track_caller]
-fn refused(g: &mut Game, line: &str) -> String {
-    let before = serde_json::to_string(&g.state).unwrap();
-    let e = match g.apply_text(line) {
-        Ok(()) => panic!("{line:?} was accepted"),
-        Err(e) => e.0,
-    };
-    assert_eq!(
-        serde_json::to_string(&g.state).unwrap(),
-        before,
-        "state changed by refused {line:?}"
-    );
-    e
-}
-
-#[track_caller]
-fn refused_with(g: &mut Game, line: &str, words: &str) {
-    let e = refused(g, line);
-    assert!(e.contains(words), "{line:?}: expected {words:?} in {e:?}");
-}
-
-fn seat(g: &Game, faction: &str) -> usize {
-    g.state
-        .players
-        .iter()
-        .position(|p| p.faction == faction)
-        .unwrap_or_else(|| panic!("no {faction} in this game"))
-}
-
-fn res(g: &Game, faction: &str, code: &str) -> i32 {
-    g.state.players[seat(g, faction)].resource(&g.content, code)
-}
-
-/// c, o, k, q, vp.
-fn purse(g: &Game, faction: &str) -> [i32; 5] {
-    ["c", "o", "k", "q", "vp"].map(|c| res(g, faction, c))
-}
-
-fn set_res(g: &mut Game, faction: &str, code: &str, n: i32) {
-    let i = g
-        .content
-        .rules
-        .resources
-        .iter()
-        .position(|r| r.id == code)
-        .expect("a resource");
-    let s = seat(g, faction);
-    g.state.players[s].resources[i] = n;
 }
 
 fn pw(g: &Game, faction: &str) -> [u32; 4] {

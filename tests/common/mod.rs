@@ -79,3 +79,4 @@ pub fn platform_content() -> std::sync::Arc<Content> {
         Content::load(&DirFiles::new(base_dir()), &[overlay]).expect("valid content"),
     )
 }
+pub mod scenario;

@@ -1,0 +1,87 @@
+//! Helpers for scenario tests: replay a recorded game to a point, then try lines.
+#![allow(dead_code)]
+
+use std::sync::Arc;
+
+use orrery::content::Content;
+use orrery::game::Game;
+use orrery::record::{replay, Record};
+
+pub fn record(name: &str) -> Record {
+    let path = super::root()
+        .join("tests/data/conformance")
+        .join(format!("{name}.json"));
+    Record::from_json(&super::read_record(&path)).expect("a record")
+}
+
+/// The recorded game `name` (e.g. `rich/rich-003`) replayed up to and including move `until`.
+pub fn at(name: &str, until: usize) -> Game {
+    at_with(super::platform_content(), name, until)
+}
+
+pub fn at_with(content: Arc<Content>, name: &str, until: usize) -> Game {
+    replay(content, &record(name), Some(until), false)
+        .map_err(|(m, _)| m.to_string())
+        .expect("the record replays")
+}
+
+/// Applies a line that must be accepted.
+#[track_caller]
+pub fn ok(g: &mut Game, line: &str) {
+    if let Err(e) = g.apply_text(line) {
+        panic!("{line:?} refused: {e}");
+    }
+}
+
+/// Applies a line that must be refused; checks the state is untouched; returns the message.
+#[track_caller]
+pub fn refused(g: &mut Game, line: &str) -> String {
+    let before = serde_json::to_string(&g.state).unwrap();
+    let e = match g.apply_text(line) {
+        Ok(()) => panic!("{line:?} was accepted"),
+        Err(e) => e.0,
+    };
+    assert_eq!(
+        serde_json::to_string(&g.state).unwrap(),
+        before,
+        "state changed by refused {line:?}"
+    );
+    e
+}
+
+#[track_caller]
+pub fn refused_with(g: &mut Game, line: &str, words: &str) {
+    let e = refused(g, line);
+    assert!(e.contains(words), "{line:?}: expected {words:?} in {e:?}");
+}
+
+pub fn seat(g: &Game, faction: &str) -> usize {
+    g.state
+        .players
+        .iter()
+        .position(|p| p.faction == faction)
+        .unwrap_or_else(|| panic!("no {faction} in this game"))
+}
+
+/// A resource (`c o k q vp`) of a faction.
+pub fn res(g: &Game, faction: &str, code: &str) -> i32 {
+    g.state.players[seat(g, faction)].resource(&g.content, code)
+}
+
+/// Several resources at once, for compact before/after comparisons.
+pub fn purse(g: &Game, faction: &str) -> [i32; 5] {
+    ["c", "o", "k", "q", "vp"].map(|c| res(g, faction, c))
+}
+
+/// Sets a resource directly (used only to build edge cases).
+pub fn set_res(g: &mut Game, faction: &str, code: &str, n: i32) {
+    let i = g
+        .content
+        .rules
+        .resources
+        .iter()
+        .position(|r| r.id == code)
+        .expect("a resource");
+    let s = seat(g, faction);
+    g.state.players[s].resources[i] = n;
+}
