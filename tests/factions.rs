@@ -7,13 +7,11 @@
 mod common;
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 use orrery::board::FactionBoard;
-use orrery::content::{Content, Effect};
+use orrery::content::Effect;
 use orrery::game::{Decision, Game};
 use orrery::hex::Hex;
-use orrery::notation::parse_hex_ref;
 use orrery::power::Area;
 
 // ---------------------------------------------------------------------------------------------
@@ -21,34 +19,13 @@ use orrery::power::Area;
 
 use common::scenario::*;
 
-fn platform_content() -> Arc<Content> {
-    common::platform_content()
-}
-
 /// The recorded line `i` of `name`.
 fn line(name: &str, i: usize) -> String {
     record(name).moves[i].clone()
 }
 
-fn pw(g: &Game, faction: &str) -> [u32; 4] {
-    g.state.players[seat(g, faction)].power.areas
-}
-
 fn brainstone(g: &Game) -> Option<Area> {
     g.state.players[seat(g, "taklons")].power.special_area()
-}
-
-fn level(g: &Game, faction: &str, track: &str) -> u32 {
-    g.state.players[seat(g, faction)]
-        .research
-        .get(track)
-        .copied()
-        .unwrap_or(0)
-}
-
-fn hex(g: &Game, name: &str) -> Hex {
-    g.hex(&parse_hex_ref(name).expect("a hex name"))
-        .expect("on the map")
 }
 
 fn at_hex(g: &Game, name: &str) -> Vec<(String, String, bool)> {
@@ -62,21 +39,6 @@ fn at_hex(g: &Game, name: &str) -> Vec<(String, String, bool)> {
                 .collect()
         })
         .unwrap_or_default()
-}
-
-fn planet_at(g: &Game, name: &str) -> String {
-    let i = g.state.map.space_index(hex(g, name)).expect("on the map");
-    g.content.planets.planets[usize::from(g.state.planets[i])]
-        .id
-        .clone()
-}
-
-fn built(g: &Game, faction: &str, building: &str) -> u32 {
-    g.state.players[seat(g, faction)]
-        .built
-        .get(building)
-        .copied()
-        .unwrap_or(0)
 }
 
 /// Income items (one bundle per income event) a faction would receive now.
@@ -106,20 +68,6 @@ fn income(g: &Game, faction: &str) -> BTreeMap<String, i32> {
 
 fn get(m: &BTreeMap<String, i32>, code: &str) -> i32 {
     m.get(code).copied().unwrap_or(0)
-}
-
-fn leech_offer(g: &Game) -> Option<(String, u32)> {
-    match g.next_decision() {
-        Some(Decision::Leech { seat, value }) => Some((g.seat_name(*seat), *value)),
-        _ => None,
-    }
-}
-
-fn turn_of(g: &Game) -> Option<String> {
-    match g.next_decision() {
-        Some(Decision::Turn(s)) => Some(g.seat_name(*s)),
-        _ => None,
-    }
 }
 
 fn federations(g: &Game, faction: &str) -> Vec<Vec<Hex>> {

@@ -14,9 +14,7 @@ use std::sync::{Arc, OnceLock};
 use orrery::board::FactionBoard;
 use orrery::content::{Content, Effect, Modifier};
 use orrery::game::{Decision, Game, Stage};
-use orrery::hex::Hex;
 use orrery::map::Map;
-use orrery::notation::parse_hex_ref;
 use orrery::record::{replay, Record};
 
 // ---------------------------------------------------------------------------------------------
@@ -24,42 +22,14 @@ use orrery::record::{replay, Record};
 
 use common::scenario::*;
 
-fn platform_content() -> Arc<Content> {
-    common::platform_content()
-}
-
 /// The printed base game, without the platform variant.
 fn base_content() -> Arc<Content> {
     static C: OnceLock<Arc<Content>> = OnceLock::new();
     C.get_or_init(|| Arc::new(common::base())).clone()
 }
 
-fn pw(g: &Game, faction: &str) -> [u32; 4] {
-    g.state.players[seat(g, faction)].power.areas
-}
-
 fn total_tokens(g: &Game, faction: &str) -> u32 {
     pw(g, faction).iter().sum()
-}
-
-fn level(g: &Game, faction: &str, track: &str) -> u32 {
-    g.state.players[seat(g, faction)]
-        .research
-        .get(track)
-        .copied()
-        .unwrap_or(0)
-}
-
-fn hex(g: &Game, name: &str) -> Hex {
-    g.hex(&parse_hex_ref(name).expect("a hex name"))
-        .expect("on the map")
-}
-
-fn planet_at(g: &Game, name: &str) -> String {
-    let i = g.state.map.space_index(hex(g, name)).expect("on the map");
-    g.content.planets.planets[usize::from(g.state.planets[i])]
-        .id
-        .clone()
 }
 
 /// Buildings on a hex as (faction, building).
@@ -81,14 +51,6 @@ fn has_gaiaformer(g: &Game, name: &str) -> bool {
     g.state.gaiaformers.iter().any(|x| x.hex == h)
 }
 
-fn built(g: &Game, faction: &str, building: &str) -> u32 {
-    g.state.players[seat(g, faction)]
-        .built
-        .get(building)
-        .copied()
-        .unwrap_or(0)
-}
-
 /// The income a faction would receive now, summed by code.
 fn income(g: &Game, faction: &str) -> BTreeMap<String, i32> {
     let p = &g.state.players[seat(g, faction)];
@@ -103,20 +65,6 @@ fn income(g: &Game, faction: &str) -> BTreeMap<String, i32> {
         }
     }
     total
-}
-
-fn leech_offer(g: &Game) -> Option<(String, u32)> {
-    match g.next_decision() {
-        Some(Decision::Leech { seat, value }) => Some((g.seat_name(*seat), *value)),
-        _ => None,
-    }
-}
-
-fn turn_of(g: &Game) -> Option<String> {
-    match g.next_decision() {
-        Some(Decision::Turn(s)) => Some(g.seat_name(*s)),
-        _ => None,
-    }
 }
 
 fn vp_from(g: &Game, faction: &str, source: &str) -> i32 {

@@ -4,7 +4,9 @@
 use std::sync::Arc;
 
 use orrery::content::Content;
-use orrery::game::Game;
+use orrery::game::{Decision, Game};
+use orrery::hex::Hex;
+use orrery::notation::parse_hex_ref;
 use orrery::record::{replay, Record};
 
 pub fn record(name: &str) -> Record {
@@ -84,4 +86,54 @@ pub fn set_res(g: &mut Game, faction: &str, code: &str, n: i32) {
         .expect("a resource");
     let s = seat(g, faction);
     g.state.players[s].resources[i] = n;
+}
+
+pub fn platform_content() -> Arc<Content> {
+    super::platform_content()
+}
+
+pub fn pw(g: &Game, faction: &str) -> [u32; 4] {
+    g.state.players[seat(g, faction)].power.areas
+}
+
+pub fn level(g: &Game, faction: &str, track: &str) -> u32 {
+    g.state.players[seat(g, faction)]
+        .research
+        .get(track)
+        .copied()
+        .unwrap_or(0)
+}
+
+pub fn hex(g: &Game, name: &str) -> Hex {
+    g.hex(&parse_hex_ref(name).expect("a hex name"))
+        .expect("on the map")
+}
+
+pub fn planet_at(g: &Game, name: &str) -> String {
+    let i = g.state.map.space_index(hex(g, name)).expect("on the map");
+    g.content.planets.planets[usize::from(g.state.planets[i])]
+        .id
+        .clone()
+}
+
+pub fn built(g: &Game, faction: &str, building: &str) -> u32 {
+    g.state.players[seat(g, faction)]
+        .built
+        .get(building)
+        .copied()
+        .unwrap_or(0)
+}
+
+pub fn leech_offer(g: &Game) -> Option<(String, u32)> {
+    match g.next_decision() {
+        Some(Decision::Leech { seat, value }) => Some((g.seat_name(*seat), *value)),
+        _ => None,
+    }
+}
+
+pub fn turn_of(g: &Game) -> Option<String> {
+    match g.next_decision() {
+        Some(Decision::Turn(s)) => Some(g.seat_name(*s)),
+        _ => None,
+    }
 }

@@ -62,22 +62,37 @@ impl Game {
         }
     }
 
+    /// The first value a modifier in force gives for a seat.
+    pub(crate) fn modifier<T>(&self, seat: usize, f: impl Fn(&Modifier) -> Option<T>) -> Option<T> {
+        self.modifiers(seat).into_iter().find_map(f)
+    }
+
+    /// Every value modifiers in force give for a seat.
+    pub(crate) fn modifier_values<T>(
+        &self,
+        seat: usize,
+        f: impl Fn(&Modifier) -> Option<T>,
+    ) -> Vec<T> {
+        self.modifiers(seat).into_iter().filter_map(f).collect()
+    }
+
+    /// Whether a modifier in force matches.
+    pub(crate) fn has_modifier(&self, seat: usize, pred: impl Fn(&Modifier) -> bool) -> bool {
+        self.modifiers(seat).into_iter().any(pred)
+    }
+
     /// The power one area-III token is worth for this seat.
     pub(crate) fn token_value(&self, seat: usize) -> u32 {
-        self.modifiers(seat)
-            .iter()
-            .find_map(|m| match m {
-                Modifier::Area3TokenValue(v) => Some(*v),
-                _ => None,
-            })
-            .unwrap_or(1)
+        self.modifier(seat, |m| match m {
+            Modifier::Area3TokenValue(v) => Some(*v),
+            _ => None,
+        })
+        .unwrap_or(1)
     }
 
     /// Whether burnt tokens go to the Gaia area.
     pub(crate) fn burn_to_gaia(&self, seat: usize) -> bool {
-        self.modifiers(seat)
-            .iter()
-            .any(|m| matches!(m, Modifier::BurnToGaia))
+        self.has_modifier(seat, |m| matches!(m, Modifier::BurnToGaia))
     }
 
     /// Gaiaformers a seat could place or convert now.

@@ -163,10 +163,8 @@ impl Game {
         for _ in 0..256 {
             // An offer that can no longer be taken lapses.
             if let Some(Decision::Leech { seat, value }) = self.state.queue.front().cloned() {
-                let tokens = self
-                    .modifiers(seat)
-                    .iter()
-                    .any(|m| matches!(m, Modifier::ChargeGainsTokens(_)));
+                let tokens =
+                    self.has_modifier(seat, |m| matches!(m, Modifier::ChargeGainsTokens(_)));
                 if self.offer_amount(seat, value) == 0 && !tokens {
                     self.state.queue.pop_front();
                     continue;
@@ -382,13 +380,11 @@ impl Game {
     }
 
     pub(crate) fn return_area(&self, seat: usize) -> Area {
-        self.modifiers(seat)
-            .iter()
-            .find_map(|m| match m {
-                Modifier::GaiaReturnArea(a) => Some(Area::from_number(*a)),
-                _ => None,
-            })
-            .unwrap_or(Area::I)
+        self.modifier(seat, |m| match m {
+            Modifier::GaiaReturnArea(a) => Some(Area::from_number(*a)),
+            _ => None,
+        })
+        .unwrap_or(Area::I)
     }
 
     fn next_turn(&mut self) {

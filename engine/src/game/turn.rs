@@ -379,14 +379,13 @@ impl Game {
     }
 
     fn nav_range(&self, seat: usize) -> u32 {
-        self.modifiers(seat)
-            .iter()
-            .filter_map(|m| match m {
-                Modifier::NavRange(r) => Some(*r),
-                _ => None,
-            })
-            .max()
-            .unwrap_or(1)
+        self.modifier_values(seat, |m| match m {
+            Modifier::NavRange(r) => Some(*r),
+            _ => None,
+        })
+        .into_iter()
+        .max()
+        .unwrap_or(1)
     }
 
     /// QIC needed to reach a hex.
@@ -607,10 +606,8 @@ impl Game {
                 ));
             }
             if others {
-                let may_share = self
-                    .modifiers(seat)
-                    .iter()
-                    .any(|m| matches!(m, Modifier::ShareOccupiedPlanets));
+                let may_share =
+                    self.has_modifier(seat, |m| matches!(m, Modifier::ShareOccupiedPlanets));
                 if !may_share {
                     return err(format!("{} is already colonized", self.hex_name(hex)));
                 }
@@ -628,9 +625,7 @@ impl Game {
                     }
                     PlanetKind::Gaia => {
                         let fee = self
-                            .modifiers(seat)
-                            .iter()
-                            .find_map(|m| match m {
+                            .modifier(seat, |m| match m {
                                 Modifier::GaiaPlanetFee(b) => Some(b.clone()),
                                 _ => None,
                             })
@@ -671,14 +666,13 @@ impl Game {
     }
 
     fn ore_per_step(&self, seat: usize) -> u32 {
-        self.modifiers(seat)
-            .iter()
-            .filter_map(|m| match m {
-                Modifier::OrePerStep(n) => Some(*n),
-                _ => None,
-            })
-            .min()
-            .unwrap_or(3)
+        self.modifier_values(seat, |m| match m {
+            Modifier::OrePerStep(n) => Some(*n),
+            _ => None,
+        })
+        .into_iter()
+        .min()
+        .unwrap_or(3)
     }
 
     /// Terraforming steps from the seat's home type to the planet on a space.
@@ -707,9 +701,7 @@ impl Game {
             return err(format!("{} is taken", self.hex_name(hex)));
         }
         let tokens = self
-            .modifiers(seat)
-            .iter()
-            .find_map(|m| match m {
+            .modifier(seat, |m| match m {
                 Modifier::GaiaProjectTokens(n) => Some(*n),
                 _ => None,
             })
@@ -848,11 +840,7 @@ impl Game {
         if level >= top {
             return err(format!("{track} is at its top level"));
         }
-        if self
-            .modifiers(seat)
-            .iter()
-            .any(|m| matches!(m, Modifier::LockTrack(x) if x == track))
-        {
+        if self.has_modifier(seat, |m| matches!(m, Modifier::LockTrack(x) if x == track)) {
             return err(format!("you may not advance on {track}"));
         }
         if level + 1 == top {
@@ -1174,23 +1162,19 @@ impl Game {
     }
 
     fn satellite_cost(&self, seat: usize) -> Bundle {
-        self.modifiers(seat)
-            .iter()
-            .find_map(|m| match m {
-                Modifier::SatelliteCost(b) => Some(b.clone()),
-                _ => None,
-            })
-            .unwrap_or_else(|| self.content.rules.satellite_cost.clone())
+        self.modifier(seat, |m| match m {
+            Modifier::SatelliteCost(b) => Some(b.clone()),
+            _ => None,
+        })
+        .unwrap_or_else(|| self.content.rules.satellite_cost.clone())
     }
 
     fn federate(&mut self, seat: usize, hexes: &[Hex], token: &str) -> Result<(), MoveError> {
         let fed = self
             .with_fed_input(seat, |input| federation::check(input, hexes))
             .map_err(|e| MoveError(e.to_string()))?;
-        let single_federation = self
-            .modifiers(seat)
-            .iter()
-            .any(|m| matches!(m, Modifier::SingleFederation));
+        let single_federation =
+            self.has_modifier(seat, |m| matches!(m, Modifier::SingleFederation));
         let cost = self.satellite_cost(seat);
         if self.state.players[seat].satellites.len() + fed.satellites.len()
             > self.content.rules.satellites as usize
@@ -1244,10 +1228,8 @@ impl Game {
                     .map(|(i, s)| self.power_value(other, i, &s.building))
                     .max()
                     .unwrap_or(0);
-                let tokens = self
-                    .modifiers(other)
-                    .iter()
-                    .any(|m| matches!(m, Modifier::ChargeGainsTokens(_)));
+                let tokens =
+                    self.has_modifier(other, |m| matches!(m, Modifier::ChargeGainsTokens(_)));
                 if value > 0 && (self.state.players[other].power.chargeable() > 0 || tokens) {
                     offers.push(Decision::Leech { seat: other, value });
                 }
@@ -1289,9 +1271,7 @@ impl Game {
                         .map(|a| a.count)
                         .sum();
                     let allowed = self
-                        .modifiers(seat)
-                        .iter()
-                        .find_map(|m| match m {
+                        .modifier(seat, |m| match m {
                             Modifier::ChargeGainsTokens(n) => Some(*n),
                             _ => None,
                         })
