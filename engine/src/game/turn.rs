@@ -928,25 +928,10 @@ impl Game {
             self.state.players[seat].log_source(&format!("a:{tile}"));
             self.ctx.follows.insert(0, Follow::Up(ResearchChoice::Any));
             self.ctx.follows.insert(0, Follow::Cover);
-            let def = self
-                .content
-                .advanced_tiles
-                .tiles
-                .iter()
-                .find(|t| t.id == tile)
-                .cloned();
-            if let Some(def) = def {
-                self.apply_effects(seat, &def.immediate, "tech tiles")?;
-            }
-            return Ok(());
+            let content = self.content.clone();
+            return self.tile_immediate(seat, &content.advanced_tiles.tiles, &tile);
         }
-        let tile = self
-            .state
-            .setup
-            .techs
-            .get(pos)
-            .cloned()
-            .ok_or_else(|| MoveError(format!("no tech position {pos}")))?;
+        let tile = self.tile_at(pos)?;
         if self.state.tech_left.get(pos).copied().unwrap_or(0) == 0 {
             return err(format!("no {tile} left at {pos}"));
         }
@@ -970,27 +955,35 @@ impl Game {
             .and_then(|p| p.track.clone())
             .map_or(ResearchChoice::Any, ResearchChoice::Track);
         self.ctx.follows.insert(0, Follow::Up(choice));
-        let def = self
-            .content
-            .tech_tiles
-            .tiles
-            .iter()
-            .find(|t| t.id == tile)
-            .cloned();
-        if let Some(def) = def {
-            self.apply_effects(seat, &def.immediate, "tech tiles")?;
-        }
-        Ok(())
+        let content = self.content.clone();
+        self.tile_immediate(seat, &content.tech_tiles.tiles, &tile)
     }
 
-    fn cover(&mut self, seat: usize, pos: &str) -> Result<(), MoveError> {
-        let tile = self
-            .state
+    /// Applies a newly taken tile's one-time effects.
+    fn tile_immediate(
+        &mut self,
+        seat: usize,
+        tiles: &[crate::content::Tile],
+        id: &str,
+    ) -> Result<(), MoveError> {
+        match tiles.iter().find(|t| t.id == id) {
+            Some(def) => self.apply_effects(seat, &def.immediate, "tech tiles"),
+            None => Ok(()),
+        }
+    }
+
+    /// The standard tile at a position.
+    fn tile_at(&self, pos: &str) -> Result<String, MoveError> {
+        self.state
             .setup
             .techs
             .get(pos)
             .cloned()
-            .ok_or_else(|| MoveError(format!("no tech position {pos}")))?;
+            .ok_or_else(|| MoveError(format!("no tech position {pos}")))
+    }
+
+    fn cover(&mut self, seat: usize, pos: &str) -> Result<(), MoveError> {
+        let tile = self.tile_at(pos)?;
         let t = self.state.players[seat]
             .techs
             .iter_mut()
