@@ -184,27 +184,31 @@ impl Game {
                 }
             }
             Effect::Steps(n) => {
-                self.ctx.steps += n;
-                self.ctx.follows.push(Follow::Build(vec!["m".into()]));
+                self.state.turn.steps += n;
+                self.state
+                    .turn
+                    .follows
+                    .push(Follow::Build(vec!["m".into()]));
             }
             Effect::Range(n) => {
-                self.ctx.range += n;
-                self.ctx
+                self.state.turn.range += n;
+                self.state
+                    .turn
                     .follows
                     .push(Follow::Build(vec!["m".into(), "gf".into()]));
             }
-            Effect::Research(choice) => self.ctx.follows.push(Follow::Up(choice.clone())),
-            Effect::TechTile => self.ctx.follows.push(Follow::Tech),
-            Effect::RescoreFederation => self.ctx.follows.push(Follow::FedTile),
+            Effect::Research(choice) => self.state.turn.follows.push(Follow::Up(choice.clone())),
+            Effect::TechTile => self.state.turn.follows.push(Follow::Tech),
+            Effect::RescoreFederation => self.state.turn.follows.push(Follow::FedTile),
             Effect::FederationToken(id) => self.gain_token(seat, id, source)?,
             Effect::TrackToken => {
                 if let Some(id) = self.state.track_token.take() {
                     self.gain_token(seat, &id, source)?;
                 }
             }
-            Effect::Place(p) => self.ctx.follows.push(Follow::Place(p.clone())),
-            Effect::Downgrade(d) => self.ctx.follows.push(Follow::Downgrade(d.clone())),
-            Effect::Swap(s) => self.ctx.follows.push(Follow::Swap(s.clone())),
+            Effect::Place(p) => self.state.turn.follows.push(Follow::Place(p.clone())),
+            Effect::Downgrade(d) => self.state.turn.follows.push(Follow::Downgrade(d.clone())),
+            Effect::Swap(s) => self.state.turn.follows.push(Follow::Swap(s.clone())),
             Effect::Script(s) => {
                 return err(format!(
                     "script effects are not supported yet ({}::{})",

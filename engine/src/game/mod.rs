@@ -193,7 +193,13 @@ pub struct GameState {
     /// Seats whose income is still to be paid this round, in turn order.
     #[serde(default)]
     pub income_todo: VecDeque<usize>,
-    /// Move lines applied.
+    /// The decision being taken part by part (taken off the queue by its first part).
+    #[serde(default)]
+    pub open: Option<Decision>,
+    /// What the open decision has done so far.
+    #[serde(default)]
+    pub turn: turn::TurnCtx,
+    /// Decisions completed (move lines applied).
     pub moves: usize,
     /// Random generator.
     pub rng: Rng,
@@ -208,8 +214,6 @@ pub struct Game {
     pub state: GameState,
     /// Faction boards of the seats (derived from content).
     boards: Vec<Option<FactionBoard>>,
-    /// The turn being applied.
-    pub(crate) ctx: turn::TurnCtx,
 }
 
 impl Game {
@@ -248,6 +252,8 @@ impl Game {
             income_todo: VecDeque::new(),
             gaia_todo: VecDeque::new(),
             question: None,
+            open: None,
+            turn: Default::default(),
             moves: 0,
             rng: Rng::new(0),
             setup,
@@ -256,7 +262,6 @@ impl Game {
             content,
             state,
             boards: Vec::new(),
-            ctx: Default::default(),
         })
     }
 
@@ -267,7 +272,6 @@ impl Game {
             content,
             state,
             boards: Vec::new(),
-            ctx: Default::default(),
         };
         g.refresh_boards();
         g
@@ -302,32 +306,50 @@ impl Game {
         self.apply(&parsed)
     }
 
-    /// Applies one parsed move line. On error the state is unchanged.
+    /// Applies one parsed move line: one whole decision, its parts in order, ended by an
+    /// `endturn` part or by the end of the line. On error the state is unchanged.
     pub fn apply(&mut self, line: &MoveLine) -> Result<(), MoveError> {
-        let saved = self.state.clone();
-        let boards = self.boards.clone();
-        match self.apply_inner(line) {
-            Ok(()) => {
-                self.state.moves += 1;
-                Ok(())
-            }
-            Err(e) => {
-                self.state = saved;
-                self.boards = boards;
-                Err(e)
-            }
-        }
+        self.transaction(|g| g.apply_line(line))
     }
 
-    fn apply_inner(&mut self, line: &MoveLine) -> Result<(), MoveError> {
+    /// Applies one part of the decision at hand (taking the decision off the queue if it is
+    /// not open yet); `endturn` ends the decision. On error the state is unchanged.
+    pub fn apply_part(&mut self, part: &Command) -> Result<(), MoveError> {
+        self.transaction(|g| g.part(part))
+    }
+
+    /// Runs `f`; if it fails, the state is restored.
+    fn transaction(
+        &mut self,
+        f: impl FnOnce(&mut Game) -> Result<(), MoveError>,
+    ) -> Result<(), MoveError> {
+        let saved = self.state.clone();
+        let boards = self.boards.clone();
+        let r = f(self);
+        if r.is_err() {
+            self.state = saved;
+            self.boards = boards;
+        }
+        r
+    }
+
+    /// The seat that decides next (the open decision's, else the queue head's).
+    pub fn deciding_seat(&self) -> Option<usize> {
+        self.state
+            .open
+            .as_ref()
+            .or(self.state.queue.front())
+            .map(Decision::seat)
+    }
+
+    fn apply_line(&mut self, line: &MoveLine) -> Result<(), MoveError> {
         let (actor, parts) = match line {
             MoveLine::Init { .. } => return err("the game is already set up"),
             MoveLine::Turn { actor, parts } => (actor, parts),
         };
-        let Some(decision) = self.state.queue.front().cloned() else {
+        let Some(seat) = self.deciding_seat() else {
             return err("the game is over");
         };
-        let seat = decision.seat();
         let ok_actor = match actor {
             Actor::Seat(n) => {
                 usize::from(*n) == seat + 1 && self.state.players[seat].faction.is_empty()
@@ -337,17 +359,100 @@ impl Game {
         if !ok_actor {
             return err(format!("it is {}'s turn to decide", self.seat_name(seat)));
         }
-        self.state.queue.pop_front();
-        match decision {
-            Decision::Faction(s) => self.choose_faction(s, parts)?,
-            Decision::Place(s, b) => self.place_start(s, &b, parts)?,
-            Decision::Booster(s) => self.start_booster(s, parts)?,
-            Decision::Income(s) => self.income_order(s, parts)?,
-            Decision::Gaia(s) => self.gaia_decision(s, parts)?,
-            Decision::Turn(s) => self.take_turn(s, parts)?,
-            Decision::Leech { seat, value } => self.leech_decision(seat, value, parts)?,
-            Decision::Answer(s) => self.answer_decision(s, parts)?,
+        let mut closed = false;
+        for (i, part) in parts.iter().enumerate() {
+            if closed {
+                return err(format!(
+                    "part {} \"{part}\" comes after the end of the turn",
+                    i + 1
+                ));
+            }
+            self.part(part).map_err(|e| match part {
+                Command::EndTurn => e,
+                _ => MoveError(format!("part {} \"{part}\": {}", i + 1, e.0)),
+            })?;
+            closed = self.state.open.is_none();
         }
+        if !closed {
+            self.part(&Command::EndTurn)?;
+        }
+        Ok(())
+    }
+
+    /// One part: opens the decision if needed, then applies the part or ends the decision.
+    fn part(&mut self, part: &Command) -> Result<(), MoveError> {
+        let decision = match &self.state.open {
+            Some(d) => d.clone(),
+            None => {
+                let Some(d) = self.state.queue.pop_front() else {
+                    return err("the game is over");
+                };
+                self.open_decision(&d);
+                d
+            }
+        };
+        if *part == Command::EndTurn {
+            return self.close_decision(&decision);
+        }
+        match decision {
+            Decision::Faction(s) => self.once(|g| g.choose_faction(s, part)),
+            Decision::Place(s, b) => self.once(|g| g.place_start(s, &b, part)),
+            Decision::Booster(s) => self.once(|g| g.start_booster(s, part)),
+            Decision::Income(s) => self.income_part(s, part),
+            Decision::Gaia(s) => self.gaia_part(s, part),
+            Decision::Turn(s) => self.turn_step(s, part),
+            Decision::Leech { seat, value } => self.leech_part(seat, value, part),
+            Decision::Answer(s) => self.answer_part(s, part),
+        }
+    }
+
+    /// A decision made by exactly one part.
+    fn once(
+        &mut self,
+        f: impl FnOnce(&mut Game) -> Result<(), MoveError>,
+    ) -> Result<(), MoveError> {
+        if self.state.turn.decided {
+            return err("already decided: end the turn");
+        }
+        f(self)?;
+        self.state.turn.decided = true;
+        Ok(())
+    }
+
+    fn open_decision(&mut self, d: &Decision) {
+        self.state.open = Some(d.clone());
+        self.state.turn = turn::TurnCtx::default();
+        match d {
+            Decision::Turn(s) => self.state.current = Some(*s),
+            Decision::Gaia(_) => self.state.turn.main = true,
+            _ => {}
+        }
+    }
+
+    /// Ends the open decision, then runs the automatic steps up to the next decision.
+    fn close_decision(&mut self, d: &Decision) -> Result<(), MoveError> {
+        match d {
+            Decision::Faction(_) | Decision::Place(..) | Decision::Booster(_) => {
+                if !self.state.turn.decided {
+                    return err("nothing was decided");
+                }
+            }
+            Decision::Turn(s) => self.end_turn(*s)?,
+            Decision::Leech { seat, value } => self.end_leech(*seat, *value)?,
+            Decision::Gaia(s) => self.end_gaia(*s)?,
+            Decision::Income(s) | Decision::Answer(s) => {
+                if !self.state.turn.decided {
+                    return err(match d {
+                        Decision::Income(_) => "expected `income <reward>,…`",
+                        _ => "expected an answer",
+                    });
+                }
+                self.settle_income(*s);
+            }
+        }
+        self.state.open = None;
+        self.state.turn = turn::TurnCtx::default();
+        self.state.moves += 1;
         self.queue_open_question();
         self.advance();
         Ok(())
@@ -427,13 +532,5 @@ impl Game {
             .iter()
             .map(|p| p.resource(&self.content, crate::player::VP))
             .collect()
-    }
-}
-
-fn single_part(parts: &[Command]) -> Result<&Command, MoveError> {
-    let real: Vec<&Command> = parts.iter().filter(|c| **c != Command::EndTurn).collect();
-    match real.as_slice() {
-        [one] => Ok(one),
-        _ => err("expected exactly one command"),
     }
 }

@@ -2,19 +2,15 @@
 
 use std::collections::BTreeMap;
 
-use super::{err, single_part, Decision, Game, MoveError, Stage, Structure};
+use super::{err, Decision, Game, MoveError, Stage, Structure};
 use crate::content::{Bundle, Effect, Modifier, Phase, PlanetKind};
 use crate::notation::Command;
 use crate::player::{Player, VP};
 use crate::power::Area;
 
 impl Game {
-    pub(super) fn choose_faction(
-        &mut self,
-        seat: usize,
-        parts: &[Command],
-    ) -> Result<(), MoveError> {
-        let Command::Faction(id) = single_part(parts)? else {
+    pub(super) fn choose_faction(&mut self, seat: usize, part: &Command) -> Result<(), MoveError> {
+        let Command::Faction(id) = part else {
             return err("expected `faction <id>`");
         };
         let faction = self
@@ -73,9 +69,9 @@ impl Game {
         &mut self,
         seat: usize,
         building: &str,
-        parts: &[Command],
+        part: &Command,
     ) -> Result<(), MoveError> {
-        let Command::Build { building: b, hex } = single_part(parts)? else {
+        let Command::Build { building: b, hex } = part else {
             return err(format!("expected `build {building} <hex>`"));
         };
         if b != building {
@@ -98,12 +94,8 @@ impl Game {
         Ok(())
     }
 
-    pub(super) fn start_booster(
-        &mut self,
-        seat: usize,
-        parts: &[Command],
-    ) -> Result<(), MoveError> {
-        let Command::Booster(id) = single_part(parts)? else {
+    pub(super) fn start_booster(&mut self, seat: usize, part: &Command) -> Result<(), MoveError> {
+        let Command::Booster(id) = part else {
             return err("expected `booster <id>`");
         };
         self.take_booster(seat, id)
@@ -292,43 +284,36 @@ impl Game {
         }
     }
 
-    /// An `income` line: each item names a pending event by its token gain or charge.
-    pub(super) fn income_order(&mut self, seat: usize, parts: &[Command]) -> Result<(), MoveError> {
-        let mut chosen = false;
-        for part in parts {
-            match part {
-                Command::Income(items) => {
-                    self.require_no_question()?;
-                    for item in items {
-                        let pending = self.state.income_pending.entry(seat).or_default();
-                        let pos = pending
-                            .iter()
-                            .position(|e| e.get(&item.code) == item.count as i32)
-                            .ok_or_else(|| MoveError(format!("no pending income {item}")))?;
-                        let event = pending.remove(pos);
-                        self.pay_income_event(seat, event);
-                        chosen = true;
-                        if self.state.question.is_some() {
-                            break;
-                        }
+    /// An `income` part: each item names a pending event by its token gain or charge.
+    pub(super) fn income_part(&mut self, seat: usize, part: &Command) -> Result<(), MoveError> {
+        match part {
+            Command::Income(items) => {
+                self.require_no_question()?;
+                for item in items {
+                    let pending = self.state.income_pending.entry(seat).or_default();
+                    let pos = pending
+                        .iter()
+                        .position(|e| e.get(&item.code) == item.count as i32)
+                        .ok_or_else(|| MoveError(format!("no pending income {item}")))?;
+                    let event = pending.remove(pos);
+                    self.pay_income_event(seat, event);
+                    self.state.turn.decided = true;
+                    if self.state.question.is_some() {
+                        break;
                     }
-                    self.run_income(seat);
                 }
-                Command::Other { verb, args } => {
-                    if !self.try_answer(seat, verb, args)? {
-                        return err(format!("`{verb}` is not possible here"));
-                    }
-                    self.run_income(seat);
-                }
-                Command::EndTurn => {}
-                _ => return err("expected `income <reward>,…`"),
+                self.run_income(seat);
+                Ok(())
             }
+            Command::Other { verb, args } => {
+                if !self.try_answer(seat, verb, args)? {
+                    return err(format!("`{verb}` is not possible here"));
+                }
+                self.run_income(seat);
+                Ok(())
+            }
+            _ => err("expected `income <reward>,…`"),
         }
-        if !chosen {
-            return err("expected `income <reward>,…`");
-        }
-        self.settle_income(seat);
-        Ok(())
     }
 
     fn start_gaia_phase(&mut self) {
@@ -361,12 +346,12 @@ impl Game {
         })
     }
 
-    pub(super) fn gaia_decision(
-        &mut self,
-        seat: usize,
-        parts: &[Command],
-    ) -> Result<(), MoveError> {
-        self.gaia_parts(seat, parts)?;
+    /// Ends a Gaia-phase decision: its follow-ups done, the seat's tokens return.
+    pub(super) fn end_gaia(&mut self, seat: usize) -> Result<(), MoveError> {
+        self.drop_optional_follows(seat);
+        if let Some(f) = self.state.turn.follows.first() {
+            return err(format!("not finished: expected {f:?}"));
+        }
         self.return_gaia(seat);
         Ok(())
     }

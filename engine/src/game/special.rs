@@ -191,30 +191,22 @@ impl Game {
         }
     }
 
-    /// A standalone answer line.
-    pub(super) fn answer_decision(
+    /// A part of a standalone answer decision.
+    pub(super) fn answer_part(
         &mut self,
         seat: usize,
-        parts: &[crate::notation::Command],
+        part: &crate::notation::Command,
     ) -> Result<(), MoveError> {
-        let mut answered = false;
-        for part in parts {
-            match part {
-                crate::notation::Command::Other { verb, args } if !answered => {
-                    answered = self.try_answer(seat, verb, args)?;
-                    if !answered {
-                        return err(format!("`{verb}` is not an answer"));
-                    }
+        match part {
+            crate::notation::Command::Other { verb, args } if !self.state.turn.decided => {
+                if !self.try_answer(seat, verb, args)? {
+                    return err(format!("`{verb}` is not an answer"));
                 }
-                crate::notation::Command::EndTurn => {}
-                other => return err(format!("`{other}` is not an answer")),
+                self.state.turn.decided = true;
+                Ok(())
             }
+            other => err(format!("`{other}` is not an answer")),
         }
-        if !answered {
-            return err("expected an answer");
-        }
-        self.settle_income(seat);
-        Ok(())
     }
 
     /// Queues a standalone answer when a question is still open after a line.

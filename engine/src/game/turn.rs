@@ -15,7 +15,6 @@ use crate::federation::{self, FedInput};
 use crate::hex::Hex;
 use crate::notation::{Amount, Command};
 use crate::player::VP;
-use crate::power::Area;
 
 /// A follow-up the current action still needs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -38,21 +37,29 @@ pub enum Follow {
     Swap(Swap),
 }
 
-/// What a turn has done so far (lives only while a line is applied).
-#[derive(Debug, Clone, Default)]
-pub(crate) struct TurnCtx {
+/// What the open decision has done so far (saved with the state, so a decision can be taken
+/// part by part).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TurnCtx {
+    /// The turn's main action is taken.
     pub main: bool,
+    /// Follow-ups still owed, in the order they are expected.
     pub follows: Vec<Follow>,
+    /// Free terraforming steps for the next mine.
     pub steps: u32,
+    /// Extra range for the next placement.
     pub range: u32,
     /// Spaces built on this turn that offer charges, in build order.
     pub leech: Vec<usize>,
-    /// The main action being applied is a build.
+    /// The main action being applied is a build (only while one part is applied).
+    #[serde(skip)]
     pub building_main: bool,
     /// The player passed: nothing but the end of the turn may follow.
     pub passed: bool,
     /// A main-action build's space, offered once the action's follow-ups are done.
     pub deferred_leech: Option<usize>,
+    /// A one-part decision (faction, placement, booster, charge, income, answer) was made.
+    pub decided: bool,
 }
 
 fn bundle_of(amounts: &[Amount]) -> Bundle {
@@ -90,67 +97,48 @@ fn gain_bundle(effects: &[Effect]) -> Option<Bundle> {
 }
 
 impl Game {
-    pub(super) fn take_turn(&mut self, seat: usize, parts: &[Command]) -> Result<(), MoveError> {
-        self.ctx = TurnCtx::default();
-        self.state.current = Some(seat);
-        let mut ended = false;
-        for (i, part) in parts.iter().enumerate() {
-            if ended {
-                return err(format!(
-                    "part {} \"{part}\" comes after the end of the turn",
-                    i + 1
-                ));
-            }
-            if *part == Command::EndTurn {
-                self.require_no_question()?;
-                if !self.ctx.main {
-                    return err("a turn needs one main action");
-                }
-                self.drop_optional_follows(seat);
-                if let Some(f) = self.ctx.follows.first() {
-                    return err(format!("the action is not finished: expected {f:?}"));
-                }
-                ended = true;
-                continue;
-            }
-            if let Command::Other { verb, args } = part {
-                if self.state.question.is_some() && self.try_answer(seat, verb, args)? {
-                    continue;
-                }
-            }
-            self.require_no_question()?;
-            if self.ctx.passed {
-                return err(format!("part {} \"{part}\" comes after passing", i + 1));
-            }
-            self.turn_part(seat, part)
-                .map_err(|e| MoveError(format!("part {} \"{part}\": {}", i + 1, e.0)))?;
-            if self.ctx.follows.is_empty() {
-                if let Some(idx) = self.ctx.deferred_leech.take() {
-                    self.ctx.leech.push(idx);
-                }
-            }
-        }
-        if !ended {
-            if !self.ctx.main {
-                return err("a turn needs one main action");
-            }
-            self.drop_optional_follows(seat);
-            if let Some(f) = self.ctx.follows.first() {
-                return err(format!("the action is not finished: expected {f:?}"));
+    /// One part of a turn other than its end.
+    pub(super) fn turn_step(&mut self, seat: usize, part: &Command) -> Result<(), MoveError> {
+        if let Command::Other { verb, args } = part {
+            if self.state.question.is_some() && self.try_answer(seat, verb, args)? {
+                return Ok(());
             }
         }
         self.require_no_question()?;
-        if let Some(idx) = self.ctx.deferred_leech.take() {
-            self.ctx.leech.push(idx);
+        if self.state.turn.passed {
+            return err("only the end of the turn may follow passing");
+        }
+        self.turn_part(seat, part)?;
+        if self.state.turn.follows.is_empty() {
+            if let Some(idx) = self.state.turn.deferred_leech.take() {
+                self.state.turn.leech.push(idx);
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends a turn: the main action and its follow-ups must be done; then neighbours are
+    /// offered their charges.
+    pub(super) fn end_turn(&mut self, seat: usize) -> Result<(), MoveError> {
+        self.require_no_question()?;
+        if !self.state.turn.main {
+            return err("a turn needs one main action");
+        }
+        self.drop_optional_follows(seat);
+        if let Some(f) = self.state.turn.follows.first() {
+            return err(format!("the action is not finished: expected {f:?}"));
+        }
+        if let Some(idx) = self.state.turn.deferred_leech.take() {
+            self.state.turn.leech.push(idx);
         }
         self.offer_charges(seat);
         Ok(())
     }
 
     /// Research follow-ups that cannot be used lapse.
-    fn drop_optional_follows(&mut self, seat: usize) {
-        let follows = std::mem::take(&mut self.ctx.follows);
-        self.ctx.follows = follows
+    pub(super) fn drop_optional_follows(&mut self, seat: usize) {
+        let follows = std::mem::take(&mut self.state.turn.follows);
+        self.state.turn.follows = follows
             .into_iter()
             .filter(|f| match f {
                 Follow::Up(choice) => self.content.research.tracks.iter().any(|t| {
@@ -163,25 +151,25 @@ impl Game {
     }
 
     fn main_action(&mut self) -> Result<(), MoveError> {
-        if self.ctx.main {
+        if self.state.turn.main {
             return err("the turn's main action is already taken");
         }
-        if !self.ctx.follows.is_empty() {
+        if !self.state.turn.follows.is_empty() {
             return err("finish the current action first");
         }
-        self.ctx.main = true;
+        self.state.turn.main = true;
         Ok(())
     }
 
     fn take_follow(&mut self, pred: impl Fn(&Follow) -> bool) -> Option<Follow> {
-        let i = self.ctx.follows.iter().position(pred)?;
-        Some(self.ctx.follows.remove(i))
+        let i = self.state.turn.follows.iter().position(pred)?;
+        Some(self.state.turn.follows.remove(i))
     }
 
     fn turn_part(&mut self, seat: usize, part: &Command) -> Result<(), MoveError> {
         match part {
             Command::Spend { .. } | Command::Burn(_)
-                if !self.ctx.follows.is_empty()
+                if !self.state.turn.follows.is_empty()
                     && !self.content.rules.options.free_actions_within_actions =>
             {
                 err("free actions cannot interrupt an action; finish it first")
@@ -213,17 +201,17 @@ impl Game {
                     return self.place(seat, &p, hex);
                 }
                 self.main_action()?;
-                self.ctx.building_main = true;
+                self.state.turn.building_main = true;
                 let r = self.build(seat, building, hex, false);
-                self.ctx.building_main = false;
+                self.state.turn.building_main = false;
                 r
             }
             Command::Up(track) => {
-                let pos = self.ctx.follows.iter().position(
+                let pos = self.state.turn.follows.iter().position(
                     |f| matches!(f, Follow::Up(c) if self.research_allowed(seat, c, track)),
                 );
                 if let Some(i) = pos {
-                    self.ctx.follows.remove(i);
+                    self.state.turn.follows.remove(i);
                     return self.advance_research(seat, track);
                 }
                 self.main_action()?;
@@ -261,7 +249,7 @@ impl Game {
             }
             Command::Pass(booster) => {
                 self.main_action()?;
-                self.ctx.passed = true;
+                self.state.turn.passed = true;
                 self.pass(seat, booster.as_deref())
             }
             Command::Federation { hexes, token } => {
@@ -397,7 +385,7 @@ impl Game {
             .map(|h| h.distance(hex))
             .min()
             .ok_or_else(|| MoveError("you have no planet to measure range from".into()))?;
-        let range = self.nav_range(seat) + self.ctx.range;
+        let range = self.nav_range(seat) + self.state.turn.range;
         if d <= range {
             return Ok(0);
         }
@@ -532,10 +520,10 @@ impl Game {
             },
         );
         // A main-action build offers its charges once its follow-ups are done.
-        if std::mem::take(&mut self.ctx.building_main) {
-            self.ctx.deferred_leech = Some(idx);
+        if std::mem::take(&mut self.state.turn.building_main) {
+            self.state.turn.deferred_leech = Some(idx);
         } else {
-            self.ctx.leech.push(idx);
+            self.state.turn.leech.push(idx);
         }
         self.join_federation(seat, idx);
         Ok(())
@@ -616,7 +604,7 @@ impl Game {
                 match kind {
                     PlanetKind::Wheel => {
                         steps = self.steps_to(seat, idx);
-                        let free = self.ctx.steps.min(steps);
+                        let free = self.state.turn.steps.min(steps);
                         let per = self.ore_per_step(seat);
                         *cost
                             .0
@@ -652,7 +640,7 @@ impl Game {
             }
         }
         if self.content.rules.options.refuse_useless_actions
-            && self.ctx.steps > 0
+            && self.state.turn.steps > 0
             && steps == 0
             && !shared
         {
@@ -926,8 +914,11 @@ impl Game {
             self.state.adv_left.remove(pos);
             self.state.players[seat].advanced.push(tile.clone());
             self.state.players[seat].log_source(&format!("a:{tile}"));
-            self.ctx.follows.insert(0, Follow::Up(ResearchChoice::Any));
-            self.ctx.follows.insert(0, Follow::Cover);
+            self.state
+                .turn
+                .follows
+                .insert(0, Follow::Up(ResearchChoice::Any));
+            self.state.turn.follows.insert(0, Follow::Cover);
             let content = self.content.clone();
             return self.tile_immediate(seat, &content.advanced_tiles.tiles, &tile);
         }
@@ -954,7 +945,7 @@ impl Game {
             .find(|p| p.id == pos)
             .and_then(|p| p.track.clone())
             .map_or(ResearchChoice::Any, ResearchChoice::Track);
-        self.ctx.follows.insert(0, Follow::Up(choice));
+        self.state.turn.follows.insert(0, Follow::Up(choice));
         let content = self.content.clone();
         self.tile_immediate(seat, &content.tech_tiles.tiles, &tile)
     }
@@ -1207,7 +1198,7 @@ impl Game {
         let n = self.state.players.len();
         let dist = self.content.rules.charge_distance;
         let mut offers = Vec::new();
-        for &idx in self.ctx.leech.iter().rev() {
+        for &idx in self.state.turn.leech.iter().rev() {
             let hex = self.state.map.spaces[idx].hex;
             for k in 1..n {
                 let other = (seat + k) % n;
@@ -1240,104 +1231,98 @@ impl Game {
         value.min(p.power.chargeable()).min(vp + 1)
     }
 
-    pub(super) fn leech_decision(
+    /// A part of a charge decision: `charge …`, `decline …`, or an answer.
+    pub(super) fn leech_part(
         &mut self,
         seat: usize,
         value: u32,
-        parts: &[Command],
+        part: &Command,
     ) -> Result<(), MoveError> {
-        self.ctx = TurnCtx::default();
-        let mut amount = self.offer_amount(seat, value);
-        let mut decided = false;
-        for part in parts {
-            match part {
-                Command::EndTurn => {}
-                Command::Charge(items) if !decided => {
-                    let pw: u32 = items
-                        .iter()
-                        .filter(|a| a.code == "pw")
-                        .map(|a| a.count)
-                        .sum();
-                    let tokens: u32 = items
-                        .iter()
-                        .filter(|a| a.code == "t")
-                        .map(|a| a.count)
-                        .sum();
-                    let allowed = self
-                        .modifier(seat, |m| match m {
-                            Modifier::ChargeGainsTokens(n) => Some(*n),
-                            _ => None,
-                        })
-                        .unwrap_or(0);
-                    if tokens != 0 && tokens != allowed {
-                        return err(if allowed == 0 {
-                            "no power tokens come with this charge".to_string()
-                        } else {
-                            format!("this charge comes with {allowed}t")
-                        });
-                    }
-                    if allowed > 0 && tokens == 0 {
-                        return err(format!(
-                            "this charge comes with {allowed}t (`charge {amount}pw,{allowed}t`)"
-                        ));
-                    }
-                    let token_first = items.first().is_some_and(|a| a.code == "t");
-                    if token_first {
-                        self.state.players[seat].power.gain_tokens(tokens);
-                        amount = self.offer_amount(seat, value);
-                    }
-                    if pw != amount {
-                        return err(format!("the offer is {amount}pw, not {pw}pw"));
-                    }
-                    self.charge_power(seat, amount);
-                    if !token_first {
-                        self.state.players[seat].power.gain_tokens(tokens);
-                        if let Some(q) = &mut self.state.question {
-                            for (_, p) in &mut q.options {
-                                p.gain_tokens(tokens);
-                            }
+        let decided = self.state.turn.decided;
+        match part {
+            Command::Charge(items) if !decided => {
+                let pw: u32 = items
+                    .iter()
+                    .filter(|a| a.code == "pw")
+                    .map(|a| a.count)
+                    .sum();
+                let tokens: u32 = items
+                    .iter()
+                    .filter(|a| a.code == "t")
+                    .map(|a| a.count)
+                    .sum();
+                let allowed = self.charge_tokens(seat);
+                let mut amount = self.offer_amount(seat, value);
+                if tokens != 0 && tokens != allowed {
+                    return err(if allowed == 0 {
+                        "no power tokens come with this charge".to_string()
+                    } else {
+                        format!("this charge comes with {allowed}t")
+                    });
+                }
+                if allowed > 0 && tokens == 0 {
+                    return err(format!(
+                        "this charge comes with {allowed}t (`charge {amount}pw,{allowed}t`)"
+                    ));
+                }
+                let token_first = items.first().is_some_and(|a| a.code == "t");
+                if token_first {
+                    self.state.players[seat].power.gain_tokens(tokens);
+                    amount = self.offer_amount(seat, value);
+                }
+                if pw != amount {
+                    return err(format!("the offer is {amount}pw, not {pw}pw"));
+                }
+                self.charge_power(seat, amount);
+                if !token_first {
+                    self.state.players[seat].power.gain_tokens(tokens);
+                    if let Some(q) = &mut self.state.question {
+                        for (_, p) in &mut q.options {
+                            p.gain_tokens(tokens);
                         }
                     }
-                    self.gain_code(seat, VP, -(amount.saturating_sub(1) as i32), "leech");
-                    self.fire(seat, &Happened::ChargeAccepted);
-                    decided = true;
                 }
-                Command::Decline(_) if !decided => decided = true,
-                Command::Other { verb, args } if self.try_answer(seat, verb, args)? => {}
-                other => return err(format!("`{other}` is not an answer to a charge offer")),
+                self.gain_code(seat, VP, -(amount.saturating_sub(1) as i32), "leech");
+                self.fire(seat, &Happened::ChargeAccepted);
+                self.state.turn.decided = true;
+                Ok(())
             }
+            Command::Decline(_) if !decided => {
+                self.state.turn.decided = true;
+                Ok(())
+            }
+            Command::Other { verb, args } if self.try_answer(seat, verb, args)? => Ok(()),
+            other => err(format!("`{other}` is not an answer to a charge offer")),
         }
-        if !decided {
+    }
+
+    /// Power tokens a seat gains with an accepted charge.
+    pub(crate) fn charge_tokens(&self, seat: usize) -> u32 {
+        self.modifier(seat, |m| match m {
+            Modifier::ChargeGainsTokens(n) => Some(*n),
+            _ => None,
+        })
+        .unwrap_or(0)
+    }
+
+    /// Ends a charge decision.
+    pub(super) fn end_leech(&mut self, seat: usize, value: u32) -> Result<(), MoveError> {
+        if !self.state.turn.decided {
+            let amount = self.offer_amount(seat, value);
             return err(format!("charge or decline the offer of {amount}pw"));
         }
-        self.require_no_question()?;
-        Ok(())
+        self.require_no_question()
     }
 
-    pub(super) fn gaia_parts(&mut self, seat: usize, parts: &[Command]) -> Result<(), MoveError> {
-        self.ctx = TurnCtx::default();
-        self.ctx.main = true;
-        for part in parts {
-            match part {
-                Command::EndTurn => {}
-                Command::Spend { cost, gain } => self.convert(seat, cost, gain, Phase::Gaia)?,
-                Command::Decline(Some(w)) if w == "tech" => {}
-                Command::Tech(_) | Command::Up(_) | Command::Cover(_) | Command::Decline(_) => {
-                    self.turn_part(seat, part)?
-                }
-                other => return err(format!("`{other}` is not possible in the Gaia phase")),
+    /// A part of a Gaia-phase decision.
+    pub(super) fn gaia_part(&mut self, seat: usize, part: &Command) -> Result<(), MoveError> {
+        match part {
+            Command::Spend { cost, gain } => self.convert(seat, cost, gain, Phase::Gaia),
+            Command::Decline(Some(w)) if w == "tech" => Ok(()),
+            Command::Tech(_) | Command::Up(_) | Command::Cover(_) | Command::Decline(_) => {
+                self.turn_part(seat, part)
             }
+            other => err(format!("`{other}` is not possible in the Gaia phase")),
         }
-        self.drop_optional_follows(seat);
-        if let Some(f) = self.ctx.follows.first() {
-            return err(format!("not finished: expected {f:?}"));
-        }
-        Ok(())
     }
-}
-
-/// Area helper kept for readability of callers.
-#[allow(dead_code)]
-fn area3() -> Area {
-    Area::III
 }
