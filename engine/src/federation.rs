@@ -22,7 +22,10 @@
 //! * **Single federation** (`single_federation`): the player grows one federation. The existing
 //!   federation (its hexes, plus any buildings touching them) is one more group that every
 //!   federation must contain once it exists; its old satellites cost nothing, and the value
-//!   counts every building of the whole federation found in `buildings`.
+//!   counts every building of the whole federation found in `buildings`. A proposal may name
+//!   the old hexes or not; a federation found or returned always names them all (its
+//!   [hexes](Federation::hexes) are the whole grown federation, as recorded games write the
+//!   move).
 //!
 //! # Building groups
 //!
@@ -33,6 +36,14 @@
 //! hexes that touch no group outside `T`; it is computed with the Dreyfus–Wagner subset dynamic
 //! programme, bounded by the satellite budget, on the few hexes that can lie on a path of that
 //! length between two of the groups.
+//!
+//! Every satellite layout of a building set ([`available_layouts`]) is a set of exactly that
+//! many satellites joining its groups within the same region. Such sets are grown from one
+//! group over the hexes that lie on some cheapest layout (their Dreyfus–Wagner value with all
+//! the groups is the cheapest cost), each hex either taken or banned for the rest of the
+//! branch so that every layout is found once, and a branch is cut when a missing group is
+//! farther than the satellites left. The building set is legal, so every layout is too: no
+//! check per layout is needed.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -81,18 +92,24 @@ pub struct Federation {
     pub buildings: Vec<Hex>,
     /// The new satellites (sorted): the satellite count is `satellites.len()`.
     pub satellites: Vec<Hex>,
+    /// In single-federation mode, the satellites of the existing federation (sorted; every
+    /// hex of [`FedInput::federated`] joined that is not in [`FedInput::buildings`]): part of
+    /// the federation's hexes, but neither buildings nor new satellites. Empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub old_satellites: Vec<Hex>,
     /// Its power value (in single-federation mode, of the whole federation).
     pub value: u32,
 }
 
 impl Federation {
-    /// The hexes of the federation (buildings and new satellites), sorted: the argument of
-    /// the `federation` move.
+    /// The hexes of the federation (buildings, new satellites and, in single-federation mode,
+    /// the old satellites), sorted: the argument of the `federation` move.
     pub fn hexes(&self) -> Vec<Hex> {
         let mut all: Vec<Hex> = self
             .buildings
             .iter()
             .chain(&self.satellites)
+            .chain(&self.old_satellites)
             .copied()
             .collect();
         all.sort();
@@ -291,25 +308,105 @@ pub fn check(input: &FedInput, proposal: &[Hex]) -> Result<Federation, FedError>
             });
         }
     }
-    let mut buildings = graph.buildings_of(mask);
-    buildings.retain(|h| input.buildings.contains_key(h));
+    let (buildings, old_satellites) = graph.members_of(mask, input);
     sats.sort();
     Ok(Federation {
         buildings,
         satellites: sats,
+        old_satellites,
         value,
     })
 }
 
 /// Every legal federation needing at most `max` new satellites (the satellites the player can
 /// pay for), one per building set (satellite layouts of the same cost are interchangeable, so
-/// only one is given), sorted by satellite count, then by buildings.
+/// only one is given; [`available_layouts`] lists them all), sorted by satellite count, then
+/// by buildings.
 pub fn available(input: &FedInput, max: usize) -> Vec<Federation> {
+    let (graph, sets, mut dw) = legal_sets(input, max);
+    sets.into_iter()
+        .map(|set| {
+            let satellites = if set.cost == 0 {
+                Vec::new()
+            } else {
+                dw.run(&graph, set.mask, set.mask, set.cost, None);
+                let mut s: Vec<Hex> = dw
+                    .tree(dw.full())
+                    .into_iter()
+                    .filter_map(|n| graph.space_hex(n))
+                    .collect();
+                s.sort();
+                s
+            };
+            Federation {
+                value: graph.value_of(set.mask),
+                buildings: set.buildings,
+                satellites,
+                old_satellites: set.old_satellites,
+            }
+        })
+        .collect()
+}
+
+/// Every legal federation needing at most `max` new satellites, every satellite layout
+/// included: for each building set of [`available`] (in its order), every set of exactly its
+/// fewest satellites that joins it, the layouts of one set sorted.
+///
+/// At most `limit` federations are returned: the listing stops there, so later building sets
+/// are left out and the building set it stops in may be listed with only some of its layouts
+/// (those found first, sorted). With fewer than `limit` results the listing is complete.
+pub fn available_layouts(input: &FedInput, max: usize, limit: usize) -> Vec<Federation> {
+    let mut out: Vec<Federation> = Vec::new();
+    if limit == 0 {
+        return out;
+    }
+    let (graph, sets, mut dw) = legal_sets(input, max);
+    let mut rows: Vec<u8> = Vec::new();
+    let mut search = LayoutSearch::default();
+    for set in sets {
+        let layouts = if set.cost == 0 {
+            vec![Vec::new()]
+        } else {
+            graph.region_rows(set.mask, &mut rows);
+            dw.run(&graph, set.mask, set.mask, set.cost, Some(&rows));
+            search.run(&graph, &dw, &rows, set.cost, limit - out.len())
+        };
+        let value = graph.value_of(set.mask);
+        out.extend(layouts.into_iter().map(|satellites| Federation {
+            buildings: set.buildings.clone(),
+            satellites,
+            old_satellites: set.old_satellites.clone(),
+            value,
+        }));
+        if out.len() >= limit {
+            out.truncate(limit);
+            break;
+        }
+    }
+    out
+}
+
+/// The building set of a legal federation.
+struct BuildingSet {
+    /// Its groups.
+    mask: u64,
+    /// Its fewest satellites.
+    cost: u8,
+    /// Its buildings, as [`Federation::buildings`].
+    buildings: Vec<Hex>,
+    /// The existing federation's satellites, as [`Federation::old_satellites`].
+    old_satellites: Vec<Hex>,
+}
+
+/// The building sets of the legal federations needing at most `max` satellites, in the order
+/// of [`available`]; with the graph and the search buffers.
+fn legal_sets(input: &FedInput, max: usize) -> (Graph, Vec<BuildingSet>, Dw) {
     let budget = max.min(MAX_BUDGET) as u8;
     let graph = Graph::build(input, budget as usize);
+    let mut dw = Dw::default();
     let k = graph.groups.len().min(MAX_GROUPS);
     if k == 0 {
-        return Vec::new();
+        return (graph, Vec::new(), dw);
     }
     let thr = input.threshold;
     let core_bit: usize = graph.core.map_or(0, |c| 1 << c);
@@ -321,7 +418,6 @@ pub fn available(input: &FedInput, max: usize) -> Vec<Federation> {
     let mut lb = vec![0u8; size];
     let mut quota = vec![INF; size];
     let mut found: Vec<(u64, u8)> = Vec::new();
-    let mut dw = Dw::default();
     let mut rows: Vec<u8> = Vec::new();
     for t in 1..size {
         let low = t.trailing_zeros() as usize;
@@ -408,35 +504,20 @@ pub fn available(input: &FedInput, max: usize) -> Vec<Federation> {
             keep.push((t, cost));
         }
     }
-    let found = keep;
-
-    let mut out: Vec<Federation> = found
+    let mut sets: Vec<BuildingSet> = keep
         .into_iter()
         .map(|(mask, cost)| {
-            let satellites = if cost == 0 {
-                Vec::new()
-            } else {
-                dw.run(&graph, mask, mask, cost, None);
-                let mut s: Vec<Hex> = dw
-                    .tree(dw.full())
-                    .into_iter()
-                    .filter_map(|n| graph.space_hex(n))
-                    .collect();
-                s.sort();
-                s
-            };
-            let mut buildings = graph.buildings_of(mask);
-            buildings.retain(|h| input.buildings.contains_key(h));
-            let value = bits(mask).map(|b| graph.groups[b].value).sum();
-            Federation {
+            let (buildings, old_satellites) = graph.members_of(mask, input);
+            BuildingSet {
+                mask,
+                cost,
                 buildings,
-                satellites,
-                value,
+                old_satellites,
             }
         })
         .collect();
-    out.sort_by(|a, b| (a.satellites.len(), &a.buildings).cmp(&(b.satellites.len(), &b.buildings)));
-    out
+    sets.sort_by(|a, b| (a.cost, &a.buildings).cmp(&(b.cost, &b.buildings)));
+    (graph, sets, dw)
 }
 
 /// Is the hex in or next to one of the federations?
@@ -930,12 +1011,26 @@ impl Graph {
         node.checked_sub(self.groups.len()).map(|j| self.spaces[j])
     }
 
+    /// The power value of a set of groups.
+    fn value_of(&self, mask: u64) -> u32 {
+        bits(mask).map(|b| self.groups[b].value).sum()
+    }
+
     fn buildings_of(&self, mask: u64) -> Vec<Hex> {
         let mut v: Vec<Hex> = bits(mask)
             .flat_map(|b| self.groups[b].hexes.iter().copied())
             .collect();
         v.sort();
         v
+    }
+
+    /// The hexes of a set of groups split into buildings (those in [`FedInput::buildings`])
+    /// and the existing federation's satellites (the others, only found in the core), both
+    /// sorted: [`Federation::buildings`] and [`Federation::old_satellites`].
+    fn members_of(&self, mask: u64, input: &FedInput) -> (Vec<Hex>, Vec<Hex>) {
+        self.buildings_of(mask)
+            .into_iter()
+            .partition(|h| input.buildings.contains_key(h))
     }
 }
 
@@ -1185,6 +1280,200 @@ impl Dw {
     }
 }
 
+/// Enumerates the satellite layouts of one building set: every set of exactly its fewest
+/// satellites that joins its groups. Connected sets are grown from the first group over the
+/// hexes of some cheapest layout (those whose cheapest layout through them has that cost, from
+/// [`Dw::run`]), each exactly once: a hex taken from the frontier is either added or banned
+/// for the rest of that branch. A group is added as soon as a satellite touches it, and a
+/// branch stops when the farthest missing group is out of reach of the satellites left.
+#[derive(Default)]
+struct LayoutSearch {
+    /// Terminals.
+    t: usize,
+    /// Per local node: `FREE`, `FRONTIER`, `TAKEN` or `BANNED`.
+    state: Vec<u8>,
+    /// `rows[i * n + v]`: fewest satellites from terminal `i` to local node `v`, `v` included.
+    rows: Vec<u8>,
+    /// The frontier: free neighbours of the grown set, still to be decided.
+    frontier: Vec<u32>,
+    /// Undo log: nodes that left `FREE`.
+    changed: Vec<u32>,
+    /// Undo log: frontier nodes banned.
+    banned: Vec<u32>,
+    /// Nodes still to add in [`LayoutSearch::take`].
+    todo: Vec<u32>,
+    /// Satellites taken.
+    sats: Vec<u32>,
+    /// Terminals joined (local bits).
+    joined: u64,
+    /// Stack of frames of `t` entries: fewest further satellites to reach each terminal
+    /// from the grown set.
+    need: Vec<u8>,
+    /// Layouts found, as global nodes.
+    found: Vec<Vec<u32>>,
+    /// Stop after this many layouts.
+    limit: usize,
+}
+
+const FREE: u8 = 0;
+const FRONTIER: u8 = 1;
+const TAKEN: u8 = 2;
+const BANNED: u8 = 3;
+
+impl LayoutSearch {
+    /// The layouts (sorted satellite hexes, sorted) of the building set `dw` was last run on
+    /// (terminals = region = the set, budget = `cost`, its fewest satellites, at least 1),
+    /// with `rows` its region distances; at most `limit` of them.
+    fn run(&mut self, g: &Graph, dw: &Dw, rows: &[u8], cost: u8, limit: usize) -> Vec<Vec<Hex>> {
+        let n = dw.n;
+        let t = dw.term_bit.len();
+        let total = g.nodes();
+        let full = dw.full();
+        self.t = t;
+        self.limit = limit;
+        self.found.clear();
+        self.frontier.clear();
+        self.changed.clear();
+        self.banned.clear();
+        self.sats.clear();
+        // Only hexes of some cheapest layout are free.
+        self.state.clear();
+        self.state.extend((0..n).map(|v| {
+            if v < t || dw.dp[full * n + v] == cost {
+                FREE
+            } else {
+                BANNED
+            }
+        }));
+        self.rows.clear();
+        for &b in &dw.term_bit {
+            let row = &rows[b * total..(b + 1) * total];
+            self.rows
+                .extend(dw.global[..n].iter().map(|&v| row[v as usize]));
+        }
+        self.need.clear();
+        self.need.resize(t, INF);
+        self.joined = 0;
+        self.take(dw, 0, false);
+        self.grow(dw, cost);
+        let mut out: Vec<Vec<Hex>> = self
+            .found
+            .iter()
+            .map(|layout| {
+                let mut hexes: Vec<Hex> = layout
+                    .iter()
+                    .filter_map(|&v| g.space_hex(v as usize))
+                    .collect();
+                hexes.sort();
+                hexes
+            })
+            .collect();
+        out.sort();
+        debug_assert!(
+            out.windows(2).all(|w| w[0] != w[1]),
+            "a layout listed twice"
+        );
+        out
+    }
+
+    /// Adds local node `v` to the grown set, with the groups it touches, and their free
+    /// neighbours to the frontier. With `frame`, a new `need` frame is pushed first.
+    fn take(&mut self, dw: &Dw, v: usize, frame: bool) {
+        let t = self.t;
+        if frame {
+            let top = self.need.len() - t;
+            self.need.extend_from_within(top..);
+        }
+        let mut todo = std::mem::take(&mut self.todo);
+        todo.push(v as u32);
+        while let Some(v) = todo.pop() {
+            let v = v as usize;
+            self.state[v] = TAKEN;
+            self.changed.push(v as u32);
+            let top = self.need.len() - t;
+            let w = dw.w[v];
+            let n = dw.n;
+            for i in 0..t {
+                let d = self.rows[i * n + v].saturating_sub(w);
+                let slot = &mut self.need[top + i];
+                *slot = (*slot).min(d);
+            }
+            if v < t {
+                self.joined |= 1 << v;
+            }
+            for &u in &dw.nbr[dw.off[v] as usize..dw.off[v + 1] as usize] {
+                let u = u as usize;
+                if self.state[u] != FREE {
+                    continue;
+                }
+                if u < t {
+                    // A group touched by the set joins it.
+                    self.state[u] = TAKEN;
+                    todo.push(u as u32);
+                } else {
+                    self.state[u] = FRONTIER;
+                    self.changed.push(u as u32);
+                    self.frontier.push(u as u32);
+                }
+            }
+        }
+        self.todo = todo;
+    }
+
+    /// Grows the set with at most `left` more satellites.
+    fn grow(&mut self, dw: &Dw, left: u8) {
+        let t = self.t;
+        let all = (1u64 << t) - 1;
+        if self.joined == all {
+            // Fewer satellites would join them all: exactly the fewest were used.
+            self.found
+                .push(self.sats.iter().map(|&v| dw.global[v as usize]).collect());
+            return;
+        }
+        if left == 0 {
+            return;
+        }
+        let top = self.need.len() - t;
+        let reach = bits(all & !self.joined)
+            .map(|i| self.need[top + i])
+            .max()
+            .unwrap_or(0);
+        if reach > left {
+            return;
+        }
+        let banned_mark = self.banned.len();
+        while let Some(v) = self.frontier.pop() {
+            let v = v as usize;
+            // Take v.
+            let (frontier_mark, changed_mark, joined) =
+                (self.frontier.len(), self.changed.len(), self.joined);
+            self.sats.push(v as u32);
+            self.take(dw, v, true);
+            self.grow(dw, left - 1);
+            self.sats.pop();
+            self.need.truncate(self.need.len() - t);
+            self.joined = joined;
+            for &u in &self.changed[changed_mark..] {
+                self.state[u as usize] = FREE;
+            }
+            self.changed.truncate(changed_mark);
+            self.frontier.truncate(frontier_mark);
+            // Or ban it in the rest of this branch.
+            self.state[v] = BANNED;
+            self.banned.push(v as u32);
+            if self.found.len() >= self.limit {
+                break;
+            }
+        }
+        // Back to the frontier as it was.
+        while self.banned.len() > banned_mark {
+            let v = self.banned.pop().expect("banned");
+            self.state[v as usize] = FRONTIER;
+            self.frontier.push(v);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1267,6 +1556,95 @@ mod tests {
         fn available(&self, max: usize) -> Vec<Federation> {
             self.with(7, false, |i| available(i, max))
         }
+
+        fn layouts(&self, max: usize, limit: usize) -> Vec<Federation> {
+            self.with(7, false, |i| available_layouts(i, max, limit))
+        }
+    }
+
+    /// Every layout of `fed`'s building set with as many satellites, found naively: sets grown
+    /// one free neighbouring hex at a time (each set once), kept when they pass the check with
+    /// exactly these buildings.
+    fn naive_layouts(input: &FedInput, fed: &Federation) -> Vec<Vec<Hex>> {
+        let mut base: HashSet<Hex> = fed.buildings.iter().copied().collect();
+        if input.single_federation {
+            base.extend(input.federated.iter().copied());
+        }
+        let mut level: HashSet<Vec<Hex>> = HashSet::from([Vec::new()]);
+        for _ in 0..fed.satellites.len() {
+            let mut next = HashSet::new();
+            for sats in &level {
+                for x in base.iter().chain(sats).flat_map(|x| x.neighbours()) {
+                    if base.contains(&x) || sats.contains(&x) || !(input.space)(x) {
+                        continue;
+                    }
+                    let mut more = sats.clone();
+                    more.push(x);
+                    more.sort();
+                    next.insert(more);
+                }
+            }
+            level = next;
+        }
+        let mut out: Vec<Vec<Hex>> = level
+            .into_iter()
+            .filter(|sats| {
+                let mut joined = base.clone();
+                joined.extend(sats);
+                if !connected(&joined) {
+                    return false;
+                }
+                let mut hexes = fed.buildings.clone();
+                hexes.extend(sats);
+                check(input, &hexes).is_ok_and(|f| f.buildings == fed.buildings)
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// Checks `available_layouts` against `available`, `check` and the naive enumeration.
+    fn check_layouts(input: &FedInput, max: usize) -> Vec<Federation> {
+        let listed = available(input, max);
+        let all = available_layouts(input, max, usize::MAX);
+        for f in &listed {
+            assert!(all.contains(f), "{f:?} missing from {all:?}");
+        }
+        // Grouped by building set, in the order of `available`, layouts sorted and distinct.
+        let mut i = 0;
+        for f in &listed {
+            let j = i + all[i..]
+                .iter()
+                .take_while(|g| g.buildings == f.buildings)
+                .count();
+            let layouts: Vec<Vec<Hex>> = all[i..j].iter().map(|g| g.satellites.clone()).collect();
+            assert!(layouts.windows(2).all(|w| w[0] < w[1]), "{layouts:?}");
+            for g in &all[i..j] {
+                assert_eq!(g.satellites.len(), f.satellites.len());
+                assert_eq!(g.value, f.value);
+                assert_eq!(g.old_satellites, f.old_satellites);
+                assert!(g.satellites.windows(2).all(|w| w[0] < w[1]));
+                assert_eq!(check(input, &g.hexes()).as_ref(), Ok(g));
+                // The whole grown federation is named, old satellites included.
+                let hexes = g.hexes();
+                if input.single_federation {
+                    assert!(input.federated.iter().all(|x| hexes.contains(x)), "{g:?}");
+                } else {
+                    assert!(g.old_satellites.is_empty());
+                }
+            }
+            if f.satellites.len() <= 4 {
+                assert_eq!(layouts, naive_layouts(input, f), "{f:?}");
+            }
+            i = j;
+        }
+        assert_eq!(i, all.len());
+        all
+    }
+
+    /// The satellite sets of the layouts.
+    fn satellites(listed: &[Federation]) -> Vec<Vec<Hex>> {
+        listed.iter().map(|f| f.satellites.clone()).collect()
     }
 
     /// Two buildings worth 4 and 3, three hexes apart on a line.
@@ -1508,6 +1886,58 @@ mod tests {
     }
 
     #[test]
+    fn single_federation_names_old_satellites() {
+        // An existing federation worth 7 with a satellite at (1,0); new buildings next to it
+        // (3,0) worth 3 and (2,1) worth 4 grow it to 14 with no new satellite.
+        let b = Board::new(6)
+            .build(h(0, 0), 4)
+            .build(h(2, 0), 3)
+            .federate(&[h(0, 0), h(1, 0), h(2, 0)])
+            .build(h(3, 0), 3)
+            .build(h(2, 1), 4)
+            .build(h(-3, 0), 7);
+        b.with(14, true, |input| {
+            // As recorded games write it: the whole grown federation, old satellite included.
+            let whole = [h(0, 0), h(1, 0), h(2, 0), h(2, 1), h(3, 0)];
+            let fed = check(input, &whole).unwrap();
+            assert_eq!(fed.buildings, vec![h(0, 0), h(2, 0), h(2, 1), h(3, 0)]);
+            assert!(fed.satellites.is_empty());
+            assert_eq!(fed.old_satellites, vec![h(1, 0)]);
+            assert_eq!(fed.value, 14);
+            assert_eq!(fed.hexes(), whole.to_vec());
+            // Naming only the new buildings forms the same federation.
+            assert_eq!(check(input, &[h(2, 1), h(3, 0)]), Ok(fed.clone()));
+            // The listing names it the same way.
+            let all = check_layouts(input, 3);
+            assert_eq!(all[0], fed);
+            assert_eq!(available(input, 3), vec![fed]);
+        });
+        // Without the new neighbours, the far building with two new satellites: the old
+        // satellite is named too.
+        let b = Board::new(6)
+            .build(h(0, 0), 4)
+            .build(h(2, 0), 3)
+            .federate(&[h(0, 0), h(1, 0), h(2, 0)])
+            .build(h(-3, 0), 7);
+        b.with(14, true, |input| {
+            let all = check_layouts(input, 3);
+            assert_eq!(all.len(), 1);
+            assert_eq!(all[0].satellites, vec![h(-2, 0), h(-1, 0)]);
+            assert_eq!(all[0].old_satellites, vec![h(1, 0)]);
+            assert_eq!(
+                all[0].hexes(),
+                vec![h(-3, 0), h(-2, 0), h(-1, 0), h(0, 0), h(1, 0), h(2, 0)]
+            );
+        });
+        // Outside single-federation mode no old satellite is ever named.
+        b.with(7, false, |input| {
+            assert!(check_layouts(input, 3)
+                .iter()
+                .all(|f| f.old_satellites.is_empty()));
+        });
+    }
+
+    #[test]
     fn listing_is_minimal_and_checkable() {
         // A scattered position: every listed federation passes the check, and adding any free
         // neighbouring satellite to it fails.
@@ -1543,5 +1973,163 @@ mod tests {
         assert!(few
             .iter()
             .all(|f| f.satellites.len() <= 2 && listed.contains(f)));
+    }
+
+    #[test]
+    fn layouts_between_two_buildings() {
+        // On a line: one shortest path.
+        let b = pair();
+        let all = b.with(7, false, |i| check_layouts(i, 5));
+        assert_eq!(satellites(&all), vec![vec![h(1, 0), h(2, 0)]]);
+        // Two steps along q and one along r, in any order: three paths.
+        let b = Board::new(5).build(h(0, 0), 4).build(h(2, 1), 3);
+        let all = b.with(7, false, |i| check_layouts(i, 5));
+        assert_eq!(
+            satellites(&all),
+            vec![
+                vec![h(0, 1), h(1, 1)],
+                vec![h(1, 0), h(1, 1)],
+                vec![h(1, 0), h(2, 0)],
+            ]
+        );
+        assert!(all.iter().all(|f| f.buildings == vec![h(0, 0), h(2, 1)]));
+        // A planet on (1,1) leaves one.
+        let b = b.planet(h(1, 1));
+        let all = b.with(7, false, |i| check_layouts(i, 5));
+        assert_eq!(satellites(&all), vec![vec![h(1, 0), h(2, 0)]]);
+        // Two steps along each: C(4,2) = 6 paths of three satellites.
+        let b = Board::new(5).build(h(0, 0), 4).build(h(2, 2), 3);
+        let all = b.with(7, false, |i| check_layouts(i, 5));
+        assert_eq!(all.len(), 6);
+        assert!(all.iter().all(|f| f.satellites.len() == 3));
+        // Not enough satellites: nothing.
+        assert!(b.layouts(2, 100).is_empty());
+    }
+
+    #[test]
+    fn layouts_of_scattered_positions() {
+        let b = Board::new(6)
+            .build(h(0, 0), 3)
+            .build(h(3, -1), 2)
+            .build(h(-2, 3), 2)
+            .build(h(1, 3), 1)
+            .build(h(2, 3), 1)
+            .build(h(-3, 0), 2)
+            .build(h(4, -4), 3)
+            .planet(h(1, 1))
+            .planet(h(-1, 1));
+        let all = b.with(7, false, |i| check_layouts(i, 6));
+        assert!(all.len() > b.available(6).len());
+        b.with(7, false, |i| check_layouts(i, 2));
+        through_extra().with(7, false, |i| check_layouts(i, 6));
+        Board::new(5)
+            .build(h(0, 0), 4)
+            .build(h(2, 0), 3)
+            .build(h(0, 2), 1)
+            .with(7, false, |i| check_layouts(i, 6));
+        pair()
+            .build(h(0, -3), 2)
+            .federate(&[h(0, -3), h(0, -2)])
+            .with(7, false, |i| check_layouts(i, 6));
+        // Pseudo-random boards, with an existing federation on some.
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        for round in 0..40 {
+            let radius = 5;
+            let mut b = Board::new(radius);
+            let mut any = || {
+                let q = next(2 * radius as u64 + 1) as i32 - radius as i32;
+                let r = next(2 * radius as u64 + 1) as i32 - radius as i32;
+                h(q, r)
+            };
+            let cells: Vec<Hex> = (0..16).map(|_| any()).collect();
+            for (i, &x) in cells.iter().enumerate() {
+                if x.distance(h(0, 0)) > radius || b.planets.contains(&x) {
+                    continue;
+                }
+                if i % 4 == 3 {
+                    b = b.planet(x);
+                } else {
+                    b = b.build(x, 1 + (i as u32 % 3));
+                }
+            }
+            if round % 4 == 3 {
+                if let Some(&x) = b.buildings.keys().min() {
+                    b = b.federate(&[x]);
+                }
+            }
+            for single in [false, true] {
+                if single && b.federated.is_empty() {
+                    continue;
+                }
+                let thr = if single { 6 } else { 7 };
+                b.with(thr, single, |i| check_layouts(i, 4));
+            }
+        }
+    }
+
+    #[test]
+    fn layouts_in_single_federation_mode() {
+        let b = Board::new(6)
+            .build(h(0, 0), 4)
+            .build(h(2, 0), 3)
+            .federate(&[h(0, 0), h(1, 0), h(2, 0)])
+            .build(h(4, 0), 3)
+            .build(h(2, 2), 4)
+            .build(h(-3, 0), 7);
+        b.with(14, true, |input| {
+            let all = check_layouts(input, 5);
+            // West: one straight path. East: (3,0) or (3,1) reaches (4,0), (2,1) or (3,1)
+            // reaches (2,2), and the two must touch the federation.
+            assert_eq!(
+                satellites(&all),
+                vec![
+                    vec![h(-2, 0), h(-1, 0)],
+                    vec![h(2, 1), h(3, 0)],
+                    vec![h(2, 1), h(3, 1)],
+                    vec![h(3, 0), h(3, 1)],
+                ]
+            );
+            assert_eq!(all[0].buildings, vec![h(-3, 0), h(0, 0), h(2, 0)]);
+            assert!(all[1..]
+                .iter()
+                .all(|f| f.buildings == vec![h(0, 0), h(2, 0), h(2, 2), h(4, 0)] && f.value == 14));
+        });
+        b.with(7, true, |input| {
+            assert_eq!(check_layouts(input, 3).len(), 1);
+        });
+    }
+
+    #[test]
+    fn layouts_limit() {
+        let b = Board::new(6)
+            .build(h(0, 0), 3)
+            .build(h(3, -1), 2)
+            .build(h(-2, 3), 2)
+            .build(h(1, 3), 1)
+            .build(h(2, 3), 1)
+            .build(h(-3, 0), 2)
+            .build(h(4, -4), 3);
+        let full = b.layouts(6, usize::MAX);
+        assert!(full.len() > 10);
+        for limit in 0..full.len() + 3 {
+            let cut = b.layouts(6, limit);
+            assert_eq!(cut.len(), limit.min(full.len()));
+            assert!(cut.iter().all(|f| full.contains(f)));
+            // Whole building sets before the last one listed.
+            if let Some(last) = cut.last() {
+                let whole = cut
+                    .iter()
+                    .take_while(|f| f.buildings != last.buildings)
+                    .count();
+                assert_eq!(cut[..whole], full[..whole]);
+                assert!(cut[whole..].iter().all(|f| f.buildings == last.buildings));
+            }
+        }
     }
 }
