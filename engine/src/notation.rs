@@ -235,6 +235,47 @@ fn write_joined<T: fmt::Display>(
     Ok(())
 }
 
+impl Command {
+    /// The canonical spelling of a part, for comparing parts written differently: every count
+    /// written out, a conversion's amounts merged by code and sorted, a federation's hexes
+    /// sorted by name.
+    pub fn canonical(&self) -> Command {
+        fn explicit(list: &[Amount]) -> Vec<Amount> {
+            list.iter()
+                .map(|a| Amount::new(a.count, a.code.clone()))
+                .collect()
+        }
+        fn merged(list: &[Amount]) -> Vec<Amount> {
+            let mut by_code: std::collections::BTreeMap<&str, u32> = Default::default();
+            for a in list {
+                *by_code.entry(a.code.as_str()).or_default() += a.count;
+            }
+            by_code
+                .into_iter()
+                .map(|(c, n)| Amount::new(n, c))
+                .collect()
+        }
+        match self {
+            Command::Charge(a) => Command::Charge(explicit(a)),
+            Command::Income(a) => Command::Income(explicit(a)),
+            Command::Special(a) => Command::Special(explicit(a)),
+            Command::Spend { cost, gain } => Command::Spend {
+                cost: merged(cost),
+                gain: merged(gain),
+            },
+            Command::Federation { hexes, token } => {
+                let mut hexes = hexes.clone();
+                hexes.sort_by_key(|h| h.to_string());
+                Command::Federation {
+                    hexes,
+                    token: token.clone(),
+                }
+            }
+            other => other.clone(),
+        }
+    }
+}
+
 impl fmt::Display for Command {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -67,15 +67,6 @@ impl Game {
         self.modifiers(seat).into_iter().find_map(f)
     }
 
-    /// Every value modifiers in force give for a seat.
-    pub(crate) fn modifier_values<T>(
-        &self,
-        seat: usize,
-        f: impl Fn(&Modifier) -> Option<T>,
-    ) -> Vec<T> {
-        self.modifiers(seat).into_iter().filter_map(f).collect()
-    }
-
     /// Whether a modifier in force matches.
     pub(crate) fn has_modifier(&self, seat: usize, pred: impl Fn(&Modifier) -> bool) -> bool {
         self.modifiers(seat).into_iter().any(pred)
@@ -105,6 +96,51 @@ impl Game {
             .filter(|g| g.seat == seat)
             .count() as u32;
         p.gaiaformers.saturating_sub(on_map + p.gaiaformers_in_gaia)
+    }
+
+    /// Whether a seat could pay a bundle now: exactly what [`Game::pay`] accepts, checked
+    /// without changing anything.
+    pub(crate) fn can_pay(&self, seat: usize, cost: &Bundle) -> bool {
+        self.can_pay_with(seat, cost, self.token_value(seat))
+    }
+
+    /// [`Game::can_pay`] with the seat's area-III token value given.
+    pub(crate) fn can_pay_with(&self, seat: usize, cost: &Bundle, token_value: u32) -> bool {
+        let p = &self.state.players[seat];
+        let mut power = p.power;
+        for (code, n) in cost.iter() {
+            if n < 0 {
+                return false;
+            }
+            let n = n as u32;
+            let ok = match code {
+                "pw" => {
+                    let special = power.special_in(Area::III);
+                    power.spend(n, token_value, special).is_ok()
+                }
+                "t" => {
+                    let normal: u32 = power.areas[..3].iter().sum();
+                    let mut with = power;
+                    let mut without = power;
+                    match power.special_area().filter(|a| *a != Area::Gaia) {
+                        None => power.remove_tokens(n, false).is_ok(),
+                        Some(_) => {
+                            with.remove_with_special(n, false, true).is_ok()
+                                || (n <= normal
+                                    && without.remove_with_special(n, false, false).is_ok())
+                        }
+                    }
+                }
+                "tg" => power.areas[Area::Gaia.index()] >= n,
+                "t-a3" => power.areas[Area::III.index()] >= n,
+                "gf" => self.free_gaiaformers(seat) >= n,
+                _ => p.resource(&self.content, code) >= n as i32,
+            };
+            if !ok {
+                return false;
+            }
+        }
+        true
     }
 
     /// Pays a bundle, or fails without changing anything.

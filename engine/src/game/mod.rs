@@ -3,6 +3,8 @@
 //! is the same for every game of the family; what each step gives comes from content.
 
 mod effects;
+mod legal;
+mod memo;
 mod phases;
 mod setup;
 mod special;
@@ -213,7 +215,9 @@ pub struct Game {
     /// The state.
     pub state: GameState,
     /// Faction boards of the seats (derived from content).
-    boards: Vec<Option<FactionBoard>>,
+    boards: Arc<Vec<Option<FactionBoard>>>,
+    /// Remembered search results, shared by clones.
+    memo: memo::Memo,
 }
 
 impl Game {
@@ -261,7 +265,8 @@ impl Game {
         Ok(Game {
             content,
             state,
-            boards: Vec::new(),
+            boards: Arc::default(),
+            memo: Default::default(),
         })
     }
 
@@ -271,23 +276,63 @@ impl Game {
         let mut g = Game {
             content,
             state,
-            boards: Vec::new(),
+            boards: Arc::default(),
+            memo: Default::default(),
         };
         g.refresh_boards();
         g
     }
 
-    fn refresh_boards(&mut self) {
-        self.boards = self
-            .state
-            .players
+    /// A game resumed from a saved state that may come from anywhere: the state is checked
+    /// against the content first (known factions, seats and spaces in range).
+    pub fn load(content: Arc<Content>, state: GameState) -> Result<Game, String> {
+        let n = state.players.len();
+        for p in &state.players {
+            if !p.faction.is_empty() && content.faction(&p.faction).is_none() {
+                return Err(format!("unknown faction \"{}\"", p.faction));
+            }
+            if p.resources.len() != content.rules.resources.len() {
+                return Err("resources do not match the content".into());
+            }
+        }
+        let seats = state.queue.iter().chain(&state.open).map(Decision::seat);
+        if seats.chain(state.current).any(|s| s >= n) {
+            return Err("a decision names a seat that does not exist".into());
+        }
+        let spaces = state.map.spaces.len();
+        if state.planets.len() != spaces
+            || state
+                .planets
+                .iter()
+                .any(|p| usize::from(*p) >= content.planets.planets.len())
+        {
+            return Err("planets do not match the map".into());
+        }
+        if state
+            .structures
             .iter()
-            .map(|p| {
-                self.content
-                    .faction(&p.faction)
-                    .map(|f| FactionBoard::resolve(&self.content.board, f))
-            })
-            .collect();
+            .any(|(i, l)| *i >= spaces || l.iter().any(|s| s.seat >= n))
+        {
+            return Err("a building lies off the map or belongs to no seat".into());
+        }
+        if state.players.iter().any(|p| p.faction.is_empty()) && state.stage != Stage::Setup {
+            return Err("a seat has no faction after setup".into());
+        }
+        Ok(Game::from_state(content, state))
+    }
+
+    fn refresh_boards(&mut self) {
+        self.boards = Arc::new(
+            self.state
+                .players
+                .iter()
+                .map(|p| {
+                    self.content
+                        .faction(&p.faction)
+                        .map(|f| FactionBoard::resolve(&self.content.board, f))
+                })
+                .collect(),
+        );
     }
 
     /// The decision waited for, if any.
@@ -380,7 +425,7 @@ impl Game {
     }
 
     /// One part: opens the decision if needed, then applies the part or ends the decision.
-    fn part(&mut self, part: &Command) -> Result<(), MoveError> {
+    pub(crate) fn part(&mut self, part: &Command) -> Result<(), MoveError> {
         let decision = match &self.state.open {
             Some(d) => d.clone(),
             None => {
@@ -456,6 +501,12 @@ impl Game {
         self.queue_open_question();
         self.advance();
         Ok(())
+    }
+
+    /// Forgets remembered search results (shared with clones); results never change, so
+    /// this only matters for measuring searches from scratch.
+    pub fn forget_memo(&self) {
+        self.memo.clear();
     }
 
     /// How a seat is named in messages.

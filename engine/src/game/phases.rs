@@ -27,14 +27,15 @@ impl Game {
         self.state.players[seat].faction = id.clone();
         // Boards are laid out once every seat has chosen.
         if self.state.players.iter().all(|p| !p.faction.is_empty()) {
-            self.boards.clear();
+            let mut boards = Vec::new();
             for s in 0..self.state.players.len() {
                 let f = self.state.players[s].faction.clone();
                 let (player, board) =
                     Player::new(&self.content, &f).map_err(|e| MoveError(e.to_string()))?;
                 self.state.players[s] = player;
-                self.boards.push(Some(board));
+                boards.push(Some(board));
             }
+            self.boards = std::sync::Arc::new(boards);
             self.queue_setup();
         }
         Ok(())
@@ -217,7 +218,7 @@ impl Game {
     }
 
     /// Whether pending income mixes token gains and charges (so the player orders them).
-    fn mixed(events: &[Bundle]) -> bool {
+    pub(crate) fn mixed(events: &[Bundle]) -> bool {
         events.iter().any(|e| e.get("t") > 0) && events.iter().any(|e| e.get("pw") > 0)
     }
 

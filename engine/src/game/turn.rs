@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::effects::Happened;
+use super::legal::{plain_gain, scaled, Reach};
 use super::{err, Decision, Gaiaformer, Game, MoveError};
 use crate::content::{
     BuildingRole, Bundle, Conversion, Downgrade, Effect, Modifier, Phase, Place, PlanetKind,
@@ -37,6 +38,40 @@ pub enum Follow {
     Swap(Swap),
 }
 
+/// The most federations (counting every satellite layout) listed in one state.
+pub const FEDERATION_LIMIT: usize = 5000;
+
+/// A seat's standing values for placing buildings, looked up once from its modifiers (move
+/// listing asks them for every space of the map).
+pub(crate) struct SeatRules {
+    /// Where range is measured from.
+    pub from: Vec<Hex>,
+    /// Navigation range.
+    pub nav_range: u32,
+    /// Ore (terraforming resource) per terraforming step.
+    pub ore_per_step: u32,
+    /// Extra cost of colonizing a Gaia planet.
+    pub gaia_fee: Bundle,
+    /// May colonize planets other players colonized.
+    pub may_share: bool,
+    /// Range resource held.
+    pub range_have: i32,
+    /// Power one area-III token is worth.
+    pub token_value: u32,
+}
+
+/// A checked colonization: what it costs and what it does.
+pub(crate) struct Colonize {
+    /// Everything paid.
+    pub cost: Bundle,
+    /// Terraforming steps taken.
+    pub steps: u32,
+    /// The planet is already colonized by another player.
+    pub shared: bool,
+    /// The seat's own Gaiaformer there (removed when the mine is built).
+    pub own_gaiaformer: Option<usize>,
+}
+
 /// What the open decision has done so far (saved with the state, so a decision can be taken
 /// part by part).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -68,32 +103,6 @@ fn bundle_of(amounts: &[Amount]) -> Bundle {
         *b.0.entry(a.code.clone()).or_default() += a.count as i32;
     }
     b
-}
-
-fn scaled(b: &Bundle, k: i32) -> Bundle {
-    Bundle(
-        b.0.iter()
-            .map(|(c, n)| (c.clone(), n * k))
-            .filter(|(_, n)| *n != 0)
-            .collect(),
-    )
-}
-
-/// The gain side of a conversion as a bundle (`tech` for a tech tile), if it is plain.
-fn gain_bundle(effects: &[Effect]) -> Option<Bundle> {
-    let mut b = Bundle::default();
-    for e in effects {
-        match e {
-            Effect::Gain(g) => {
-                for (c, n) in g.iter() {
-                    *b.0.entry(c.to_string()).or_default() += n;
-                }
-            }
-            Effect::TechTile => *b.0.entry("tech".into()).or_default() += 1,
-            _ => return None,
-        }
-    }
-    Some(b)
 }
 
 impl Game {
@@ -140,13 +149,7 @@ impl Game {
         let follows = std::mem::take(&mut self.state.turn.follows);
         self.state.turn.follows = follows
             .into_iter()
-            .filter(|f| match f {
-                Follow::Up(choice) => self.content.research.tracks.iter().any(|t| {
-                    self.research_allowed(seat, choice, &t.id)
-                        && self.can_advance(seat, &t.id).is_ok()
-                }),
-                _ => true,
-            })
+            .filter(|f| !self.lapses(seat, f))
             .collect();
     }
 
@@ -326,7 +329,7 @@ impl Game {
             convs.extend(g.conversions.iter().filter(|c| c.phase == phase).cloned());
         }
         for conv in &convs {
-            let Some(g) = gain_bundle(&conv.gain) else {
+            let Some(g) = plain_gain(&conv.gain) else {
                 continue;
             };
             let Some((code, n)) = conv.pay.iter().next() else {
@@ -359,41 +362,69 @@ impl Game {
     }
 
     /// Range starting points of a seat.
-    fn range_from(&self, seat: usize) -> Vec<Hex> {
+    pub(crate) fn range_from(&self, seat: usize) -> Vec<Hex> {
         self.own_structures(seat)
             .into_iter()
             .map(|(i, _)| self.state.map.spaces[i].hex)
             .collect()
     }
 
-    fn nav_range(&self, seat: usize) -> u32 {
-        self.modifier_values(seat, |m| match m {
-            Modifier::NavRange(r) => Some(*r),
-            _ => None,
-        })
-        .into_iter()
-        .max()
-        .unwrap_or(1)
-    }
-
-    /// QIC needed to reach a hex.
     /// QIC needed to reach a hex; out of range when the player cannot pay them.
     fn qic_for_range(&self, seat: usize, hex: Hex) -> Result<u32, MoveError> {
-        let d = self
-            .range_from(seat)
+        self.qic_for_range_from(hex, &self.seat_rules(seat), self.state.turn.range)
+    }
+
+    /// The standing placement values of a seat.
+    pub(crate) fn seat_rules(&self, seat: usize) -> SeatRules {
+        let mut r = SeatRules {
+            from: self.range_from(seat),
+            nav_range: 1,
+            ore_per_step: 3,
+            gaia_fee: self.content.rules.gaia_planet_fee.clone(),
+            may_share: false,
+            range_have: self.state.players[seat]
+                .resource(&self.content, &self.content.rules.range_resource),
+            token_value: 1,
+        };
+        let (mut nav, mut ore, mut fee) = (None::<u32>, None::<u32>, None);
+        for m in self.modifiers(seat) {
+            match m {
+                Modifier::NavRange(n) => nav = Some(nav.map_or(*n, |x| x.max(*n))),
+                Modifier::OrePerStep(n) => ore = Some(ore.map_or(*n, |x| x.min(*n))),
+                Modifier::GaiaPlanetFee(b) if fee.is_none() => fee = Some(b.clone()),
+                Modifier::ShareOccupiedPlanets => r.may_share = true,
+                Modifier::Area3TokenValue(v) if r.token_value == 1 => r.token_value = *v,
+                _ => {}
+            }
+        }
+        r.nav_range = nav.unwrap_or(1);
+        r.ore_per_step = ore.unwrap_or(3);
+        if let Some(f) = fee {
+            r.gaia_fee = f;
+        }
+        r
+    }
+
+    /// [`Game::qic_for_range`] with the seat's standing values given.
+    pub(crate) fn qic_for_range_from(
+        &self,
+        hex: Hex,
+        rules: &SeatRules,
+        extra_range: u32,
+    ) -> Result<u32, MoveError> {
+        let d = rules
+            .from
             .iter()
             .map(|h| h.distance(hex))
             .min()
             .ok_or_else(|| MoveError("you have no planet to measure range from".into()))?;
-        let range = self.nav_range(seat) + self.state.turn.range;
+        let range = rules.nav_range + extra_range;
         if d <= range {
             return Ok(0);
         }
         let per = self.content.rules.range_per_qic.max(1);
         let q = (d - range).div_ceil(per);
-        if self.state.players[seat].resource(&self.content, &self.content.rules.range_resource)
-            < q as i32
-        {
+        if rules.range_have < q as i32 {
             return err(format!(
                 "out of range: {} is {d} away, range {range}",
                 self.hex_name(hex)
@@ -464,12 +495,7 @@ impl Game {
         if !def.upgrades_from.contains(&own.building) {
             return err(format!("a {} cannot become a {building}", own.building));
         }
-        let near = self.state.structures.iter().any(|(i, l)| {
-            l.iter()
-                .any(|s| s.seat != seat && !self.is_station(s.seat, &s.building))
-                && self.state.map.spaces[*i].hex.distance(hex)
-                    <= self.content.rules.neighbour_distance
-        });
+        let near = self.rival_near(seat, hex);
         let cost = match (&def.cost_near_rival, near) {
             (Some(c), true) => c.clone(),
             _ => def.cost.clone(),
@@ -562,6 +588,29 @@ impl Game {
         hex: Hex,
         def: &crate::content::Building,
     ) -> Result<(), MoveError> {
+        let rules = self.seat_rules(seat);
+        let plan = self.colonize_plan(seat, idx, hex, def, &rules, self.reach())?;
+        if let Some(g) = plan.own_gaiaformer {
+            self.state.gaiaformers.remove(g);
+        }
+        self.pay(seat, &plan.cost)?;
+        for _ in 0..plan.steps {
+            self.fire(seat, &Happened::TerraformStep);
+        }
+        self.finish_build(seat, idx, &def.id, plan.shared, false)
+    }
+
+    /// Checks colonizing a planet with a building and works out the cost (terraforming, Gaia
+    /// fee, QIC for range), without changing anything. `from`: the seat's range origins.
+    pub(crate) fn colonize_plan(
+        &self,
+        seat: usize,
+        idx: usize,
+        hex: Hex,
+        def: &crate::content::Building,
+        rules: &SeatRules,
+        reach: Reach,
+    ) -> Result<Colonize, MoveError> {
         let kind = self.planet_kind(idx);
         let own_gf = self
             .state
@@ -573,30 +622,35 @@ impl Game {
             .structures
             .get(&idx)
             .is_some_and(|l| !l.is_empty());
-        let other_gf = self
-            .state
-            .gaiaformers
-            .iter()
-            .any(|g| g.hex == hex && g.seat != seat);
         let mut cost = def.cost.clone();
         let mut steps = 0;
         let mut shared = false;
-        if let Some(g) = own_gf {
+        if own_gf.is_some() {
             if kind != PlanetKind::Gaia {
                 return err("the Gaia project there is not finished yet");
             }
-            self.state.gaiaformers.remove(g);
+            if others {
+                return err(format!("{} is already colonized", self.hex_name(hex)));
+            }
         } else {
-            if other_gf {
+            if self
+                .state
+                .gaiaformers
+                .iter()
+                .any(|g| g.hex == hex && g.seat != seat)
+            {
                 return err(format!(
                     "another player's Gaiaformer is on {}",
                     self.hex_name(hex)
                 ));
             }
             if others {
-                let may_share =
-                    self.has_modifier(seat, |m| matches!(m, Modifier::ShareOccupiedPlanets));
-                if !may_share {
+                let mine = self
+                    .state
+                    .structures
+                    .get(&idx)
+                    .is_some_and(|l| l.iter().any(|s| s.seat == seat));
+                if mine || !rules.may_share {
                     return err(format!("{} is already colonized", self.hex_name(hex)));
                 }
                 shared = true;
@@ -604,21 +658,15 @@ impl Game {
                 match kind {
                     PlanetKind::Wheel => {
                         steps = self.steps_to(seat, idx);
-                        let free = self.state.turn.steps.min(steps);
-                        let per = self.ore_per_step(seat);
+                        let free = reach.steps.min(steps);
+                        let per = rules.ore_per_step;
                         *cost
                             .0
                             .entry(self.content.rules.terraform_resource.clone())
                             .or_default() += ((steps - free) * per) as i32;
                     }
                     PlanetKind::Gaia => {
-                        let fee = self
-                            .modifier(seat, |m| match m {
-                                Modifier::GaiaPlanetFee(b) => Some(b.clone()),
-                                _ => None,
-                            })
-                            .unwrap_or_else(|| self.content.rules.gaia_planet_fee.clone());
-                        for (c, n) in fee.iter() {
+                        for (c, n) in rules.gaia_fee.iter() {
                             *cost.0.entry(c.to_string()).or_default() += n;
                         }
                     }
@@ -631,7 +679,7 @@ impl Game {
                     }
                 }
             }
-            let q = self.qic_for_range(seat, hex)?;
+            let q = self.qic_for_range_from(hex, rules, reach.range)?;
             if q > 0 {
                 *cost
                     .0
@@ -640,27 +688,18 @@ impl Game {
             }
         }
         if self.content.rules.options.refuse_useless_actions
-            && self.state.turn.steps > 0
+            && reach.steps > 0
             && steps == 0
             && !shared
         {
             return err("the free terraforming steps would not be used");
         }
-        self.pay(seat, &cost)?;
-        for _ in 0..steps {
-            self.fire(seat, &Happened::TerraformStep);
-        }
-        self.finish_build(seat, idx, &def.id, shared, false)
-    }
-
-    fn ore_per_step(&self, seat: usize) -> u32 {
-        self.modifier_values(seat, |m| match m {
-            Modifier::OrePerStep(n) => Some(*n),
-            _ => None,
+        Ok(Colonize {
+            cost,
+            steps,
+            shared,
+            own_gaiaformer: own_gf,
         })
-        .into_iter()
-        .min()
-        .unwrap_or(3)
     }
 
     /// Terraforming steps from the seat's home type to the planet on a space.
@@ -1089,6 +1128,53 @@ impl Game {
     pub fn available_federations(&self, seat: usize) -> Vec<federation::Federation> {
         let max = self.affordable_satellites(seat);
         self.with_fed_input(seat, |input| federation::available(input, max))
+    }
+
+    /// Every federation the seat could form now, every satellite layout included (at most
+    /// [`FEDERATION_LIMIT`] of them).
+    ///
+    /// The search is a pure function of the seat's position, so results are remembered by
+    /// their complete input and shared by clones of this game (a bot exploring moves, a turn
+    /// built part by part).
+    pub fn federation_layouts(&self, seat: usize) -> Vec<federation::Federation> {
+        let max = self.affordable_satellites(seat);
+        let (buildings, federated, threshold, single) = self.federation_input(seat);
+        if !single && buildings.values().sum::<u32>() < threshold {
+            return Vec::new();
+        }
+        let mut key_buildings: Vec<(Hex, u32)> = buildings.into_iter().collect();
+        key_buildings.sort_unstable();
+        let mut key_federated: Vec<Hex> = federated.into_iter().collect();
+        key_federated.sort_unstable();
+        let own_sats = &self.state.players[seat].satellites;
+        let mut blocked: Vec<Hex> = own_sats.clone();
+        for (idx, list) in &self.state.structures {
+            if list
+                .iter()
+                .any(|x| x.seat == seat || !self.is_station(x.seat, &x.building))
+            {
+                blocked.push(self.state.map.spaces[*idx].hex);
+            }
+        }
+        blocked.sort_unstable();
+        let key = super::memo::FedKey {
+            seat,
+            buildings: key_buildings,
+            federated: key_federated,
+            blocked,
+            planets: self.state.planets.clone(),
+            threshold,
+            single,
+            max,
+        };
+        if let Some(hit) = self.memo.get(&key) {
+            return hit;
+        }
+        let found = self.with_fed_input(seat, |input| {
+            federation::available_layouts(input, max, FEDERATION_LIMIT)
+        });
+        self.memo.put(key, &found);
+        found
     }
 
     /// Runs `f` with the federation rules' input for a seat.

@@ -1,0 +1,732 @@
+//! Legal next parts: everything the deciding seat may do next, one part of a move line at a
+//! time. Every check here is the one the part's application makes, run without changing the
+//! state, so whatever is listed applies, and a chain of free actions stays a finite list.
+
+use std::collections::HashSet;
+
+use super::turn::Follow;
+use super::{Decision, Game};
+use crate::content::{BuildingRole, Bundle, Effect, Phase, PlanetKind};
+use crate::hex::Hex;
+use crate::notation::{Amount, Command, HexRef};
+
+/// Free terraforming steps and extra range that a placement is made with.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Reach {
+    /// Free terraforming steps.
+    pub steps: u32,
+    /// Range added to the navigation range.
+    pub range: u32,
+}
+
+impl Game {
+    /// Every legal next part for the seat that decides, in a stable order; empty once the
+    /// game is over. `endturn` is listed when the decision can end now.
+    pub fn legal_parts(&self) -> Vec<Command> {
+        let mut out = Vec::new();
+        let Some(d) = self.state.open.as_ref().or(self.state.queue.front()) else {
+            return out;
+        };
+        let seat = d.seat();
+        if let Some(q) = self.state.question.as_ref().filter(|q| q.seat == seat) {
+            if let Some(t) = &self.faction(seat).special_token {
+                for (word, _) in &q.options {
+                    out.push(Command::Other {
+                        verb: t.id.clone(),
+                        args: vec![word.clone()],
+                    });
+                }
+            }
+            return out;
+        }
+        let decided = self.state.turn.decided;
+        match d {
+            Decision::Faction(_) if !decided => self.faction_parts(&mut out),
+            Decision::Place(s, b) if !decided => self.start_place_parts(*s, b, &mut out),
+            Decision::Booster(_) if !decided => {
+                for b in &self.state.boosters {
+                    out.push(Command::Booster(b.clone()));
+                }
+            }
+            Decision::Faction(_) | Decision::Place(..) | Decision::Booster(_) => {
+                out.push(Command::EndTurn)
+            }
+            Decision::Leech { seat, value } => self.leech_parts(*seat, *value, &mut out),
+            Decision::Income(s) => self.income_parts(*s, &mut out),
+            Decision::Answer(_) => {
+                if decided {
+                    out.push(Command::EndTurn);
+                }
+            }
+            Decision::Gaia(s) => self.gaia_phase_parts(*s, &mut out),
+            Decision::Turn(s) => self.turn_parts(*s, &mut out),
+        }
+        out
+    }
+
+    fn faction_parts(&self, out: &mut Vec<Command>) {
+        let taken: Vec<&str> = self
+            .state
+            .players
+            .iter()
+            .filter_map(|p| self.content.faction(&p.faction))
+            .map(|f| f.home.as_str())
+            .collect();
+        for f in &self.content.factions {
+            if !taken.contains(&f.home.as_str()) {
+                out.push(Command::Faction(f.id.clone()));
+            }
+        }
+    }
+
+    fn start_place_parts(&self, seat: usize, building: &str, out: &mut Vec<Command>) {
+        let home = &self.faction(seat).home;
+        for (idx, space) in self.state.map.spaces.iter().enumerate() {
+            if !self.state.structures.contains_key(&idx) && self.planet_id(idx) == home {
+                out.push(Command::Build {
+                    building: building.to_string(),
+                    hex: self.hex_ref(space.hex),
+                });
+            }
+        }
+    }
+
+    fn leech_parts(&self, seat: usize, value: u32, out: &mut Vec<Command>) {
+        if self.state.turn.decided {
+            out.push(Command::EndTurn);
+            return;
+        }
+        let amount = self.offer_amount(seat, value);
+        let tokens = self.charge_tokens(seat);
+        let pw = |n: u32| Amount::new(n, "pw");
+        if tokens == 0 {
+            out.push(Command::Charge(vec![pw(amount)]));
+        } else {
+            let t = Amount::new(tokens, "t");
+            out.push(Command::Charge(vec![pw(amount), t.clone()]));
+            // Tokens first: the new tokens can take part of the charge.
+            let mut power = self.state.players[seat].power;
+            power.gain_tokens(tokens);
+            let vp = self.state.players[seat]
+                .resource(&self.content, crate::player::VP)
+                .max(0) as u32;
+            let after = value.min(power.chargeable()).min(vp + 1);
+            out.push(Command::Charge(vec![t, pw(after)]));
+        }
+        out.push(Command::Decline(Some(format!("{amount}pw"))));
+    }
+
+    fn income_parts(&self, seat: usize, out: &mut Vec<Command>) {
+        let mut seen = HashSet::new();
+        let pending = self.state.income_pending.get(&seat);
+        let mixed = pending.is_some_and(|e| Game::mixed(e));
+        if mixed {
+            for event in pending.into_iter().flatten() {
+                for code in ["t", "pw"] {
+                    let n = event.get(code);
+                    if n > 0 && seen.insert((code, n)) {
+                        let item = if n == 1 {
+                            Amount::single(code)
+                        } else {
+                            Amount::new(n as u32, code)
+                        };
+                        out.push(Command::Income(vec![item]));
+                    }
+                }
+            }
+        }
+        if self.state.turn.decided {
+            out.push(Command::EndTurn);
+        }
+    }
+
+    fn gaia_phase_parts(&self, seat: usize, out: &mut Vec<Command>) {
+        let reach = self.reach();
+        if !self.state.turn.follows.is_empty() {
+            for f in &self.state.turn.follows {
+                self.follow_parts(seat, f, reach, out);
+            }
+        } else {
+            self.conversion_parts(seat, Phase::Gaia, out);
+            let tech_offer = self.sources(seat).iter().any(|(_, g)| {
+                g.conversions
+                    .iter()
+                    .any(|c| c.phase == Phase::Gaia && c.gain.contains(&Effect::TechTile))
+            });
+            if tech_offer {
+                out.push(Command::Decline(Some("tech".into())));
+            }
+        }
+        if self.can_end(seat) {
+            out.push(Command::EndTurn);
+        }
+    }
+
+    fn turn_parts(&self, seat: usize, out: &mut Vec<Command>) {
+        let t = &self.state.turn;
+        if t.passed {
+            out.push(Command::EndTurn);
+            return;
+        }
+        let reach = self.reach();
+        for f in &t.follows {
+            self.follow_parts(seat, f, reach, out);
+        }
+        if t.follows.is_empty() && !t.main {
+            self.main_parts(seat, out);
+        }
+        if t.follows.is_empty() {
+            self.conversion_parts(seat, Phase::Actions, out);
+            self.burn_parts(seat, out);
+        } else if self.content.rules.options.free_actions_within_actions {
+            // Within an action, a free action must not make the action impossible to finish.
+            let mut free = Vec::new();
+            self.conversion_parts(seat, Phase::Actions, &mut free);
+            self.burn_parts(seat, &mut free);
+            out.extend(
+                free.into_iter()
+                    .filter(|c| self.follows_stay_possible(seat, c)),
+            );
+        }
+        if t.main && self.can_end(seat) {
+            out.push(Command::EndTurn);
+        }
+        dedup(out);
+    }
+
+    /// Whether the open turn's follow-ups can still be done after a free action. Only
+    /// placements cost resources a free action could spend.
+    fn follows_stay_possible(&self, seat: usize, part: &Command) -> bool {
+        let costly = |f: &Follow| matches!(f, Follow::Build(_) | Follow::Place(_));
+        if !self.state.turn.follows.iter().any(costly) {
+            return true;
+        }
+        let mut g = self.clone();
+        if g.part(part).is_err() {
+            return false;
+        }
+        let reach = g.reach();
+        let mut scratch = Vec::new();
+        g.state.turn.follows.iter().all(|f| {
+            scratch.clear();
+            g.follow_parts_of(seat, f, reach, true, &mut scratch);
+            g.lapses(seat, f) || !scratch.is_empty()
+        })
+    }
+
+    /// Whether the open decision's follow-ups allow ending it.
+    fn can_end(&self, seat: usize) -> bool {
+        self.state.turn.follows.iter().all(|f| self.lapses(seat, f))
+    }
+
+    /// A follow-up that cannot be done lapses: a research step with no track to advance, a
+    /// tech tile with none left to take.
+    pub(crate) fn lapses(&self, seat: usize, f: &Follow) -> bool {
+        match f {
+            Follow::Up(choice) => !self.content.research.tracks.iter().any(|t| {
+                self.research_allowed(seat, choice, &t.id) && self.can_advance(seat, &t.id).is_ok()
+            }),
+            Follow::Tech => {
+                let mut v = Vec::new();
+                self.tech_parts(seat, &mut v);
+                v.is_empty()
+            }
+            _ => false,
+        }
+    }
+
+    /// The open turn's free steps and extra range.
+    pub(crate) fn reach(&self) -> Reach {
+        Reach {
+            steps: self.state.turn.steps,
+            range: self.state.turn.range,
+        }
+    }
+
+    /// Main actions: builds, upgrades, Gaia projects, research, board and special actions,
+    /// federations and passing.
+    fn main_parts(&self, seat: usize, out: &mut Vec<Command>) {
+        let reach = self.reach();
+        let board = self.board(seat);
+        for def in &board.buildings {
+            let left = self.state.players[seat]
+                .built
+                .get(&def.id)
+                .copied()
+                .unwrap_or(0)
+                < def.count;
+            match def.role {
+                BuildingRole::Structure if def.upgrades_from.is_empty() => {
+                    if left {
+                        self.colonize_parts(seat, &def.id, reach, false, out);
+                    }
+                }
+                BuildingRole::Structure => {
+                    if left {
+                        self.upgrade_parts(seat, def, out);
+                    }
+                }
+                BuildingRole::Gaiaformer => self.gaia_project_parts(seat, &def.id, reach, out),
+                BuildingRole::Station => {}
+            }
+        }
+        let cost = &self.content.research.cost;
+        if self.can_pay(seat, cost) {
+            for t in &self.content.research.tracks {
+                if self.can_advance(seat, &t.id).is_ok() {
+                    out.push(Command::Up(t.id.clone()));
+                }
+            }
+        }
+        for a in &self.content.board_actions.actions {
+            if !self.state.actions_used.contains(&a.id)
+                && self.can_pay(seat, &a.cost)
+                && self.effects_possible(seat, &a.effects)
+            {
+                out.push(Command::Action(a.id.clone()));
+            }
+        }
+        let used = &self.state.players[seat].specials_used;
+        for (_, g) in self.sources(seat) {
+            if let Some(a) = g.action {
+                if !used.contains(&a.key) && self.effects_possible(seat, &a.effects) {
+                    if let Ok(amounts) = crate::notation::parse_amounts(&a.key) {
+                        out.push(Command::Special(amounts));
+                    }
+                }
+            }
+        }
+        if !self.state.fed_supply.values().all(|n| *n == 0) {
+            let tokens: Vec<&String> = self
+                .state
+                .fed_supply
+                .iter()
+                .filter(|(_, n)| **n > 0)
+                .map(|(id, _)| id)
+                .collect();
+            for fed in self.federation_layouts(seat) {
+                let mut names: Vec<HexRef> =
+                    fed.hexes().into_iter().map(|h| self.hex_ref(h)).collect();
+                names.sort_by_key(|h| h.to_string());
+                for token in &tokens {
+                    out.push(Command::Federation {
+                        hexes: names.clone(),
+                        token: (*token).clone(),
+                    });
+                }
+            }
+        }
+        if self.state.round >= self.content.rules.rounds {
+            out.push(Command::Pass(None));
+        } else {
+            for b in &self.state.boosters {
+                out.push(Command::Pass(Some(b.clone())));
+            }
+        }
+    }
+
+    /// New colonies: every space where `building` can be built, with its cost payable.
+    fn colonize_parts(
+        &self,
+        seat: usize,
+        building: &str,
+        reach: Reach,
+        first_only: bool,
+        out: &mut Vec<Command>,
+    ) {
+        let Some(def) = self.board(seat).building(building) else {
+            return;
+        };
+        let rules = self.seat_rules(seat);
+        for (idx, space) in self.state.map.spaces.iter().enumerate() {
+            if self.planet_kind(idx) == PlanetKind::Empty {
+                continue;
+            }
+            if let Ok(plan) = self.colonize_plan(seat, idx, space.hex, def, &rules, reach) {
+                if self.can_pay_with(seat, &plan.cost, rules.token_value) {
+                    out.push(Command::Build {
+                        building: building.to_string(),
+                        hex: self.hex_ref(space.hex),
+                    });
+                    if first_only {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    fn upgrade_parts(&self, seat: usize, def: &crate::content::Building, out: &mut Vec<Command>) {
+        for (idx, s) in self.own_structures(seat) {
+            if s.shared || s.off_board || !def.upgrades_from.contains(&s.building) {
+                continue;
+            }
+            let hex = self.state.map.spaces[idx].hex;
+            let cost = match &def.cost_near_rival {
+                Some(c) if self.rival_near(seat, hex) => c,
+                _ => &def.cost,
+            };
+            if self.can_pay(seat, cost) && self.upgrade_follows_possible(seat, def) {
+                out.push(Command::Build {
+                    building: def.id.clone(),
+                    hex: self.hex_ref(hex),
+                });
+            }
+        }
+    }
+
+    /// Whether the follow-ups a new building brings (a tech tile, …) can be done.
+    fn upgrade_follows_possible(&self, seat: usize, def: &crate::content::Building) -> bool {
+        self.effects_possible(seat, &def.grants.immediate)
+    }
+
+    /// Whether another player's building (not a station) is within neighbour distance.
+    pub(crate) fn rival_near(&self, seat: usize, hex: Hex) -> bool {
+        self.state.structures.iter().any(|(i, l)| {
+            l.iter()
+                .any(|s| s.seat != seat && !self.is_station(s.seat, &s.building))
+                && self.state.map.spaces[*i].hex.distance(hex)
+                    <= self.content.rules.neighbour_distance
+        })
+    }
+
+    fn gaia_project_parts(&self, seat: usize, id: &str, reach: Reach, out: &mut Vec<Command>) {
+        if self.free_gaiaformers(seat) == 0 {
+            return;
+        }
+        let Some(tokens) = self.modifier(seat, |m| match m {
+            crate::content::Modifier::GaiaProjectTokens(n) => Some(*n),
+            _ => None,
+        }) else {
+            return;
+        };
+        let mut power = self.state.players[seat].power;
+        let mut without = power;
+        let can_move = power.remove_with_special(tokens, true, true).is_ok()
+            || without.remove_with_special(tokens, true, false).is_ok()
+            || power.remove_tokens(tokens, true).is_ok();
+        if !can_move {
+            return;
+        }
+        let rules = self.seat_rules(seat);
+        for (idx, space) in self.state.map.spaces.iter().enumerate() {
+            if self.planet_kind(idx) != PlanetKind::Transdim
+                || self.state.structures.contains_key(&idx)
+                || self.state.gaiaformers.iter().any(|x| x.hex == space.hex)
+            {
+                continue;
+            }
+            if self
+                .qic_for_range_from(space.hex, &rules, reach.range)
+                .is_ok()
+            {
+                out.push(Command::Build {
+                    building: id.to_string(),
+                    hex: self.hex_ref(space.hex),
+                });
+            }
+        }
+    }
+
+    /// Whether effects that bring follow-ups could all be followed up now.
+    fn effects_possible(&self, seat: usize, effects: &[Effect]) -> bool {
+        let mut reach = self.reach();
+        let mut follows = Vec::new();
+        for e in effects {
+            match e {
+                Effect::Steps(n) => {
+                    reach.steps += n;
+                    follows.push(Follow::Build(vec!["m".into()]));
+                }
+                Effect::Range(n) => {
+                    reach.range += n;
+                    follows.push(Follow::Build(vec!["m".into(), "gf".into()]));
+                }
+                Effect::TechTile => follows.push(Follow::Tech),
+                Effect::RescoreFederation => follows.push(Follow::FedTile),
+                Effect::Place(p) => follows.push(Follow::Place(p.clone())),
+                Effect::Downgrade(d) => follows.push(Follow::Downgrade(d.clone())),
+                Effect::Swap(s) => follows.push(Follow::Swap(s.clone())),
+                Effect::Script(_) => return false,
+                _ => {}
+            }
+        }
+        let mut scratch = Vec::new();
+        follows.iter().all(|f| {
+            scratch.clear();
+            self.follow_parts_of(seat, f, reach, true, &mut scratch);
+            !scratch.is_empty()
+        })
+    }
+
+    /// The parts that satisfy one follow-up.
+    fn follow_parts(&self, seat: usize, f: &Follow, reach: Reach, out: &mut Vec<Command>) {
+        self.follow_parts_of(seat, f, reach, false, out)
+    }
+
+    /// [`Game::follow_parts`], or just the first one found when `first_only`.
+    fn follow_parts_of(
+        &self,
+        seat: usize,
+        f: &Follow,
+        reach: Reach,
+        first_only: bool,
+        out: &mut Vec<Command>,
+    ) {
+        match f {
+            Follow::Build(list) => {
+                for b in list {
+                    match self.board(seat).building(b).map(|d| d.role) {
+                        Some(BuildingRole::Gaiaformer) => {
+                            self.gaia_project_parts(seat, b, reach, out)
+                        }
+                        Some(BuildingRole::Structure) => {
+                            let left = self.state.players[seat].built.get(b).copied().unwrap_or(0)
+                                < self.board(seat).building(b).map_or(0, |d| d.count);
+                            if left {
+                                self.colonize_parts(seat, b, reach, first_only, out);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Follow::Up(choice) => {
+                for t in &self.content.research.tracks {
+                    if self.research_allowed(seat, choice, &t.id)
+                        && self.can_advance(seat, &t.id).is_ok()
+                    {
+                        out.push(Command::Up(t.id.clone()));
+                    }
+                }
+                out.push(Command::Decline(Some("up".into())));
+            }
+            Follow::Tech => self.tech_parts(seat, out),
+            Follow::Cover => {
+                let p = &self.state.players[seat];
+                for (pos, tile) in &self.state.setup.techs {
+                    if p.techs.iter().any(|t| &t.id == tile && !t.covered) {
+                        out.push(Command::Cover(pos.clone()));
+                    }
+                }
+            }
+            Follow::FedTile => {
+                let mut seen = HashSet::new();
+                for t in &self.state.players[seat].tokens {
+                    if seen.insert(&t.id) {
+                        out.push(Command::FedTile(t.id.clone()));
+                    }
+                }
+            }
+            Follow::Place(p) => self.place_parts(seat, p, reach, out),
+            Follow::Downgrade(d) => {
+                for (idx, s) in self.own_structures(seat) {
+                    if s.building == d.from {
+                        out.push(Command::Build {
+                            building: d.to.clone(),
+                            hex: self.hex_ref(self.state.map.spaces[idx].hex),
+                        });
+                    }
+                }
+            }
+            Follow::Swap(s) => {
+                let own = self.own_structures(seat);
+                if own.iter().any(|(_, x)| x.building == s.building) {
+                    for (idx, x) in &own {
+                        if x.building == s.with && !x.off_board {
+                            out.push(Command::Other {
+                                verb: s.verb.clone(),
+                                args: vec![self.hex_name(self.state.map.spaces[*idx].hex)],
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn tech_parts(&self, seat: usize, out: &mut Vec<Command>) {
+        let p = &self.state.players[seat];
+        for (pos, tile) in &self.state.setup.techs {
+            if self.state.tech_left.get(pos).copied().unwrap_or(0) > 0
+                && !p.techs.iter().any(|t| &t.id == tile)
+            {
+                out.push(Command::Tech(pos.clone()));
+            }
+        }
+        let adv = &self.content.advanced_tiles;
+        let eligible = p.tokens.iter().any(|t| t.green) && p.techs.iter().any(|t| !t.covered);
+        if eligible {
+            for pos in self.state.adv_left.keys() {
+                let Some(track) = pos.strip_prefix(&adv.position_prefix) else {
+                    continue;
+                };
+                if p.research.get(track).copied().unwrap_or(0) >= adv.min_level {
+                    out.push(Command::Tech(pos.clone()));
+                }
+            }
+        }
+    }
+
+    fn place_parts(
+        &self,
+        seat: usize,
+        p: &crate::content::Place,
+        reach: Reach,
+        out: &mut Vec<Command>,
+    ) {
+        let station = self.is_station(seat, &p.building);
+        if let Some(def) = self.board(seat).building(&p.building) {
+            let built = self.state.players[seat]
+                .built
+                .get(&p.building)
+                .copied()
+                .unwrap_or(0);
+            if station && built >= def.count {
+                return;
+            }
+        }
+        let rules = self.seat_rules(seat);
+        for (idx, space) in self.state.map.spaces.iter().enumerate() {
+            let hex = space.hex;
+            if p.on_empty_space && self.planet_kind(idx) != PlanetKind::Empty {
+                continue;
+            }
+            let occupied = self
+                .state
+                .structures
+                .get(&idx)
+                .is_some_and(|l| !l.is_empty());
+            let satellite = self
+                .state
+                .players
+                .iter()
+                .enumerate()
+                .any(|(s, pl)| (!station || s == seat) && pl.satellites.contains(&hex));
+            if occupied || satellite || self.qic_for_range_from(hex, &rules, reach.range).is_err() {
+                continue;
+            }
+            out.push(match &p.verb {
+                Some(verb) => Command::Other {
+                    verb: verb.clone(),
+                    args: vec![self.hex_name(hex)],
+                },
+                None => Command::Build {
+                    building: p.building.clone(),
+                    hex: self.hex_ref(hex),
+                },
+            });
+        }
+    }
+
+    /// Conversions of a phase, each in every multiple the seat can pay.
+    fn conversion_parts(&self, seat: usize, phase: Phase, out: &mut Vec<Command>) {
+        let mut convs: Vec<&crate::content::Conversion> = Vec::new();
+        if phase == Phase::Actions {
+            convs.extend(self.board(seat).conversions.iter());
+        }
+        let sources = self.sources(seat);
+        for (_, g) in &sources {
+            convs.extend(g.conversions.iter().filter(|c| c.phase == phase));
+        }
+        let start = out.len();
+        let token_value = self.token_value(seat);
+        for conv in convs {
+            let Some(gain) = plain_gain(&conv.gain) else {
+                continue;
+            };
+            if gain.get("tech") > 0 && !self.effects_possible(seat, &[Effect::TechTile]) {
+                continue;
+            }
+            for k in 1.. {
+                let cost = scaled(&conv.pay, k);
+                if cost.0.is_empty() || !self.can_pay_with(seat, &cost, token_value) {
+                    break;
+                }
+                let cmd = Command::Spend {
+                    cost: amounts(&cost),
+                    gain: amounts(&scaled(&gain, k)),
+                };
+                if !out[start..].contains(&cmd) {
+                    out.push(cmd);
+                }
+            }
+        }
+    }
+
+    fn burn_parts(&self, seat: usize, out: &mut Vec<Command>) {
+        let to_gaia = self.burn_to_gaia(seat);
+        for n in 1.. {
+            let mut power = self.state.players[seat].power;
+            if power.burn(n, to_gaia).is_err() {
+                break;
+            }
+            out.push(Command::Burn(n));
+        }
+    }
+
+    /// The notation reference of a hex: its name on this map.
+    pub(crate) fn hex_ref(&self, hex: Hex) -> HexRef {
+        let name = self.hex_name(hex);
+        match name.find(|c: char| c.is_ascii_alphabetic()) {
+            Some(i) => HexRef::Named {
+                sector: name[..i].to_string(),
+                position: name[i..].to_string(),
+            },
+            None => HexRef::Axial { q: hex.q, r: hex.r },
+        }
+    }
+}
+
+/// The gain of a conversion as a bundle (`tech` for a tech tile), if it is plain.
+pub(crate) fn plain_gain(effects: &[Effect]) -> Option<Bundle> {
+    let mut b = Bundle::default();
+    for e in effects {
+        match e {
+            Effect::Gain(g) => {
+                for (c, n) in g.iter() {
+                    *b.0.entry(c.to_string()).or_default() += n;
+                }
+            }
+            Effect::TechTile => *b.0.entry("tech".into()).or_default() += 1,
+            _ => return None,
+        }
+    }
+    Some(b)
+}
+
+/// A bundle times `k`.
+pub(crate) fn scaled(b: &Bundle, k: i32) -> Bundle {
+    Bundle(
+        b.0.iter()
+            .map(|(c, n)| (c.clone(), n * k))
+            .filter(|(_, n)| *n != 0)
+            .collect(),
+    )
+}
+
+/// A bundle as notation amounts (`tech` prints bare).
+fn amounts(b: &Bundle) -> Vec<Amount> {
+    b.iter()
+        .map(|(c, n)| {
+            if c == "tech" && n == 1 {
+                Amount::single(c)
+            } else {
+                Amount::new(n as u32, c)
+            }
+        })
+        .collect()
+}
+
+/// Removes repeated parts, keeping the first of each.
+fn dedup(out: &mut Vec<Command>) {
+    let mut seen = Vec::with_capacity(out.len());
+    out.retain(|c| {
+        if seen.contains(c) {
+            false
+        } else {
+            seen.push(c.clone());
+            true
+        }
+    });
+}
