@@ -5,6 +5,7 @@
 //! Rhai files. The kernel names no faction and no tile: those live in content.
 
 pub mod board;
+pub mod bot;
 pub mod content;
 pub mod diagnostics;
 pub mod federation;
