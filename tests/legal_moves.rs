@@ -1,0 +1,137 @@
+//! Legal next parts against every recorded game: at every point of every record, the part the
+//! record uses next is listed (complete), and every listed part applies and leaves something
+//! to do (sound, no dead ends).
+//!
+//! The list offers one income event per `income` part; a recorded `income a,b,…` part (several
+//! events named at once, the later ones possibly no longer a choice) must have its first item
+//! listed.
+
+mod common;
+
+use std::sync::Arc;
+
+use orrery::content::Content;
+use orrery::game::Game;
+use orrery::notation::{parse_line, Command, MoveLine};
+use orrery::record::Record;
+
+/// The recorded parts of a line.
+fn recorded_parts(line: &str) -> Vec<Command> {
+    let Ok(MoveLine::Turn { parts, .. }) = parse_line(line) else {
+        panic!("unparsable recorded line {line:?}");
+    };
+    parts
+}
+
+/// What must be listed for a recorded part: the part itself, or the first item of an income
+/// part naming several events.
+fn expected(part: &Command) -> Command {
+    match part {
+        Command::Income(items) if items.len() > 1 => Command::Income(vec![items[0].clone()]),
+        other => other.clone(),
+    }
+    .canonical()
+}
+
+/// Checks one record; returns the problems found and the number of points checked.
+fn check_record(content: Arc<Content>, record: &Record, sound: bool) -> (Vec<String>, usize) {
+    let mut problems = Vec::new();
+    let mut points = 0;
+    let setup = record.game_setup(&content).expect("setup");
+    let mut game = Game::new(content, setup).expect("game");
+    for (i, line) in record.moves.iter().enumerate().skip(1) {
+        let mut parts = recorded_parts(line);
+        parts.push(Command::EndTurn);
+        for part in &parts {
+            if *part == Command::EndTurn && game.state.open.is_none() {
+                break;
+            }
+            points += 1;
+            let listed = game.legal_parts();
+            let canon: Vec<Command> = listed.iter().map(Command::canonical).collect();
+            if !canon.contains(&expected(part)) {
+                problems.push(format!(
+                    "move {i} {line:?}: `{part}` is not listed; listed: {}",
+                    listed
+                        .iter()
+                        .map(|c| c.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" | ")
+                ));
+            }
+            if sound {
+                for c in &listed {
+                    let mut g = game.clone();
+                    if let Err(e) = g.apply_part(c) {
+                        problems.push(format!("move {i} {line:?}: listed `{c}` fails: {e}"));
+                    } else if !g.finished() && g.legal_parts().is_empty() {
+                        problems.push(format!("move {i} {line:?}: listed `{c}` leads nowhere"));
+                    }
+                }
+            }
+            if let Err(e) = game.apply_part(part) {
+                problems.push(format!("move {i} {line:?}: `{part}` refused: {e}"));
+                return (problems, points);
+            }
+            if problems.len() > 20 {
+                return (problems, points);
+            }
+        }
+    }
+    (problems, points)
+}
+
+fn check_all(sound: bool) {
+    let content = common::platform_content();
+    let records: Vec<Record> = common::records()
+        .iter()
+        .map(|p| Record::from_json(&common::read_record(p)).expect("a record"))
+        .collect();
+    let chunks: Vec<&[Record]> = records.chunks(records.len().div_ceil(2)).collect();
+    let results: Vec<(Vec<String>, usize)> = std::thread::scope(|s| {
+        let handles: Vec<_> = chunks
+            .iter()
+            .map(|chunk| {
+                let content = content.clone();
+                s.spawn(move || {
+                    let mut problems = Vec::new();
+                    let mut points = 0;
+                    for r in chunk.iter() {
+                        let (p, n) = check_record(content.clone(), r, sound);
+                        problems.extend(p.into_iter().map(|p| format!("{}: {p}", r.moves[0])));
+                        points += n;
+                    }
+                    (problems, points)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("joins"))
+            .collect()
+    });
+    let points: usize = results.iter().map(|r| r.1).sum();
+    let problems: Vec<String> = results.into_iter().flat_map(|r| r.0).collect();
+    assert!(points > 10_000, "only {points} points checked");
+    assert!(
+        problems.is_empty(),
+        "{} problems, first ones:\n{}",
+        problems.len(),
+        problems
+            .iter()
+            .take(30)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+#[test]
+fn every_recorded_part_is_listed() {
+    check_all(false);
+}
+
+#[test]
+fn every_listed_part_applies() {
+    check_all(true);
+}
