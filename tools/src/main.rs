@@ -90,6 +90,17 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         save_state: Option<PathBuf>,
     },
+    /// List the legal next parts in a saved state (`replay --save-state`): one part per line
+    /// in the move notation, or JSON with `--json`.
+    Moves {
+        #[command(flatten)]
+        content: ContentArgs,
+        /// The saved state.
+        state: PathBuf,
+        /// Print JSON: the deciding seat, the decision, and each part as text and as data.
+        #[arg(long)]
+        json: bool,
+    },
     /// Write the JSON Schemas of the content files.
     Schema {
         /// Folder to write to.
@@ -110,6 +121,11 @@ fn main() -> ExitCode {
             until,
             save_state,
         } => play::replay(&content, &log, until, save_state.as_deref()),
+        Command::Moves {
+            content,
+            state,
+            json,
+        } => play::moves(&content, &state, json),
     }
 }
 

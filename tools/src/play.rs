@@ -1,9 +1,10 @@
-//! `conformance` and `replay`: recorded games against the engine.
+//! `conformance`, `replay` and `moves`: recorded and saved games against the engine.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use orrery::game::{Game, GameState};
 use orrery::record::{replay as replay_record, Record};
 
 use crate::ContentArgs;
@@ -96,7 +97,13 @@ pub fn replay(
                 println!("{} {vp}", game.seat_name(seat));
             }
             if let Some(path) = save {
-                let json = serde_json::to_string_pretty(&game.state).unwrap_or_default();
+                let variants = if args.variants.is_empty() && platform {
+                    vec![PLATFORM_VARIANT.to_string()]
+                } else {
+                    args.variants.clone()
+                };
+                let saved = serde_json::json!({ "variants": variants, "state": &game.state });
+                let json = serde_json::to_string_pretty(&saved).unwrap_or_default();
                 if let Err(e) = std::fs::write(path, json) {
                     eprintln!("error: cannot write {}: {e}", path.display());
                     return ExitCode::from(1);
@@ -109,4 +116,79 @@ pub fn replay(
             ExitCode::from(1)
         }
     }
+}
+
+/// Prints the legal next parts in a saved state (`replay --save-state`), as text or JSON.
+pub fn moves(args: &ContentArgs, state_file: &Path, json: bool) -> ExitCode {
+    let text = match std::fs::read_to_string(state_file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", state_file.display());
+            return ExitCode::from(2);
+        }
+    };
+    let value: serde_json::Value = match serde_json::from_str(&text) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("error: {}: not JSON: {e}", state_file.display());
+            return ExitCode::from(2);
+        }
+    };
+    // A saved game names the variants it was played with; a bare state names none.
+    let (state, saved_variants) = match value.get("state") {
+        Some(s) => (
+            s.clone(),
+            value
+                .get("variants")
+                .and_then(|v| serde_json::from_value::<Vec<String>>(v.clone()).ok())
+                .unwrap_or_default(),
+        ),
+        None => (value, Vec::new()),
+    };
+    let state: GameState = match serde_json::from_value(state) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {}: not a saved game: {e}", state_file.display());
+            return ExitCode::from(2);
+        }
+    };
+    let defaults: Vec<&str> = saved_variants.iter().map(String::as_str).collect();
+    let content = match args.load(&defaults) {
+        Ok(c) => Arc::new(c),
+        Err(code) => return code,
+    };
+    let game = match Game::load(content, state) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("error: {}: {e}", state_file.display());
+            return ExitCode::from(2);
+        }
+    };
+    let parts = game.legal_parts();
+    let seat = game.deciding_seat();
+    if json {
+        let out = serde_json::json!({
+            "seat": seat,
+            "player": seat.map(|s| game.seat_name(s)),
+            "decision": game.state.open.as_ref().or(game.state.queue.front()),
+            "parts": parts.iter().map(|p| serde_json::json!({
+                "text": p.to_string(),
+                "command": p,
+            })).collect::<Vec<_>>(),
+        });
+        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+    } else {
+        match seat {
+            Some(s) => println!(
+                "# {} to decide; {} legal parts",
+                game.seat_name(s),
+                parts.len()
+            ),
+            None => println!("# the game is over"),
+        }
+        for p in &parts {
+            println!("{p}");
+        }
+    }
+    ExitCode::SUCCESS
 }

@@ -174,3 +174,73 @@ fn schema_writes_every_schema() {
         committed
     );
 }
+
+#[test]
+fn moves_lists_the_legal_parts_of_a_saved_state() {
+    let dir = scratch("moves");
+    let state = dir.join("state.json");
+    let record = repo().join("tests/data/conformance/dev/dev-001.json");
+    let out = orrery()
+        .current_dir(repo())
+        .args([
+            "replay",
+            record.to_str().unwrap(),
+            "--until",
+            "40",
+            "--save-state",
+        ])
+        .arg(&state)
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = orrery()
+        .current_dir(repo())
+        .arg("moves")
+        .arg(&state)
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut lines = text.lines();
+    let header = lines.next().expect("a header");
+    assert!(
+        header.starts_with("# ") && header.contains("legal parts"),
+        "{header}"
+    );
+    let parts: Vec<&str> = lines.collect();
+    assert!(!parts.is_empty(), "no parts listed");
+    // Every listed part is in the notation.
+    for p in &parts {
+        orrery::notation::parse_line(&format!("p1 {p}"))
+            .unwrap_or_else(|e| panic!("`{p}` is not notation: {e}"));
+    }
+    let out = orrery()
+        .current_dir(repo())
+        .args(["moves", "--json"])
+        .arg(&state)
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let listed = v["parts"].as_array().expect("parts");
+    assert_eq!(listed.len(), parts.len());
+    assert!(listed
+        .iter()
+        .all(|p| p["text"].is_string() && !p["command"].is_null()));
+    // A file that is not a saved game is a usage error, not a panic.
+    std::fs::write(dir.join("bad.json"), "{\"state\": 3}").unwrap();
+    let out = orrery()
+        .arg("moves")
+        .arg(dir.join("bad.json"))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+}
