@@ -1,6 +1,8 @@
 //! Listing legal next parts: `Game::legal_parts` in every state of every recorded game (each
 //! point where a recorded line's next part is chosen). The figure to read is the mean time
-//! per state: the reported time per iteration divided by the number of states.
+//! per state: the reported time per iteration divided by the number of states (criterion's
+//! throughput line gives states per second). Federation searches are remembered by their input
+//! and shared along one game; the `cold` run forgets them before every state.
 //! Run: `cargo bench --bench legal_parts`.
 
 use std::path::{Path, PathBuf};
@@ -73,6 +75,18 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let mut n = 0;
             for g in &states {
+                n += std::hint::black_box(g.legal_parts()).len();
+            }
+            n
+        })
+    });
+    // The same with the remembered federation searches forgotten before every state: the
+    // cost when nothing was searched before.
+    group.bench_function(format!("all {} recorded states, cold", states.len()), |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for g in &states {
+                g.forget_memo();
                 n += std::hint::black_box(g.legal_parts()).len();
             }
             n
