@@ -2,45 +2,17 @@
 //! recorded `federation` move (the public engine once needed over 10 s on large boards).
 //! Run: `cargo bench --bench federation`.
 
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+mod shared;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use orrery::content::{Content, DirFiles, OverlaySource};
 use orrery::game::Game;
-use orrery::record::{replay, Record};
-
-fn records(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).expect("records").flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            records(&p, out);
-        } else if p.extension().is_some_and(|x| x == "json") {
-            out.push(p);
-        }
-    }
-}
+use orrery::record::replay;
 
 /// States (with the seat to move) right before each recorded federation.
 fn states() -> Vec<(Game, usize)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let variant = root.join("content/variants/boardgamers.yaml");
-    let overlay = OverlaySource {
-        file: variant.display().to_string(),
-        text: std::fs::read_to_string(&variant).expect("variant"),
-        scripts: Vec::new(),
-    };
-    let content = Arc::new(
-        Content::load(&DirFiles::new(root.join("content/base")), &[overlay]).expect("content"),
-    );
-    let mut files = Vec::new();
-    records(&root.join("tests/data/conformance"), &mut files);
-    files.sort();
+    let content = shared::platform_content();
     let mut out = Vec::new();
-    for f in files {
-        let json: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(&f).expect("read")).expect("json");
-        let record = Record::from_json(&json).expect("record");
+    for record in shared::records() {
         for (i, m) in record.moves.iter().enumerate() {
             if m.contains(" federation ") {
                 if let Ok(game) = replay(content.clone(), &record, Some(i - 1), false) {

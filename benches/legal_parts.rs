@@ -5,47 +5,19 @@
 //! and shared along one game; the `cold` run forgets them before every state.
 //! Run: `cargo bench --bench legal_parts`.
 
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Duration;
 
+mod shared;
+
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use orrery::content::{Content, DirFiles, OverlaySource};
 use orrery::game::Game;
 use orrery::notation::{parse_line, Command, MoveLine};
-use orrery::record::Record;
-
-fn records(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).expect("records").flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            records(&p, out);
-        } else if p.extension().is_some_and(|x| x == "json") {
-            out.push(p);
-        }
-    }
-}
 
 /// Every state of every record where a part is chosen.
 fn states() -> Vec<Game> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let variant = root.join("content/variants/boardgamers.yaml");
-    let overlay = OverlaySource {
-        file: variant.display().to_string(),
-        text: std::fs::read_to_string(&variant).expect("variant"),
-        scripts: Vec::new(),
-    };
-    let content = Arc::new(
-        Content::load(&DirFiles::new(root.join("content/base")), &[overlay]).expect("content"),
-    );
-    let mut files = Vec::new();
-    records(&root.join("tests/data/conformance"), &mut files);
-    files.sort();
+    let content = shared::platform_content();
     let mut out = Vec::new();
-    for f in files {
-        let json: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(&f).expect("read")).expect("json");
-        let record = Record::from_json(&json).expect("record");
+    for record in shared::records() {
         let setup = record.game_setup(&content).expect("setup");
         let mut game = Game::new(content.clone(), setup).expect("game");
         for line in record.moves.iter().skip(1) {

@@ -1,0 +1,46 @@
+//! What the benchmarks share: the recording platform's content and the recorded games.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use orrery::content::{Content, DirFiles, OverlaySource};
+use orrery::record::Record;
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).expect("records").flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect(&p, out);
+        } else if p.extension().is_some_and(|x| x == "json") {
+            out.push(p);
+        }
+    }
+}
+
+/// The base content with the recording platform's variant.
+pub fn platform_content() -> Arc<Content> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let variant = root.join("content/variants/boardgamers.yaml");
+    let overlay = OverlaySource {
+        file: variant.display().to_string(),
+        text: std::fs::read_to_string(&variant).expect("variant"),
+        scripts: Vec::new(),
+    };
+    Arc::new(Content::load(&DirFiles::new(root.join("content/base")), &[overlay]).expect("content"))
+}
+
+/// Every recorded game under `tests/data/conformance`, in path order.
+pub fn records() -> Vec<Record> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    collect(&root.join("tests/data/conformance"), &mut files);
+    files.sort();
+    files
+        .iter()
+        .map(|f| {
+            let json: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(f).expect("read")).expect("json");
+            Record::from_json(&json).expect("record")
+        })
+        .collect()
+}
