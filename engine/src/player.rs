@@ -174,6 +174,16 @@ impl Player {
         Ok((p, board))
     }
 
+    /// How many of a building the player has taken from its board.
+    pub fn built_count(&self, building: &str) -> u32 {
+        self.built.get(building).copied().unwrap_or(0)
+    }
+
+    /// The level on a research track.
+    pub fn level(&self, track: &str) -> u32 {
+        self.research.get(track).copied().unwrap_or(0)
+    }
+
     /// A resource by code (0 when the code is not a resource).
     pub fn resource(&self, content: &Content, code: &str) -> i32 {
         content
@@ -188,8 +198,8 @@ impl Player {
     pub fn holds(&self, cond: Option<&Condition>) -> bool {
         match cond {
             None => true,
-            Some(Condition::Has(b)) => self.built.get(b).copied().unwrap_or(0) > 0,
-            Some(Condition::Lacks(b)) => self.built.get(b).copied().unwrap_or(0) == 0,
+            Some(Condition::Has(b)) => self.built_count(b) > 0,
+            Some(Condition::Lacks(b)) => self.built_count(b) == 0,
         }
     }
 
@@ -218,7 +228,7 @@ impl Player {
     ) -> Vec<(String, Grants<'a>)> {
         let mut out = Vec::new();
         for t in &content.research.tracks {
-            let level = self.research.get(&t.id).copied().unwrap_or(0) as usize;
+            let level = self.level(&t.id) as usize;
             if let Some(a) = t.levels.get(level) {
                 out.push((format!("r:{}", t.id), a.grants()));
             }
@@ -229,8 +239,7 @@ impl Player {
             }
         }
         for b in &board.buildings {
-            if self.built.get(&b.id).copied().unwrap_or(0) > 0 && self.holds(b.grants.when.as_ref())
-            {
+            if self.built_count(&b.id) > 0 && self.holds(b.grants.when.as_ref()) {
                 out.push((format!("g:{}", b.id), b.grants.grants()));
             }
         }
@@ -261,7 +270,7 @@ impl Player {
     ) -> Vec<(&'static str, Grants<'a>)> {
         let mut out = Vec::new();
         for t in &content.research.tracks {
-            let level = self.research.get(&t.id).copied().unwrap_or(0) as usize;
+            let level = self.level(&t.id) as usize;
             if let Some(a) = t.levels.get(level) {
                 out.push(("research", a.grants()));
             }
@@ -274,8 +283,7 @@ impl Player {
             out.push(("faction", a.grants()));
         }
         for b in &board.buildings {
-            if self.built.get(&b.id).copied().unwrap_or(0) > 0 && self.holds(b.grants.when.as_ref())
-            {
+            if self.built_count(&b.id) > 0 && self.holds(b.grants.when.as_ref()) {
                 out.push(("buildings", b.grants.grants()));
             }
         }
@@ -373,7 +381,7 @@ impl Player {
     ) -> Vec<Effect> {
         let mut sources: Vec<(String, Vec<Effect>)> = vec![("base".into(), board.income.clone())];
         for b in &board.buildings {
-            let n = self.built.get(&b.id).copied().unwrap_or(0) as usize;
+            let n = self.built_count(&b.id) as usize;
             for (k, slot) in b.income.iter().take(n).enumerate() {
                 sources.push((format!("b:{}:{}", b.id, k + 1), slot.clone()));
             }

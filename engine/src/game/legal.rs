@@ -191,7 +191,15 @@ impl Game {
         if t.main && self.can_end(seat) {
             out.push(Command::EndTurn);
         }
-        dedup(out);
+        if t.follows.len() > 1 {
+            // Two follow-ups may accept the same part.
+            dedup(out);
+        }
+    }
+
+    /// Whether the seat still has one of a building on its board.
+    fn left_on_board(&self, seat: usize, def: &crate::content::Building) -> bool {
+        self.state.players[seat].built_count(&def.id) < def.count
     }
 
     /// Whether the open turn's follow-ups can still be done after a free action. Only
@@ -249,12 +257,7 @@ impl Game {
         let reach = self.reach();
         let board = self.board(seat);
         for def in &board.buildings {
-            let left = self.state.players[seat]
-                .built
-                .get(&def.id)
-                .copied()
-                .unwrap_or(0)
-                < def.count;
+            let left = self.left_on_board(seat, def);
             match def.role {
                 BuildingRole::Structure if def.upgrades_from.is_empty() => {
                     if left {
@@ -476,16 +479,13 @@ impl Game {
         match f {
             Follow::Build(list) => {
                 for b in list {
-                    match self.board(seat).building(b).map(|d| d.role) {
-                        Some(BuildingRole::Gaiaformer) => {
-                            self.gaia_project_parts(seat, b, reach, out)
-                        }
-                        Some(BuildingRole::Structure) => {
-                            let left = self.state.players[seat].built.get(b).copied().unwrap_or(0)
-                                < self.board(seat).building(b).map_or(0, |d| d.count);
-                            if left {
-                                self.colonize_parts(seat, b, reach, first_only, out);
-                            }
+                    let Some(def) = self.board(seat).building(b) else {
+                        continue;
+                    };
+                    match def.role {
+                        BuildingRole::Gaiaformer => self.gaia_project_parts(seat, b, reach, out),
+                        BuildingRole::Structure if self.left_on_board(seat, def) => {
+                            self.colonize_parts(seat, b, reach, first_only, out)
                         }
                         _ => {}
                     }
@@ -561,7 +561,7 @@ impl Game {
                 let Some(track) = pos.strip_prefix(&adv.position_prefix) else {
                     continue;
                 };
-                if p.research.get(track).copied().unwrap_or(0) >= adv.min_level {
+                if p.level(track) >= adv.min_level {
                     out.push(Command::Tech(pos.clone()));
                 }
             }
@@ -577,11 +577,7 @@ impl Game {
     ) {
         let station = self.is_station(seat, &p.building);
         if let Some(def) = self.board(seat).building(&p.building) {
-            let built = self.state.players[seat]
-                .built
-                .get(&p.building)
-                .copied()
-                .unwrap_or(0);
+            let built = self.state.players[seat].built_count(&p.building);
             if station && built >= def.count {
                 return;
             }

@@ -130,7 +130,7 @@ impl Game {
             let old = std::mem::replace(&mut s.building, building.to_string());
             if !s.off_board {
                 let p = &mut self.state.players[seat];
-                let n = p.built.get(&old).copied().unwrap_or(0);
+                let n = p.built_count(&old);
                 p.unlog_source(&format!("b:{old}:{n}"));
                 p.built.insert(old, n.saturating_sub(1));
             }

@@ -446,11 +446,7 @@ impl Game {
             .building(building)
             .cloned()
             .ok_or_else(|| MoveError(format!("unknown building {building}")))?;
-        let built = self.state.players[seat]
-            .built
-            .get(building)
-            .copied()
-            .unwrap_or(0);
+        let built = self.state.players[seat].built_count(building);
         let own = self
             .state
             .structures
@@ -794,11 +790,7 @@ impl Game {
         }
         if self.is_station(seat, &p.building) {
             let def = self.board(seat).building(&p.building).cloned();
-            let built = self.state.players[seat]
-                .built
-                .get(&p.building)
-                .copied()
-                .unwrap_or(0);
+            let built = self.state.players[seat].built_count(&p.building);
             if def.is_some_and(|d| built >= d.count) {
                 return err(format!("no {} left", p.building));
             }
@@ -858,11 +850,7 @@ impl Game {
             .iter()
             .find(|t| t.id == track)
             .ok_or_else(|| MoveError(format!("unknown research track {track}")))?;
-        let level = self.state.players[seat]
-            .research
-            .get(track)
-            .copied()
-            .unwrap_or(0);
+        let level = self.state.players[seat].level(track);
         let top = t.levels.len() as u32 - 1;
         if level >= top {
             return err(format!("{track} is at its top level"));
@@ -898,12 +886,7 @@ impl Game {
             .find(|t| t.id == track)
             .cloned()
             .expect("checked");
-        let level = self.state.players[seat]
-            .research
-            .get(track)
-            .copied()
-            .unwrap_or(0)
-            + 1;
+        let level = self.state.players[seat].level(track) + 1;
         if level as usize + 1 == t.levels.len() && self.content.research.top_level.flip_token {
             if let Some(tok) = self.state.players[seat].tokens.iter_mut().find(|t| t.green) {
                 tok.green = false;
@@ -928,11 +911,7 @@ impl Game {
                 .get(pos)
                 .cloned()
                 .ok_or_else(|| MoveError(format!("no advanced tile at {pos}")))?;
-            let level = self.state.players[seat]
-                .research
-                .get(track)
-                .copied()
-                .unwrap_or(0);
+            let level = self.state.players[seat].level(track);
             if level < self.content.advanced_tiles.min_level {
                 return err(format!(
                     "{tile} needs level {} on {track}",
