@@ -345,8 +345,8 @@ impl Game {
             if self.planet_kind(idx) == PlanetKind::Empty {
                 continue;
             }
-            if let Ok(plan) = self.colonize_plan(seat, idx, space.hex, def, &rules, reach) {
-                if self.can_pay_with(seat, &plan.cost, rules.token_value) {
+            if let Ok(plan) = self.colonize_plan(seat, idx, space.hex, &rules, reach) {
+                if self.colonize_affordable(seat, def, &plan, &rules) {
                     out.push(Command::Build {
                         building: building.to_string(),
                         hex: self.hex_ref(space.hex),

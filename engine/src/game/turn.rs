@@ -60,12 +60,32 @@ pub(crate) struct SeatRules {
     pub token_value: u32,
 }
 
-/// A checked colonization: what it costs and what it does.
+/// Why a placement is refused; cheap to make, worded with the hex only when shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Refusal {
+    GaiaUnfinished,
+    Colonized,
+    OtherGaiaformer,
+    /// This building cannot go on that kind of planet.
+    NotBuildable,
+    NoOrigin,
+    OutOfRange {
+        distance: u32,
+        range: u32,
+    },
+    UselessSteps,
+}
+
+/// A checked colonization: what it takes and what it does.
 pub(crate) struct Colonize {
-    /// Everything paid.
-    pub cost: Bundle,
     /// Terraforming steps taken.
     pub steps: u32,
+    /// Steps paid for (not free).
+    pub paid_steps: u32,
+    /// The Gaia-planet fee is due.
+    pub gaia_fee: bool,
+    /// QIC paid for range.
+    pub range_q: u32,
     /// The planet is already colonized by another player.
     pub shared: bool,
     /// The seat's own Gaiaformer there (removed when the mine is built).
@@ -372,6 +392,27 @@ impl Game {
     /// QIC needed to reach a hex; out of range when the player cannot pay them.
     fn qic_for_range(&self, seat: usize, hex: Hex) -> Result<u32, MoveError> {
         self.qic_for_range_from(hex, &self.seat_rules(seat), self.state.turn.range)
+            .map_err(|r| self.refusal(r, hex, ""))
+    }
+
+    /// Words a refusal for a hex (`building`: what was to be built there).
+    pub(crate) fn refusal(&self, r: Refusal, hex: Hex, building: &str) -> MoveError {
+        MoveError(match r {
+            Refusal::GaiaUnfinished => "the Gaia project there is not finished yet".into(),
+            Refusal::Colonized => format!("{} is already colonized", self.hex_name(hex)),
+            Refusal::OtherGaiaformer => {
+                format!("another player's Gaiaformer is on {}", self.hex_name(hex))
+            }
+            Refusal::NotBuildable => {
+                format!("no {building} can be built on {}", self.hex_name(hex))
+            }
+            Refusal::NoOrigin => "you have no planet to measure range from".into(),
+            Refusal::OutOfRange { distance, range } => format!(
+                "out of range: {} is {distance} away, range {range}",
+                self.hex_name(hex)
+            ),
+            Refusal::UselessSteps => "the free terraforming steps would not be used".into(),
+        })
     }
 
     /// The standing placement values of a seat.
@@ -411,13 +452,13 @@ impl Game {
         hex: Hex,
         rules: &SeatRules,
         extra_range: u32,
-    ) -> Result<u32, MoveError> {
+    ) -> Result<u32, Refusal> {
         let d = rules
             .from
             .iter()
             .map(|h| h.distance(hex))
             .min()
-            .ok_or_else(|| MoveError("you have no planet to measure range from".into()))?;
+            .ok_or(Refusal::NoOrigin)?;
         let range = rules.nav_range + extra_range;
         if d <= range {
             return Ok(0);
@@ -425,10 +466,7 @@ impl Game {
         let per = self.content.rules.range_per_qic.max(1);
         let q = (d - range).div_ceil(per);
         if rules.range_have < q as i32 {
-            return err(format!(
-                "out of range: {} is {d} away, range {range}",
-                self.hex_name(hex)
-            ));
+            return Err(Refusal::OutOfRange { distance: d, range });
         }
         Ok(q)
     }
@@ -585,48 +623,51 @@ impl Game {
         def: &crate::content::Building,
     ) -> Result<(), MoveError> {
         let rules = self.seat_rules(seat);
-        let plan = self.colonize_plan(seat, idx, hex, def, &rules, self.reach())?;
+        let plan = self
+            .colonize_plan(seat, idx, hex, &rules, self.reach())
+            .map_err(|r| self.refusal(r, hex, &def.id))?;
         if let Some(g) = plan.own_gaiaformer {
             self.state.gaiaformers.remove(g);
         }
-        self.pay(seat, &plan.cost)?;
+        let cost = self.colonize_cost(def, &plan, &rules);
+        self.pay(seat, &cost)?;
         for _ in 0..plan.steps {
             self.fire(seat, &Happened::TerraformStep);
         }
         self.finish_build(seat, idx, &def.id, plan.shared, false)
     }
 
-    /// Checks colonizing a planet with a building and works out the cost (terraforming, Gaia
-    /// fee, QIC for range), without changing anything. `from`: the seat's range origins.
+    /// Checks colonizing a planet with a building and works out what it takes (terraforming
+    /// steps, Gaia fee, QIC for range), without changing anything.
     pub(crate) fn colonize_plan(
         &self,
         seat: usize,
         idx: usize,
         hex: Hex,
-        def: &crate::content::Building,
         rules: &SeatRules,
         reach: Reach,
-    ) -> Result<Colonize, MoveError> {
+    ) -> Result<Colonize, Refusal> {
         let kind = self.planet_kind(idx);
         let own_gf = self
             .state
             .gaiaformers
             .iter()
             .position(|g| g.hex == hex && g.seat == seat);
-        let others = self
-            .state
-            .structures
-            .get(&idx)
-            .is_some_and(|l| !l.is_empty());
-        let mut cost = def.cost.clone();
-        let mut steps = 0;
-        let mut shared = false;
+        let here = self.state.structures.get(&idx).filter(|l| !l.is_empty());
+        let mut plan = Colonize {
+            paid_steps: 0,
+            steps: 0,
+            gaia_fee: false,
+            range_q: 0,
+            shared: false,
+            own_gaiaformer: own_gf,
+        };
         if own_gf.is_some() {
             if kind != PlanetKind::Gaia {
-                return err("the Gaia project there is not finished yet");
+                return Err(Refusal::GaiaUnfinished);
             }
-            if others {
-                return err(format!("{} is already colonized", self.hex_name(hex)));
+            if here.is_some() {
+                return Err(Refusal::Colonized);
             }
         } else {
             if self
@@ -635,66 +676,96 @@ impl Game {
                 .iter()
                 .any(|g| g.hex == hex && g.seat != seat)
             {
-                return err(format!(
-                    "another player's Gaiaformer is on {}",
-                    self.hex_name(hex)
-                ));
+                return Err(Refusal::OtherGaiaformer);
             }
-            if others {
-                let mine = self
-                    .state
-                    .structures
-                    .get(&idx)
-                    .is_some_and(|l| l.iter().any(|s| s.seat == seat));
-                if mine || !rules.may_share {
-                    return err(format!("{} is already colonized", self.hex_name(hex)));
+            if let Some(list) = here {
+                if !rules.may_share || list.iter().any(|s| s.seat == seat) {
+                    return Err(Refusal::Colonized);
                 }
-                shared = true;
+                plan.shared = true;
             } else {
                 match kind {
                     PlanetKind::Wheel => {
-                        steps = self.steps_to(seat, idx);
-                        let free = reach.steps.min(steps);
-                        let per = rules.ore_per_step;
-                        *cost
-                            .0
-                            .entry(self.content.rules.terraform_resource.clone())
-                            .or_default() += ((steps - free) * per) as i32;
+                        plan.steps = self.steps_to(seat, idx);
+                        plan.paid_steps = plan.steps - reach.steps.min(plan.steps);
                     }
-                    PlanetKind::Gaia => {
-                        for (c, n) in rules.gaia_fee.iter() {
-                            *cost.0.entry(c.to_string()).or_default() += n;
-                        }
-                    }
-                    _ => {
-                        return err(format!(
-                            "no {} can be built on {}",
-                            def.id,
-                            self.hex_name(hex)
-                        ))
-                    }
+                    PlanetKind::Gaia => plan.gaia_fee = true,
+                    _ => return Err(Refusal::NotBuildable),
                 }
             }
-            let q = self.qic_for_range_from(hex, rules, reach.range)?;
-            if q > 0 {
-                *cost
-                    .0
-                    .entry(self.content.rules.range_resource.clone())
-                    .or_default() += q as i32;
-            }
+            plan.range_q = self.qic_for_range_from(hex, rules, reach.range)?;
         }
         if self.content.rules.options.refuse_useless_actions
             && reach.steps > 0
-            && steps == 0
-            && !shared
+            && plan.steps == 0
+            && !plan.shared
         {
-            return err("the free terraforming steps would not be used");
+            return Err(Refusal::UselessSteps);
         }
-        Ok(Colonize {
-            cost,
-            steps,
-            shared,
-            own_gaiaformer: own_gf,
+        Ok(plan)
+    }
+
+    /// Everything a planned colonization with a building costs.
+    pub(crate) fn colonize_cost(
+        &self,
+        def: &crate::content::Building,
+        plan: &Colonize,
+        rules: &SeatRules,
+    ) -> Bundle {
+        let mut cost = def.cost.clone();
+        for (code, n) in self.colonize_extras(plan, rules) {
+            *cost.0.entry(code.to_string()).or_default() += n;
+        }
+        cost.0.retain(|_, n| *n != 0);
+        cost
+    }
+
+    /// What a colonization costs on top of the building's own cost.
+    fn colonize_extras<'a>(
+        &'a self,
+        plan: &Colonize,
+        rules: &'a SeatRules,
+    ) -> impl Iterator<Item = (&'a str, i32)> + 'a {
+        let r = &self.content.rules;
+        let steps = (plan.paid_steps * rules.ore_per_step) as i32;
+        let fee = plan
+            .gaia_fee
+            .then(|| rules.gaia_fee.iter())
+            .into_iter()
+            .flatten();
+        [
+            (r.terraform_resource.as_str(), steps),
+            (r.range_resource.as_str(), plan.range_q as i32),
+        ]
+        .into_iter()
+        .chain(fee)
+        .filter(|(_, n)| *n != 0)
+    }
+
+    /// Whether the seat can pay a planned colonization (what paying it would accept).
+    pub(crate) fn colonize_affordable(
+        &self,
+        seat: usize,
+        def: &crate::content::Building,
+        plan: &Colonize,
+        rules: &SeatRules,
+    ) -> bool {
+        // Sum by code without building a bundle; power costs take the full check.
+        let mut sums: Vec<(&str, i32)> = Vec::with_capacity(6);
+        for (code, n) in def.cost.iter().chain(self.colonize_extras(plan, rules)) {
+            match sums.iter_mut().find(|(c, _)| *c == code) {
+                Some((_, m)) => *m += n,
+                None => sums.push((code, n)),
+            }
+        }
+        let p = &self.state.players[seat];
+        sums.iter().all(|&(code, n)| match code {
+            "pw" | "t" | "tg" | "t-a3" | "gf" => self.can_pay_with(
+                seat,
+                &self.colonize_cost(def, plan, rules),
+                rules.token_value,
+            ),
+            _ => n <= 0 || p.resource(&self.content, code) >= n,
         })
     }
 
