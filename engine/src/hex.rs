@@ -114,12 +114,14 @@ pub const SECTOR_OFFSETS: [Hex; 19] = [
 
 /// The name of the space at a sector-string index (`A0`, `B3`, `C`).
 pub fn position_name(index: usize) -> String {
-    match index {
-        0..=11 => format!("A{index}"),
-        12..=17 => format!("B{}", index - 12),
-        _ => "C".to_string(),
-    }
+    POSITION_NAMES[index.min(18)].to_string()
 }
+
+/// Position names by sector-string index: `A0`…`A11`, `B0`…`B5`, `C`.
+pub const POSITION_NAMES: [&str; 19] = [
+    "A0", "A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8", "A9", "A10", "A11", "B0", "B1", "B2",
+    "B3", "B4", "B5", "C",
+];
 
 /// The sector-string index of a position name, if valid.
 pub fn position_index(name: &str) -> Option<usize> {

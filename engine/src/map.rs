@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::content::{Content, PlanetKind};
-use crate::hex::{offset_index, position_index, position_name, Hex, SECTOR_OFFSETS};
+use crate::hex::{offset_index, position_index, Hex, POSITION_NAMES, SECTOR_OFFSETS};
 use crate::rng::Rng;
 
 /// Index of a planet type in `content.planets.planets`.
@@ -173,9 +173,15 @@ impl Map {
 
     /// The name of a space (`4B2`).
     pub fn name_of(&self, hex: Hex) -> Option<String> {
+        let (label, position) = self.name_parts(hex)?;
+        Some(format!("{label}{position}"))
+    }
+
+    /// The name of a space in its two parts: sector label and position (`4`, `B2`).
+    pub fn name_parts(&self, hex: Hex) -> Option<(&str, &'static str)> {
         let s = self.space(hex)?;
         let si = usize::from(s.sector);
         let idx = offset_index(hex - self.placements[si].center)?;
-        Some(format!("{}{}", self.labels[si], position_name(idx)))
+        Some((&self.labels[si], POSITION_NAMES[idx]))
     }
 }

@@ -268,7 +268,7 @@ impl Player {
         faction: &'a Faction,
         board: &'a FactionBoard,
     ) -> Vec<(&'static str, Grants<'a>)> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(24);
         for t in &content.research.tracks {
             let level = self.level(&t.id) as usize;
             if let Some(a) = t.levels.get(level) {

@@ -106,9 +106,19 @@ impl Game {
 
     /// [`Game::can_pay`] with the seat's area-III token value given.
     pub(crate) fn can_pay_with(&self, seat: usize, cost: &Bundle, token_value: u32) -> bool {
+        self.can_pay_items(seat, cost.iter(), token_value)
+    }
+
+    /// [`Game::can_pay_with`] for amounts by code, without a bundle.
+    pub(crate) fn can_pay_items<'a>(
+        &self,
+        seat: usize,
+        cost: impl IntoIterator<Item = (&'a str, i32)>,
+        token_value: u32,
+    ) -> bool {
         let p = &self.state.players[seat];
         let mut power = p.power;
-        for (code, n) in cost.iter() {
+        for (code, n) in cost {
             if n < 0 {
                 return false;
             }
@@ -440,21 +450,31 @@ impl Game {
 
     /// The power value of a seat's building on a space.
     pub(crate) fn power_value(&self, seat: usize, idx: usize, building: &str) -> u32 {
+        self.power_value_with(seat, idx, building, &self.modifiers(seat))
+    }
+
+    /// [`Game::power_value`] with the modifiers in force given.
+    pub(crate) fn power_value_with(
+        &self,
+        seat: usize,
+        idx: usize,
+        building: &str,
+        mods: &[&Modifier],
+    ) -> u32 {
         let mut v = self
             .board(seat)
             .building(building)
             .map_or(0, |b| b.power_value);
-        let planet = self.planet_id(idx).to_string();
-        let mods = self.modifiers(seat);
+        let planet = self.planet_id(idx);
         // Values set for a building first, then bonuses on top.
-        for m in &mods {
+        for m in mods {
             if let Modifier::PowerValue(pv) = m {
                 if pv.buildings.iter().any(|b| b == building) {
                     v = v.max(pv.value);
                 }
             }
         }
-        for m in &mods {
+        for m in mods {
             if let Modifier::PowerValueOnPlanet(p) = m {
                 if p.planet == planet {
                     v += p.bonus;

@@ -5,8 +5,9 @@
 use std::collections::HashSet;
 
 use super::turn::Follow;
+use super::turn::SeatRules;
 use super::{Decision, Game};
-use crate::content::{BuildingRole, Bundle, Effect, Phase, PlanetKind};
+use crate::content::{BuildingRole, Bundle, Effect, Modifier, Phase, PlanetKind};
 use crate::hex::Hex;
 use crate::notation::{Amount, Command, HexRef};
 
@@ -19,7 +20,39 @@ pub(crate) struct Reach {
     pub range: u32,
 }
 
+/// What listing needs to know about the deciding seat, looked up once per listing: what it
+/// owns that grants something, the modifiers in force, and its placement values.
+pub(crate) struct View<'a> {
+    /// The seat.
+    pub seat: usize,
+    /// Active grants with their VP source.
+    pub sources: Vec<(&'static str, crate::content::Grants<'a>)>,
+    /// Modifiers in force.
+    pub mods: Vec<&'a Modifier>,
+    /// Placement values.
+    pub rules: SeatRules,
+    /// Plain resources taken as already spent (to ask what a free action would leave).
+    pub spent: Vec<(String, i32)>,
+}
+
 impl Game {
+    /// The view of a seat.
+    pub(crate) fn view(&self, seat: usize) -> View<'_> {
+        let sources = self.sources(seat);
+        let mods: Vec<&Modifier> = sources
+            .iter()
+            .flat_map(|(_, g)| g.modifiers.iter())
+            .collect();
+        let rules = self.seat_rules_from(seat, &mods);
+        View {
+            seat,
+            sources,
+            mods,
+            rules,
+            spent: Vec::new(),
+        }
+    }
+
     /// Every legal next part for the seat that decides, in a stable order; empty once the
     /// game is over. `endturn` is listed when the decision can end now.
     pub fn legal_parts(&self) -> Vec<Command> {
@@ -58,8 +91,8 @@ impl Game {
                     out.push(Command::EndTurn);
                 }
             }
-            Decision::Gaia(s) => self.gaia_phase_parts(*s, &mut out),
-            Decision::Turn(s) => self.turn_parts(*s, &mut out),
+            Decision::Gaia(s) => self.gaia_phase_parts(&self.view(*s), &mut out),
+            Decision::Turn(s) => self.turn_parts(&self.view(*s), &mut out),
         }
         out
     }
@@ -140,15 +173,15 @@ impl Game {
         }
     }
 
-    fn gaia_phase_parts(&self, seat: usize, out: &mut Vec<Command>) {
+    fn gaia_phase_parts(&self, v: &View<'_>, out: &mut Vec<Command>) {
         let reach = self.reach();
         if !self.state.turn.follows.is_empty() {
             for f in &self.state.turn.follows {
-                self.follow_parts(seat, f, reach, out);
+                self.follow_parts(v, f, reach, out);
             }
         } else {
-            self.conversion_parts(seat, Phase::Gaia, out);
-            let tech_offer = self.sources(seat).iter().any(|(_, g)| {
+            self.conversion_parts(v, Phase::Gaia, out);
+            let tech_offer = v.sources.iter().any(|(_, g)| {
                 g.conversions
                     .iter()
                     .any(|c| c.phase == Phase::Gaia && c.gain.contains(&Effect::TechTile))
@@ -157,12 +190,12 @@ impl Game {
                 out.push(Command::Decline(Some("tech".into())));
             }
         }
-        if self.can_end(seat) {
+        if self.can_end(v) {
             out.push(Command::EndTurn);
         }
     }
 
-    fn turn_parts(&self, seat: usize, out: &mut Vec<Command>) {
+    fn turn_parts(&self, v: &View<'_>, out: &mut Vec<Command>) {
         let t = &self.state.turn;
         if t.passed {
             out.push(Command::EndTurn);
@@ -170,25 +203,25 @@ impl Game {
         }
         let reach = self.reach();
         for f in &t.follows {
-            self.follow_parts(seat, f, reach, out);
+            self.follow_parts(v, f, reach, out);
         }
         if t.follows.is_empty() && !t.main {
-            self.main_parts(seat, out);
+            self.main_parts(v, out);
         }
         if t.follows.is_empty() {
-            self.conversion_parts(seat, Phase::Actions, out);
-            self.burn_parts(seat, out);
+            self.conversion_parts(v, Phase::Actions, out);
+            self.burn_parts(v, out);
         } else if self.content.rules.options.free_actions_within_actions {
             // Within an action, a free action must not make the action impossible to finish.
             let mut free = Vec::new();
-            self.conversion_parts(seat, Phase::Actions, &mut free);
-            self.burn_parts(seat, &mut free);
+            self.conversion_parts(v, Phase::Actions, &mut free);
+            self.burn_parts(v, &mut free);
             out.extend(
                 free.into_iter()
-                    .filter(|c| self.follows_stay_possible(seat, c)),
+                    .filter(|c| self.follows_stay_possible(v, c)),
             );
         }
-        if t.main && self.can_end(seat) {
+        if t.main && self.can_end(v) {
             out.push(Command::EndTurn);
         }
         if t.follows.len() > 1 {
@@ -204,40 +237,106 @@ impl Game {
 
     /// Whether the open turn's follow-ups can still be done after a free action. Only
     /// placements cost resources a free action could spend.
-    fn follows_stay_possible(&self, seat: usize, part: &Command) -> bool {
-        let costly = |f: &Follow| matches!(f, Follow::Build(_) | Follow::Place(_));
-        if !self.state.turn.follows.iter().any(costly) {
+    fn follows_stay_possible(&self, v: &View<'_>, part: &Command) -> bool {
+        // The resources the owed placements may cost.
+        let mut needed: Vec<&str> = Vec::new();
+        for f in &self.state.turn.follows {
+            let buildings: &[String] = match f {
+                Follow::Build(list) => list,
+                Follow::Place(p) => std::slice::from_ref(&p.building),
+                _ => continue,
+            };
+            let r = &self.content.rules;
+            needed.extend([r.terraform_resource.as_str(), r.range_resource.as_str()]);
+            needed.extend(v.rules.gaia_fee.iter().map(|(c, _)| c));
+            for b in buildings {
+                if let Some(def) = self.board(v.seat).building(b) {
+                    needed.extend(def.cost.iter().map(|(c, _)| c));
+                    if def.role == BuildingRole::Gaiaformer {
+                        // A Gaia project moves power tokens.
+                        needed.push("t");
+                    }
+                }
+            }
+        }
+        let spends = match part {
+            Command::Spend { cost, .. } => cost.iter().any(|a| needed.contains(&a.code.as_str())),
+            Command::Burn(_) => needed.iter().any(|c| matches!(*c, "pw" | "t")),
+            _ => true,
+        };
+        if !spends {
             return true;
+        }
+        // Paying plain resources: ask the follow-ups with those resources taken away (the
+        // gain can only help). If that says no, apply the free action on a copy to be exact.
+        if let Command::Spend { cost, .. } = part {
+            let plain = |code: &str| !matches!(code, "pw" | "t" | "tg" | "t-a3" | "gf");
+            if cost.iter().all(|a| plain(&a.code)) {
+                let spent: Vec<(String, i32)> = cost
+                    .iter()
+                    .map(|a| (a.code.clone(), a.count as i32))
+                    .collect();
+                let mut hv = View {
+                    seat: v.seat,
+                    sources: v.sources.clone(),
+                    mods: v.mods.clone(),
+                    rules: v.rules.clone(),
+                    spent,
+                };
+                let range = &self.content.rules.range_resource;
+                for (c, n) in &hv.spent {
+                    if c == range {
+                        hv.rules.range_have -= n;
+                    }
+                }
+                let reach = self.reach();
+                let mut scratch = Vec::new();
+                let still = self.state.turn.follows.iter().all(|f| {
+                    scratch.clear();
+                    self.follow_parts_of(&hv, f, reach, true, &mut scratch);
+                    self.lapses_in(&hv, f) || !scratch.is_empty()
+                });
+                if still {
+                    return true;
+                }
+            }
         }
         let mut g = self.clone();
         if g.part(part).is_err() {
             return false;
         }
+        let gv = g.view(v.seat);
         let reach = g.reach();
         let mut scratch = Vec::new();
         g.state.turn.follows.iter().all(|f| {
             scratch.clear();
-            g.follow_parts_of(seat, f, reach, true, &mut scratch);
-            g.lapses(seat, f) || !scratch.is_empty()
+            g.follow_parts_of(&gv, f, reach, true, &mut scratch);
+            g.lapses_in(&gv, f) || !scratch.is_empty()
         })
     }
 
     /// Whether the open decision's follow-ups allow ending it.
-    fn can_end(&self, seat: usize) -> bool {
-        self.state.turn.follows.iter().all(|f| self.lapses(seat, f))
+    fn can_end(&self, v: &View<'_>) -> bool {
+        self.state.turn.follows.iter().all(|f| self.lapses_in(v, f))
     }
 
     /// A follow-up that cannot be done lapses: a research step with no track to advance, a
     /// tech tile with none left to take.
     pub(crate) fn lapses(&self, seat: usize, f: &Follow) -> bool {
+        self.lapses_in(&self.view(seat), f)
+    }
+
+    /// [`Game::lapses`] with the seat's view given.
+    fn lapses_in(&self, v: &View<'_>, f: &Follow) -> bool {
         match f {
             Follow::Up(choice) => !self.content.research.tracks.iter().any(|t| {
-                self.research_allowed(seat, choice, &t.id) && self.can_advance(seat, &t.id).is_ok()
+                self.research_allowed(v.seat, choice, &t.id)
+                    && self.can_advance_with(v.seat, &t.id, &v.mods).is_ok()
             }),
             Follow::Tech => {
-                let mut v = Vec::new();
-                self.tech_parts(seat, &mut v);
-                v.is_empty()
+                let mut tiles = Vec::new();
+                self.tech_parts(v.seat, &mut tiles);
+                tiles.is_empty()
             }
             _ => false,
         }
@@ -253,46 +352,46 @@ impl Game {
 
     /// Main actions: builds, upgrades, Gaia projects, research, board and special actions,
     /// federations and passing.
-    fn main_parts(&self, seat: usize, out: &mut Vec<Command>) {
+    fn main_parts(&self, v: &View<'_>, out: &mut Vec<Command>) {
         let reach = self.reach();
-        let board = self.board(seat);
+        let board = self.board(v.seat);
         for def in &board.buildings {
-            let left = self.left_on_board(seat, def);
+            let left = self.left_on_board(v.seat, def);
             match def.role {
                 BuildingRole::Structure if def.upgrades_from.is_empty() => {
                     if left {
-                        self.colonize_parts(seat, &def.id, reach, false, out);
+                        self.colonize_parts(v, &def.id, reach, false, out);
                     }
                 }
                 BuildingRole::Structure => {
                     if left {
-                        self.upgrade_parts(seat, def, out);
+                        self.upgrade_parts(v, def, out);
                     }
                 }
-                BuildingRole::Gaiaformer => self.gaia_project_parts(seat, &def.id, reach, out),
+                BuildingRole::Gaiaformer => self.gaia_project_parts(v, &def.id, reach, out),
                 BuildingRole::Station => {}
             }
         }
         let cost = &self.content.research.cost;
-        if self.can_pay(seat, cost) {
+        if self.can_pay(v.seat, cost) {
             for t in &self.content.research.tracks {
-                if self.can_advance(seat, &t.id).is_ok() {
+                if self.can_advance_with(v.seat, &t.id, &v.mods).is_ok() {
                     out.push(Command::Up(t.id.clone()));
                 }
             }
         }
         for a in &self.content.board_actions.actions {
             if !self.state.actions_used.contains(&a.id)
-                && self.can_pay(seat, &a.cost)
-                && self.effects_possible(seat, &a.effects)
+                && self.can_pay(v.seat, &a.cost)
+                && self.effects_possible(v, &a.effects)
             {
                 out.push(Command::Action(a.id.clone()));
             }
         }
-        let used = &self.state.players[seat].specials_used;
-        for (_, g) in self.sources(seat) {
+        let used = &self.state.players[v.seat].specials_used;
+        for (_, g) in &v.sources {
             if let Some(a) = g.action {
-                if !used.contains(&a.key) && self.effects_possible(seat, &a.effects) {
+                if !used.contains(&a.key) && self.effects_possible(v, &a.effects) {
                     if let Ok(amounts) = crate::notation::parse_amounts(&a.key) {
                         out.push(Command::Special(amounts));
                     }
@@ -307,7 +406,7 @@ impl Game {
                 .filter(|(_, n)| **n > 0)
                 .map(|(id, _)| id)
                 .collect();
-            for fed in self.federation_layouts(seat) {
+            for fed in self.federation_layouts_with(v.seat, &v.mods) {
                 let mut names: Vec<HexRef> =
                     fed.hexes().into_iter().map(|h| self.hex_ref(h)).collect();
                 names.sort_by_key(|h| h.to_string());
@@ -331,22 +430,22 @@ impl Game {
     /// New colonies: every space where `building` can be built, with its cost payable.
     fn colonize_parts(
         &self,
-        seat: usize,
+        v: &View<'_>,
         building: &str,
         reach: Reach,
         first_only: bool,
         out: &mut Vec<Command>,
     ) {
-        let Some(def) = self.board(seat).building(building) else {
+        let Some(def) = self.board(v.seat).building(building) else {
             return;
         };
-        let rules = self.seat_rules(seat);
+        let rules = &v.rules;
         for (idx, space) in self.state.map.spaces.iter().enumerate() {
             if self.planet_kind(idx) == PlanetKind::Empty {
                 continue;
             }
-            if let Ok(plan) = self.colonize_plan(seat, idx, space.hex, &rules, reach) {
-                if self.colonize_affordable(seat, def, &plan, &rules) {
+            if let Ok(plan) = self.colonize_plan(v.seat, idx, space.hex, rules, reach) {
+                if self.colonize_affordable(v.seat, def, &plan, rules, &v.spent) {
                     out.push(Command::Build {
                         building: building.to_string(),
                         hex: self.hex_ref(space.hex),
@@ -359,17 +458,17 @@ impl Game {
         }
     }
 
-    fn upgrade_parts(&self, seat: usize, def: &crate::content::Building, out: &mut Vec<Command>) {
-        for (idx, s) in self.own_structures(seat) {
+    fn upgrade_parts(&self, v: &View<'_>, def: &crate::content::Building, out: &mut Vec<Command>) {
+        for (idx, s) in self.own_structures(v.seat) {
             if s.shared || s.off_board || !def.upgrades_from.contains(&s.building) {
                 continue;
             }
             let hex = self.state.map.spaces[idx].hex;
             let cost = match &def.cost_near_rival {
-                Some(c) if self.rival_near(seat, hex) => c,
+                Some(c) if self.rival_near(v.seat, hex) => c,
                 _ => &def.cost,
             };
-            if self.can_pay(seat, cost) && self.upgrade_follows_possible(seat, def) {
+            if self.can_pay(v.seat, cost) && self.upgrade_follows_possible(v, def) {
                 out.push(Command::Build {
                     building: def.id.clone(),
                     hex: self.hex_ref(hex),
@@ -379,8 +478,8 @@ impl Game {
     }
 
     /// Whether the follow-ups a new building brings (a tech tile, …) can be done.
-    fn upgrade_follows_possible(&self, seat: usize, def: &crate::content::Building) -> bool {
-        self.effects_possible(seat, &def.grants.immediate)
+    fn upgrade_follows_possible(&self, v: &View<'_>, def: &crate::content::Building) -> bool {
+        self.effects_possible(v, &def.grants.immediate)
     }
 
     /// Whether another player's building (not a station) is within neighbour distance.
@@ -393,17 +492,17 @@ impl Game {
         })
     }
 
-    fn gaia_project_parts(&self, seat: usize, id: &str, reach: Reach, out: &mut Vec<Command>) {
-        if self.free_gaiaformers(seat) == 0 {
+    fn gaia_project_parts(&self, v: &View<'_>, id: &str, reach: Reach, out: &mut Vec<Command>) {
+        if self.free_gaiaformers(v.seat) == 0 {
             return;
         }
-        let Some(tokens) = self.modifier(seat, |m| match m {
-            crate::content::Modifier::GaiaProjectTokens(n) => Some(*n),
+        let Some(tokens) = v.mods.iter().find_map(|m| match m {
+            Modifier::GaiaProjectTokens(n) => Some(*n),
             _ => None,
         }) else {
             return;
         };
-        let mut power = self.state.players[seat].power;
+        let mut power = self.state.players[v.seat].power;
         let mut without = power;
         let can_move = power.remove_with_special(tokens, true, true).is_ok()
             || without.remove_with_special(tokens, true, false).is_ok()
@@ -411,7 +510,7 @@ impl Game {
         if !can_move {
             return;
         }
-        let rules = self.seat_rules(seat);
+        let rules = &v.rules;
         for (idx, space) in self.state.map.spaces.iter().enumerate() {
             if self.planet_kind(idx) != PlanetKind::Transdim
                 || self.state.structures.contains_key(&idx)
@@ -420,7 +519,7 @@ impl Game {
                 continue;
             }
             if self
-                .qic_for_range_from(space.hex, &rules, reach.range)
+                .qic_for_range_from(space.hex, rules, reach.range)
                 .is_ok()
             {
                 out.push(Command::Build {
@@ -432,7 +531,7 @@ impl Game {
     }
 
     /// Whether effects that bring follow-ups could all be followed up now.
-    fn effects_possible(&self, seat: usize, effects: &[Effect]) -> bool {
+    fn effects_possible(&self, v: &View<'_>, effects: &[Effect]) -> bool {
         let mut reach = self.reach();
         let mut follows = Vec::new();
         for e in effects {
@@ -457,20 +556,20 @@ impl Game {
         let mut scratch = Vec::new();
         follows.iter().all(|f| {
             scratch.clear();
-            self.follow_parts_of(seat, f, reach, true, &mut scratch);
+            self.follow_parts_of(v, f, reach, true, &mut scratch);
             !scratch.is_empty()
         })
     }
 
     /// The parts that satisfy one follow-up.
-    fn follow_parts(&self, seat: usize, f: &Follow, reach: Reach, out: &mut Vec<Command>) {
-        self.follow_parts_of(seat, f, reach, false, out)
+    fn follow_parts(&self, v: &View<'_>, f: &Follow, reach: Reach, out: &mut Vec<Command>) {
+        self.follow_parts_of(v, f, reach, false, out)
     }
 
     /// [`Game::follow_parts`], or just the first one found when `first_only`.
     fn follow_parts_of(
         &self,
-        seat: usize,
+        v: &View<'_>,
         f: &Follow,
         reach: Reach,
         first_only: bool,
@@ -479,13 +578,13 @@ impl Game {
         match f {
             Follow::Build(list) => {
                 for b in list {
-                    let Some(def) = self.board(seat).building(b) else {
+                    let Some(def) = self.board(v.seat).building(b) else {
                         continue;
                     };
                     match def.role {
-                        BuildingRole::Gaiaformer => self.gaia_project_parts(seat, b, reach, out),
-                        BuildingRole::Structure if self.left_on_board(seat, def) => {
-                            self.colonize_parts(seat, b, reach, first_only, out)
+                        BuildingRole::Gaiaformer => self.gaia_project_parts(v, b, reach, out),
+                        BuildingRole::Structure if self.left_on_board(v.seat, def) => {
+                            self.colonize_parts(v, b, reach, first_only, out)
                         }
                         _ => {}
                     }
@@ -493,17 +592,17 @@ impl Game {
             }
             Follow::Up(choice) => {
                 for t in &self.content.research.tracks {
-                    if self.research_allowed(seat, choice, &t.id)
-                        && self.can_advance(seat, &t.id).is_ok()
+                    if self.research_allowed(v.seat, choice, &t.id)
+                        && self.can_advance_with(v.seat, &t.id, &v.mods).is_ok()
                     {
                         out.push(Command::Up(t.id.clone()));
                     }
                 }
                 out.push(Command::Decline(Some("up".into())));
             }
-            Follow::Tech => self.tech_parts(seat, out),
+            Follow::Tech => self.tech_parts(v.seat, out),
             Follow::Cover => {
-                let p = &self.state.players[seat];
+                let p = &self.state.players[v.seat];
                 for (pos, tile) in &self.state.setup.techs {
                     if p.techs.iter().any(|t| &t.id == tile && !t.covered) {
                         out.push(Command::Cover(pos.clone()));
@@ -512,15 +611,15 @@ impl Game {
             }
             Follow::FedTile => {
                 let mut seen = HashSet::new();
-                for t in &self.state.players[seat].tokens {
+                for t in &self.state.players[v.seat].tokens {
                     if seen.insert(&t.id) {
                         out.push(Command::FedTile(t.id.clone()));
                     }
                 }
             }
-            Follow::Place(p) => self.place_parts(seat, p, reach, out),
+            Follow::Place(p) => self.place_parts(v, p, reach, out),
             Follow::Downgrade(d) => {
-                for (idx, s) in self.own_structures(seat) {
+                for (idx, s) in self.own_structures(v.seat) {
                     if s.building == d.from {
                         out.push(Command::Build {
                             building: d.to.clone(),
@@ -530,7 +629,7 @@ impl Game {
                 }
             }
             Follow::Swap(s) => {
-                let own = self.own_structures(seat);
+                let own = self.own_structures(v.seat);
                 if own.iter().any(|(_, x)| x.building == s.building) {
                     for (idx, x) in &own {
                         if x.building == s.with && !x.off_board {
@@ -570,19 +669,19 @@ impl Game {
 
     fn place_parts(
         &self,
-        seat: usize,
+        v: &View<'_>,
         p: &crate::content::Place,
         reach: Reach,
         out: &mut Vec<Command>,
     ) {
-        let station = self.is_station(seat, &p.building);
-        if let Some(def) = self.board(seat).building(&p.building) {
-            let built = self.state.players[seat].built_count(&p.building);
+        let station = self.is_station(v.seat, &p.building);
+        if let Some(def) = self.board(v.seat).building(&p.building) {
+            let built = self.state.players[v.seat].built_count(&p.building);
             if station && built >= def.count {
                 return;
             }
         }
-        let rules = self.seat_rules(seat);
+        let rules = &v.rules;
         for (idx, space) in self.state.map.spaces.iter().enumerate() {
             let hex = space.hex;
             if p.on_empty_space && self.planet_kind(idx) != PlanetKind::Empty {
@@ -598,8 +697,8 @@ impl Game {
                 .players
                 .iter()
                 .enumerate()
-                .any(|(s, pl)| (!station || s == seat) && pl.satellites.contains(&hex));
-            if occupied || satellite || self.qic_for_range_from(hex, &rules, reach.range).is_err() {
+                .any(|(s, pl)| (!station || s == v.seat) && pl.satellites.contains(&hex));
+            if occupied || satellite || self.qic_for_range_from(hex, rules, reach.range).is_err() {
                 continue;
             }
             out.push(match &p.verb {
@@ -616,44 +715,48 @@ impl Game {
     }
 
     /// Conversions of a phase, each in every multiple the seat can pay.
-    fn conversion_parts(&self, seat: usize, phase: Phase, out: &mut Vec<Command>) {
+    fn conversion_parts(&self, v: &View<'_>, phase: Phase, out: &mut Vec<Command>) {
         let mut convs: Vec<&crate::content::Conversion> = Vec::new();
         if phase == Phase::Actions {
-            convs.extend(self.board(seat).conversions.iter());
+            convs.extend(self.board(v.seat).conversions.iter());
         }
-        let sources = self.sources(seat);
-        for (_, g) in &sources {
+        for (_, g) in &v.sources {
             convs.extend(g.conversions.iter().filter(|c| c.phase == phase));
         }
         let start = out.len();
-        let token_value = self.token_value(seat);
+        let token_value = v.rules.token_value;
         for conv in convs {
             let Some(gain) = plain_gain(&conv.gain) else {
                 continue;
             };
-            if gain.get("tech") > 0 && !self.effects_possible(seat, &[Effect::TechTile]) {
+            if gain.get("tech") > 0 && !self.effects_possible(v, &[Effect::TechTile]) {
                 continue;
             }
-            for k in 1.. {
-                let cost = scaled(&conv.pay, k);
-                if cost.0.is_empty() || !self.can_pay_with(seat, &cost, token_value) {
-                    break;
-                }
+            let payable = |k: i32| {
+                let cost = conv.pay.iter().map(|(c, n)| (c, n * k));
+                self.can_pay_items(v.seat, cost, token_value)
+            };
+            if conv.pay.0.is_empty() {
+                continue;
+            }
+            let mut k = 1;
+            while payable(k) {
                 let cmd = Command::Spend {
-                    cost: amounts(&cost),
-                    gain: amounts(&scaled(&gain, k)),
+                    cost: amounts(conv.pay.iter(), k),
+                    gain: amounts(gain.iter(), k),
                 };
                 if !out[start..].contains(&cmd) {
                     out.push(cmd);
                 }
+                k += 1;
             }
         }
     }
 
-    fn burn_parts(&self, seat: usize, out: &mut Vec<Command>) {
-        let to_gaia = self.burn_to_gaia(seat);
+    fn burn_parts(&self, v: &View<'_>, out: &mut Vec<Command>) {
+        let to_gaia = v.mods.iter().any(|m| matches!(m, Modifier::BurnToGaia));
         for n in 1.. {
-            let mut power = self.state.players[seat].power;
+            let mut power = self.state.players[v.seat].power;
             if power.burn(n, to_gaia).is_err() {
                 break;
             }
@@ -663,11 +766,10 @@ impl Game {
 
     /// The notation reference of a hex: its name on this map.
     pub(crate) fn hex_ref(&self, hex: Hex) -> HexRef {
-        let name = self.hex_name(hex);
-        match name.find(|c: char| c.is_ascii_alphabetic()) {
-            Some(i) => HexRef::Named {
-                sector: name[..i].to_string(),
-                position: name[i..].to_string(),
+        match self.state.map.name_parts(hex) {
+            Some((sector, position)) => HexRef::Named {
+                sector: sector.to_string(),
+                position: position.to_string(),
             },
             None => HexRef::Axial { q: hex.q, r: hex.r },
         }
@@ -701,14 +803,15 @@ pub(crate) fn scaled(b: &Bundle, k: i32) -> Bundle {
     )
 }
 
-/// A bundle as notation amounts (`tech` prints bare).
-fn amounts(b: &Bundle) -> Vec<Amount> {
-    b.iter()
+/// Amounts by code, times `k`, as notation amounts (`tech` prints bare).
+fn amounts<'a>(items: impl Iterator<Item = (&'a str, i32)>, k: i32) -> Vec<Amount> {
+    items
+        .filter(|(_, n)| *n != 0)
         .map(|(c, n)| {
-            if c == "tech" && n == 1 {
+            if c == "tech" && n * k == 1 {
                 Amount::single(c)
             } else {
-                Amount::new(n as u32, c)
+                Amount::new((n * k) as u32, c)
             }
         })
         .collect()

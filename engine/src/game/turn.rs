@@ -43,6 +43,7 @@ pub const FEDERATION_LIMIT: usize = 5000;
 
 /// A seat's standing values for placing buildings, looked up once from its modifiers (move
 /// listing asks them for every space of the map).
+#[derive(Clone)]
 pub(crate) struct SeatRules {
     /// Where range is measured from.
     pub from: Vec<Hex>,
@@ -417,6 +418,11 @@ impl Game {
 
     /// The standing placement values of a seat.
     pub(crate) fn seat_rules(&self, seat: usize) -> SeatRules {
+        self.seat_rules_from(seat, &self.modifiers(seat))
+    }
+
+    /// [`Game::seat_rules`] with the modifiers in force given.
+    pub(crate) fn seat_rules_from(&self, seat: usize, mods: &[&Modifier]) -> SeatRules {
         let mut r = SeatRules {
             from: self.range_from(seat),
             nav_range: 1,
@@ -428,7 +434,7 @@ impl Game {
             token_value: 1,
         };
         let (mut nav, mut ore, mut fee) = (None::<u32>, None::<u32>, None);
-        for m in self.modifiers(seat) {
+        for m in mods {
             match m {
                 Modifier::NavRange(n) => nav = Some(nav.map_or(*n, |x| x.max(*n))),
                 Modifier::OrePerStep(n) => ore = Some(ore.map_or(*n, |x| x.min(*n))),
@@ -742,13 +748,15 @@ impl Game {
         .filter(|(_, n)| *n != 0)
     }
 
-    /// Whether the seat can pay a planned colonization (what paying it would accept).
+    /// Whether the seat can pay a planned colonization (what paying it would accept), after
+    /// spending `spent` (plain resources only).
     pub(crate) fn colonize_affordable(
         &self,
         seat: usize,
         def: &crate::content::Building,
         plan: &Colonize,
         rules: &SeatRules,
+        spent: &[(String, i32)],
     ) -> bool {
         // Sum by code without building a bundle; power costs take the full check.
         let mut sums: Vec<(&str, i32)> = Vec::with_capacity(6);
@@ -759,13 +767,23 @@ impl Game {
             }
         }
         let p = &self.state.players[seat];
+        let less = |code: &str| -> i32 {
+            spent
+                .iter()
+                .filter(|(c, _)| c == code)
+                .map(|(_, n)| n)
+                .sum()
+        };
         sums.iter().all(|&(code, n)| match code {
-            "pw" | "t" | "tg" | "t-a3" | "gf" => self.can_pay_with(
-                seat,
-                &self.colonize_cost(def, plan, rules),
-                rules.token_value,
-            ),
-            _ => n <= 0 || p.resource(&self.content, code) >= n,
+            "pw" | "t" | "tg" | "t-a3" | "gf" => {
+                spent.is_empty()
+                    && self.can_pay_with(
+                        seat,
+                        &self.colonize_cost(def, plan, rules),
+                        rules.token_value,
+                    )
+            }
+            _ => n <= 0 || p.resource(&self.content, code) - less(code) >= n,
         })
     }
 
@@ -914,6 +932,16 @@ impl Game {
 
     /// Whether a seat may advance a track now.
     pub(crate) fn can_advance(&self, seat: usize, track: &str) -> Result<(), MoveError> {
+        self.can_advance_with(seat, track, &self.modifiers(seat))
+    }
+
+    /// [`Game::can_advance`] with the modifiers in force given.
+    pub(crate) fn can_advance_with(
+        &self,
+        seat: usize,
+        track: &str,
+        mods: &[&Modifier],
+    ) -> Result<(), MoveError> {
         let t = self
             .content
             .research
@@ -926,7 +954,10 @@ impl Game {
         if level >= top {
             return err(format!("{track} is at its top level"));
         }
-        if self.has_modifier(seat, |m| matches!(m, Modifier::LockTrack(x) if x == track)) {
+        if mods
+            .iter()
+            .any(|m| matches!(m, Modifier::LockTrack(x) if x == track))
+        {
             return err(format!("you may not advance on {track}"));
         }
         if level + 1 == top {
@@ -1142,7 +1173,15 @@ impl Game {
         &self,
         seat: usize,
     ) -> (HashMap<Hex, u32>, HashSet<Hex>, u32, bool) {
-        let mods = self.modifiers(seat);
+        self.federation_input_with(seat, &self.modifiers(seat))
+    }
+
+    /// [`Game::federation_input`] with the modifiers in force given.
+    fn federation_input_with(
+        &self,
+        seat: usize,
+        mods: &[&Modifier],
+    ) -> (HashMap<Hex, u32>, HashSet<Hex>, u32, bool) {
         let single = mods.iter().any(|m| matches!(m, Modifier::SingleFederation));
         let threshold = mods
             .iter()
@@ -1165,7 +1204,7 @@ impl Game {
                 let value = if s.shared {
                     1
                 } else {
-                    self.power_value(seat, idx, &s.building)
+                    self.power_value_with(seat, idx, &s.building, mods)
                 };
                 buildings.insert(hex, value);
             }
@@ -1187,14 +1226,23 @@ impl Game {
     /// their complete input and shared by clones of this game (a bot exploring moves, a turn
     /// built part by part).
     pub fn federation_layouts(&self, seat: usize) -> Vec<federation::Federation> {
-        let max = self.affordable_satellites(seat);
-        let (buildings, federated, threshold, single) = self.federation_input(seat);
+        self.federation_layouts_with(seat, &self.modifiers(seat))
+    }
+
+    /// [`Game::federation_layouts`] with the modifiers in force given.
+    pub(crate) fn federation_layouts_with(
+        &self,
+        seat: usize,
+        mods: &[&Modifier],
+    ) -> Vec<federation::Federation> {
+        let max = self.affordable_satellites_with(seat, mods);
+        let (buildings, federated, threshold, single) = self.federation_input_with(seat, mods);
         if !single && buildings.values().sum::<u32>() < threshold {
             return Vec::new();
         }
-        let mut key_buildings: Vec<(Hex, u32)> = buildings.into_iter().collect();
+        let mut key_buildings: Vec<(Hex, u32)> = buildings.iter().map(|(h, v)| (*h, *v)).collect();
         key_buildings.sort_unstable();
-        let mut key_federated: Vec<Hex> = federated.into_iter().collect();
+        let mut key_federated: Vec<Hex> = federated.iter().copied().collect();
         key_federated.sort_unstable();
         let own_sats = &self.state.players[seat].satellites;
         let mut blocked: Vec<Hex> = own_sats.clone();
@@ -1220,16 +1268,27 @@ impl Game {
         if let Some(hit) = self.memo.get(&key) {
             return hit;
         }
-        let found = self.with_fed_input(seat, |input| {
-            federation::available_layouts(input, max, FEDERATION_LIMIT)
-        });
+        let found =
+            self.with_fed_input_from(seat, (buildings, federated, threshold, single), |input| {
+                federation::available_layouts(input, max, FEDERATION_LIMIT)
+            });
         self.memo.put(key, &found);
         found
     }
 
     /// Runs `f` with the federation rules' input for a seat.
     fn with_fed_input<R>(&self, seat: usize, f: impl FnOnce(&FedInput<'_>) -> R) -> R {
-        let (buildings, federated, threshold, single) = self.federation_input(seat);
+        self.with_fed_input_from(seat, self.federation_input(seat), f)
+    }
+
+    /// [`Game::with_fed_input`] with the seat's federation input given.
+    fn with_fed_input_from<R>(
+        &self,
+        seat: usize,
+        input: (HashMap<Hex, u32>, HashSet<Hex>, u32, bool),
+        f: impl FnOnce(&FedInput<'_>) -> R,
+    ) -> R {
+        let (buildings, federated, threshold, single) = input;
         let own_sats: HashSet<Hex> = self.state.players[seat]
             .satellites
             .iter()
@@ -1247,7 +1306,12 @@ impl Game {
 
     /// How many new satellites a seat can pay for and still place.
     fn affordable_satellites(&self, seat: usize) -> usize {
-        let cost = self.satellite_cost(seat);
+        self.affordable_satellites_with(seat, &self.modifiers(seat))
+    }
+
+    /// [`Game::affordable_satellites`] with the modifiers in force given.
+    fn affordable_satellites_with(&self, seat: usize, mods: &[&Modifier]) -> usize {
+        let cost = satellite_cost(&self.content, mods);
         let p = &self.state.players[seat];
         let mut max = self
             .content
@@ -1281,21 +1345,13 @@ impl Game {
         })
     }
 
-    fn satellite_cost(&self, seat: usize) -> Bundle {
-        self.modifier(seat, |m| match m {
-            Modifier::SatelliteCost(b) => Some(b.clone()),
-            _ => None,
-        })
-        .unwrap_or_else(|| self.content.rules.satellite_cost.clone())
-    }
-
     fn federate(&mut self, seat: usize, hexes: &[Hex], token: &str) -> Result<(), MoveError> {
         let fed = self
             .with_fed_input(seat, |input| federation::check(input, hexes))
             .map_err(|e| MoveError(e.to_string()))?;
         let single_federation =
             self.has_modifier(seat, |m| matches!(m, Modifier::SingleFederation));
-        let cost = self.satellite_cost(seat);
+        let cost = satellite_cost(&self.content, &self.modifiers(seat));
         if self.state.players[seat].satellites.len() + fed.satellites.len()
             > self.content.rules.satellites as usize
         {
@@ -1461,4 +1517,14 @@ impl Game {
             other => err(format!("`{other}` is not possible in the Gaia phase")),
         }
     }
+}
+
+/// What one satellite costs a seat.
+fn satellite_cost(content: &crate::content::Content, mods: &[&Modifier]) -> Bundle {
+    mods.iter()
+        .find_map(|m| match m {
+            Modifier::SatelliteCost(b) => Some(b.clone()),
+            _ => None,
+        })
+        .unwrap_or_else(|| content.rules.satellite_cost.clone())
 }
