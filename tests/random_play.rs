@@ -3,8 +3,8 @@
 //! part the bot picks must apply, and every state along the way must survive a save/load round
 //! trip unchanged (same state, same legal parts).
 //!
-//! By default each player count plays just enough games for every faction to take part once
-//! (8 + 6 + 5 games); `ORRERY_RANDOM_GAMES=N` plays N games per player count instead.
+//! By default each player count plays 100 games (every faction takes part many times);
+//! `ORRERY_RANDOM_GAMES=N` plays N games per player count instead.
 
 mod common;
 
@@ -15,6 +15,10 @@ use orrery::content::Content;
 use orrery::game::{Game, GameState, Setup};
 use orrery::notation::Command;
 use orrery::rng::Rng;
+
+/// Games per player count by default: every faction plays many times (a game takes a few
+/// milliseconds).
+const DEFAULT_GAMES: usize = 100;
 
 /// The most free actions the bot takes in one decision.
 const MAX_FREE: u32 = 3;
@@ -95,7 +99,7 @@ fn games_for(players: usize) -> usize {
     std::env::var("ORRERY_RANDOM_GAMES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(14usize.div_ceil(players) + 1)
+        .unwrap_or(DEFAULT_GAMES)
 }
 
 fn play_many(players: usize) {

@@ -238,33 +238,9 @@ impl Game {
     /// Whether the open turn's follow-ups can still be done after a free action. Only
     /// placements cost resources a free action could spend.
     fn follows_stay_possible(&self, v: &View<'_>, part: &Command) -> bool {
-        // The resources the owed placements may cost.
-        let mut needed: Vec<&str> = Vec::new();
-        for f in &self.state.turn.follows {
-            let buildings: &[String] = match f {
-                Follow::Build(list) => list,
-                Follow::Place(p) => std::slice::from_ref(&p.building),
-                _ => continue,
-            };
-            let r = &self.content.rules;
-            needed.extend([r.terraform_resource.as_str(), r.range_resource.as_str()]);
-            needed.extend(v.rules.gaia_fee.iter().map(|(c, _)| c));
-            for b in buildings {
-                if let Some(def) = self.board(v.seat).building(b) {
-                    needed.extend(def.cost.iter().map(|(c, _)| c));
-                    if def.role == BuildingRole::Gaiaformer {
-                        // A Gaia project moves power tokens.
-                        needed.push("t");
-                    }
-                }
-            }
-        }
-        let spends = match part {
-            Command::Spend { cost, .. } => cost.iter().any(|a| needed.contains(&a.code.as_str())),
-            Command::Burn(_) => needed.iter().any(|c| matches!(*c, "pw" | "t")),
-            _ => true,
-        };
-        if !spends {
+        // Only placements cost what a free action could spend.
+        let costly = |f: &Follow| matches!(f, Follow::Build(_) | Follow::Place(_));
+        if !self.state.turn.follows.iter().any(costly) {
             return true;
         }
         // Paying plain resources: ask the follow-ups with those resources taken away (the
