@@ -71,6 +71,16 @@ pub struct Player {
     pub income_log: Vec<String>,
 }
 
+/// Where an active grant comes from.
+enum Source<'s> {
+    Research(&'s str),
+    Faction(usize),
+    Building(&'s str),
+    Tech(&'s str),
+    Advanced(&'s str),
+    Booster,
+}
+
 /// A standard tech tile a player owns.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OwnedTile {
@@ -227,37 +237,17 @@ impl Player {
         board: &'a FactionBoard,
     ) -> Vec<(String, Grants<'a>)> {
         let mut out = Vec::new();
-        for t in &content.research.tracks {
-            let level = self.level(&t.id) as usize;
-            if let Some(a) = t.levels.get(level) {
-                out.push((format!("r:{}", t.id), a.grants()));
-            }
-        }
-        for (i, a) in faction.abilities.iter().enumerate() {
-            if self.holds(a.when.as_ref()) {
-                out.push((format!("f:{i}"), a.grants()));
-            }
-        }
-        for b in &board.buildings {
-            if self.built_count(&b.id) > 0 && self.holds(b.grants.when.as_ref()) {
-                out.push((format!("g:{}", b.id), b.grants.grants()));
-            }
-        }
-        for t in self.techs.iter().filter(|t| !t.covered) {
-            if let Some(tile) = content.tech_tiles.tiles.iter().find(|x| x.id == t.id) {
-                out.push((format!("t:{}", t.id), tile.grants()));
-            }
-        }
-        for id in &self.advanced {
-            if let Some(tile) = content.advanced_tiles.tiles.iter().find(|x| &x.id == id) {
-                out.push((format!("a:{id}"), tile.grants()));
-            }
-        }
-        if let Some(b) = &self.booster {
-            if let Some(tile) = content.boosters.boosters.iter().find(|x| &x.id == b) {
-                out.push(("booster".to_string(), tile.grants()));
-            }
-        }
+        self.walk_active(content, faction, board, |source, g| {
+            let key = match source {
+                Source::Research(t) => format!("r:{t}"),
+                Source::Faction(i) => format!("f:{i}"),
+                Source::Building(b) => format!("g:{b}"),
+                Source::Tech(t) => format!("t:{t}"),
+                Source::Advanced(t) => format!("a:{t}"),
+                Source::Booster => "booster".to_string(),
+            };
+            out.push((key, g));
+        });
         out
     }
 
@@ -269,40 +259,59 @@ impl Player {
         board: &'a FactionBoard,
     ) -> Vec<(&'static str, Grants<'a>)> {
         let mut out = Vec::with_capacity(24);
+        self.walk_active(content, faction, board, |source, g| {
+            let tag = match source {
+                Source::Research(_) => "research",
+                Source::Faction(_) => "faction",
+                Source::Building(_) => "buildings",
+                Source::Tech(_) | Source::Advanced(_) => "tech tiles",
+                Source::Booster => "boosters",
+            };
+            out.push((tag, g));
+        });
+        out
+    }
+
+    /// Calls `f` with everything active, in income order: research levels, faction abilities
+    /// whose condition holds, buildings on the map, uncovered tech tiles, advanced tiles, the
+    /// booster.
+    fn walk_active<'a>(
+        &self,
+        content: &'a Content,
+        faction: &'a Faction,
+        board: &'a FactionBoard,
+        mut f: impl FnMut(Source<'_>, Grants<'a>),
+    ) {
         for t in &content.research.tracks {
-            let level = self.level(&t.id) as usize;
-            if let Some(a) = t.levels.get(level) {
-                out.push(("research", a.grants()));
+            if let Some(a) = t.levels.get(self.level(&t.id) as usize) {
+                f(Source::Research(&t.id), a.grants());
             }
         }
-        for a in faction
-            .abilities
-            .iter()
-            .filter(|a| self.holds(a.when.as_ref()))
-        {
-            out.push(("faction", a.grants()));
+        for (i, a) in faction.abilities.iter().enumerate() {
+            if self.holds(a.when.as_ref()) {
+                f(Source::Faction(i), a.grants());
+            }
         }
         for b in &board.buildings {
             if self.built_count(&b.id) > 0 && self.holds(b.grants.when.as_ref()) {
-                out.push(("buildings", b.grants.grants()));
+                f(Source::Building(&b.id), b.grants.grants());
             }
         }
         for t in self.techs.iter().filter(|t| !t.covered) {
             if let Some(tile) = content.tech_tiles.tiles.iter().find(|x| x.id == t.id) {
-                out.push(("tech tiles", tile.grants()));
+                f(Source::Tech(&t.id), tile.grants());
             }
         }
         for id in &self.advanced {
             if let Some(tile) = content.advanced_tiles.tiles.iter().find(|x| &x.id == id) {
-                out.push(("tech tiles", tile.grants()));
+                f(Source::Advanced(id), tile.grants());
             }
         }
         if let Some(b) = &self.booster {
             if let Some(tile) = content.boosters.boosters.iter().find(|x| &x.id == b) {
-                out.push(("boosters", tile.grants()));
+                f(Source::Booster, tile.grants());
             }
         }
-        out
     }
 
     /// The modifiers in force.
