@@ -95,7 +95,8 @@ fn play(content: Arc<Content>, factions: &[String], seed: u64) -> usize {
     parts
 }
 
-fn games_for(players: usize) -> usize {
+/// Games per player count.
+fn games_per_count() -> usize {
     std::env::var("ORRERY_RANDOM_GAMES")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -105,7 +106,7 @@ fn games_for(players: usize) -> usize {
 fn play_many(players: usize) {
     let base = Arc::new(common::base());
     let platform = common::platform_content();
-    let lineups = lineups(&base, players, games_for(players));
+    let lineups = lineups(&base, players, games_per_count());
     let mut seen: Vec<String> = Vec::new();
     for (i, factions) in lineups.iter().enumerate() {
         // Alternate the printed rules and the recording platform's variant.
@@ -118,7 +119,7 @@ fn play_many(players: usize) {
         play(content, factions, seed);
         seen.extend(factions.iter().cloned());
     }
-    if games_for(players) * players >= base.factions.len() {
+    if games_per_count() * players >= base.factions.len() {
         for f in &base.factions {
             assert!(seen.contains(&f.id), "{} never played", f.id);
         }
