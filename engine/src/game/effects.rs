@@ -98,13 +98,8 @@ impl Game {
         p.gaiaformers.saturating_sub(on_map + p.gaiaformers_in_gaia)
     }
 
-    /// Whether a seat could pay a bundle now: exactly what [`Game::pay`] accepts, checked
-    /// without changing anything.
-    pub(crate) fn can_pay(&self, seat: usize, cost: &Bundle) -> bool {
-        self.can_pay_with(seat, cost, self.token_value(seat))
-    }
-
-    /// [`Game::can_pay`] with the seat's area-III token value given.
+    /// Whether a seat could pay a bundle now, given its area-III token value: exactly what
+    /// [`Game::pay`] accepts, checked without changing anything.
     pub(crate) fn can_pay_with(&self, seat: usize, cost: &Bundle, token_value: u32) -> bool {
         self.can_pay_items(seat, cost.iter(), token_value)
     }

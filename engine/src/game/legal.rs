@@ -349,7 +349,7 @@ impl Game {
             }
         }
         let cost = &self.content.research.cost;
-        if self.can_pay(v.seat, cost) {
+        if self.can_pay_with(v.seat, cost, v.rules.token_value) {
             for t in &self.content.research.tracks {
                 if self.can_advance_with(v.seat, &t.id, &v.mods).is_ok() {
                     out.push(Command::Up(t.id.clone()));
@@ -358,7 +358,7 @@ impl Game {
         }
         for a in &self.content.board_actions.actions {
             if !self.state.actions_used.contains(&a.id)
-                && self.can_pay(v.seat, &a.cost)
+                && self.can_pay_with(v.seat, &a.cost, v.rules.token_value)
                 && self.effects_possible(v, &a.effects)
             {
                 out.push(Command::Action(a.id.clone()));
@@ -385,7 +385,7 @@ impl Game {
             for fed in self.federation_layouts_with(v.seat, &v.mods) {
                 let mut names: Vec<HexRef> =
                     fed.hexes().into_iter().map(|h| self.hex_ref(h)).collect();
-                names.sort_by_key(|h| h.to_string());
+                names.sort_by_cached_key(|h| h.to_string());
                 for token in &tokens {
                     out.push(Command::Federation {
                         hexes: names.clone(),
@@ -444,7 +444,9 @@ impl Game {
                 Some(c) if self.rival_near(v.seat, hex) => c,
                 _ => &def.cost,
             };
-            if self.can_pay(v.seat, cost) && self.upgrade_follows_possible(v, def) {
+            if self.can_pay_with(v.seat, cost, v.rules.token_value)
+                && self.upgrade_follows_possible(v, def)
+            {
                 out.push(Command::Build {
                     building: def.id.clone(),
                     hex: self.hex_ref(hex),
@@ -701,27 +703,33 @@ impl Game {
         }
         let start = out.len();
         let token_value = v.rules.token_value;
-        for conv in convs {
-            let Some(gain) = plain_gain(&conv.gain) else {
+        for (j, conv) in convs.iter().enumerate() {
+            if conv.pay.0.is_empty() {
                 continue;
+            }
+            let gain = match conv.gain.as_slice() {
+                [Effect::Gain(b)] => std::borrow::Cow::Borrowed(b),
+                effects => match plain_gain(effects) {
+                    Some(b) => std::borrow::Cow::Owned(b),
+                    None => continue,
+                },
             };
             if gain.get("tech") > 0 && !self.effects_possible(v, &[Effect::TechTile]) {
                 continue;
             }
+            // Two conversions can list the same part only if they pay and gain the same codes.
+            let may_repeat = convs[..j].iter().any(|c| same_codes(c, conv));
             let payable = |k: i32| {
                 let cost = conv.pay.iter().map(|(c, n)| (c, n * k));
                 self.can_pay_items(v.seat, cost, token_value)
             };
-            if conv.pay.0.is_empty() {
-                continue;
-            }
             let mut k = 1;
             while payable(k) {
                 let cmd = Command::Spend {
                     cost: amounts(conv.pay.iter(), k),
                     gain: amounts(gain.iter(), k),
                 };
-                if !out[start..].contains(&cmd) {
+                if !may_repeat || !out[start..].contains(&cmd) {
                     out.push(cmd);
                 }
                 k += 1;
@@ -767,6 +775,35 @@ pub(crate) fn plain_gain(effects: &[Effect]) -> Option<Bundle> {
         }
     }
     Some(b)
+}
+
+/// Whether two conversions pay the same codes and gain the same codes.
+fn same_codes(a: &crate::content::Conversion, b: &crate::content::Conversion) -> bool {
+    nonzero_codes(&a.pay).eq(nonzero_codes(&b.pay))
+        && match (a.gain.as_slice(), b.gain.as_slice()) {
+            ([Effect::Gain(x)], [Effect::Gain(y)]) => nonzero_codes(x).eq(nonzero_codes(y)),
+            (x, y) => plain_codes(x) == plain_codes(y),
+        }
+}
+
+/// The codes a conversion's gain names (`tech` for a tech tile), in order.
+fn plain_codes(effects: &[Effect]) -> Vec<&str> {
+    let mut codes: Vec<&str> = Vec::new();
+    for e in effects {
+        match e {
+            Effect::Gain(g) => codes.extend(nonzero_codes(g)),
+            Effect::TechTile => codes.push("tech"),
+            _ => {}
+        }
+    }
+    codes.sort_unstable();
+    codes.dedup();
+    codes
+}
+
+/// The codes of a bundle with a count other than 0, in order.
+fn nonzero_codes(b: &Bundle) -> impl Iterator<Item = &str> {
+    b.iter().filter(|(_, n)| *n != 0).map(|(c, _)| c)
 }
 
 /// A bundle times `k`.

@@ -148,10 +148,10 @@ pub enum Stage {
 /// Everything that changes during a game. Plain data: clone it to explore, save it as JSON.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GameState {
-    /// The setup.
-    pub setup: Setup,
-    /// The map.
-    pub map: Map,
+    /// The setup (fixed for the game, so clones share it).
+    pub setup: Arc<Setup>,
+    /// The map (fixed for the game, so clones share it).
+    pub map: Arc<Map>,
     /// Current planet of each space (by map space index), as content planet index.
     pub planets: Vec<u8>,
     /// Buildings by space index.
@@ -235,7 +235,7 @@ impl Game {
             }
         }
         let state = GameState {
-            map,
+            map: Arc::new(map),
             planets,
             structures: BTreeMap::new(),
             gaiaformers: Vec::new(),
@@ -260,7 +260,7 @@ impl Game {
             turn: Default::default(),
             moves: 0,
             rng: Rng::new(0),
-            setup,
+            setup: Arc::new(setup),
         };
         Ok(Game {
             content,
@@ -272,7 +272,7 @@ impl Game {
 
     /// A game resumed from a saved state.
     pub fn from_state(content: Arc<Content>, mut state: GameState) -> Game {
-        state.map.reindex();
+        Arc::make_mut(&mut state.map).reindex();
         let mut g = Game {
             content,
             state,

@@ -59,6 +59,9 @@ pub(crate) struct SeatRules {
     pub range_have: i32,
     /// Power one area-III token is worth.
     pub token_value: u32,
+    /// Terraforming steps from the seat's home type to each planet type (by content planet
+    /// index; 0 off the wheel).
+    pub steps: Vec<u32>,
 }
 
 /// Why a placement is refused; cheap to make, worded with the hex only when shown.
@@ -432,6 +435,7 @@ impl Game {
             range_have: self.state.players[seat]
                 .resource(&self.content, &self.content.rules.range_resource),
             token_value: 1,
+            steps: self.wheel_steps(seat),
         };
         let (mut nav, mut ore, mut fee) = (None::<u32>, None::<u32>, None);
         for m in mods {
@@ -459,16 +463,16 @@ impl Game {
         rules: &SeatRules,
         extra_range: u32,
     ) -> Result<u32, Refusal> {
-        let d = rules
-            .from
-            .iter()
-            .map(|h| h.distance(hex))
-            .min()
-            .ok_or(Refusal::NoOrigin)?;
         let range = rules.nav_range + extra_range;
-        if d <= range {
-            return Ok(0);
+        let mut nearest = None::<u32>;
+        for h in &rules.from {
+            let d = h.distance(hex);
+            if d <= range {
+                return Ok(0);
+            }
+            nearest = Some(nearest.map_or(d, |n| n.min(d)));
         }
+        let d = nearest.ok_or(Refusal::NoOrigin)?;
         let per = self.content.rules.range_per_qic.max(1);
         let q = (d - range).div_ceil(per);
         if rules.range_have < q as i32 {
@@ -692,7 +696,7 @@ impl Game {
             } else {
                 match kind {
                     PlanetKind::Wheel => {
-                        plan.steps = self.steps_to(seat, idx);
+                        plan.steps = rules.steps[usize::from(self.state.planets[idx])];
                         plan.paid_steps = plan.steps - reach.steps.min(plan.steps);
                     }
                     PlanetKind::Gaia => plan.gaia_fee = true,
@@ -787,20 +791,26 @@ impl Game {
         })
     }
 
-    /// Terraforming steps from the seat's home type to the planet on a space.
-    fn steps_to(&self, seat: usize, idx: usize) -> u32 {
+    /// Terraforming steps from the seat's home type to each planet type, by content planet
+    /// index (0 for a type off the wheel).
+    fn wheel_steps(&self, seat: usize) -> Vec<u32> {
         let wheel = &self.content.planets.wheel;
-        let home = &self.faction(seat).home;
-        let target = self.planet_id(idx);
-        let (Some(a), Some(b)) = (
-            wheel.iter().position(|p| p == home),
-            wheel.iter().position(|p| p == target),
-        ) else {
-            return 0;
-        };
+        let home = wheel.iter().position(|p| *p == self.faction(seat).home);
         let n = wheel.len() as i32;
-        let d = (b as i32 - a as i32).rem_euclid(n);
-        d.min(n - d) as u32
+        self.content
+            .planets
+            .planets
+            .iter()
+            .map(
+                |planet| match (home, wheel.iter().position(|p| *p == planet.id)) {
+                    (Some(a), Some(b)) => {
+                        let d = (b as i32 - a as i32).rem_euclid(n);
+                        d.min(n - d) as u32
+                    }
+                    _ => 0,
+                },
+            )
+            .collect()
     }
 
     fn gaia_project(&mut self, seat: usize, idx: usize, hex: Hex) -> Result<(), MoveError> {
