@@ -237,6 +237,13 @@ pub struct Building {
     pub grants: Ability,
 }
 
+impl Building {
+    /// Whether it colonizes a planet from nothing (a structure that upgrades from nothing).
+    pub fn founds_colony(&self) -> bool {
+        self.role == BuildingRole::Structure && self.upgrades_from.is_empty()
+    }
+}
+
 /// What a building is on the map.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]

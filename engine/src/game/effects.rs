@@ -226,17 +226,16 @@ impl Game {
             }
             Effect::Steps(n) => {
                 self.state.turn.steps += n;
-                self.state
-                    .turn
-                    .follows
-                    .push(Follow::Build(vec!["m".into()]));
+                self.state.turn.follows.push(Follow::Build {
+                    gaia_project: false,
+                });
             }
             Effect::Range(n) => {
                 self.state.turn.range += n;
                 self.state
                     .turn
                     .follows
-                    .push(Follow::Build(vec!["m".into(), "gf".into()]));
+                    .push(Follow::Build { gaia_project: true });
             }
             Effect::Research(choice) => self.state.turn.follows.push(Follow::Up(choice.clone())),
             Effect::TechTile => self.state.turn.follows.push(Follow::Tech),

@@ -239,7 +239,7 @@ impl Game {
     /// placements cost resources a free action could spend.
     fn follows_stay_possible(&self, v: &View<'_>, part: &Command) -> bool {
         // Only placements cost what a free action could spend.
-        let costly = |f: &Follow| matches!(f, Follow::Build(_) | Follow::Place(_));
+        let costly = |f: &Follow| matches!(f, Follow::Build { .. } | Follow::Place(_));
         if !self.state.turn.follows.iter().any(costly) {
             return true;
         }
@@ -334,7 +334,7 @@ impl Game {
         for def in &board.buildings {
             let left = self.left_on_board(v.seat, def);
             match def.role {
-                BuildingRole::Structure if def.upgrades_from.is_empty() => {
+                BuildingRole::Structure if def.founds_colony() => {
                     if left {
                         self.colonize_parts(v, &def.id, reach, false, out);
                     }
@@ -516,11 +516,13 @@ impl Game {
             match e {
                 Effect::Steps(n) => {
                     reach.steps += n;
-                    follows.push(Follow::Build(vec!["m".into()]));
+                    follows.push(Follow::Build {
+                        gaia_project: false,
+                    });
                 }
                 Effect::Range(n) => {
                     reach.range += n;
-                    follows.push(Follow::Build(vec!["m".into(), "gf".into()]));
+                    follows.push(Follow::Build { gaia_project: true });
                 }
                 Effect::TechTile => follows.push(Follow::Tech),
                 Effect::RescoreFederation => follows.push(Follow::FedTile),
@@ -554,17 +556,15 @@ impl Game {
         out: &mut Vec<Command>,
     ) {
         match f {
-            Follow::Build(list) => {
-                for b in list {
-                    let Some(def) = self.board(v.seat).building(b) else {
-                        continue;
-                    };
-                    match def.role {
-                        BuildingRole::Gaiaformer => self.gaia_project_parts(v, b, reach, out),
-                        BuildingRole::Structure if self.left_on_board(v.seat, def) => {
-                            self.colonize_parts(v, b, reach, first_only, out)
-                        }
-                        _ => {}
+            Follow::Build { gaia_project } => {
+                for def in &self.board(v.seat).buildings {
+                    if def.founds_colony() && self.left_on_board(v.seat, def) {
+                        self.colonize_parts(v, &def.id, reach, first_only, out);
+                    } else if *gaia_project && def.role == BuildingRole::Gaiaformer {
+                        self.gaia_project_parts(v, &def.id, reach, out);
+                    }
+                    if first_only && !out.is_empty() {
+                        return;
                     }
                 }
             }

@@ -20,8 +20,12 @@ use crate::player::VP;
 /// A follow-up the current action still needs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Follow {
-    /// Build one of these buildings (with the turn's free steps and range).
-    Build(Vec<String>),
+    /// Found a colony (with the turn's free steps and range), or with `gaia_project` start
+    /// a Gaia project instead.
+    Build {
+        /// A Gaia project may be started instead.
+        gaia_project: bool,
+    },
     /// Advance research.
     Up(ResearchChoice),
     /// Take a tech tile.
@@ -211,10 +215,15 @@ impl Game {
             }
             Command::Build { building, hex } => {
                 let hex = self.hex(hex)?;
-                if let Some(f) =
-                    self.take_follow(|f| matches!(f, Follow::Build(b) if b.contains(building)))
+                let def = self.board(seat).building(building);
+                let colony = def.is_some_and(|d| d.founds_colony());
+                let gaia = def.is_some_and(|d| d.role == BuildingRole::Gaiaformer);
+                if self
+                    .take_follow(|f| {
+                        matches!(f, Follow::Build { gaia_project } if colony || (gaia && *gaia_project))
+                    })
+                    .is_some()
                 {
-                    let _ = f;
                     return self.build(seat, building, hex, true);
                 }
                 if let Some(Follow::Downgrade(d)) =
