@@ -61,7 +61,7 @@ fn play(content: Arc<Content>, factions: &[String], seed: u64) -> usize {
     let setup = Setup::random(&content, factions.len(), &mut rng).expect("a random setup");
     let mut game = Game::new(content, setup).expect("a game");
     for f in factions {
-        game.apply_part(&Command::Faction(f.clone()))
+        game.apply_part(&Command::Faction(f.as_str().into()))
             .unwrap_or_else(|e| panic!("seed {seed}: faction {f}: {e}"));
         game.apply_part(&Command::EndTurn).expect("faction chosen");
     }

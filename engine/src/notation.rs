@@ -20,6 +20,11 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+/// A word of the notation: an id, a code or part of a hex name. Words are short, so they are
+/// kept inline without allocating ([`compact_str::CompactString`]); listing legal parts
+/// makes many of them.
+pub type Word = compact_str::CompactString;
+
 /// Who wrote a line: a seat before it has a faction (`p1`..`p9`) or a faction id.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Actor {
@@ -55,9 +60,9 @@ pub enum HexRef {
     /// (`A`/`B`/`C` plus up to two digits, e.g. `A10`, `B3`, `C`).
     Named {
         /// The sector number as written (e.g. `"10"`).
-        sector: String,
+        sector: Word,
         /// The position inside the sector as written (e.g. `"A11"`, `"C"`).
-        position: String,
+        position: Word,
     },
     /// Axial coordinates written `QxR` (e.g. `1x-1`).
     Axial {
@@ -79,7 +84,7 @@ pub struct Amount {
     /// The multiplier (1 when not written).
     pub count: u32,
     /// The reward code after the count (`pw`, `c`, `t-a3`, `range+3`, …).
-    pub code: String,
+    pub code: Word,
     /// True when the count was written out (`1q`), false when implied (`q`).
     #[serde(default)]
     pub explicit: bool,
@@ -87,7 +92,7 @@ pub struct Amount {
 
 impl Amount {
     /// An amount with a written count, e.g. `Amount::new(4, "pw")` prints `4pw`.
-    pub fn new(count: u32, code: impl Into<String>) -> Self {
+    pub fn new(count: u32, code: impl Into<Word>) -> Self {
         Amount {
             count,
             code: code.into(),
@@ -96,7 +101,7 @@ impl Amount {
     }
 
     /// An amount of one without a written count, e.g. `Amount::single("q")` prints `q`.
-    pub fn single(code: impl Into<String>) -> Self {
+    pub fn single(code: impl Into<Word>) -> Self {
         Amount {
             count: 1,
             code: code.into(),
@@ -109,32 +114,32 @@ impl Amount {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Command {
     /// `faction <id>`: choose a faction during setup.
-    Faction(String),
+    Faction(Word),
     /// `build <building> <hex>`: place or upgrade a building.
     Build {
         /// The building code as written (`m`, `ts`, `lab`, `PI`, `ac1`, `ac2`, `gf`, `sp`, …).
-        building: String,
+        building: Word,
         /// Where.
         hex: HexRef,
     },
     /// `booster <id>`: initial booster pick.
-    Booster(String),
+    Booster(Word),
     /// `pass [<booster id>]`: pass, taking the named booster (none in the last round).
-    Pass(Option<String>),
+    Pass(Option<Word>),
     /// `up <field>`: advance on a research track.
-    Up(String),
+    Up(Word),
     /// `tech <position>`: take the tech tile at a position.
-    Tech(String),
+    Tech(Word),
     /// `cover <position>`: cover a standard tile with an advanced one.
-    Cover(String),
+    Cover(Word),
     /// `decline [<what>]`: refuse an offer (`decline 2pw`, `decline up`, bare `decline`, …).
-    Decline(Option<String>),
+    Decline(Option<Word>),
     /// `charge <amounts>`: accept a power offer (`charge 2pw`, `charge 1t,3pw`).
     Charge(Vec<Amount>),
     /// `income <amounts>`: order pending income events; each item names one event (`t,2t,4pw`).
     Income(Vec<Amount>),
     /// `action <id>`: a board action.
-    Action(String),
+    Action(Word),
     /// `special <amounts>`: a once-per-round special action, named by its reward list
     /// (`special 4pw`, `special q,5c`, `special range+3`; word-like ids are one amount).
     Special(Vec<Amount>),
@@ -143,10 +148,10 @@ pub enum Command {
         /// The hexes in the order written.
         hexes: Vec<HexRef>,
         /// The federation token id taken.
-        token: String,
+        token: Word,
     },
     /// `fedtile <token>`: re-score one owned federation token.
-    FedTile(String),
+    FedTile(Word),
     /// `spend <cost> for <gain>`: a free conversion.
     Spend {
         /// What is paid.
@@ -162,9 +167,9 @@ pub enum Command {
     /// follow-ups, auction bids, unknown commands).
     Other {
         /// The verb as written.
-        verb: String,
+        verb: Word,
         /// The arguments as written.
-        args: Vec<String>,
+        args: Vec<Word>,
     },
 }
 
@@ -560,8 +565,8 @@ pub fn parse_hex_ref(s: &str) -> Result<HexRef, NotationError> {
         if tail.len() <= 2 && tail.iter().all(u8::is_ascii_digit) {
             let (sector, position) = s.split_at(sector_len);
             return Ok(HexRef::Named {
-                sector: sector.to_string(),
-                position: position.to_string(),
+                sector: sector.into(),
+                position: position.into(),
             });
         }
         return Err(bad());
@@ -649,8 +654,8 @@ fn parse_part(text: &str) -> Result<Command, NotationError> {
             .copied()
             .ok_or_else(|| NotationError::new(format!("missing {what} for {verb}")))
     };
-    let owned = |i: usize, what: &str| arg(i, what).map(str::to_string);
-    let optional = |i: usize| args.get(i).map(|s| (*s).to_string());
+    let owned = |i: usize, what: &str| arg(i, what).map(Word::from);
+    let optional = |i: usize| args.get(i).map(|s| Word::from(*s));
     Ok(match verb {
         "endturn" => Command::EndTurn,
         "faction" => Command::Faction(owned(0, "faction id")?),
@@ -698,8 +703,8 @@ fn parse_part(text: &str) -> Result<Command, NotationError> {
             )
         }
         _ => Command::Other {
-            verb: verb.to_string(),
-            args: args.iter().map(|s| (*s).to_string()).collect(),
+            verb: verb.into(),
+            args: args.iter().map(|s| Word::from(*s)).collect(),
         },
     })
 }

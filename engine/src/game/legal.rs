@@ -9,7 +9,7 @@ use super::turn::SeatRules;
 use super::{Decision, Game};
 use crate::content::{BuildingRole, Bundle, Effect, Modifier, Phase, PlanetKind};
 use crate::hex::Hex;
-use crate::notation::{Amount, Command, HexRef};
+use crate::notation::{Amount, Command, HexRef, Word};
 
 /// Free terraforming steps and extra range that a placement is made with.
 #[derive(Debug, Clone, Copy, Default)]
@@ -32,7 +32,7 @@ pub(crate) struct View<'a> {
     /// Placement values.
     pub rules: SeatRules,
     /// Plain resources taken as already spent (to ask what a free action would leave).
-    pub spent: Vec<(String, i32)>,
+    pub spent: Vec<(Word, i32)>,
 }
 
 impl Game {
@@ -63,10 +63,10 @@ impl Game {
         let seat = d.seat();
         if let Some(q) = self.state.question.as_ref().filter(|q| q.seat == seat) {
             if let Some(t) = &self.faction(seat).special_token {
-                for (word, _) in &q.options {
+                for (answer, _) in &q.options {
                     out.push(Command::Other {
-                        verb: t.id.clone(),
-                        args: vec![word.clone()],
+                        verb: word(&t.id),
+                        args: vec![word(answer)],
                     });
                 }
             }
@@ -78,7 +78,7 @@ impl Game {
             Decision::Place(s, b) if !decided => self.start_place_parts(*s, b, &mut out),
             Decision::Booster(_) if !decided => {
                 for b in &self.state.boosters {
-                    out.push(Command::Booster(b.clone()));
+                    out.push(Command::Booster(word(b)));
                 }
             }
             Decision::Faction(_) | Decision::Place(..) | Decision::Booster(_) => {
@@ -107,7 +107,7 @@ impl Game {
             .collect();
         for f in &self.content.factions {
             if !taken.contains(&f.home.as_str()) {
-                out.push(Command::Faction(f.id.clone()));
+                out.push(Command::Faction(word(&f.id)));
             }
         }
     }
@@ -117,7 +117,7 @@ impl Game {
         for (idx, space) in self.state.map.spaces.iter().enumerate() {
             if !self.state.structures.contains_key(&idx) && self.planet_id(idx) == home {
                 out.push(Command::Build {
-                    building: building.to_string(),
+                    building: word(building),
                     hex: self.hex_ref(space.hex),
                 });
             }
@@ -146,7 +146,9 @@ impl Game {
             let after = value.min(power.chargeable()).min(vp + 1);
             out.push(Command::Charge(vec![t, pw(after)]));
         }
-        out.push(Command::Decline(Some(format!("{amount}pw"))));
+        out.push(Command::Decline(Some(compact_str::format_compact!(
+            "{amount}pw"
+        ))));
     }
 
     fn income_parts(&self, seat: usize, out: &mut Vec<Command>) {
@@ -248,7 +250,7 @@ impl Game {
         if let Command::Spend { cost, .. } = part {
             let plain = |code: &str| !matches!(code, "pw" | "t" | "tg" | "t-a3" | "gf");
             if cost.iter().all(|a| plain(&a.code)) {
-                let spent: Vec<(String, i32)> = cost
+                let spent: Vec<(Word, i32)> = cost
                     .iter()
                     .map(|a| (a.code.clone(), a.count as i32))
                     .collect();
@@ -352,7 +354,7 @@ impl Game {
         if self.can_pay_with(v.seat, cost, v.rules.token_value) {
             for t in &self.content.research.tracks {
                 if self.can_advance_with(v.seat, &t.id, &v.mods).is_ok() {
-                    out.push(Command::Up(t.id.clone()));
+                    out.push(Command::Up(word(&t.id)));
                 }
             }
         }
@@ -361,7 +363,7 @@ impl Game {
                 && self.can_pay_with(v.seat, &a.cost, v.rules.token_value)
                 && self.effects_possible(v, &a.effects)
             {
-                out.push(Command::Action(a.id.clone()));
+                out.push(Command::Action(word(&a.id)));
             }
         }
         let used = &self.state.players[v.seat].specials_used;
@@ -389,7 +391,7 @@ impl Game {
                 for token in &tokens {
                     out.push(Command::Federation {
                         hexes: names.clone(),
-                        token: (*token).clone(),
+                        token: word(token),
                     });
                 }
             }
@@ -398,7 +400,7 @@ impl Game {
             out.push(Command::Pass(None));
         } else {
             for b in &self.state.boosters {
-                out.push(Command::Pass(Some(b.clone())));
+                out.push(Command::Pass(Some(word(b))));
             }
         }
     }
@@ -423,7 +425,7 @@ impl Game {
             if let Ok(plan) = self.colonize_plan(v.seat, idx, space.hex, rules, reach) {
                 if self.colonize_affordable(v.seat, def, &plan, rules, &v.spent) {
                     out.push(Command::Build {
-                        building: building.to_string(),
+                        building: word(building),
                         hex: self.hex_ref(space.hex),
                     });
                     if first_only {
@@ -448,7 +450,7 @@ impl Game {
                 && self.upgrade_follows_possible(v, def)
             {
                 out.push(Command::Build {
-                    building: def.id.clone(),
+                    building: word(&def.id),
                     hex: self.hex_ref(hex),
                 });
             }
@@ -501,7 +503,7 @@ impl Game {
                 .is_ok()
             {
                 out.push(Command::Build {
-                    building: id.to_string(),
+                    building: word(id),
                     hex: self.hex_ref(space.hex),
                 });
             }
@@ -573,7 +575,7 @@ impl Game {
                     if self.research_allowed(v.seat, choice, &t.id)
                         && self.can_advance_with(v.seat, &t.id, &v.mods).is_ok()
                     {
-                        out.push(Command::Up(t.id.clone()));
+                        out.push(Command::Up(word(&t.id)));
                     }
                 }
                 out.push(Command::Decline(Some("up".into())));
@@ -583,7 +585,7 @@ impl Game {
                 let p = &self.state.players[v.seat];
                 for (pos, tile) in &self.state.setup.techs {
                     if p.techs.iter().any(|t| &t.id == tile && !t.covered) {
-                        out.push(Command::Cover(pos.clone()));
+                        out.push(Command::Cover(word(pos)));
                     }
                 }
             }
@@ -591,7 +593,7 @@ impl Game {
                 let mut seen = HashSet::new();
                 for t in &self.state.players[v.seat].tokens {
                     if seen.insert(&t.id) {
-                        out.push(Command::FedTile(t.id.clone()));
+                        out.push(Command::FedTile(word(&t.id)));
                     }
                 }
             }
@@ -600,7 +602,7 @@ impl Game {
                 for (idx, s) in self.own_structures(v.seat) {
                     if s.building == d.from {
                         out.push(Command::Build {
-                            building: d.to.clone(),
+                            building: word(&d.to),
                             hex: self.hex_ref(self.state.map.spaces[idx].hex),
                         });
                     }
@@ -612,8 +614,8 @@ impl Game {
                     for (idx, x) in &own {
                         if x.building == s.with && !x.off_board {
                             out.push(Command::Other {
-                                verb: s.verb.clone(),
-                                args: vec![self.hex_name(self.state.map.spaces[*idx].hex)],
+                                verb: word(&s.verb),
+                                args: vec![self.hex_word(self.state.map.spaces[*idx].hex)],
                             });
                         }
                     }
@@ -628,7 +630,7 @@ impl Game {
             if self.state.tech_left.get(pos).copied().unwrap_or(0) > 0
                 && !p.techs.iter().any(|t| &t.id == tile)
             {
-                out.push(Command::Tech(pos.clone()));
+                out.push(Command::Tech(word(pos)));
             }
         }
         let adv = &self.content.advanced_tiles;
@@ -639,7 +641,7 @@ impl Game {
                     continue;
                 };
                 if p.level(track) >= adv.min_level {
-                    out.push(Command::Tech(pos.clone()));
+                    out.push(Command::Tech(word(pos)));
                 }
             }
         }
@@ -681,11 +683,11 @@ impl Game {
             }
             out.push(match &p.verb {
                 Some(verb) => Command::Other {
-                    verb: verb.clone(),
-                    args: vec![self.hex_name(hex)],
+                    verb: word(verb),
+                    args: vec![self.hex_word(hex)],
                 },
                 None => Command::Build {
-                    building: p.building.clone(),
+                    building: word(&p.building),
                     hex: self.hex_ref(hex),
                 },
             });
@@ -748,16 +750,29 @@ impl Game {
         }
     }
 
+    /// The name of a hex as one notation word.
+    fn hex_word(&self, hex: Hex) -> Word {
+        match self.state.map.name_parts(hex) {
+            Some((sector, position)) => compact_str::format_compact!("{sector}{position}"),
+            None => compact_str::format_compact!("{hex}"),
+        }
+    }
+
     /// The notation reference of a hex: its name on this map.
     pub(crate) fn hex_ref(&self, hex: Hex) -> HexRef {
         match self.state.map.name_parts(hex) {
             Some((sector, position)) => HexRef::Named {
-                sector: sector.to_string(),
-                position: position.to_string(),
+                sector: word(sector),
+                position: word(position),
             },
             None => HexRef::Axial { q: hex.q, r: hex.r },
         }
     }
+}
+
+/// A notation word for an id.
+fn word(id: &str) -> Word {
+    Word::from(id)
 }
 
 /// The gain of a conversion as a bundle (`tech` for a tech tile), if it is plain.

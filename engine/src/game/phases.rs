@@ -24,7 +24,7 @@ impl Game {
                 }
             }
         }
-        self.state.players[seat].faction = id.clone();
+        self.state.players[seat].faction = id.to_string();
         // Boards are laid out once every seat has chosen.
         if self.state.players.iter().all(|p| !p.faction.is_empty()) {
             let mut boards = Vec::new();

@@ -149,7 +149,7 @@ impl Game {
         &mut self,
         seat: usize,
         verb: &str,
-        args: &[String],
+        args: &[crate::notation::Word],
     ) -> Result<bool, MoveError> {
         let token = self
             .faction(seat)
@@ -162,7 +162,7 @@ impl Game {
         let Some(q) = self.state.question.take() else {
             return err(format!("no question about the {verb} is open"));
         };
-        let word = args.first().map(String::as_str).unwrap_or_default();
+        let word = args.first().map(|w| w.as_str()).unwrap_or_default();
         match q.options.iter().find(|(w, _)| w == word) {
             Some((_, power)) if q.seat == seat => {
                 self.state.players[seat].power = *power;

@@ -128,7 +128,7 @@ pub struct TurnCtx {
 fn bundle_of(amounts: &[Amount]) -> Bundle {
     let mut b = Bundle::default();
     for a in amounts {
-        *b.0.entry(a.code.clone()).or_default() += a.count as i32;
+        *b.0.entry(a.code.to_string()).or_default() += a.count as i32;
     }
     b
 }
@@ -227,12 +227,12 @@ impl Game {
                     return self.build(seat, building, hex, true);
                 }
                 if let Some(Follow::Downgrade(d)) =
-                    self.take_follow(|f| matches!(f, Follow::Downgrade(d) if &d.to == building))
+                    self.take_follow(|f| matches!(f, Follow::Downgrade(d) if d.to == building))
                 {
                     return self.downgrade(seat, &d, hex);
                 }
                 if let Some(Follow::Place(p)) = self.take_follow(
-                    |f| matches!(f, Follow::Place(p) if p.verb.is_none() && &p.building == building),
+                    |f| matches!(f, Follow::Place(p) if p.verb.is_none() && p.building == building),
                 ) {
                     return self.place(seat, &p, hex);
                 }
@@ -302,7 +302,7 @@ impl Game {
                 let token = self.state.players[seat]
                     .tokens
                     .iter()
-                    .find(|t| &t.id == id)
+                    .find(|t| t.id == id)
                     .ok_or_else(|| MoveError(format!("you own no {id}")))?;
                 let _ = token;
                 let reward = self
@@ -310,7 +310,7 @@ impl Game {
                     .federation_tokens
                     .tokens
                     .iter()
-                    .find(|t| &t.id == id)
+                    .find(|t| t.id == id)
                     .map(|t| t.reward.clone())
                     .unwrap_or_default();
                 self.apply_effects(seat, &reward, "federations")
@@ -330,7 +330,7 @@ impl Game {
                     return self.place(seat, &p, hex);
                 }
                 if let Some(Follow::Swap(s)) =
-                    self.take_follow(|f| matches!(f, Follow::Swap(s) if &s.verb == verb))
+                    self.take_follow(|f| matches!(f, Follow::Swap(s) if s.verb == verb))
                 {
                     let hex =
                         self.hex(&hex.ok_or_else(|| MoveError(format!("{verb} needs a hex")))?)?;
@@ -769,7 +769,7 @@ impl Game {
         def: &crate::content::Building,
         plan: &Colonize,
         rules: &SeatRules,
-        spent: &[(String, i32)],
+        spent: &[(crate::notation::Word, i32)],
     ) -> bool {
         // Sum by code without building a bundle; power costs take the full check.
         let mut sums: Vec<(&str, i32)> = Vec::with_capacity(6);
