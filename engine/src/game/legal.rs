@@ -30,7 +30,7 @@ pub(crate) struct View<'a> {
     /// Modifiers in force.
     pub mods: Vec<&'a Modifier>,
     /// Placement values.
-    pub rules: SeatRules,
+    pub rules: SeatRules<'a>,
     /// Plain resources taken as already spent (to ask what a free action would leave).
     pub spent: Vec<(Word, i32)>,
 }

@@ -207,6 +207,45 @@ pub struct GameState {
     pub rng: Rng,
 }
 
+/// What a seat's faction fixes for the whole game, worked out from the content once.
+#[derive(Debug)]
+struct SeatFixed {
+    /// The faction's index in the content.
+    faction: usize,
+    /// The faction board.
+    board: FactionBoard,
+    /// Terraforming steps from the home type to each planet type, by content planet index.
+    wheel_steps: Vec<u32>,
+}
+
+impl SeatFixed {
+    /// The fixed values of a faction by id; `None` for an unknown or empty id.
+    fn new(content: &Content, faction: &str) -> Option<SeatFixed> {
+        let index = content.factions.iter().position(|f| f.id == faction)?;
+        let f = &content.factions[index];
+        let wheel = &content.planets.wheel;
+        let home = wheel.iter().position(|p| *p == f.home);
+        let n = wheel.len() as i32;
+        let wheel_steps = content
+            .planets
+            .planets
+            .iter()
+            .map(|planet| match (home, wheel.iter().position(|p| *p == planet.id)) {
+                (Some(a), Some(b)) => {
+                    let d = (b as i32 - a as i32).rem_euclid(n);
+                    d.min(n - d) as u32
+                }
+                _ => 0,
+            })
+            .collect();
+        Some(SeatFixed {
+            faction: index,
+            board: FactionBoard::resolve(&content.board, f),
+            wheel_steps,
+        })
+    }
+}
+
 /// A game: content plus state.
 #[derive(Debug, Clone)]
 pub struct Game {
@@ -214,8 +253,8 @@ pub struct Game {
     pub content: Arc<Content>,
     /// The state.
     pub state: GameState,
-    /// Faction boards of the seats (derived from content).
-    boards: Arc<Vec<Option<FactionBoard>>>,
+    /// What each seat's faction fixes for the game (derived from content).
+    seats: Arc<Vec<Option<SeatFixed>>>,
     /// Remembered search results, shared by clones.
     memo: memo::Memo,
 }
@@ -265,7 +304,7 @@ impl Game {
         Ok(Game {
             content,
             state,
-            boards: Arc::default(),
+            seats: Arc::default(),
             memo: Default::default(),
         })
     }
@@ -276,10 +315,10 @@ impl Game {
         let mut g = Game {
             content,
             state,
-            boards: Arc::default(),
+            seats: Arc::default(),
             memo: Default::default(),
         };
-        g.refresh_boards();
+        g.refresh_seats();
         g
     }
 
@@ -321,16 +360,12 @@ impl Game {
         Ok(Game::from_state(content, state))
     }
 
-    fn refresh_boards(&mut self) {
-        self.boards = Arc::new(
+    fn refresh_seats(&mut self) {
+        self.seats = Arc::new(
             self.state
                 .players
                 .iter()
-                .map(|p| {
-                    self.content
-                        .faction(&p.faction)
-                        .map(|f| FactionBoard::resolve(&self.content.board, f))
-                })
+                .map(|p| SeatFixed::new(&self.content, &p.faction))
                 .collect(),
         );
     }
@@ -369,11 +404,11 @@ impl Game {
         f: impl FnOnce(&mut Game) -> Result<(), MoveError>,
     ) -> Result<(), MoveError> {
         let saved = self.state.clone();
-        let boards = self.boards.clone();
+        let seats = self.seats.clone();
         let r = f(self);
         if r.is_err() {
             self.state = saved;
-            self.boards = boards;
+            self.seats = seats;
         }
         r
     }
@@ -520,13 +555,27 @@ impl Game {
     }
 
     pub(crate) fn faction(&self, seat: usize) -> &Faction {
-        self.content
-            .faction(&self.state.players[seat].faction)
-            .expect("seat has a faction")
+        match self.seats.get(seat).and_then(Option::as_ref) {
+            Some(fixed) => &self.content.factions[fixed.faction],
+            None => self
+                .content
+                .faction(&self.state.players[seat].faction)
+                .expect("seat has a faction"),
+        }
     }
 
     pub(crate) fn board(&self, seat: usize) -> &FactionBoard {
-        self.boards[seat].as_ref().expect("seat has a faction")
+        &self.fixed(seat).board
+    }
+
+    /// Terraforming steps from the seat's home type to each planet type, by content planet
+    /// index (0 for a type off the wheel).
+    pub(crate) fn wheel_steps(&self, seat: usize) -> &[u32] {
+        &self.fixed(seat).wheel_steps
+    }
+
+    fn fixed(&self, seat: usize) -> &SeatFixed {
+        self.seats[seat].as_ref().expect("seat has a faction")
     }
 
     /// Everything active for a seat.

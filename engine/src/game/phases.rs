@@ -27,15 +27,13 @@ impl Game {
         self.state.players[seat].faction = id.to_string();
         // Boards are laid out once every seat has chosen.
         if self.state.players.iter().all(|p| !p.faction.is_empty()) {
-            let mut boards = Vec::new();
             for s in 0..self.state.players.len() {
                 let f = self.state.players[s].faction.clone();
-                let (player, board) =
+                let (player, _) =
                     Player::new(&self.content, &f).map_err(|e| MoveError(e.to_string()))?;
                 self.state.players[s] = player;
-                boards.push(Some(board));
             }
-            self.boards = std::sync::Arc::new(boards);
+            self.refresh_seats();
             self.queue_setup();
         }
         Ok(())

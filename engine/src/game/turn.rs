@@ -48,7 +48,7 @@ pub const FEDERATION_LIMIT: usize = 5000;
 /// A seat's standing values for placing buildings, looked up once from its modifiers (move
 /// listing asks them for every space of the map).
 #[derive(Clone)]
-pub(crate) struct SeatRules {
+pub(crate) struct SeatRules<'a> {
     /// Where range is measured from.
     pub from: Vec<Hex>,
     /// Navigation range.
@@ -56,16 +56,13 @@ pub(crate) struct SeatRules {
     /// Ore (terraforming resource) per terraforming step.
     pub ore_per_step: u32,
     /// Extra cost of colonizing a Gaia planet.
-    pub gaia_fee: Bundle,
+    pub gaia_fee: &'a Bundle,
     /// May colonize planets other players colonized.
     pub may_share: bool,
     /// Range resource held.
     pub range_have: i32,
     /// Power one area-III token is worth.
     pub token_value: u32,
-    /// Terraforming steps from the seat's home type to each planet type (by content planet
-    /// index; 0 off the wheel).
-    pub steps: Vec<u32>,
 }
 
 /// Why a placement is refused; cheap to make, worded with the hex only when shown.
@@ -396,9 +393,11 @@ impl Game {
 
     /// Range starting points of a seat.
     pub(crate) fn range_from(&self, seat: usize) -> Vec<Hex> {
-        self.own_structures(seat)
-            .into_iter()
-            .map(|(i, _)| self.state.map.spaces[i].hex)
+        self.state
+            .structures
+            .iter()
+            .filter(|(_, l)| l.iter().any(|s| s.seat == seat))
+            .map(|(i, _)| self.state.map.spaces[*i].hex)
             .collect()
     }
 
@@ -429,29 +428,32 @@ impl Game {
     }
 
     /// The standing placement values of a seat.
-    pub(crate) fn seat_rules(&self, seat: usize) -> SeatRules {
+    pub(crate) fn seat_rules(&self, seat: usize) -> SeatRules<'_> {
         self.seat_rules_from(seat, &self.modifiers(seat))
     }
 
     /// [`Game::seat_rules`] with the modifiers in force given.
-    pub(crate) fn seat_rules_from(&self, seat: usize, mods: &[&Modifier]) -> SeatRules {
+    pub(crate) fn seat_rules_from<'a>(
+        &'a self,
+        seat: usize,
+        mods: &[&'a Modifier],
+    ) -> SeatRules<'a> {
         let mut r = SeatRules {
             from: self.range_from(seat),
             nav_range: 1,
             ore_per_step: 3,
-            gaia_fee: self.content.rules.gaia_planet_fee.clone(),
+            gaia_fee: &self.content.rules.gaia_planet_fee,
             may_share: false,
             range_have: self.state.players[seat]
                 .resource(&self.content, &self.content.rules.range_resource),
             token_value: 1,
-            steps: self.wheel_steps(seat),
         };
         let (mut nav, mut ore, mut fee) = (None::<u32>, None::<u32>, None);
         for m in mods {
             match m {
                 Modifier::NavRange(n) => nav = Some(nav.map_or(*n, |x| x.max(*n))),
                 Modifier::OrePerStep(n) => ore = Some(ore.map_or(*n, |x| x.min(*n))),
-                Modifier::GaiaPlanetFee(b) if fee.is_none() => fee = Some(b.clone()),
+                Modifier::GaiaPlanetFee(b) if fee.is_none() => fee = Some(b),
                 Modifier::ShareOccupiedPlanets => r.may_share = true,
                 Modifier::Area3TokenValue(v) if r.token_value == 1 => r.token_value = *v,
                 _ => {}
@@ -641,14 +643,17 @@ impl Game {
         hex: Hex,
         def: &crate::content::Building,
     ) -> Result<(), MoveError> {
-        let rules = self.seat_rules(seat);
-        let plan = self
-            .colonize_plan(seat, idx, hex, &rules, self.reach())
-            .map_err(|r| self.refusal(r, hex, &def.id))?;
+        let (plan, cost) = {
+            let rules = self.seat_rules(seat);
+            let plan = self
+                .colonize_plan(seat, idx, hex, &rules, self.reach())
+                .map_err(|r| self.refusal(r, hex, &def.id))?;
+            let cost = self.colonize_cost(def, &plan, &rules);
+            (plan, cost)
+        };
         if let Some(g) = plan.own_gaiaformer {
             self.state.gaiaformers.remove(g);
         }
-        let cost = self.colonize_cost(def, &plan, &rules);
         self.pay(seat, &cost)?;
         for _ in 0..plan.steps {
             self.fire(seat, &Happened::TerraformStep);
@@ -705,7 +710,7 @@ impl Game {
             } else {
                 match kind {
                     PlanetKind::Wheel => {
-                        plan.steps = rules.steps[usize::from(self.state.planets[idx])];
+                        plan.steps = self.wheel_steps(seat)[usize::from(self.state.planets[idx])];
                         plan.paid_steps = plan.steps - reach.steps.min(plan.steps);
                     }
                     PlanetKind::Gaia => plan.gaia_fee = true,
@@ -743,7 +748,7 @@ impl Game {
     fn colonize_extras<'a>(
         &'a self,
         plan: &Colonize,
-        rules: &'a SeatRules,
+        rules: &'a SeatRules<'a>,
     ) -> impl Iterator<Item = (&'a str, i32)> + 'a {
         let r = &self.content.rules;
         let steps = (plan.paid_steps * rules.ore_per_step) as i32;
@@ -798,28 +803,6 @@ impl Game {
             }
             _ => n <= 0 || p.resource(&self.content, code) - less(code) >= n,
         })
-    }
-
-    /// Terraforming steps from the seat's home type to each planet type, by content planet
-    /// index (0 for a type off the wheel).
-    fn wheel_steps(&self, seat: usize) -> Vec<u32> {
-        let wheel = &self.content.planets.wheel;
-        let home = wheel.iter().position(|p| *p == self.faction(seat).home);
-        let n = wheel.len() as i32;
-        self.content
-            .planets
-            .planets
-            .iter()
-            .map(
-                |planet| match (home, wheel.iter().position(|p| *p == planet.id)) {
-                    (Some(a), Some(b)) => {
-                        let d = (b as i32 - a as i32).rem_euclid(n);
-                        d.min(n - d) as u32
-                    }
-                    _ => 0,
-                },
-            )
-            .collect()
     }
 
     fn gaia_project(&mut self, seat: usize, idx: usize, hex: Hex) -> Result<(), MoveError> {
