@@ -119,7 +119,7 @@ fn round_one_income_of_every_faction() {
         let faction = content.faction(id).expect("faction exists");
         let (mut p, board) = Player::new(&content, id).expect("faction exists");
         for s in &board.setup {
-            *p.built.entry(s.building.clone()).or_default() += 1;
+            *p.built.entry(s.building.as_str().into()).or_default() += 1;
         }
         let mut total: BTreeMap<String, i32> = BTreeMap::new();
         for e in p.income(&content, faction, &board) {

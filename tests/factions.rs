@@ -35,7 +35,7 @@ fn at_hex(g: &Game, name: &str) -> Vec<(String, String, bool)> {
         .get(&i)
         .map(|l| {
             l.iter()
-                .map(|s| (g.seat_name(s.seat), s.building.clone(), s.shared))
+                .map(|s| (g.seat_name(s.seat), s.building.to_string(), s.shared))
                 .collect()
         })
         .unwrap_or_default()

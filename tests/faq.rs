@@ -40,7 +40,7 @@ fn at_hex(g: &Game, name: &str) -> Vec<(String, String)> {
         .get(&i)
         .map(|l| {
             l.iter()
-                .map(|s| (g.seat_name(s.seat), s.building.clone()))
+                .map(|s| (g.seat_name(s.seat), s.building.to_string()))
                 .collect()
         })
         .unwrap_or_default()

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::FactionBoard;
 use crate::content::{Bundle, Condition, Content, Effect, Faction, Grants, Modifier};
+use crate::notation::Word;
 use crate::power::{Area, Power, Special};
 
 /// The resource code of victory points.
@@ -25,29 +26,29 @@ pub fn substitutions(mods: &[&Modifier]) -> Vec<(String, String)> {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Player {
     /// Faction id.
-    pub faction: String,
+    pub faction: Word,
     /// Resources, in the order of `rules.resources`.
     pub resources: Vec<i32>,
     /// Power tokens.
     pub power: Power,
     /// Research level per track id.
-    pub research: BTreeMap<String, u32>,
+    pub research: BTreeMap<Word, u32>,
     /// Gaiaformers owned.
     pub gaiaformers: u32,
     /// Buildings taken from the board onto the map, by building id.
-    pub built: BTreeMap<String, u32>,
+    pub built: BTreeMap<Word, u32>,
     /// Gaiaformers moved into the Gaia area (back in the next Gaia phase).
     #[serde(default)]
     pub gaiaformers_in_gaia: u32,
     /// The round booster held.
     #[serde(default)]
-    pub booster: Option<String>,
+    pub booster: Option<Word>,
     /// Standard tech tiles owned.
     #[serde(default)]
     pub techs: Vec<OwnedTile>,
     /// Advanced tech tiles owned.
     #[serde(default)]
-    pub advanced: Vec<String>,
+    pub advanced: Vec<Word>,
     /// Federation tokens owned.
     #[serde(default)]
     pub tokens: Vec<OwnedToken>,
@@ -59,16 +60,16 @@ pub struct Player {
     pub federations: Vec<Vec<crate::hex::Hex>>,
     /// Special actions used this round, by key.
     #[serde(default)]
-    pub specials_used: Vec<String>,
+    pub specials_used: Vec<Word>,
     /// Whether the player has passed this round.
     #[serde(default)]
     pub passed: bool,
     /// Victory points by source; they always sum to the `vp` resource.
     #[serde(default)]
-    pub vp_sources: BTreeMap<String, i32>,
+    pub vp_sources: BTreeMap<Word, i32>,
     /// Income sources in the order they were acquired; income is paid in this order.
     #[serde(default)]
-    pub income_log: Vec<String>,
+    pub income_log: Vec<Word>,
 }
 
 /// Where an active grant comes from.
@@ -85,7 +86,7 @@ enum Source<'s> {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OwnedTile {
     /// Tile id.
-    pub id: String,
+    pub id: Word,
     /// Whether an advanced tile covers it.
     pub covered: bool,
 }
@@ -94,7 +95,7 @@ pub struct OwnedTile {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OwnedToken {
     /// Token id.
-    pub id: String,
+    pub id: Word,
     /// Green side up (can still be flipped).
     pub green: bool,
 }
@@ -111,7 +112,7 @@ impl Player {
     /// A seat before any faction is chosen: nothing held.
     pub fn seated(content: &Content) -> Player {
         Player {
-            faction: String::new(),
+            faction: Word::default(),
             resources: vec![0; content.rules.resources.len()],
             power: Power::default(),
             research: BTreeMap::new(),
@@ -139,7 +140,7 @@ impl Player {
             .ok_or_else(|| SetupError::UnknownFaction(faction_id.to_string()))?;
         let board = FactionBoard::resolve(&content.board, faction);
         let mut p = Player::seated(content);
-        p.faction = faction.id.clone();
+        p.faction = faction.id.as_str().into();
         p.power = Power {
             areas: [board.power[0], board.power[1], board.power[2], 0],
             special: faction.special_token.as_ref().map(|t| Special {
@@ -151,7 +152,7 @@ impl Player {
             .research
             .tracks
             .iter()
-            .map(|t| (t.id.clone(), 0))
+            .map(|t| (Word::from(t.id.as_str()), 0))
             .collect();
         p.income_log = vec!["base".into()];
         for (i, a) in faction.abilities.iter().enumerate() {
@@ -165,7 +166,7 @@ impl Player {
         for (track, level) in &board.research {
             p.log_source(&format!("r:{track}"));
             for l in 1..=*level {
-                p.research.insert(track.clone(), l);
+                p.research.insert(track.as_str().into(), l);
                 let immediate = content
                     .research
                     .tracks
@@ -303,12 +304,12 @@ impl Player {
             }
         }
         for id in &self.advanced {
-            if let Some(tile) = content.advanced_tiles.tiles.iter().find(|x| &x.id == id) {
+            if let Some(tile) = content.advanced_tiles.tiles.iter().find(|x| x.id == id) {
                 f(Source::Advanced(id), tile.grants());
             }
         }
         if let Some(b) = &self.booster {
-            if let Some(tile) = content.boosters.boosters.iter().find(|x| &x.id == b) {
+            if let Some(tile) = content.boosters.boosters.iter().find(|x| x.id == b) {
                 f(Source::Booster, tile.grants());
             }
         }
@@ -371,7 +372,7 @@ impl Player {
                         old.saturating_add(n)
                     };
                     if code == VP {
-                        *self.vp_sources.entry(source.to_string()).or_default() +=
+                        *self.vp_sources.entry(source.into()).or_default() +=
                             self.resources[i] - old;
                     }
                 }
@@ -413,7 +414,7 @@ impl Player {
     /// Records that an income source was acquired now (it moves to the end of the order).
     pub fn log_source(&mut self, key: &str) {
         self.unlog_source(key);
-        self.income_log.push(key.to_string());
+        self.income_log.push(key.into());
     }
 
     /// Forgets an income source.

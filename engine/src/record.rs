@@ -122,7 +122,11 @@ pub fn seat_snapshot(game: &Game, seat: usize) -> SeatSnapshot {
         q: p.resource(c, "q"),
         pw: p.power.areas,
         brainstone,
-        research: p.research.clone(),
+        research: p
+            .research
+            .iter()
+            .map(|(k, v)| (k.to_string(), *v))
+            .collect(),
     }
 }
 

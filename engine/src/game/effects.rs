@@ -290,7 +290,7 @@ impl Game {
         self.state.players[seat]
             .tokens
             .push(crate::player::OwnedToken {
-                id: id.to_string(),
+                id: id.into(),
                 green: token.green,
             });
         self.apply_effects(seat, &token.reward, source)?;
@@ -393,7 +393,7 @@ impl Game {
         match c {
             Count::Buildings(ids) => own
                 .iter()
-                .filter(|(_, s)| ids.contains(&s.building))
+                .filter(|(_, s)| ids.iter().any(|i| *i == s.building))
                 .count() as u32,
             Count::GaiaPlanets => colonies()
                 .iter()

@@ -359,7 +359,7 @@ impl Game {
             }
         }
         for a in &self.content.board_actions.actions {
-            if !self.state.actions_used.contains(&a.id)
+            if !self.state.actions_used.iter().any(|u| *u == a.id)
                 && self.can_pay_with(v.seat, &a.cost, v.rules.token_value)
                 && self.effects_possible(v, &a.effects)
             {
@@ -369,7 +369,7 @@ impl Game {
         let used = &self.state.players[v.seat].specials_used;
         for (_, g) in &v.sources {
             if let Some(a) = g.action {
-                if !used.contains(&a.key) && self.effects_possible(v, &a.effects) {
+                if !used.iter().any(|u| *u == a.key) && self.effects_possible(v, &a.effects) {
                     if let Ok(amounts) = crate::notation::parse_amounts(&a.key) {
                         out.push(Command::Special(amounts));
                     }
@@ -377,7 +377,7 @@ impl Game {
             }
         }
         if !self.state.fed_supply.values().all(|n| *n == 0) {
-            let tokens: Vec<&String> = self
+            let tokens: Vec<&Word> = self
                 .state
                 .fed_supply
                 .iter()
@@ -438,7 +438,7 @@ impl Game {
 
     fn upgrade_parts(&self, v: &View<'_>, def: &crate::content::Building, out: &mut Vec<Command>) {
         for (idx, s) in self.own_structures(v.seat) {
-            if s.shared || s.off_board || !def.upgrades_from.contains(&s.building) {
+            if s.shared || s.off_board || !def.upgrades_from.iter().any(|u| *u == s.building) {
                 continue;
             }
             let hex = self.state.map.spaces[idx].hex;
@@ -584,7 +584,7 @@ impl Game {
             Follow::Cover => {
                 let p = &self.state.players[v.seat];
                 for (pos, tile) in &self.state.setup.techs {
-                    if p.techs.iter().any(|t| &t.id == tile && !t.covered) {
+                    if p.techs.iter().any(|t| t.id == tile && !t.covered) {
                         out.push(Command::Cover(word(pos)));
                     }
                 }
@@ -627,8 +627,8 @@ impl Game {
     fn tech_parts(&self, seat: usize, out: &mut Vec<Command>) {
         let p = &self.state.players[seat];
         for (pos, tile) in &self.state.setup.techs {
-            if self.state.tech_left.get(pos).copied().unwrap_or(0) > 0
-                && !p.techs.iter().any(|t| &t.id == tile)
+            if self.state.tech_left.get(pos.as_str()).copied().unwrap_or(0) > 0
+                && !p.techs.iter().any(|t| t.id == tile)
             {
                 out.push(Command::Tech(word(pos)));
             }

@@ -19,7 +19,7 @@ use crate::board::FactionBoard;
 use crate::content::{Content, Faction, Grants, Modifier};
 use crate::hex::Hex;
 use crate::map::{Map, MapError, Placement};
-use crate::notation::{self, Actor, Command, HexRef, MoveLine};
+use crate::notation::{self, Actor, Command, HexRef, MoveLine, Word};
 use crate::player::Player;
 use crate::rng::Rng;
 
@@ -110,7 +110,7 @@ pub struct Structure {
     /// Owner seat.
     pub seat: usize,
     /// Building id.
-    pub building: String,
+    pub building: Word,
     /// Placed on a planet another player colonized first.
     #[serde(default)]
     pub shared: bool,
@@ -171,17 +171,17 @@ pub struct GameState {
     /// The seat whose turn was taken last.
     pub current: Option<usize>,
     /// Board actions used this round.
-    pub actions_used: Vec<String>,
+    pub actions_used: Vec<Word>,
     /// Boosters available.
-    pub boosters: Vec<String>,
+    pub boosters: Vec<Word>,
     /// Standard tiles left per position.
-    pub tech_left: BTreeMap<String, u32>,
+    pub tech_left: BTreeMap<Word, u32>,
     /// Advanced tiles still on the board, by position.
-    pub adv_left: BTreeMap<String, String>,
+    pub adv_left: BTreeMap<Word, Word>,
     /// Federation tokens in the supply.
-    pub fed_supply: BTreeMap<String, u32>,
+    pub fed_supply: BTreeMap<Word, u32>,
     /// The token on top of a track, until taken.
-    pub track_token: Option<String>,
+    pub track_token: Option<Word>,
     /// Decisions waited for, first first.
     pub queue: VecDeque<Decision>,
     /// Income events not yet paid, by seat, in order.
@@ -207,6 +207,13 @@ pub struct GameState {
     pub rng: Rng,
 }
 
+/// A map keyed by ids, keyed by words.
+fn word_keys<V: Clone>(m: &BTreeMap<String, V>) -> BTreeMap<Word, V> {
+    m.iter()
+        .map(|(k, v)| (Word::from(k.as_str()), v.clone()))
+        .collect()
+}
+
 /// What a seat's faction fixes for the whole game, worked out from the content once.
 #[derive(Debug)]
 struct SeatFixed {
@@ -230,13 +237,15 @@ impl SeatFixed {
             .planets
             .planets
             .iter()
-            .map(|planet| match (home, wheel.iter().position(|p| *p == planet.id)) {
-                (Some(a), Some(b)) => {
-                    let d = (b as i32 - a as i32).rem_euclid(n);
-                    d.min(n - d) as u32
-                }
-                _ => 0,
-            })
+            .map(
+                |planet| match (home, wheel.iter().position(|p| *p == planet.id)) {
+                    (Some(a), Some(b)) => {
+                        let d = (b as i32 - a as i32).rem_euclid(n);
+                        d.min(n - d) as u32
+                    }
+                    _ => 0,
+                },
+            )
             .collect();
         Some(SeatFixed {
             faction: index,
@@ -285,11 +294,19 @@ impl Game {
             passed_order: Vec::new(),
             current: None,
             actions_used: Vec::new(),
-            boosters: setup.boosters.clone(),
-            tech_left: setup.tech_counts.clone(),
-            adv_left: setup.adv_techs.clone(),
-            fed_supply: setup.federation_tokens.clone(),
-            track_token: setup.terra_fed_token.clone(),
+            boosters: setup
+                .boosters
+                .iter()
+                .map(|b| Word::from(b.as_str()))
+                .collect(),
+            tech_left: word_keys(&setup.tech_counts),
+            adv_left: setup
+                .adv_techs
+                .iter()
+                .map(|(k, v)| (Word::from(k.as_str()), Word::from(v.as_str())))
+                .collect(),
+            fed_supply: word_keys(&setup.federation_tokens),
+            track_token: setup.terra_fed_token.as_deref().map(Word::from),
             queue: (0..setup.players).map(Decision::Faction).collect(),
             income_pending: BTreeMap::new(),
             income_todo: VecDeque::new(),
@@ -550,7 +567,7 @@ impl Game {
         if f.is_empty() {
             format!("p{}", seat + 1)
         } else {
-            f.clone()
+            f.to_string()
         }
     }
 

@@ -24,7 +24,7 @@ impl Game {
                 }
             }
         }
-        self.state.players[seat].faction = id.to_string();
+        self.state.players[seat].faction = id.clone();
         // Boards are laid out once every seat has chosen.
         if self.state.players.iter().all(|p| !p.faction.is_empty()) {
             for s in 0..self.state.players.len() {
@@ -109,7 +109,7 @@ impl Game {
             .position(|b| b == id)
             .ok_or_else(|| MoveError(format!("booster {id} is not available")))?;
         self.state.boosters.remove(pos);
-        self.state.players[seat].booster = Some(id.to_string());
+        self.state.players[seat].booster = Some(id.into());
         self.state.players[seat].log_source("booster");
         Ok(())
     }
@@ -125,7 +125,7 @@ impl Game {
     ) {
         let list = self.state.structures.entry(idx).or_default();
         if let Some(s) = list.iter_mut().find(|s| s.seat == seat) {
-            let old = std::mem::replace(&mut s.building, building.to_string());
+            let old = std::mem::replace(&mut s.building, building.into());
             if !s.off_board {
                 let p = &mut self.state.players[seat];
                 let n = p.built_count(&old);
@@ -135,14 +135,14 @@ impl Game {
         } else {
             list.push(Structure {
                 seat,
-                building: building.to_string(),
+                building: building.into(),
                 shared,
                 off_board,
             });
         }
         if !off_board {
             let p = &mut self.state.players[seat];
-            let n = p.built.entry(building.to_string()).or_default();
+            let n = p.built.entry(building.into()).or_default();
             *n += 1;
             let key = format!("b:{building}:{n}");
             p.log_source(&key);

@@ -547,7 +547,7 @@ impl Game {
                 self.hex_name(hex)
             ));
         }
-        if !def.upgrades_from.contains(&own.building) {
+        if !def.upgrades_from.iter().any(|u| *u == own.building) {
             return err(format!("a {} cannot become a {building}", own.building));
         }
         let near = self.rival_near(seat, hex);
@@ -926,7 +926,7 @@ impl Game {
                 .get_mut(&i)
                 .and_then(|l| l.iter_mut().find(|x| x.seat == seat))
             {
-                x.building = b.clone();
+                x.building = b.as_str().into();
             }
         }
         Ok(())
@@ -998,7 +998,7 @@ impl Game {
         }
         self.state.players[seat]
             .research
-            .insert(track.to_string(), level);
+            .insert(track.into(), level);
         self.state.players[seat].log_source(&format!("r:{track}"));
         let immediate = t.levels[level as usize].immediate.clone();
         self.apply_effects(seat, &immediate, "research")?;
@@ -1051,11 +1051,11 @@ impl Game {
         if self.state.players[seat].techs.iter().any(|t| t.id == tile) {
             return err(format!("you already own {tile}"));
         }
-        *self.state.tech_left.entry(pos.to_string()).or_default() -= 1;
+        *self.state.tech_left.entry(pos.into()).or_default() -= 1;
         self.state.players[seat]
             .techs
             .push(crate::player::OwnedTile {
-                id: tile.clone(),
+                id: tile.as_str().into(),
                 covered: false,
             });
         self.state.players[seat].log_source(&format!("t:{tile}"));
@@ -1120,7 +1120,7 @@ impl Game {
             return err(format!("{id} was used this round"));
         }
         self.pay(seat, &a.cost)?;
-        self.state.actions_used.push(id.to_string());
+        self.state.actions_used.push(id.into());
         self.apply_effects(seat, &a.effects, "board actions")
     }
 
@@ -1141,7 +1141,7 @@ impl Game {
                     .map(|a| (src, a.effects.clone()))
             })
             .ok_or_else(|| MoveError(format!("you have no special action {key}")))?;
-        self.state.players[seat].specials_used.push(key.to_string());
+        self.state.players[seat].specials_used.push(key.into());
         self.apply_effects(seat, &effects.1, effects.0)
     }
 
@@ -1365,7 +1365,7 @@ impl Game {
         if left == 0 {
             return err(format!("no {token} left in the supply"));
         }
-        *self.state.fed_supply.entry(token.to_string()).or_default() -= 1;
+        *self.state.fed_supply.entry(token.into()).or_default() -= 1;
         let members: Vec<Hex> = fed
             .buildings
             .iter()
