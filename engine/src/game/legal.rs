@@ -705,6 +705,7 @@ impl Game {
         }
         let start = out.len();
         let token_value = v.rules.token_value;
+        let keys: Vec<u64> = convs.iter().map(|c| codes_key(c)).collect();
         for (j, conv) in convs.iter().enumerate() {
             if conv.pay.0.is_empty() {
                 continue;
@@ -720,7 +721,7 @@ impl Game {
                 continue;
             }
             // Two conversions can list the same part only if they pay and gain the same codes.
-            let may_repeat = convs[..j].iter().any(|c| same_codes(c, conv));
+            let may_repeat = keys[..j].contains(&keys[j]);
             let payable = |k: i32| {
                 let cost = conv.pay.iter().map(|(c, n)| (c, n * k));
                 self.can_pay_items(v.seat, cost, token_value)
@@ -792,13 +793,22 @@ pub(crate) fn plain_gain(effects: &[Effect]) -> Option<Bundle> {
     Some(b)
 }
 
-/// Whether two conversions pay the same codes and gain the same codes.
-fn same_codes(a: &crate::content::Conversion, b: &crate::content::Conversion) -> bool {
-    nonzero_codes(&a.pay).eq(nonzero_codes(&b.pay))
-        && match (a.gain.as_slice(), b.gain.as_slice()) {
-            ([Effect::Gain(x)], [Effect::Gain(y)]) => nonzero_codes(x).eq(nonzero_codes(y)),
-            (x, y) => plain_codes(x) == plain_codes(y),
+/// A key of the codes a conversion pays and gains: conversions with different keys never list
+/// the same part (an FNV-1a hash; equal keys only mean the parts must be compared).
+fn codes_key(c: &crate::content::Conversion) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut add = |code: &str| {
+        for b in code.bytes().chain(std::iter::once(0)) {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
         }
+    };
+    nonzero_codes(&c.pay).for_each(&mut add);
+    add("/");
+    match c.gain.as_slice() {
+        [Effect::Gain(g)] => nonzero_codes(g).for_each(&mut add),
+        effects => plain_codes(effects).into_iter().for_each(&mut add),
+    }
+    h
 }
 
 /// The codes a conversion's gain names (`tech` for a tech tile), in order.
