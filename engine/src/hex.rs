@@ -148,8 +148,63 @@ pub fn offset_index(offset: Hex) -> Option<usize> {
     SECTOR_OFFSETS.iter().position(|o| *o == offset)
 }
 
+/// The smallest box of cube coordinates (q, r and s ranges) holding a set of hexes: a cheap
+/// lower bound of the distance from a hex to the nearest of the set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HexBox {
+    /// Least and greatest q, r and s.
+    lo: [i32; 3],
+    hi: [i32; 3],
+}
+
+impl HexBox {
+    /// The box around some hexes; `None` for none.
+    pub fn around(hexes: &[Hex]) -> Option<HexBox> {
+        let first = hexes.first()?;
+        let cube = |h: &Hex| [h.q, h.r, h.s()];
+        let mut b = HexBox {
+            lo: cube(first),
+            hi: cube(first),
+        };
+        for h in &hexes[1..] {
+            for (i, c) in cube(h).into_iter().enumerate() {
+                b.lo[i] = b.lo[i].min(c);
+                b.hi[i] = b.hi[i].max(c);
+            }
+        }
+        Some(b)
+    }
+
+    /// At most the distance from `hex` to the nearest hex of the set: on each axis, how far the
+    /// hex lies outside the set's range.
+    pub fn distance_at_least(&self, hex: Hex) -> u32 {
+        [hex.q, hex.r, hex.s()]
+            .into_iter()
+            .enumerate()
+            .map(|(i, c)| (self.lo[i] - c).max(c - self.hi[i]).max(0) as u32)
+            .max()
+            .unwrap_or(0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_box_never_overstates_the_distance_to_its_nearest_hex() {
+        let set = [Hex::new(0, 0), Hex::new(3, -1), Hex::new(-2, 4)];
+        let b = HexBox::around(&set).expect("not empty");
+        for q in -8..=8 {
+            for r in -8..=8 {
+                let h = Hex::new(q, r);
+                let nearest = set.iter().map(|x| x.distance(h)).min().unwrap();
+                assert!(b.distance_at_least(h) <= nearest, "{h:?}");
+            }
+        }
+        // Far away, the bound is tight enough to be useful.
+        assert!(b.distance_at_least(Hex::new(12, 0)) >= 9);
+        assert_eq!(HexBox::around(&[]), None);
+    }
+
     use super::*;
 
     #[test]

@@ -1,6 +1,6 @@
 //! The map: sector tiles placed at centres with rotations, spaces with planets, and hex names.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
 
@@ -60,7 +60,57 @@ pub struct Map {
     /// Every space.
     pub spaces: Vec<Space>,
     #[serde(skip)]
-    index: HashMap<Hex, u16>,
+    index: HexIndex,
+}
+
+/// Space indices on a rectangle of axial coordinates covering the map: a hex is found by
+/// arithmetic instead of hashing.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct HexIndex {
+    /// Least q and r covered.
+    q0: i32,
+    r0: i32,
+    /// Columns (q values) covered.
+    width: i32,
+    /// Space index per cell, row by row; `u16::MAX` where there is no space.
+    cells: Vec<u16>,
+}
+
+impl HexIndex {
+    const NONE: u16 = u16::MAX;
+
+    fn new(spaces: &[Space]) -> HexIndex {
+        let (Some(q0), Some(r0)) = (
+            spaces.iter().map(|s| s.hex.q).min(),
+            spaces.iter().map(|s| s.hex.r).min(),
+        ) else {
+            return HexIndex::default();
+        };
+        let q1 = spaces.iter().map(|s| s.hex.q).max().unwrap_or(q0);
+        let r1 = spaces.iter().map(|s| s.hex.r).max().unwrap_or(r0);
+        let width = q1 - q0 + 1;
+        let mut cells = vec![Self::NONE; (width * (r1 - r0 + 1)) as usize];
+        for (i, s) in spaces.iter().enumerate() {
+            cells[((s.hex.r - r0) * width + s.hex.q - q0) as usize] = i as u16;
+        }
+        HexIndex {
+            q0,
+            r0,
+            width,
+            cells,
+        }
+    }
+
+    fn get(&self, hex: Hex) -> Option<usize> {
+        let (q, r) = (hex.q - self.q0, hex.r - self.r0);
+        if q < 0 || r < 0 || q >= self.width {
+            return None;
+        }
+        match self.cells.get((r * self.width + q) as usize) {
+            Some(&i) if i != Self::NONE => Some(usize::from(i)),
+            _ => None,
+        }
+    }
 }
 
 impl Map {
@@ -68,7 +118,7 @@ impl Map {
     pub fn build(content: &Content, placements: &[Placement]) -> Result<Map, MapError> {
         let mut spaces = Vec::new();
         let mut labels = Vec::new();
-        let mut index = HashMap::new();
+        let mut seen = HashSet::new();
         for (si, p) in placements.iter().enumerate() {
             let sector = content
                 .sectors
@@ -85,7 +135,7 @@ impl Map {
                     .position(|pl| pl.letter == letter)
                     .ok_or(MapError::UnknownLetter(sector.id.clone(), letter))?;
                 let hex = p.center + SECTOR_OFFSETS[i].rotate(i32::from(p.rotation));
-                if index.insert(hex, spaces.len() as u16).is_some() {
+                if !seen.insert(hex) {
                     return Err(MapError::Overlap(hex));
                 }
                 spaces.push(Space {
@@ -98,8 +148,8 @@ impl Map {
         Ok(Map {
             placements: placements.to_vec(),
             labels,
+            index: HexIndex::new(&spaces),
             spaces,
-            index,
         })
     }
 
@@ -146,22 +196,17 @@ impl Map {
 
     /// Rebuilds the hex index (after deserialising).
     pub fn reindex(&mut self) {
-        self.index = self
-            .spaces
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (s.hex, i as u16))
-            .collect();
+        self.index = HexIndex::new(&self.spaces);
     }
 
     /// The space at a hex.
     pub fn space(&self, hex: Hex) -> Option<&Space> {
-        self.index.get(&hex).map(|&i| &self.spaces[usize::from(i)])
+        self.index.get(hex).map(|i| &self.spaces[i])
     }
 
     /// Index of the space at a hex.
     pub fn space_index(&self, hex: Hex) -> Option<usize> {
-        self.index.get(&hex).map(|&i| usize::from(i))
+        self.index.get(hex)
     }
 
     /// The hex named `<sector label><position>` (e.g. `4B2`, `10A11`).
@@ -179,9 +224,13 @@ impl Map {
 
     /// The name of a space in its two parts: sector label and position (`4`, `B2`).
     pub fn name_parts(&self, hex: Hex) -> Option<(&str, &'static str)> {
-        let s = self.space(hex)?;
+        self.space_name_parts(self.space(hex)?)
+    }
+
+    /// [`Map::name_parts`] of a space already at hand.
+    pub fn space_name_parts(&self, s: &Space) -> Option<(&str, &'static str)> {
         let si = usize::from(s.sector);
-        let idx = offset_index(hex - self.placements[si].center)?;
+        let idx = offset_index(s.hex - self.placements[si].center)?;
         Some((&self.labels[si], POSITION_NAMES[idx]))
     }
 }

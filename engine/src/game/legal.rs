@@ -361,7 +361,7 @@ impl Game {
         for a in &self.content.board_actions.actions {
             if !self.state.actions_used.iter().any(|u| *u == a.id)
                 && self.can_pay_with(v.seat, &a.cost, v.rules.token_value)
-                && self.effects_possible(v, &a.effects)
+                && self.effects_possible(v, &a.effects, out)
             {
                 out.push(Command::Action(word(&a.id)));
             }
@@ -369,7 +369,7 @@ impl Game {
         let used = &self.state.players[v.seat].specials_used;
         for (_, g) in &v.sources {
             if let Some(a) = g.action {
-                if !used.iter().any(|u| *u == a.key) && self.effects_possible(v, &a.effects) {
+                if !used.iter().any(|u| *u == a.key) && self.effects_possible(v, &a.effects, out) {
                     if let Ok(amounts) = crate::notation::parse_amounts(&a.key) {
                         out.push(Command::Special(amounts));
                     }
@@ -422,6 +422,16 @@ impl Game {
             if self.planet_kind(idx) == PlanetKind::Empty {
                 continue;
             }
+            // Range is not measured to one's own Gaiaformer.
+            let own_gaiaformer = || {
+                self.state
+                    .gaiaformers
+                    .iter()
+                    .any(|g| g.hex == space.hex && g.seat == v.seat)
+            };
+            if rules.surely_out_of_reach(space.hex, reach.range) && !own_gaiaformer() {
+                continue;
+            }
             if let Ok(plan) = self.colonize_plan(v.seat, idx, space.hex, rules, reach) {
                 if self.colonize_affordable(v.seat, def, &plan, rules, &v.spent) {
                     out.push(Command::Build {
@@ -437,6 +447,9 @@ impl Game {
     }
 
     fn upgrade_parts(&self, v: &View<'_>, def: &crate::content::Building, out: &mut Vec<Command>) {
+        // Whether the follow-ups the new building brings (a tech tile, …) can be done does not
+        // depend on where it stands: asked once.
+        let mut follows_ok = None;
         for (idx, s) in self.own_structures(v.seat) {
             if s.shared || s.off_board || !def.upgrades_from.iter().any(|u| *u == s.building) {
                 continue;
@@ -447,7 +460,8 @@ impl Game {
                 _ => &def.cost,
             };
             if self.can_pay_with(v.seat, cost, v.rules.token_value)
-                && self.upgrade_follows_possible(v, def)
+                && *follows_ok
+                    .get_or_insert_with(|| self.effects_possible(v, &def.grants.immediate, out))
             {
                 out.push(Command::Build {
                     building: word(&def.id),
@@ -455,11 +469,6 @@ impl Game {
                 });
             }
         }
-    }
-
-    /// Whether the follow-ups a new building brings (a tech tile, …) can be done.
-    fn upgrade_follows_possible(&self, v: &View<'_>, def: &crate::content::Building) -> bool {
-        self.effects_possible(v, &def.grants.immediate)
     }
 
     /// Whether another player's building (not a station) is within neighbour distance.
@@ -498,9 +507,10 @@ impl Game {
             {
                 continue;
             }
-            if self
-                .qic_for_range_from(space.hex, rules, reach.range)
-                .is_ok()
+            if !rules.surely_out_of_reach(space.hex, reach.range)
+                && self
+                    .qic_for_range_from(space.hex, rules, reach.range)
+                    .is_ok()
             {
                 out.push(Command::Build {
                     building: word(id),
@@ -511,36 +521,33 @@ impl Game {
     }
 
     /// Whether effects that bring follow-ups could all be followed up now.
-    fn effects_possible(&self, v: &View<'_>, effects: &[Effect]) -> bool {
+    fn effects_possible(
+        &self,
+        v: &View<'_>,
+        effects: &[Effect],
+        scratch: &mut Vec<Command>,
+    ) -> bool {
         let mut reach = self.reach();
-        let mut follows = Vec::new();
         for e in effects {
             match e {
-                Effect::Steps(n) => {
-                    reach.steps += n;
-                    follows.push(Follow::Build {
-                        gaia_project: false,
-                    });
-                }
-                Effect::Range(n) => {
-                    reach.range += n;
-                    follows.push(Follow::Build { gaia_project: true });
-                }
-                Effect::TechTile => follows.push(Follow::Tech),
-                Effect::RescoreFederation => follows.push(Follow::FedTile),
-                Effect::Place(p) => follows.push(Follow::Place(p.clone())),
-                Effect::Downgrade(d) => follows.push(Follow::Downgrade(d.clone())),
-                Effect::Swap(s) => follows.push(Follow::Swap(s.clone())),
+                Effect::Steps(n) => reach.steps += n,
+                Effect::Range(n) => reach.range += n,
                 Effect::Script(_) => return false,
                 _ => {}
             }
         }
-        let mut scratch = Vec::new();
-        follows.iter().all(|f| {
-            scratch.clear();
-            self.follow_parts_of(v, f, reach, true, &mut scratch);
-            !scratch.is_empty()
-        })
+        // Parts are looked for past the end of `scratch`, which is then restored.
+        let mark = scratch.len();
+        let possible = effects.iter().all(|e| {
+            let Some(f) = follow_of(e) else {
+                return true;
+            };
+            self.follow_parts_of(v, &f, reach, true, scratch);
+            let found = scratch.len() > mark;
+            scratch.truncate(mark);
+            found
+        });
+        possible
     }
 
     /// The parts that satisfy one follow-up.
@@ -557,6 +564,7 @@ impl Game {
         first_only: bool,
         out: &mut Vec<Command>,
     ) {
+        let mark = out.len();
         match f {
             Follow::Build { gaia_project } => {
                 for def in &self.board(v.seat).buildings {
@@ -565,7 +573,7 @@ impl Game {
                     } else if *gaia_project && def.role == BuildingRole::Gaiaformer {
                         self.gaia_project_parts(v, &def.id, reach, out);
                     }
-                    if first_only && !out.is_empty() {
+                    if first_only && out.len() > mark {
                         return;
                     }
                 }
@@ -678,7 +686,11 @@ impl Game {
                 .iter()
                 .enumerate()
                 .any(|(s, pl)| (!station || s == v.seat) && pl.satellites.contains(&hex));
-            if occupied || satellite || self.qic_for_range_from(hex, rules, reach.range).is_err() {
+            if occupied
+                || satellite
+                || rules.surely_out_of_reach(hex, reach.range)
+                || self.qic_for_range_from(hex, rules, reach.range).is_err()
+            {
                 continue;
             }
             out.push(match &p.verb {
@@ -717,7 +729,7 @@ impl Game {
                     None => continue,
                 },
             };
-            if gain.get("tech") > 0 && !self.effects_possible(v, &[Effect::TechTile]) {
+            if gain.get("tech") > 0 && !self.effects_possible(v, &[Effect::TechTile], out) {
                 continue;
             }
             // Two conversions can list the same part only if they pay and gain the same codes.
@@ -769,6 +781,23 @@ impl Game {
             None => HexRef::Axial { q: hex.q, r: hex.r },
         }
     }
+}
+
+/// The follow-up an effect brings, if any (a research step can always be declined, so it is
+/// not one that must be possible).
+fn follow_of(e: &Effect) -> Option<Follow> {
+    Some(match e {
+        Effect::Steps(_) => Follow::Build {
+            gaia_project: false,
+        },
+        Effect::Range(_) => Follow::Build { gaia_project: true },
+        Effect::TechTile => Follow::Tech,
+        Effect::RescoreFederation => Follow::FedTile,
+        Effect::Place(p) => Follow::Place(p.clone()),
+        Effect::Downgrade(d) => Follow::Downgrade(d.clone()),
+        Effect::Swap(s) => Follow::Swap(s.clone()),
+        _ => return None,
+    })
 }
 
 /// A notation word for an id.

@@ -63,6 +63,22 @@ pub(crate) struct SeatRules<'a> {
     pub range_have: i32,
     /// Power one area-III token is worth.
     pub token_value: u32,
+    /// The box around `from`, to rule out far hexes cheaply.
+    pub from_box: Option<crate::hex::HexBox>,
+    /// Range one range resource buys.
+    pub range_per_qic: u32,
+}
+
+impl SeatRules<'_> {
+    /// Whether a hex is surely out of reach with `extra` range, even paying every range
+    /// resource held. A cheap test that never rules out a reachable hex.
+    pub fn surely_out_of_reach(&self, hex: Hex, extra: u32) -> bool {
+        let Some(b) = &self.from_box else {
+            return true;
+        };
+        let most = self.nav_range + extra + self.range_have.max(0) as u32 * self.range_per_qic;
+        b.distance_at_least(hex) > most
+    }
 }
 
 /// Why a placement is refused; cheap to make, worded with the hex only when shown.
@@ -439,7 +455,9 @@ impl Game {
         mods: &[&'a Modifier],
     ) -> SeatRules<'a> {
         let mut r = SeatRules {
-            from: self.range_from(seat),
+            from: Vec::new(),
+            from_box: None,
+            range_per_qic: self.content.rules.range_per_qic.max(1),
             nav_range: 1,
             ore_per_step: 3,
             gaia_fee: &self.content.rules.gaia_planet_fee,
@@ -459,6 +477,8 @@ impl Game {
                 _ => {}
             }
         }
+        r.from = self.range_from(seat);
+        r.from_box = crate::hex::HexBox::around(&r.from);
         r.nav_range = nav.unwrap_or(1);
         r.ore_per_step = ore.unwrap_or(3);
         if let Some(f) = fee {
@@ -484,8 +504,7 @@ impl Game {
             nearest = Some(nearest.map_or(d, |n| n.min(d)));
         }
         let d = nearest.ok_or(Refusal::NoOrigin)?;
-        let per = self.content.rules.range_per_qic.max(1);
-        let q = (d - range).div_ceil(per);
+        let q = (d - range).div_ceil(rules.range_per_qic);
         if rules.range_have < q as i32 {
             return Err(Refusal::OutOfRange { distance: d, range });
         }
@@ -776,14 +795,26 @@ impl Game {
         rules: &SeatRules,
         spent: &[(crate::notation::Word, i32)],
     ) -> bool {
-        // Sum by code without building a bundle; power costs take the full check.
-        let mut sums: Vec<(&str, i32)> = Vec::with_capacity(6);
+        // Sum by code without building a bundle (on the stack while there are few codes);
+        // power costs take the full check.
+        let mut few = [("", 0); 8];
+        let mut len = 0;
+        let mut more: Vec<(&str, i32)> = Vec::new();
         for (code, n) in def.cost.iter().chain(self.colonize_extras(plan, rules)) {
-            match sums.iter_mut().find(|(c, _)| *c == code) {
+            match few[..len]
+                .iter_mut()
+                .chain(more.iter_mut())
+                .find(|(c, _)| *c == code)
+            {
                 Some((_, m)) => *m += n,
-                None => sums.push((code, n)),
+                None if len < 8 => {
+                    few[len] = (code, n);
+                    len += 1;
+                }
+                None => more.push((code, n)),
             }
         }
+        let sums = few[..len].iter().chain(more.iter());
         let p = &self.state.players[seat];
         let less = |code: &str| -> i32 {
             spent
@@ -792,7 +823,7 @@ impl Game {
                 .map(|(_, n)| n)
                 .sum()
         };
-        sums.iter().all(|&(code, n)| match code {
+        sums.into_iter().all(|&(code, n)| match code {
             "pw" | "t" | "tg" | "t-a3" | "gf" => {
                 spent.is_empty()
                     && self.can_pay_with(
