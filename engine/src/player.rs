@@ -252,6 +252,17 @@ impl Player {
         out
     }
 
+    /// Calls `f` with everything active, in income order, without collecting it.
+    pub fn each_active<'a>(
+        &self,
+        content: &'a Content,
+        faction: &'a Faction,
+        board: &'a FactionBoard,
+        mut f: impl FnMut(Grants<'a>),
+    ) {
+        self.walk_active(content, faction, board, |_, g| f(g));
+    }
+
     /// [`Player::active`], each tagged with the VP source it books to.
     pub fn active_tagged<'a>(
         &self,

@@ -25,8 +25,10 @@ pub(crate) struct Reach {
 pub(crate) struct View<'a> {
     /// The seat.
     pub seat: usize,
-    /// Active grants with their VP source.
-    pub sources: Vec<(&'static str, crate::content::Grants<'a>)>,
+    /// Conversions granted by what the seat owns (of every phase; not the board's own).
+    pub conversions: Vec<&'a crate::content::Conversion>,
+    /// Special actions granted by what the seat owns.
+    pub actions: Vec<&'a crate::content::SpecialAction>,
     /// Modifiers in force.
     pub mods: Vec<&'a Modifier>,
     /// Placement values.
@@ -38,15 +40,23 @@ pub(crate) struct View<'a> {
 impl Game {
     /// The view of a seat.
     pub(crate) fn view(&self, seat: usize) -> View<'_> {
-        let sources = self.sources(seat);
-        let mods: Vec<&Modifier> = sources
-            .iter()
-            .flat_map(|(_, g)| g.modifiers.iter())
-            .collect();
+        // Small lists of references, gathered in one walk over the seat's grants.
+        let (mut mods, mut conversions, mut actions) = (Vec::new(), Vec::new(), Vec::new());
+        self.state.players[seat].each_active(
+            &self.content,
+            self.faction(seat),
+            self.board(seat),
+            |g| {
+                mods.extend(g.modifiers);
+                conversions.extend(g.conversions);
+                actions.extend(g.action);
+            },
+        );
         let rules = self.seat_rules_from(seat, &mods);
         View {
             seat,
-            sources,
+            conversions,
+            actions,
             mods,
             rules,
             spent: Vec::new(),
@@ -183,11 +193,10 @@ impl Game {
             }
         } else {
             self.conversion_parts(v, Phase::Gaia, out);
-            let tech_offer = v.sources.iter().any(|(_, g)| {
-                g.conversions
-                    .iter()
-                    .any(|c| c.phase == Phase::Gaia && c.gain.contains(&Effect::TechTile))
-            });
+            let tech_offer = v
+                .conversions
+                .iter()
+                .any(|c| c.phase == Phase::Gaia && c.gain.contains(&Effect::TechTile));
             if tech_offer {
                 out.push(Command::Decline(Some("tech".into())));
             }
@@ -256,7 +265,8 @@ impl Game {
                     .collect();
                 let mut hv = View {
                     seat: v.seat,
-                    sources: v.sources.clone(),
+                    conversions: v.conversions.clone(),
+                    actions: v.actions.clone(),
                     mods: v.mods.clone(),
                     rules: v.rules.clone(),
                     spent,
@@ -367,12 +377,10 @@ impl Game {
             }
         }
         let used = &self.state.players[v.seat].specials_used;
-        for (_, g) in &v.sources {
-            if let Some(a) = g.action {
-                if !used.iter().any(|u| *u == a.key) && self.effects_possible(v, &a.effects, out) {
-                    if let Ok(amounts) = crate::notation::parse_amounts(&a.key) {
-                        out.push(Command::Special(amounts));
-                    }
+        for a in &v.actions {
+            if !used.iter().any(|u| *u == a.key) && self.effects_possible(v, &a.effects, out) {
+                if let Ok(amounts) = crate::notation::parse_amounts(&a.key) {
+                    out.push(Command::Special(amounts));
                 }
             }
         }
@@ -712,9 +720,7 @@ impl Game {
         if phase == Phase::Actions {
             convs.extend(self.board(v.seat).conversions.iter());
         }
-        for (_, g) in &v.sources {
-            convs.extend(g.conversions.iter().filter(|c| c.phase == phase));
-        }
+        convs.extend(v.conversions.iter().filter(|c| c.phase == phase));
         let start = out.len();
         let token_value = v.rules.token_value;
         let keys: Vec<u64> = convs.iter().map(|c| codes_key(c)).collect();

@@ -42,6 +42,18 @@ pub enum Follow {
     Swap(Swap),
 }
 
+/// What the federation rules need to know about a seat (see [`Game::federation_input`]).
+pub(crate) struct FedParts {
+    /// Buildings that may join a federation, with their power values, sorted by hex.
+    pub buildings: Vec<(Hex, u32)>,
+    /// Hexes already in a federation, sorted.
+    pub federated: Vec<Hex>,
+    /// The power a federation needs.
+    pub threshold: u32,
+    /// The single-federation rule holds.
+    pub single: bool,
+}
+
 /// The most federations (counting every satellite layout) listed in one state.
 pub const FEDERATION_LIMIT: usize = 5000;
 
@@ -1201,20 +1213,15 @@ impl Game {
         Ok(())
     }
 
-    /// The input of the federation rules for a seat.
-    pub(crate) fn federation_input(
-        &self,
-        seat: usize,
-    ) -> (HashMap<Hex, u32>, HashSet<Hex>, u32, bool) {
+    /// The input of the federation rules for a seat: its buildings not yet federated (all of
+    /// them under the single-federation rule) with their power values, and the federated hexes,
+    /// both sorted; the power threshold; whether the single-federation rule holds.
+    pub(crate) fn federation_input(&self, seat: usize) -> FedParts {
         self.federation_input_with(seat, &self.modifiers(seat))
     }
 
     /// [`Game::federation_input`] with the modifiers in force given.
-    fn federation_input_with(
-        &self,
-        seat: usize,
-        mods: &[&Modifier],
-    ) -> (HashMap<Hex, u32>, HashSet<Hex>, u32, bool) {
+    fn federation_input_with(&self, seat: usize, mods: &[&Modifier]) -> FedParts {
         let single = mods.iter().any(|m| matches!(m, Modifier::SingleFederation));
         let threshold = mods
             .iter()
@@ -1224,25 +1231,35 @@ impl Game {
             })
             .unwrap_or(self.content.rules.federation_threshold);
         let p = &self.state.players[seat];
-        let federated: HashSet<Hex> = p.federations.iter().flatten().copied().collect();
+        let mut federated: Vec<Hex> = p.federations.iter().flatten().copied().collect();
+        federated.sort_unstable();
+        federated.dedup();
         let threshold = if single {
             threshold * (p.federations.len() as u32 + 1)
         } else {
             threshold
         };
-        let mut buildings = HashMap::new();
-        for (idx, s) in self.own_structures(seat) {
-            let hex = self.state.map.spaces[idx].hex;
-            if single || !federated.contains(&hex) {
-                let value = if s.shared {
-                    1
-                } else {
-                    self.power_value_with(seat, idx, &s.building, mods)
-                };
-                buildings.insert(hex, value);
+        let mut buildings = Vec::new();
+        for (idx, list) in &self.state.structures {
+            for s in list.iter().filter(|s| s.seat == seat) {
+                let hex = self.state.map.spaces[*idx].hex;
+                if single || federated.binary_search(&hex).is_err() {
+                    let value = if s.shared {
+                        1
+                    } else {
+                        self.power_value_with(seat, *idx, &s.building, mods)
+                    };
+                    buildings.push((hex, value));
+                }
             }
         }
-        (buildings, federated, threshold, single)
+        buildings.sort_unstable();
+        FedParts {
+            buildings,
+            federated,
+            threshold,
+            single,
+        }
     }
 
     /// Every federation the seat could form now (not outclassed; at most as many new
@@ -1268,15 +1285,11 @@ impl Game {
         seat: usize,
         mods: &[&Modifier],
     ) -> Vec<federation::Federation> {
-        let max = self.affordable_satellites_with(seat, mods);
-        let (buildings, federated, threshold, single) = self.federation_input_with(seat, mods);
-        if !single && buildings.values().sum::<u32>() < threshold {
+        let parts = self.federation_input_with(seat, mods);
+        if !parts.single && parts.buildings.iter().map(|(_, v)| v).sum::<u32>() < parts.threshold {
             return Vec::new();
         }
-        let mut key_buildings: Vec<(Hex, u32)> = buildings.iter().map(|(h, v)| (*h, *v)).collect();
-        key_buildings.sort_unstable();
-        let mut key_federated: Vec<Hex> = federated.iter().copied().collect();
-        key_federated.sort_unstable();
+        let max = self.affordable_satellites_with(seat, mods);
         let own_sats = &self.state.players[seat].satellites;
         let mut blocked: Vec<Hex> = own_sats.clone();
         for (idx, list) in &self.state.structures {
@@ -1290,21 +1303,26 @@ impl Game {
         blocked.sort_unstable();
         let key = super::memo::FedKey {
             seat,
-            buildings: key_buildings,
-            federated: key_federated,
+            buildings: parts.buildings,
+            federated: parts.federated,
             blocked,
             planets: self.state.planets.clone(),
-            threshold,
-            single,
+            threshold: parts.threshold,
+            single: parts.single,
             max,
         };
         if let Some(hit) = self.memo.get(&key) {
             return hit;
         }
-        let found =
-            self.with_fed_input_from(seat, (buildings, federated, threshold, single), |input| {
-                federation::available_layouts(input, max, FEDERATION_LIMIT)
-            });
+        let parts = FedParts {
+            buildings: key.buildings.clone(),
+            federated: key.federated.clone(),
+            threshold: key.threshold,
+            single: key.single,
+        };
+        let found = self.with_fed_input_from(seat, parts, |input| {
+            federation::available_layouts(input, max, FEDERATION_LIMIT)
+        });
         self.memo.put(key, &found);
         found
     }
@@ -1318,10 +1336,12 @@ impl Game {
     fn with_fed_input_from<R>(
         &self,
         seat: usize,
-        input: (HashMap<Hex, u32>, HashSet<Hex>, u32, bool),
+        input: FedParts,
         f: impl FnOnce(&FedInput<'_>) -> R,
     ) -> R {
-        let (buildings, federated, threshold, single) = input;
+        let buildings: HashMap<Hex, u32> = input.buildings.into_iter().collect();
+        let federated: HashSet<Hex> = input.federated.into_iter().collect();
+        let (threshold, single) = (input.threshold, input.single);
         let own_sats: HashSet<Hex> = self.state.players[seat]
             .satellites
             .iter()
