@@ -27,7 +27,9 @@ fn recorded_parts(line: &str) -> Vec<Command> {
 /// part naming several events.
 fn expected(part: &Command) -> Command {
     match part {
-        Command::Income(items) if items.len() > 1 => Command::Income(vec![items[0].clone()]),
+        Command::Income(items) if items.len() > 1 => {
+            Command::Income(items[..1].iter().cloned().collect())
+        }
         other => other.clone(),
     }
     .canonical()

@@ -73,6 +73,10 @@ pub enum HexRef {
     },
 }
 
+/// A list of amounts. Most lists hold one item, so one is kept inline without allocating
+/// (listing legal parts makes many conversions).
+pub type Amounts = smallvec::SmallVec<[Amount; 1]>;
+
 /// One item of a reward/cost list such as `4pw`, `q`, `1t-a3`, `range+3`.
 ///
 /// `"4pw"` is `{count: 4, code: "pw"}`, `"q"` is `{count: 1, code: "q"}` and `"t-a3"` is
@@ -135,14 +139,14 @@ pub enum Command {
     /// `decline [<what>]`: refuse an offer (`decline 2pw`, `decline up`, bare `decline`, …).
     Decline(Option<Word>),
     /// `charge <amounts>`: accept a power offer (`charge 2pw`, `charge 1t,3pw`).
-    Charge(Vec<Amount>),
+    Charge(Amounts),
     /// `income <amounts>`: order pending income events; each item names one event (`t,2t,4pw`).
-    Income(Vec<Amount>),
+    Income(Amounts),
     /// `action <id>`: a board action.
     Action(Word),
     /// `special <amounts>`: a once-per-round special action, named by its reward list
     /// (`special 4pw`, `special q,5c`, `special range+3`; word-like ids are one amount).
-    Special(Vec<Amount>),
+    Special(Amounts),
     /// `federation <hex>,<hex>,… <token>`: form a federation and take a token.
     Federation {
         /// The hexes in the order written.
@@ -155,9 +159,9 @@ pub enum Command {
     /// `spend <cost> for <gain>`: a free conversion.
     Spend {
         /// What is paid.
-        cost: Vec<Amount>,
+        cost: Amounts,
         /// What is received.
-        gain: Vec<Amount>,
+        gain: Amounts,
     },
     /// `burn <n>`: burn power.
     Burn(u32),
@@ -245,12 +249,12 @@ impl Command {
     /// written out, a conversion's amounts merged by code and sorted, a federation's hexes
     /// sorted by name.
     pub fn canonical(&self) -> Command {
-        fn explicit(list: &[Amount]) -> Vec<Amount> {
+        fn explicit(list: &[Amount]) -> Amounts {
             list.iter()
                 .map(|a| Amount::new(a.count, a.code.clone()))
                 .collect()
         }
-        fn merged(list: &[Amount]) -> Vec<Amount> {
+        fn merged(list: &[Amount]) -> Amounts {
             let mut by_code: std::collections::BTreeMap<&str, u32> = Default::default();
             for a in list {
                 *by_code.entry(a.code.as_str()).or_default() += a.count;
@@ -614,7 +618,7 @@ fn parse_amount(item: &str) -> Result<Amount, NotationError> {
 /// `bad amount "<item>"` for an empty item, a code not starting with an ASCII letter or
 /// containing other characters than ASCII letters, digits, `-`, `+`, `_`, or a count that
 /// overflows `u32`.
-pub fn parse_amounts(s: &str) -> Result<Vec<Amount>, NotationError> {
+pub fn parse_amounts(s: &str) -> Result<Amounts, NotationError> {
     s.split(',').map(parse_amount).collect()
 }
 
@@ -915,19 +919,37 @@ mod tests {
 
     #[test]
     fn amounts() {
-        assert_eq!(parse_amounts("4pw"), Ok(vec![Amount::new(4, "pw")]));
-        assert_eq!(parse_amounts("q"), Ok(vec![Amount::single("q")]));
+        assert_eq!(
+            parse_amounts("4pw"),
+            Ok(smallvec::smallvec![Amount::new(4, "pw")])
+        );
+        assert_eq!(
+            parse_amounts("q"),
+            Ok(smallvec::smallvec![Amount::single("q")])
+        );
         assert_eq!(
             parse_amounts("q,5c"),
-            Ok(vec![Amount::single("q"), Amount::new(5, "c")])
+            Ok(smallvec::smallvec![
+                Amount::single("q"),
+                Amount::new(5, "c")
+            ])
         );
-        assert_eq!(parse_amounts("1t-a3"), Ok(vec![Amount::new(1, "t-a3")]));
-        assert_eq!(parse_amounts("t-a3"), Ok(vec![Amount::single("t-a3")]));
+        assert_eq!(
+            parse_amounts("1t-a3"),
+            Ok(smallvec::smallvec![Amount::new(1, "t-a3")])
+        );
+        assert_eq!(
+            parse_amounts("t-a3"),
+            Ok(smallvec::smallvec![Amount::single("t-a3")])
+        );
         assert_eq!(
             parse_amounts("range+3"),
-            Ok(vec![Amount::single("range+3")])
+            Ok(smallvec::smallvec![Amount::single("range+3")])
         );
-        assert_eq!(parse_amounts("0pw"), Ok(vec![Amount::new(0, "pw")]));
+        assert_eq!(
+            parse_amounts("0pw"),
+            Ok(smallvec::smallvec![Amount::new(0, "pw")])
+        );
         let single = Amount::single("q");
         assert_eq!((single.count, single.code.as_str()), (1, "q"));
         assert_eq!(Amount::new(1, "q").to_string(), "1q");
@@ -983,11 +1005,14 @@ mod tests {
         assert_eq!(one("zorgs decline"), Command::Decline(None));
         assert_eq!(
             one("zorgs charge 1t,3pw"),
-            Command::Charge(vec![Amount::new(1, "t"), Amount::new(3, "pw")])
+            Command::Charge(smallvec::smallvec![
+                Amount::new(1, "t"),
+                Amount::new(3, "pw")
+            ])
         );
         assert_eq!(
             one("zorgs income t,2t,pw,4pw"),
-            Command::Income(vec![
+            Command::Income(smallvec::smallvec![
                 Amount::single("t"),
                 Amount::new(2, "t"),
                 Amount::single("pw"),
@@ -1006,11 +1031,14 @@ mod tests {
     fn special() {
         assert_eq!(
             one("zorgs special q,5c"),
-            Command::Special(vec![Amount::single("q"), Amount::new(5, "c")])
+            Command::Special(smallvec::smallvec![
+                Amount::single("q"),
+                Amount::new(5, "c")
+            ])
         );
         assert_eq!(
             one("zorgs special warp-drive"),
-            Command::Special(vec![Amount::single("warp-drive")])
+            Command::Special(smallvec::smallvec![Amount::single("warp-drive")])
         );
         assert_eq!(
             roundtrip("zorgs special range+3."),
@@ -1037,15 +1065,15 @@ mod tests {
         assert_eq!(
             one("zorgs spend 4pw for 1o,1c"),
             Command::Spend {
-                cost: vec![Amount::new(4, "pw")],
-                gain: vec![Amount::new(1, "o"), Amount::new(1, "c")]
+                cost: smallvec::smallvec![Amount::new(4, "pw")],
+                gain: smallvec::smallvec![Amount::new(1, "o"), Amount::new(1, "c")]
             }
         );
         assert_eq!(
             one("zorgs spend 4tg for tech"),
             Command::Spend {
-                cost: vec![Amount::new(4, "tg")],
-                gain: vec![Amount::single("tech")]
+                cost: smallvec::smallvec![Amount::new(4, "tg")],
+                gain: smallvec::smallvec![Amount::single("tech")]
             }
         );
         assert_eq!(one("zorgs burn 3"), Command::Burn(3));
@@ -1182,14 +1210,14 @@ mod tests {
         assert_eq!(
             parts,
             vec![
-                Command::Special(vec![Amount::single("jump")]),
+                Command::Special(smallvec::smallvec![Amount::single("jump")]),
                 Command::Other {
                     verb: "jump".into(),
                     args: vec!["5A6".into()]
                 },
                 Command::Spend {
-                    cost: vec![Amount::new(1, "pw")],
-                    gain: vec![Amount::new(1, "c")]
+                    cost: smallvec::smallvec![Amount::new(1, "pw")],
+                    gain: smallvec::smallvec![Amount::new(1, "c")]
                 },
                 Command::EndTurn,
             ]

@@ -9,7 +9,7 @@ use super::turn::SeatRules;
 use super::{Decision, Game};
 use crate::content::{BuildingRole, Bundle, Effect, Modifier, Phase, PlanetKind};
 use crate::hex::Hex;
-use crate::notation::{Amount, Command, HexRef, Word};
+use crate::notation::{Amount, Amounts, Command, HexRef, Word};
 
 /// Free terraforming steps and extra range that a placement is made with.
 #[derive(Debug, Clone, Copy, Default)]
@@ -143,10 +143,10 @@ impl Game {
         let tokens = self.charge_tokens(seat);
         let pw = |n: u32| Amount::new(n, "pw");
         if tokens == 0 {
-            out.push(Command::Charge(vec![pw(amount)]));
+            out.push(Command::Charge(smallvec::smallvec![pw(amount)]));
         } else {
             let t = Amount::new(tokens, "t");
-            out.push(Command::Charge(vec![pw(amount), t.clone()]));
+            out.push(Command::Charge(smallvec::smallvec![pw(amount), t.clone()]));
             // Tokens first: the new tokens can take part of the charge.
             let mut power = self.state.players[seat].power;
             power.gain_tokens(tokens);
@@ -154,7 +154,7 @@ impl Game {
                 .resource(&self.content, crate::player::VP)
                 .max(0) as u32;
             let after = value.min(power.chargeable()).min(vp + 1);
-            out.push(Command::Charge(vec![t, pw(after)]));
+            out.push(Command::Charge(smallvec::smallvec![t, pw(after)]));
         }
         out.push(Command::Decline(Some(compact_str::format_compact!(
             "{amount}pw"
@@ -175,7 +175,7 @@ impl Game {
                         } else {
                             Amount::new(n as u32, code)
                         };
-                        out.push(Command::Income(vec![item]));
+                        out.push(Command::Income(smallvec::smallvec![item]));
                     }
                 }
             }
@@ -877,7 +877,7 @@ pub(crate) fn scaled(b: &Bundle, k: i32) -> Bundle {
 }
 
 /// Amounts by code, times `k`, as notation amounts (`tech` prints bare).
-fn amounts<'a>(items: impl Iterator<Item = (&'a str, i32)>, k: i32) -> Vec<Amount> {
+fn amounts<'a>(items: impl Iterator<Item = (&'a str, i32)>, k: i32) -> Amounts {
     items
         .filter(|(_, n)| *n != 0)
         .map(|(c, n)| {
