@@ -102,7 +102,14 @@ impl Game {
                 }
             }
             Decision::Gaia(s) => self.gaia_phase_parts(&self.view(*s), &mut out),
-            Decision::Turn(s) => self.turn_parts(&self.view(*s), &mut out),
+            Decision::Turn(s) => {
+                if !self.state.turn.main {
+                    // A main action lists dozens of parts: one allocation, not a chain of
+                    // regrowths.
+                    out.reserve(64);
+                }
+                self.turn_parts(&self.view(*s), &mut out)
+            }
         }
         out
     }
