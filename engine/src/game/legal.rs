@@ -724,13 +724,17 @@ impl Game {
     /// Conversions of a phase, each in every multiple the seat can pay.
     fn conversion_parts(&self, v: &View<'_>, phase: Phase, out: &mut Vec<Command>) {
         let mut convs: Vec<&crate::content::Conversion> = Vec::new();
+        let mut keys: Vec<u64> = Vec::new();
         if phase == Phase::Actions {
             convs.extend(self.board(v.seat).conversions.iter());
+            keys.extend_from_slice(self.board_conversion_keys(v.seat));
         }
-        convs.extend(v.conversions.iter().filter(|c| c.phase == phase));
+        for c in v.conversions.iter().filter(|c| c.phase == phase) {
+            convs.push(c);
+            keys.push(codes_key(c));
+        }
         let start = out.len();
         let token_value = v.rules.token_value;
-        let keys: Vec<u64> = convs.iter().map(|c| codes_key(c)).collect();
         for (j, conv) in convs.iter().enumerate() {
             if conv.pay.0.is_empty() {
                 continue;
@@ -837,7 +841,7 @@ pub(crate) fn plain_gain(effects: &[Effect]) -> Option<Bundle> {
 
 /// A key of the codes a conversion pays and gains: conversions with different keys never list
 /// the same part (an FNV-1a hash; equal keys only mean the parts must be compared).
-fn codes_key(c: &crate::content::Conversion) -> u64 {
+pub(crate) fn codes_key(c: &crate::content::Conversion) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut add = |code: &str| {
         for b in code.bytes().chain(std::iter::once(0)) {

@@ -223,6 +223,8 @@ struct SeatFixed {
     board: FactionBoard,
     /// Terraforming steps from the home type to each planet type, by content planet index.
     wheel_steps: Vec<u32>,
+    /// Keys of the codes the board's conversions pay and gain (see `legal::codes_key`).
+    board_conversion_keys: Vec<u64>,
 }
 
 impl SeatFixed {
@@ -247,10 +249,13 @@ impl SeatFixed {
                 },
             )
             .collect();
+        let board = FactionBoard::resolve(&content.board, f);
+        let board_conversion_keys = board.conversions.iter().map(legal::codes_key).collect();
         Some(SeatFixed {
             faction: index,
-            board: FactionBoard::resolve(&content.board, f),
+            board,
             wheel_steps,
+            board_conversion_keys,
         })
     }
 }
@@ -589,6 +594,11 @@ impl Game {
     /// index (0 for a type off the wheel).
     pub(crate) fn wheel_steps(&self, seat: usize) -> &[u32] {
         &self.fixed(seat).wheel_steps
+    }
+
+    /// [`SeatFixed::board_conversion_keys`] of a seat.
+    pub(crate) fn board_conversion_keys(&self, seat: usize) -> &[u64] {
+        &self.fixed(seat).board_conversion_keys
     }
 
     fn fixed(&self, seat: usize) -> &SeatFixed {
