@@ -433,6 +433,7 @@ impl Game {
             return;
         };
         let rules = &v.rules;
+        let budget = self.colony_budget(v.seat, def, rules, &v.spent);
         for (idx, space) in self.state.map.spaces.iter().enumerate() {
             if self.planet_kind(idx) == PlanetKind::Empty {
                 continue;
@@ -448,7 +449,7 @@ impl Game {
                 continue;
             }
             if let Ok(plan) = self.colonize_plan(v.seat, idx, space.hex, rules, reach) {
-                if self.colonize_affordable(v.seat, def, &plan, rules, &v.spent) {
+                if self.colonize_affordable(v.seat, def, &plan, rules, &budget) {
                     out.push(Command::Build {
                         building: word(building),
                         hex: self.hex_ref(space.hex),

@@ -54,6 +54,21 @@ pub(crate) struct FedParts {
     pub single: bool,
 }
 
+/// What a seat has toward colonizing with one building (see [`Game::colony_budget`]).
+pub(crate) struct ColonyBudget<'a> {
+    /// By code: the building's own cost and what the seat has.
+    codes: Vec<(&'a str, i32, i32)>,
+    /// Where the terraforming and range resources are in `codes`.
+    terraform: usize,
+    range: usize,
+    /// The Gaia planet fee, by place in `codes`.
+    fee: Vec<(usize, i32)>,
+    /// A power code is involved: each plan takes the full payment check.
+    power: bool,
+    /// Some resources are taken as spent.
+    spent_any: bool,
+}
+
 /// The most federations (counting every satellite layout) listed in one state.
 pub const FEDERATION_LIMIT: usize = 5000;
 
@@ -797,55 +812,88 @@ impl Game {
         .filter(|(_, n)| *n != 0)
     }
 
-    /// Whether the seat can pay a planned colonization (what paying it would accept), after
-    /// spending `spent` (plain resources only).
+    /// What a seat has toward colonizing with a building, summed by code once, so that each
+    /// planned colonization only adds its own extras; `spent`: plain resources taken as
+    /// already spent.
+    pub(crate) fn colony_budget<'a>(
+        &'a self,
+        seat: usize,
+        def: &'a crate::content::Building,
+        rules: &'a SeatRules<'a>,
+        spent: &[(crate::notation::Word, i32)],
+    ) -> ColonyBudget<'a> {
+        let r = &self.content.rules;
+        let mut codes: Vec<(&str, i32, i32)> = Vec::with_capacity(6);
+        let mut slot = |code: &'a str| match codes.iter().position(|(c, ..)| *c == code) {
+            Some(i) => i,
+            None => {
+                codes.push((code, 0, 0));
+                codes.len() - 1
+            }
+        };
+        let cost: Vec<(usize, i32)> = def.cost.iter().map(|(c, n)| (slot(c), n)).collect();
+        let terraform = slot(r.terraform_resource.as_str());
+        let range = slot(r.range_resource.as_str());
+        let fee: Vec<(usize, i32)> = rules.gaia_fee.iter().map(|(c, n)| (slot(c), n)).collect();
+        for (i, n) in &cost {
+            codes[*i].1 += n;
+        }
+        let p = &self.state.players[seat];
+        for (code, _, have) in &mut codes {
+            let less: i32 = spent
+                .iter()
+                .filter(|(c, _)| c == code)
+                .map(|(_, n)| n)
+                .sum();
+            *have = p.resource(&self.content, code) - less;
+        }
+        let power = codes
+            .iter()
+            .any(|(c, ..)| matches!(*c, "pw" | "t" | "tg" | "t-a3" | "gf"));
+        ColonyBudget {
+            codes,
+            terraform,
+            range,
+            fee,
+            power,
+            spent_any: !spent.is_empty(),
+        }
+    }
+
+    /// Whether the seat can pay a planned colonization: what paying it would accept.
     pub(crate) fn colonize_affordable(
         &self,
         seat: usize,
         def: &crate::content::Building,
         plan: &Colonize,
         rules: &SeatRules,
-        spent: &[(crate::notation::Word, i32)],
+        budget: &ColonyBudget<'_>,
     ) -> bool {
-        // Sum by code without building a bundle (on the stack while there are few codes);
-        // power costs take the full check.
-        let mut few = [("", 0); 8];
-        let mut len = 0;
-        let mut more: Vec<(&str, i32)> = Vec::new();
-        for (code, n) in def.cost.iter().chain(self.colonize_extras(plan, rules)) {
-            match few[..len]
-                .iter_mut()
-                .chain(more.iter_mut())
-                .find(|(c, _)| *c == code)
-            {
-                Some((_, m)) => *m += n,
-                None if len < 8 => {
-                    few[len] = (code, n);
-                    len += 1;
-                }
-                None => more.push((code, n)),
+        if budget.power || budget.codes.len() > 8 {
+            // Power costs take the full check (on the state as it is).
+            return !budget.spent_any
+                && self.can_pay_with(
+                    seat,
+                    &self.colonize_cost(def, plan, rules),
+                    rules.token_value,
+                );
+        }
+        let mut need = [0i32; 8];
+        for (i, (_, base, _)) in budget.codes.iter().enumerate() {
+            need[i] = *base;
+        }
+        need[budget.terraform] += (plan.paid_steps * rules.ore_per_step) as i32;
+        need[budget.range] += plan.range_q as i32;
+        if plan.gaia_fee {
+            for (i, n) in &budget.fee {
+                need[*i] += n;
             }
         }
-        let sums = few[..len].iter().chain(more.iter());
-        let p = &self.state.players[seat];
-        let less = |code: &str| -> i32 {
-            spent
-                .iter()
-                .filter(|(c, _)| c == code)
-                .map(|(_, n)| n)
-                .sum()
-        };
-        sums.into_iter().all(|&(code, n)| match code {
-            "pw" | "t" | "tg" | "t-a3" | "gf" => {
-                spent.is_empty()
-                    && self.can_pay_with(
-                        seat,
-                        &self.colonize_cost(def, plan, rules),
-                        rules.token_value,
-                    )
-            }
-            _ => n <= 0 || p.resource(&self.content, code) - less(code) >= n,
-        })
+        budget
+            .codes
+            .iter()
+            .zip(need)
+            .all(|(&(_, _, have), n)| n <= 0 || have >= n)
     }
 
     fn gaia_project(&mut self, seat: usize, idx: usize, hex: Hex) -> Result<(), MoveError> {
