@@ -187,12 +187,19 @@ impl Player {
 
     /// How many of a building the player has taken from its board.
     pub fn built_count(&self, building: &str) -> u32 {
-        self.built.get(building).copied().unwrap_or(0)
+        // A handful of entries: a scan comparing lengths first beats an ordered search.
+        self.built
+            .iter()
+            .find(|(k, _)| k.as_str() == building)
+            .map_or(0, |(_, n)| *n)
     }
 
     /// The level on a research track.
     pub fn level(&self, track: &str) -> u32 {
-        self.research.get(track).copied().unwrap_or(0)
+        self.research
+            .iter()
+            .find(|(k, _)| k.as_str() == track)
+            .map_or(0, |(_, n)| *n)
     }
 
     /// A resource by code (0 when the code is not a resource).
