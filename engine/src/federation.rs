@@ -1825,13 +1825,19 @@ mod tests {
             .all(|&x| !near_federation(&b.federated, x)));
     }
 
-    #[test]
-    fn single_federation_extension() {
-        // An existing federation worth 7: buildings at (0,0) and (2,0) with a satellite.
-        let b = Board::new(6)
+    /// A board with one federation worth 7: buildings at (0,0) worth 4 and (2,0) worth 3,
+    /// joined by a satellite at (1,0).
+    fn federated_seven() -> Board {
+        Board::new(6)
             .build(h(0, 0), 4)
             .build(h(2, 0), 3)
             .federate(&[h(0, 0), h(1, 0), h(2, 0)])
+    }
+
+    #[test]
+    fn single_federation_extension() {
+        // An existing federation worth 7: buildings at (0,0) and (2,0) with a satellite.
+        let b = federated_seven()
             .build(h(4, 0), 3)
             .build(h(2, 2), 4)
             .build(h(-3, 0), 7);
@@ -1889,10 +1895,7 @@ mod tests {
     fn single_federation_names_old_satellites() {
         // An existing federation worth 7 with a satellite at (1,0); new buildings next to it
         // (3,0) worth 3 and (2,1) worth 4 grow it to 14 with no new satellite.
-        let b = Board::new(6)
-            .build(h(0, 0), 4)
-            .build(h(2, 0), 3)
-            .federate(&[h(0, 0), h(1, 0), h(2, 0)])
+        let b = federated_seven()
             .build(h(3, 0), 3)
             .build(h(2, 1), 4)
             .build(h(-3, 0), 7);
@@ -1914,11 +1917,7 @@ mod tests {
         });
         // Without the new neighbours, the far building with two new satellites: the old
         // satellite is named too.
-        let b = Board::new(6)
-            .build(h(0, 0), 4)
-            .build(h(2, 0), 3)
-            .federate(&[h(0, 0), h(1, 0), h(2, 0)])
-            .build(h(-3, 0), 7);
+        let b = federated_seven().build(h(-3, 0), 7);
         b.with(14, true, |input| {
             let all = check_layouts(input, 3);
             assert_eq!(all.len(), 1);
@@ -2075,10 +2074,7 @@ mod tests {
 
     #[test]
     fn layouts_in_single_federation_mode() {
-        let b = Board::new(6)
-            .build(h(0, 0), 4)
-            .build(h(2, 0), 3)
-            .federate(&[h(0, 0), h(1, 0), h(2, 0)])
+        let b = federated_seven()
             .build(h(4, 0), 3)
             .build(h(2, 2), 4)
             .build(h(-3, 0), 7);

@@ -1,7 +1,8 @@
 //! The `orrery` command line: exit codes, messages, and where content comes from.
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 
 fn orrery() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_orrery"));
@@ -11,6 +12,26 @@ fn orrery() -> Command {
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Runs `orrery` in the repository with these arguments.
+fn run_in_repo<I: IntoIterator<Item = S>, S: AsRef<OsStr>>(args: I) -> Output {
+    orrery()
+        .current_dir(repo())
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
+/// The standard output of a run that must have succeeded (its output is shown if not).
+fn succeeded(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// A scratch folder unique to one test.
@@ -36,17 +57,7 @@ fn copy_dir(from: &Path, to: &Path) {
 
 #[test]
 fn validate_prints_counts_for_the_repository_content() {
-    let out = orrery()
-        .current_dir(repo())
-        .arg("validate")
-        .output()
-        .expect("runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = succeeded(&run_in_repo(["validate"]));
     assert!(
         text.starts_with("14 factions, 9 tech tiles, 15 advanced tech tiles, 10 boosters"),
         "{text}"
@@ -107,11 +118,7 @@ fn usage_errors_exit_two() {
         .output()
         .expect("runs");
     assert_eq!(out.status.code(), Some(2));
-    let out = orrery()
-        .current_dir(repo())
-        .args(["validate", "--variant", "no-such-variant"])
-        .output()
-        .expect("runs");
+    let out = run_in_repo(["validate", "--variant", "no-such-variant"]);
     assert_eq!(out.status.code(), Some(2));
     let out = orrery()
         .args(["validate", "--content", "/no/such/dir"])
@@ -129,29 +136,22 @@ fn a_variant_file_is_stacked_and_checked() {
         "name: cheaper mines\nchanges:\n  - set: {kind: board, path: buildings.m.cost.c, value: 1}\n",
     )
     .unwrap();
-    let out = orrery()
-        .current_dir(repo())
-        .args(["validate", "--variant"])
-        .arg(&good)
-        .output()
-        .expect("runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    succeeded(&run_in_repo([
+        OsStr::new("validate"),
+        OsStr::new("--variant"),
+        good.as_os_str(),
+    ]));
     let bad = dir.join("bad.yaml");
     std::fs::write(
         &bad,
         "name: broken\nchanges:\n  - set: {kind: board, path: buildings.m.cost, value: cheap}\n",
     )
     .unwrap();
-    let out = orrery()
-        .current_dir(repo())
-        .args(["validate", "--variant"])
-        .arg(&bad)
-        .output()
-        .expect("runs");
+    let out = run_in_repo([
+        OsStr::new("validate"),
+        OsStr::new("--variant"),
+        bad.as_os_str(),
+    ]);
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("bad.yaml:3:"), "{text}");
@@ -180,35 +180,15 @@ fn moves_lists_the_legal_parts_of_a_saved_state() {
     let dir = scratch("moves");
     let state = dir.join("state.json");
     let record = repo().join("tests/data/conformance/dev/dev-001.json");
-    let out = orrery()
-        .current_dir(repo())
-        .args([
-            "replay",
-            record.to_str().unwrap(),
-            "--until",
-            "40",
-            "--save-state",
-        ])
-        .arg(&state)
-        .output()
-        .expect("runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let out = orrery()
-        .current_dir(repo())
-        .arg("moves")
-        .arg(&state)
-        .output()
-        .expect("runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8_lossy(&out.stdout);
+    succeeded(&run_in_repo([
+        OsStr::new("replay"),
+        record.as_os_str(),
+        OsStr::new("--until"),
+        OsStr::new("40"),
+        OsStr::new("--save-state"),
+        state.as_os_str(),
+    ]));
+    let text = succeeded(&run_in_repo([OsStr::new("moves"), state.as_os_str()]));
     let mut lines = text.lines();
     let header = lines.next().expect("a header");
     assert!(
@@ -222,14 +202,12 @@ fn moves_lists_the_legal_parts_of_a_saved_state() {
         orrery::notation::parse_line(&format!("p1 {p}"))
             .unwrap_or_else(|e| panic!("`{p}` is not notation: {e}"));
     }
-    let out = orrery()
-        .current_dir(repo())
-        .args(["moves", "--json"])
-        .arg(&state)
-        .output()
-        .expect("runs");
-    assert!(out.status.success());
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let json = succeeded(&run_in_repo([
+        OsStr::new("moves"),
+        OsStr::new("--json"),
+        state.as_os_str(),
+    ]));
+    let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
     let listed = v["parts"].as_array().expect("parts");
     assert_eq!(listed.len(), parts.len());
     assert!(listed
