@@ -111,8 +111,20 @@ impl Game {
         cost: impl IntoIterator<Item = (&'a str, i32)>,
         token_value: u32,
     ) -> bool {
+        self.can_pay_items_from(seat, self.state.players[seat].power, &[], cost, token_value)
+    }
+
+    /// [`Game::can_pay_items`] paying power from the given tokens, with plain resources in
+    /// `spent` taken as already spent.
+    pub(crate) fn can_pay_items_from<'a>(
+        &self,
+        seat: usize,
+        mut power: crate::power::Power,
+        spent: &[(crate::notation::Word, i32)],
+        cost: impl IntoIterator<Item = (&'a str, i32)>,
+        token_value: u32,
+    ) -> bool {
         let p = &self.state.players[seat];
-        let mut power = p.power;
         for (code, n) in cost {
             if n < 0 {
                 return false;
@@ -139,7 +151,14 @@ impl Game {
                 "tg" => power.areas[Area::Gaia.index()] >= n,
                 "t-a3" => power.areas[Area::III.index()] >= n,
                 "gf" => self.free_gaiaformers(seat) >= n,
-                _ => p.resource(&self.content, code) >= n as i32,
+                _ => {
+                    let less: i32 = spent
+                        .iter()
+                        .filter(|(c, _)| c == code)
+                        .map(|(_, m)| m)
+                        .sum();
+                    p.resource(&self.content, code) - less >= n as i32
+                }
             };
             if !ok {
                 return false;

@@ -10,6 +10,7 @@ use super::{Decision, Game};
 use crate::content::{BuildingRole, Bundle, Effect, Modifier, Phase, PlanetKind};
 use crate::hex::Hex;
 use crate::notation::{Amount, Amounts, Command, HexRef, Word};
+use crate::power::{Area, Power};
 
 /// Free terraforming steps and extra range that a placement is made with.
 #[derive(Debug, Clone, Copy, Default)]
@@ -35,6 +36,30 @@ pub(crate) struct View<'a> {
     pub rules: SeatRules<'a>,
     /// Plain resources taken as already spent (to ask what a free action would leave).
     pub spent: Vec<(Word, i32)>,
+    /// The seat's power tokens (as a free action would leave them, when asking ahead).
+    pub power: Power,
+}
+
+impl View<'_> {
+    /// Takes a plain resource as spent (a negative amount as gained); `range`: the code
+    /// that pays for range.
+    fn take(&mut self, range: &str, code: &str, n: i32) {
+        if code == range {
+            self.rules.range_have -= n;
+        }
+        match self.spent.iter_mut().find(|(c, _)| c == code) {
+            Some((_, m)) => *m += n,
+            None => self.spent.push((Word::from(code), n)),
+        }
+    }
+
+    /// How much of a plain resource is taken as spent.
+    fn spent_of(&self, code: &str) -> i32 {
+        self.spent
+            .iter()
+            .find(|(c, _)| c == code)
+            .map_or(0, |(_, n)| *n)
+    }
 }
 
 impl Game {
@@ -60,6 +85,7 @@ impl Game {
             mods,
             rules,
             spent: Vec::new(),
+            power: self.state.players[seat].power,
         }
     }
 
@@ -261,39 +287,19 @@ impl Game {
         if !self.state.turn.follows.iter().any(costly) {
             return true;
         }
-        // Paying plain resources: ask the follow-ups with those resources taken away (the
-        // gain can only help). If that says no, apply the free action on a copy to be exact.
-        if let Command::Spend { cost, .. } = part {
-            let plain = |code: &str| !matches!(code, "pw" | "t" | "tg" | "t-a3" | "gf");
-            if cost.iter().all(|a| plain(&a.code)) {
-                let spent: Vec<(Word, i32)> = cost
-                    .iter()
-                    .map(|a| (a.code.clone(), a.count as i32))
-                    .collect();
-                let mut hv = View {
-                    seat: v.seat,
-                    conversions: v.conversions.clone(),
-                    actions: v.actions.clone(),
-                    mods: v.mods.clone(),
-                    rules: v.rules.clone(),
-                    spent,
-                };
-                let range = &self.content.rules.range_resource;
-                for (c, n) in &hv.spent {
-                    if c == range {
-                        hv.rules.range_have -= n;
-                    }
-                }
-                let reach = self.reach();
-                let mut scratch = Vec::new();
-                let still = self.state.turn.follows.iter().all(|f| {
-                    scratch.clear();
-                    self.follow_parts_of(&hv, f, reach, true, &mut scratch);
-                    self.lapses_in(&hv, f) || !scratch.is_empty()
-                });
-                if still {
-                    return true;
-                }
+        // Ask the follow-ups with what the free action pays taken away and, where it is as
+        // plain, what it gains added. An answer without the whole gain is only sure when it
+        // is yes (a gain can only help); otherwise apply the free action on a copy.
+        if let Some((hv, exact)) = self.view_after_free_action(v, part) {
+            let reach = self.reach();
+            let mut scratch = Vec::new();
+            let still = self.state.turn.follows.iter().all(|f| {
+                scratch.clear();
+                self.follow_parts_of(&hv, f, reach, true, &mut scratch);
+                self.lapses_in(&hv, f) || !scratch.is_empty()
+            });
+            if still || exact {
+                return still;
             }
         }
         let mut g = self.clone();
@@ -308,6 +314,66 @@ impl Game {
             g.follow_parts_of(&gv, f, reach, true, &mut scratch);
             g.lapses_in(&gv, f) || !scratch.is_empty()
         })
+    }
+
+    /// The view after a free action that pays plain resources, spends power with no special
+    /// token to place, or burns power; with whether its whole gain is counted too (the gain
+    /// counts when it is plain resources or power tokens).
+    fn view_after_free_action<'a>(&self, v: &View<'a>, part: &Command) -> Option<(View<'a>, bool)> {
+        let mut hv = View {
+            seat: v.seat,
+            conversions: v.conversions.clone(),
+            actions: v.actions.clone(),
+            mods: v.mods.clone(),
+            rules: v.rules.clone(),
+            spent: Vec::new(),
+            power: v.power,
+        };
+        match part {
+            Command::Spend { cost, gain } => {
+                let range = self.content.rules.range_resource.as_str();
+                for a in cost {
+                    match a.code.as_str() {
+                        "pw" if !hv.power.special_in(Area::III) => {
+                            hv.power.spend(a.count, v.rules.token_value, false).ok()?
+                        }
+                        "pw" | "t" | "tg" | "t-a3" | "gf" => return None,
+                        _ => hv.take(range, &a.code, a.count as i32),
+                    }
+                }
+                let p = &self.state.players[v.seat];
+                let resources = &self.content.rules.resources;
+                let mut exact = true;
+                for a in gain {
+                    let code = v
+                        .mods
+                        .iter()
+                        .find_map(|m| match m {
+                            Modifier::Substitute(s) if s.from == a.code => Some(s.to.as_str()),
+                            _ => None,
+                        })
+                        .unwrap_or(&a.code);
+                    let n = a.count as i32;
+                    match resources.iter().position(|r| r.id == code) {
+                        _ if code == "t" => hv.power.gain_tokens(a.count),
+                        Some(i) => {
+                            // As a gain is booked: never past the cap.
+                            let old = p.resources[i] - hv.spent_of(code);
+                            let cap = resources[i].cap.unwrap_or(i32::MAX).max(old);
+                            hv.take(range, code, old - old.saturating_add(n).min(cap));
+                        }
+                        None => exact = false,
+                    }
+                }
+                return Some((hv, exact));
+            }
+            Command::Burn(n) => {
+                let to_gaia = v.mods.iter().any(|m| matches!(m, Modifier::BurnToGaia));
+                hv.power.burn(*n, to_gaia).ok()?;
+            }
+            _ => return None,
+        }
+        Some((hv, true))
     }
 
     /// Whether the open decision's follow-ups allow ending it.
@@ -433,7 +499,7 @@ impl Game {
             return;
         };
         let rules = &v.rules;
-        let budget = self.colony_budget(v.seat, def, rules, &v.spent);
+        let budget = self.colony_budget(v.seat, def, rules, &v.spent, v.power);
         for (idx, space) in self.state.map.spaces.iter().enumerate() {
             if self.planet_kind(idx) == PlanetKind::Empty {
                 continue;
@@ -507,7 +573,7 @@ impl Game {
         }) else {
             return;
         };
-        let mut power = self.state.players[v.seat].power;
+        let mut power = v.power;
         let mut without = power;
         let can_move = power.remove_with_special(tokens, true, true).is_ok()
             || without.remove_with_special(tokens, true, false).is_ok()
@@ -621,7 +687,7 @@ impl Game {
                     }
                 }
             }
-            Follow::Place(p) => self.place_parts(v, p, reach, out),
+            Follow::Place(p) => self.place_parts(v, p, reach, first_only, out),
             Follow::Downgrade(d) => {
                 for (idx, s) in self.own_structures(v.seat) {
                     if s.building == d.from {
@@ -676,6 +742,7 @@ impl Game {
         v: &View<'_>,
         p: &crate::content::Place,
         reach: Reach,
+        first_only: bool,
         out: &mut Vec<Command>,
     ) {
         let station = self.is_station(v.seat, &p.building);
@@ -719,6 +786,9 @@ impl Game {
                     hex: self.hex_ref(hex),
                 },
             });
+            if first_only {
+                return;
+            }
         }
     }
 
@@ -784,7 +854,11 @@ impl Game {
     /// The name of a hex as one notation word.
     fn hex_word(&self, hex: Hex) -> Word {
         match self.state.map.name_parts(hex) {
-            Some((sector, position)) => compact_str::format_compact!("{sector}{position}"),
+            Some((sector, position)) => {
+                let mut w = word(sector);
+                w.push_str(position);
+                w
+            }
             None => compact_str::format_compact!("{hex}"),
         }
     }

@@ -65,8 +65,10 @@ pub(crate) struct ColonyBudget<'a> {
     fee: Vec<(usize, i32)>,
     /// A power code is involved: each plan takes the full payment check.
     power: bool,
-    /// Some resources are taken as spent.
-    spent_any: bool,
+    /// The power tokens to pay from.
+    tokens: crate::power::Power,
+    /// Plain resources taken as spent.
+    spent: &'a [(crate::notation::Word, i32)],
 }
 
 /// The most federations (counting every satellite layout) listed in one state.
@@ -814,13 +816,14 @@ impl Game {
 
     /// What a seat has toward colonizing with a building, summed by code once, so that each
     /// planned colonization only adds its own extras; `spent`: plain resources taken as
-    /// already spent.
+    /// already spent, `tokens`: the power tokens to pay from.
     pub(crate) fn colony_budget<'a>(
         &'a self,
         seat: usize,
         def: &'a crate::content::Building,
         rules: &'a SeatRules<'a>,
-        spent: &[(crate::notation::Word, i32)],
+        spent: &'a [(crate::notation::Word, i32)],
+        tokens: crate::power::Power,
     ) -> ColonyBudget<'a> {
         let r = &self.content.rules;
         let mut codes: Vec<(&str, i32, i32)> = Vec::with_capacity(6);
@@ -856,7 +859,8 @@ impl Game {
             range,
             fee,
             power,
-            spent_any: !spent.is_empty(),
+            tokens,
+            spent,
         }
     }
 
@@ -871,12 +875,13 @@ impl Game {
     ) -> bool {
         if budget.power || budget.codes.len() > 8 {
             // Power costs take the full check (on the state as it is).
-            return !budget.spent_any
-                && self.can_pay_with(
-                    seat,
-                    &self.colonize_cost(def, plan, rules),
-                    rules.token_value,
-                );
+            return self.can_pay_items_from(
+                seat,
+                budget.tokens,
+                budget.spent,
+                self.colonize_cost(def, plan, rules).iter(),
+                rules.token_value,
+            );
         }
         let mut need = [0i32; 8];
         for (i, (_, base, _)) in budget.codes.iter().enumerate() {
