@@ -230,10 +230,9 @@ impl Player {
         faction: &'a Faction,
         board: &'a FactionBoard,
     ) -> Vec<Grants<'a>> {
-        self.active_tagged(content, faction, board)
-            .into_iter()
-            .map(|(_, g)| g)
-            .collect()
+        let mut out = Vec::with_capacity(24);
+        self.each_active(content, faction, board, |g| out.push(g));
+        out
     }
 
     /// Active grants keyed by income source (`r:<track>`, `f:<ability>`, `g:<building>`,

@@ -1,5 +1,6 @@
 //! Interpreting the effect language for one seat: gains, payments, counts, triggers.
 
+use super::conversion_form::PayCode;
 use super::{err, Game, MoveError};
 use crate::content::{Bundle, Count, Effect, Event, Grants, Modifier, PlanetKind, ResearchChoice};
 use crate::game::turn::Follow;
@@ -64,12 +65,18 @@ impl Game {
 
     /// The first value a modifier in force gives for a seat.
     pub(crate) fn modifier<T>(&self, seat: usize, f: impl Fn(&Modifier) -> Option<T>) -> Option<T> {
-        self.modifiers(seat).into_iter().find_map(f)
+        let mut found = None;
+        self.each_grant(seat, |g| {
+            if found.is_none() {
+                found = g.modifiers.iter().find_map(&f);
+            }
+        });
+        found
     }
 
     /// Whether a modifier in force matches.
     pub(crate) fn has_modifier(&self, seat: usize, pred: impl Fn(&Modifier) -> bool) -> bool {
-        self.modifiers(seat).into_iter().any(pred)
+        self.modifier(seat, |m| pred(m).then_some(())).is_some()
     }
 
     /// The power one area-III token is worth for this seat.
@@ -119,9 +126,25 @@ impl Game {
     pub(crate) fn can_pay_items_from<'a>(
         &self,
         seat: usize,
-        mut power: crate::power::Power,
+        power: crate::power::Power,
         spent: &[(crate::notation::Word, i32)],
         cost: impl IntoIterator<Item = (&'a str, i32)>,
+        token_value: u32,
+    ) -> bool {
+        let content = &self.content;
+        let coded = cost
+            .into_iter()
+            .map(|(code, n)| (PayCode::of(content, code), n));
+        self.can_pay_coded(seat, power, spent, coded, token_value)
+    }
+
+    /// [`Game::can_pay_items_from`] with the codes resolved.
+    pub(crate) fn can_pay_coded(
+        &self,
+        seat: usize,
+        mut power: crate::power::Power,
+        spent: &[(crate::notation::Word, i32)],
+        cost: impl IntoIterator<Item = (PayCode, i32)>,
         token_value: u32,
     ) -> bool {
         let p = &self.state.players[seat];
@@ -131,11 +154,11 @@ impl Game {
             }
             let n = n as u32;
             let ok = match code {
-                "pw" => {
+                PayCode::Power => {
                     let special = power.special_in(Area::III);
                     power.spend(n, token_value, special).is_ok()
                 }
-                "t" => {
+                PayCode::Tokens => {
                     let normal: u32 = power.areas[..3].iter().sum();
                     let mut with = power;
                     let mut without = power;
@@ -148,17 +171,19 @@ impl Game {
                         }
                     }
                 }
-                "tg" => power.areas[Area::Gaia.index()] >= n,
-                "t-a3" => power.areas[Area::III.index()] >= n,
-                "gf" => self.free_gaiaformers(seat) >= n,
-                _ => {
+                PayCode::GaiaTokens => power.areas[Area::Gaia.index()] >= n,
+                PayCode::Area3Tokens => power.areas[Area::III.index()] >= n,
+                PayCode::Gaiaformers => self.free_gaiaformers(seat) >= n,
+                PayCode::Resource(i) => {
+                    let code = self.content.rules.resources[i].id.as_str();
                     let less: i32 = spent
                         .iter()
                         .filter(|(c, _)| c == code)
                         .map(|(_, m)| m)
                         .sum();
-                    p.resource(&self.content, code) - less >= n as i32
+                    p.resources[i] - less >= n as i32
                 }
+                PayCode::Unknown => n == 0,
             };
             if !ok {
                 return false;

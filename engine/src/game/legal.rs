@@ -4,12 +4,15 @@
 
 use std::collections::HashSet;
 
+use smallvec::SmallVec;
+
+use super::conversion_form::ConversionForm;
 use super::turn::Follow;
 use super::turn::SeatRules;
 use super::{Decision, Game};
 use crate::content::{BuildingRole, Bundle, Effect, Modifier, Phase, PlanetKind};
 use crate::hex::Hex;
-use crate::notation::{Amount, Amounts, Command, HexRef, Word};
+use crate::notation::{Amount, Command, HexRef, Word};
 use crate::power::{Area, Power};
 
 /// Free terraforming steps and extra range that a placement is made with.
@@ -27,11 +30,11 @@ pub(crate) struct View<'a> {
     /// The seat.
     pub seat: usize,
     /// Conversions granted by what the seat owns (of every phase; not the board's own).
-    pub conversions: Vec<&'a crate::content::Conversion>,
+    pub conversions: SmallVec<[&'a crate::content::Conversion; 8]>,
     /// Special actions granted by what the seat owns.
-    pub actions: Vec<&'a crate::content::SpecialAction>,
+    pub actions: SmallVec<[&'a crate::content::SpecialAction; 4]>,
     /// Modifiers in force.
-    pub mods: Vec<&'a Modifier>,
+    pub mods: SmallVec<[&'a Modifier; 24]>,
     /// Placement values.
     pub rules: SeatRules<'a>,
     /// Plain resources taken as already spent (to ask what a free action would leave).
@@ -66,15 +69,25 @@ impl Game {
     /// The view of a seat.
     pub(crate) fn view(&self, seat: usize) -> View<'_> {
         // Small lists of references, gathered in one walk over the seat's grants.
-        let (mut mods, mut conversions, mut actions) = (Vec::new(), Vec::new(), Vec::new());
+        // Inline lists: a view is made for every listing, and a heap allocation costs more
+        // than the walk.
+        let (mut mods, mut conversions, mut actions) =
+            (SmallVec::new(), SmallVec::new(), SmallVec::new());
         self.state.players[seat].each_active(
             &self.content,
             self.faction(seat),
             self.board(seat),
             |g| {
-                mods.extend(g.modifiers);
-                conversions.extend(g.conversions);
-                actions.extend(g.action);
+                // Most grants bring none of these: pushed one by one, skipped cheaply.
+                for m in g.modifiers {
+                    mods.push(m);
+                }
+                for c in g.conversions {
+                    conversions.push(c);
+                }
+                if let Some(a) = g.action {
+                    actions.push(a);
+                }
             },
         );
         let rules = self.seat_rules_from(seat, &mods);
@@ -416,6 +429,7 @@ impl Game {
     fn main_parts(&self, v: &View<'_>, out: &mut Vec<Command>) {
         let reach = self.reach();
         let board = self.board(v.seat);
+        let mut own = None;
         for def in &board.buildings {
             let left = self.left_on_board(v.seat, def);
             match def.role {
@@ -426,7 +440,8 @@ impl Game {
                 }
                 BuildingRole::Structure => {
                     if left {
-                        self.upgrade_parts(v, def, out);
+                        let own = own.get_or_insert_with(|| self.own_structures(v.seat));
+                        self.upgrade_parts(v, def, own, out);
                     }
                 }
                 BuildingRole::Gaiaformer => self.gaia_project_parts(v, &def.id, reach, out),
@@ -465,10 +480,15 @@ impl Game {
                 .filter(|(_, n)| **n > 0)
                 .map(|(id, _)| id)
                 .collect();
-            for fed in self.federation_layouts_with(v.seat, &v.mods) {
-                let mut names: Vec<HexRef> =
-                    fed.hexes().into_iter().map(|h| self.hex_ref(h)).collect();
-                names.sort_by_cached_key(|h| h.to_string());
+            for fed in self.federation_layouts_with(v.seat, &v.mods).iter() {
+                // In the order of their names as written.
+                let mut named: Vec<(Word, HexRef)> = fed
+                    .hexes()
+                    .into_iter()
+                    .map(|h| (self.hex_word(h), self.hex_ref(h)))
+                    .collect();
+                named.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+                let names: Vec<HexRef> = named.into_iter().map(|(_, h)| h).collect();
                 for token in &tokens {
                     out.push(Command::Federation {
                         hexes: names.clone(),
@@ -528,20 +548,32 @@ impl Game {
         }
     }
 
-    fn upgrade_parts(&self, v: &View<'_>, def: &crate::content::Building, out: &mut Vec<Command>) {
+    /// Upgrades to `def` of the seat's structures `own`.
+    fn upgrade_parts(
+        &self,
+        v: &View<'_>,
+        def: &crate::content::Building,
+        own: &[(usize, &super::Structure)],
+        out: &mut Vec<Command>,
+    ) {
         // Whether the follow-ups the new building brings (a tech tile, …) can be done does not
-        // depend on where it stands: asked once.
+        // depend on where it stands: asked once. So is each of the two costs.
         let mut follows_ok = None;
-        for (idx, s) in self.own_structures(v.seat) {
+        let payable = self.can_pay_with(v.seat, &def.cost, v.rules.token_value);
+        let near_payable = def
+            .cost_near_rival
+            .as_ref()
+            .map(|c| self.can_pay_with(v.seat, c, v.rules.token_value));
+        for &(idx, s) in own {
             if s.shared || s.off_board || !def.upgrades_from.iter().any(|u| *u == s.building) {
                 continue;
             }
             let hex = self.state.map.spaces[idx].hex;
-            let cost = match &def.cost_near_rival {
-                Some(c) if self.rival_near(v.seat, hex) => c,
-                _ => &def.cost,
+            let can_pay = match near_payable {
+                Some(near) if near != payable && self.rival_near(v.seat, hex) => near,
+                _ => payable,
             };
-            if self.can_pay_with(v.seat, cost, v.rules.token_value)
+            if can_pay
                 && *follows_ok
                     .get_or_insert_with(|| self.effects_possible(v, &def.grants.immediate, out))
             {
@@ -794,44 +826,38 @@ impl Game {
 
     /// Conversions of a phase, each in every multiple the seat can pay.
     fn conversion_parts(&self, v: &View<'_>, phase: Phase, out: &mut Vec<Command>) {
-        let mut convs: Vec<&crate::content::Conversion> = Vec::new();
-        let mut keys: Vec<u64> = Vec::new();
-        if phase == Phase::Actions {
-            convs.extend(self.board(v.seat).conversions.iter());
-            keys.extend_from_slice(self.board_conversion_keys(v.seat));
-        }
-        for c in v.conversions.iter().filter(|c| c.phase == phase) {
-            convs.push(c);
-            keys.push(codes_key(c));
-        }
+        // The board's own conversions are in form for the whole game; granted ones (few)
+        // are put in form here.
+        let board: &[ConversionForm] = match phase {
+            Phase::Actions => self.board_conversions(v.seat),
+            _ => &[],
+        };
+        let granted: SmallVec<[ConversionForm; 4]> = v
+            .conversions
+            .iter()
+            .filter(|c| c.phase == phase)
+            .map(|c| ConversionForm::new(&self.content, c))
+            .collect();
+        let forms: SmallVec<[&ConversionForm; 16]> = board.iter().chain(&granted).collect();
         let start = out.len();
+        let power = self.state.players[v.seat].power;
         let token_value = v.rules.token_value;
-        for (j, conv) in convs.iter().enumerate() {
-            if conv.pay.0.is_empty() {
+        for (j, form) in forms.iter().enumerate() {
+            if !form.listable() {
                 continue;
             }
-            let gain = match conv.gain.as_slice() {
-                [Effect::Gain(b)] => std::borrow::Cow::Borrowed(b),
-                effects => match plain_gain(effects) {
-                    Some(b) => std::borrow::Cow::Owned(b),
-                    None => continue,
-                },
-            };
-            if gain.get("tech") > 0 && !self.effects_possible(v, &[Effect::TechTile], out) {
+            if form.tech && !self.effects_possible(v, &[Effect::TechTile], out) {
                 continue;
             }
             // Two conversions can list the same part only if they pay and gain the same codes.
-            let may_repeat = keys[..j].contains(&keys[j]);
+            let may_repeat = forms[..j].iter().any(|f| f.key == form.key);
             let payable = |k: i32| {
-                let cost = conv.pay.iter().map(|(c, n)| (c, n * k));
-                self.can_pay_items(v.seat, cost, token_value)
+                let cost = form.pay.iter().map(|&(c, n)| (c, n * k));
+                self.can_pay_coded(v.seat, power, &[], cost, token_value)
             };
             let mut k = 1;
             while payable(k) {
-                let cmd = Command::Spend {
-                    cost: amounts(conv.pay.iter(), k),
-                    gain: amounts(gain.iter(), k),
-                };
+                let cmd = form.part(k);
                 if !may_repeat || !out[start..].contains(&cmd) {
                     out.push(cmd);
                 }
@@ -960,20 +986,6 @@ pub(crate) fn scaled(b: &Bundle, k: i32) -> Bundle {
             .filter(|(_, n)| *n != 0)
             .collect(),
     )
-}
-
-/// Amounts by code, times `k`, as notation amounts (`tech` prints bare).
-fn amounts<'a>(items: impl Iterator<Item = (&'a str, i32)>, k: i32) -> Amounts {
-    items
-        .filter(|(_, n)| *n != 0)
-        .map(|(c, n)| {
-            if c == "tech" && n * k == 1 {
-                Amount::single(c)
-            } else {
-                Amount::new((n * k) as u32, c)
-            }
-        })
-        .collect()
 }
 
 /// Removes repeated parts, keeping the first of each.

@@ -37,18 +37,18 @@ pub(crate) struct Memo {
 
 impl Memo {
     /// The remembered result for a key.
-    pub fn get(&self, key: &FedKey) -> Option<Vec<Federation>> {
+    pub fn get(&self, key: &FedKey) -> Option<Arc<Vec<Federation>>> {
         let map = self.federations.lock().ok()?;
-        map.get(key).map(|v| v.as_ref().clone())
+        map.get(key).cloned()
     }
 
     /// Remembers a result.
-    pub fn put(&self, key: FedKey, found: &[Federation]) {
+    pub fn put(&self, key: FedKey, found: Arc<Vec<Federation>>) {
         if let Ok(mut map) = self.federations.lock() {
             if map.len() >= CAPACITY {
                 map.clear();
             }
-            map.insert(key, Arc::new(found.to_vec()));
+            map.insert(key, found);
         }
     }
 

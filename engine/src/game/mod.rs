@@ -2,6 +2,7 @@
 //! move lines. The flow (setup, rounds of income, Gaia phase, actions, clean-up, final scoring)
 //! is the same for every game of the family; what each step gives comes from content.
 
+mod conversion_form;
 mod effects;
 mod legal;
 mod memo;
@@ -223,8 +224,8 @@ struct SeatFixed {
     board: FactionBoard,
     /// Terraforming steps from the home type to each planet type, by content planet index.
     wheel_steps: Vec<u32>,
-    /// Keys of the codes the board's conversions pay and gain (see `legal::codes_key`).
-    board_conversion_keys: Vec<u64>,
+    /// The board's conversions in the form listing reads.
+    board_conversions: Vec<conversion_form::ConversionForm>,
 }
 
 impl SeatFixed {
@@ -250,12 +251,16 @@ impl SeatFixed {
             )
             .collect();
         let board = FactionBoard::resolve(&content.board, f);
-        let board_conversion_keys = board.conversions.iter().map(legal::codes_key).collect();
+        let board_conversions = board
+            .conversions
+            .iter()
+            .map(|c| conversion_form::ConversionForm::new(content, c))
+            .collect();
         Some(SeatFixed {
             faction: index,
             board,
             wheel_steps,
-            board_conversion_keys,
+            board_conversions,
         })
     }
 }
@@ -596,9 +601,9 @@ impl Game {
         &self.fixed(seat).wheel_steps
     }
 
-    /// [`SeatFixed::board_conversion_keys`] of a seat.
-    pub(crate) fn board_conversion_keys(&self, seat: usize) -> &[u64] {
-        &self.fixed(seat).board_conversion_keys
+    /// [`SeatFixed::board_conversions`] of a seat.
+    pub(crate) fn board_conversions(&self, seat: usize) -> &[conversion_form::ConversionForm] {
+        &self.fixed(seat).board_conversions
     }
 
     fn fixed(&self, seat: usize) -> &SeatFixed {
@@ -612,10 +617,14 @@ impl Game {
 
     /// The modifiers in force for a seat.
     pub(crate) fn modifiers(&self, seat: usize) -> Vec<&Modifier> {
-        self.grants(seat)
-            .into_iter()
-            .flat_map(|g| g.modifiers.iter())
-            .collect()
+        let mut out = Vec::new();
+        self.each_grant(seat, |g| out.extend(g.modifiers));
+        out
+    }
+
+    /// Calls `f` with everything active for a seat, in income order, without collecting it.
+    pub(crate) fn each_grant<'a>(&'a self, seat: usize, f: impl FnMut(Grants<'a>)) {
+        self.state.players[seat].each_active(&self.content, self.faction(seat), self.board(seat), f)
     }
 
     /// Resolves a hex reference on this map.

@@ -11,6 +11,7 @@ use crate::content::{
     ResearchChoice, Swap,
 };
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use crate::federation::{self, FedInput};
 use crate::hex::Hex;
@@ -57,12 +58,12 @@ pub(crate) struct FedParts {
 /// What a seat has toward colonizing with one building (see [`Game::colony_budget`]).
 pub(crate) struct ColonyBudget<'a> {
     /// By code: the building's own cost and what the seat has.
-    codes: Vec<(&'a str, i32, i32)>,
+    codes: smallvec::SmallVec<[(&'a str, i32, i32); 8]>,
     /// Where the terraforming and range resources are in `codes`.
     terraform: usize,
     range: usize,
     /// The Gaia planet fee, by place in `codes`.
-    fee: Vec<(usize, i32)>,
+    fee: smallvec::SmallVec<[(usize, i32); 4]>,
     /// A power code is involved: each plan takes the full payment check.
     power: bool,
     /// The power tokens to pay from.
@@ -74,12 +75,15 @@ pub(crate) struct ColonyBudget<'a> {
 /// The most federations (counting every satellite layout) listed in one state.
 pub const FEDERATION_LIMIT: usize = 5000;
 
+/// Where a seat's range is measured from (inline: a seat rarely has more buildings).
+pub(crate) type RangeOrigins = smallvec::SmallVec<[Hex; 24]>;
+
 /// A seat's standing values for placing buildings, looked up once from its modifiers (move
 /// listing asks them for every space of the map).
 #[derive(Clone)]
 pub(crate) struct SeatRules<'a> {
     /// Where range is measured from.
-    pub from: Vec<Hex>,
+    pub from: RangeOrigins,
     /// Navigation range.
     pub nav_range: u32,
     /// Ore (terraforming resource) per terraforming step.
@@ -437,7 +441,7 @@ impl Game {
     }
 
     /// Range starting points of a seat.
-    pub(crate) fn range_from(&self, seat: usize) -> Vec<Hex> {
+    pub(crate) fn range_from(&self, seat: usize) -> RangeOrigins {
         self.state
             .structures
             .iter()
@@ -484,7 +488,7 @@ impl Game {
         mods: &[&'a Modifier],
     ) -> SeatRules<'a> {
         let mut r = SeatRules {
-            from: Vec::new(),
+            from: RangeOrigins::new(),
             from_box: None,
             range_per_qic: self.content.rules.range_per_qic.max(1),
             nav_range: 1,
@@ -826,7 +830,7 @@ impl Game {
         tokens: crate::power::Power,
     ) -> ColonyBudget<'a> {
         let r = &self.content.rules;
-        let mut codes: Vec<(&str, i32, i32)> = Vec::with_capacity(6);
+        let mut codes: smallvec::SmallVec<[(&str, i32, i32); 8]> = smallvec::SmallVec::new();
         let mut slot = |code: &'a str| match codes.iter().position(|(c, ..)| *c == code) {
             Some(i) => i,
             None => {
@@ -834,10 +838,11 @@ impl Game {
                 codes.len() - 1
             }
         };
-        let cost: Vec<(usize, i32)> = def.cost.iter().map(|(c, n)| (slot(c), n)).collect();
+        let cost: smallvec::SmallVec<[(usize, i32); 4]> =
+            def.cost.iter().map(|(c, n)| (slot(c), n)).collect();
         let terraform = slot(r.terraform_resource.as_str());
         let range = slot(r.range_resource.as_str());
-        let fee: Vec<(usize, i32)> = rules.gaia_fee.iter().map(|(c, n)| (slot(c), n)).collect();
+        let fee = rules.gaia_fee.iter().map(|(c, n)| (slot(c), n)).collect();
         for (i, n) in &cost {
             codes[*i].1 += n;
         }
@@ -1330,6 +1335,8 @@ impl Game {
     /// built part by part).
     pub fn federation_layouts(&self, seat: usize) -> Vec<federation::Federation> {
         self.federation_layouts_with(seat, &self.modifiers(seat))
+            .as_ref()
+            .clone()
     }
 
     /// [`Game::federation_layouts`] with the modifiers in force given.
@@ -1337,10 +1344,10 @@ impl Game {
         &self,
         seat: usize,
         mods: &[&Modifier],
-    ) -> Vec<federation::Federation> {
+    ) -> Arc<Vec<federation::Federation>> {
         let parts = self.federation_input_with(seat, mods);
         if !parts.single && parts.buildings.iter().map(|(_, v)| v).sum::<u32>() < parts.threshold {
-            return Vec::new();
+            return Arc::default();
         }
         let max = self.affordable_satellites_with(seat, mods);
         let own_sats = &self.state.players[seat].satellites;
@@ -1373,10 +1380,10 @@ impl Game {
             threshold: key.threshold,
             single: key.single,
         };
-        let found = self.with_fed_input_from(seat, parts, |input| {
+        let found = Arc::new(self.with_fed_input_from(seat, parts, |input| {
             federation::available_layouts(input, max, FEDERATION_LIMIT)
-        });
-        self.memo.put(key, &found);
+        }));
+        self.memo.put(key, found.clone());
         found
     }
 
