@@ -5,7 +5,7 @@ use smallvec::SmallVec;
 
 use super::legal::{codes_key, plain_gain};
 use crate::content::{Content, Conversion, Effect};
-use crate::notation::{Amount, Amounts, Command, Word};
+use crate::notation::{Amount, Amounts, Command};
 
 /// What a paid code takes from a seat, resolved from the code once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,14 +50,17 @@ impl PayCode {
 pub(crate) struct ConversionForm {
     /// What one use pays, resolved (non-zero amounts only).
     pub pay: SmallVec<[(PayCode, i32); 2]>,
-    /// What one use pays and gains, by code as written in a part; no gain when it is not
-    /// plain (such a conversion is not listed).
-    cost: SmallVec<[(Word, i32); 2]>,
-    gain: Option<SmallVec<[(Word, i32); 2]>>,
+    /// What one use pays and gains, as written in its part; no gain when it is not plain
+    /// (such a conversion is not listed).
+    cost: Amounts,
+    gain: Option<Amounts>,
     /// The gain includes a tech tile.
     pub tech: bool,
     /// The key of its codes (see [`codes_key`]).
     pub key: u64,
+    /// An earlier conversion of the same list has the same key, so the two may list the
+    /// same parts (set by whoever makes the list).
+    pub may_repeat: bool,
 }
 
 impl ConversionForm {
@@ -73,15 +76,26 @@ impl ConversionForm {
                 .iter()
                 .map(|(code, n)| (PayCode::of(content, code), n))
                 .collect(),
-            cost: c
-                .pay
-                .iter()
-                .map(|(code, n)| (Word::from(code), n))
-                .collect(),
+            cost: written(c.pay.iter()),
             tech: gain.as_ref().is_some_and(|g| g.get("tech") > 0),
-            gain: gain.map(|g| g.iter().map(|(code, n)| (Word::from(code), n)).collect()),
+            gain: gain.map(|g| written(g.iter())),
             key: codes_key(c),
+            may_repeat: false,
         }
+    }
+
+    /// The forms of a list of conversions, with [`ConversionForm::may_repeat`] set.
+    pub fn list<'c>(
+        content: &Content,
+        list: impl IntoIterator<Item = &'c Conversion>,
+    ) -> Vec<ConversionForm> {
+        let mut out: Vec<ConversionForm> = Vec::new();
+        for c in list {
+            let mut form = ConversionForm::new(content, c);
+            form.may_repeat = out.iter().any(|f| f.key == form.key);
+            out.push(form);
+        }
+        out
     }
 
     /// Whether it can be listed at all: it pays something and gains plainly.
@@ -89,28 +103,40 @@ impl ConversionForm {
         !self.cost.is_empty() && self.gain.is_some()
     }
 
-    /// The part for `k` uses at once.
+    /// The part for `k` (at least 1) uses at once.
     pub fn part(&self, k: i32) -> Command {
         Command::Spend {
             cost: scaled(&self.cost, k),
             gain: self
                 .gain
-                .as_deref()
+                .as_ref()
                 .map_or_else(Amounts::new, |g| scaled(g, k)),
         }
     }
 }
 
-/// Amounts times `k`, written as the notation writes them (a single tech tile has no count).
-fn scaled(items: &[(Word, i32)], k: i32) -> Amounts {
+/// Amounts of one use as the notation writes them (a single tech tile has no count).
+fn written<'s>(items: impl Iterator<Item = (&'s str, i32)>) -> Amounts {
     items
-        .iter()
         .map(|(c, n)| {
-            if c.as_str() == "tech" && n * k == 1 {
-                Amount::single(c.clone())
+            if c == "tech" && n == 1 {
+                Amount::single(c)
             } else {
-                Amount::new((n * k) as u32, c.clone())
+                Amount::new(n as u32, c)
             }
         })
         .collect()
+}
+
+/// Amounts of one use times `k` (every count is then written).
+fn scaled(one: &Amounts, k: i32) -> Amounts {
+    let mut out = Amounts::new();
+    for a in one {
+        out.push(Amount {
+            count: a.count * k as u32,
+            code: a.code.clone(),
+            explicit: a.explicit || k != 1,
+        });
+    }
+    out
 }

@@ -520,8 +520,19 @@ impl Game {
         };
         let rules = &v.rules;
         let budget = self.colony_budget(v.seat, def, rules, &v.spent, v.power);
+        // Structures are kept by space index, as the spaces are walked: one pass over both.
+        let mut structures = self.state.structures.iter().peekable();
         for (idx, space) in self.state.map.spaces.iter().enumerate() {
             if self.planet_kind(idx) == PlanetKind::Empty {
+                continue;
+            }
+            while structures.next_if(|(i, _)| **i < idx).is_some() {}
+            let here = structures
+                .peek()
+                .filter(|(i, l)| **i == idx && !l.is_empty())
+                .map(|(_, l)| l.as_slice());
+            if here.is_some_and(|l| !rules.may_share || l.iter().any(|s| s.seat == v.seat)) {
+                // Colonized already, and not to be shared.
                 continue;
             }
             // Range is not measured to one's own Gaiaformer.
@@ -534,7 +545,7 @@ impl Game {
             if rules.surely_out_of_reach(space.hex, reach.range) && !own_gaiaformer() {
                 continue;
             }
-            if let Ok(plan) = self.colonize_plan(v.seat, idx, space.hex, rules, reach) {
+            if let Ok(plan) = self.colonize_plan_at(v.seat, idx, space.hex, here, rules, reach) {
                 if self.colonize_affordable(v.seat, def, &plan, rules, &budget) {
                     out.push(Command::Build {
                         building: word(building),
@@ -832,17 +843,20 @@ impl Game {
             Phase::Actions => self.board_conversions(v.seat),
             _ => &[],
         };
-        let granted: SmallVec<[ConversionForm; 4]> = v
-            .conversions
-            .iter()
-            .filter(|c| c.phase == phase)
-            .map(|c| ConversionForm::new(&self.content, c))
-            .collect();
-        let forms: SmallVec<[&ConversionForm; 16]> = board.iter().chain(&granted).collect();
+        let mut granted = Vec::new();
+        if v.conversions.iter().any(|c| c.phase == phase) {
+            granted = ConversionForm::list(
+                &self.content,
+                v.conversions.iter().copied().filter(|c| c.phase == phase),
+            );
+            for g in &mut granted {
+                g.may_repeat |= board.iter().any(|f| f.key == g.key);
+            }
+        }
         let start = out.len();
         let power = self.state.players[v.seat].power;
         let token_value = v.rules.token_value;
-        for (j, form) in forms.iter().enumerate() {
+        for form in board.iter().chain(&granted) {
             if !form.listable() {
                 continue;
             }
@@ -850,7 +864,7 @@ impl Game {
                 continue;
             }
             // Two conversions can list the same part only if they pay and gain the same codes.
-            let may_repeat = forms[..j].iter().any(|f| f.key == form.key);
+            let may_repeat = form.may_repeat;
             let payable = |k: i32| {
                 let cost = form.pay.iter().map(|&(c, n)| (c, n * k));
                 self.can_pay_coded(v.seat, power, &[], cost, token_value)

@@ -251,11 +251,7 @@ impl SeatFixed {
             )
             .collect();
         let board = FactionBoard::resolve(&content.board, f);
-        let board_conversions = board
-            .conversions
-            .iter()
-            .map(|c| conversion_form::ConversionForm::new(content, c))
-            .collect();
+        let board_conversions = conversion_form::ConversionForm::list(content, &board.conversions);
         Some(SeatFixed {
             faction: index,
             board,

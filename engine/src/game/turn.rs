@@ -442,12 +442,13 @@ impl Game {
 
     /// Range starting points of a seat.
     pub(crate) fn range_from(&self, seat: usize) -> RangeOrigins {
-        self.state
-            .structures
-            .iter()
-            .filter(|(_, l)| l.iter().any(|s| s.seat == seat))
-            .map(|(i, _)| self.state.map.spaces[*i].hex)
-            .collect()
+        let mut out = RangeOrigins::new();
+        for (i, l) in &self.state.structures {
+            if l.iter().any(|s| s.seat == seat) {
+                out.push(self.state.map.spaces[*i].hex);
+            }
+        }
+        out
     }
 
     /// QIC needed to reach a hex; out of range when the player cannot pay them.
@@ -723,13 +724,27 @@ impl Game {
         rules: &SeatRules,
         reach: Reach,
     ) -> Result<Colonize, Refusal> {
+        let here = self.state.structures.get(&idx).map(Vec::as_slice);
+        self.colonize_plan_at(seat, idx, hex, here, rules, reach)
+    }
+
+    /// [`Game::colonize_plan`] with the structures on the space given.
+    pub(crate) fn colonize_plan_at(
+        &self,
+        seat: usize,
+        idx: usize,
+        hex: Hex,
+        here: Option<&[super::Structure]>,
+        rules: &SeatRules,
+        reach: Reach,
+    ) -> Result<Colonize, Refusal> {
         let kind = self.planet_kind(idx);
         let own_gf = self
             .state
             .gaiaformers
             .iter()
             .position(|g| g.hex == hex && g.seat == seat);
-        let here = self.state.structures.get(&idx).filter(|l| !l.is_empty());
+        let here = here.filter(|l| !l.is_empty());
         let mut plan = Colonize {
             paid_steps: 0,
             steps: 0,
@@ -838,11 +853,16 @@ impl Game {
                 codes.len() - 1
             }
         };
-        let cost: smallvec::SmallVec<[(usize, i32); 4]> =
-            def.cost.iter().map(|(c, n)| (slot(c), n)).collect();
+        let mut cost: smallvec::SmallVec<[(usize, i32); 4]> = smallvec::SmallVec::new();
+        for (c, n) in def.cost.iter() {
+            cost.push((slot(c), n));
+        }
         let terraform = slot(r.terraform_resource.as_str());
         let range = slot(r.range_resource.as_str());
-        let fee = rules.gaia_fee.iter().map(|(c, n)| (slot(c), n)).collect();
+        let mut fee = smallvec::SmallVec::new();
+        for (c, n) in rules.gaia_fee.iter() {
+            fee.push((slot(c), n));
+        }
         for (i, n) in &cost {
             codes[*i].1 += n;
         }
