@@ -18,3 +18,4 @@ pub mod power;
 pub mod record;
 pub mod rng;
 pub mod script;
+pub mod shared;

@@ -19,7 +19,7 @@ pub(crate) struct FedKey {
     /// Spaces where a satellite cannot go because of a building or satellite.
     pub blocked: Vec<Hex>,
     /// Planet of every space.
-    pub planets: Vec<u8>,
+    pub planets: crate::shared::Shared<Vec<u8>>,
     pub threshold: u32,
     pub single: bool,
     /// Satellites the seat can pay for.

@@ -23,6 +23,7 @@ use crate::map::{Map, MapError, Placement};
 use crate::notation::{self, Actor, Command, HexRef, MoveLine, Word};
 use crate::player::Player;
 use crate::rng::Rng;
+use crate::shared::Shared;
 
 pub use special::Question;
 pub use turn::Follow;
@@ -154,13 +155,13 @@ pub struct GameState {
     /// The map (fixed for the game, so clones share it).
     pub map: Arc<Map>,
     /// Current planet of each space (by map space index), as content planet index.
-    pub planets: Vec<u8>,
+    pub planets: Shared<Vec<u8>>,
     /// Buildings by space index.
-    pub structures: BTreeMap<usize, Vec<Structure>>,
+    pub structures: Shared<BTreeMap<usize, Vec<Structure>>>,
     /// Gaiaformers on the map.
     pub gaiaformers: Vec<Gaiaformer>,
     /// Seats.
-    pub players: Vec<Player>,
+    pub players: Vec<Shared<Player>>,
     /// Round (0 during setup).
     pub round: u32,
     /// Stage.
@@ -176,11 +177,11 @@ pub struct GameState {
     /// Boosters available.
     pub boosters: Vec<Word>,
     /// Standard tiles left per position.
-    pub tech_left: BTreeMap<Word, u32>,
+    pub tech_left: Shared<BTreeMap<Word, u32>>,
     /// Advanced tiles still on the board, by position.
-    pub adv_left: BTreeMap<Word, Word>,
+    pub adv_left: Shared<BTreeMap<Word, Word>>,
     /// Federation tokens in the supply.
-    pub fed_supply: BTreeMap<Word, u32>,
+    pub fed_supply: Shared<BTreeMap<Word, u32>>,
     /// The token on top of a track, until taken.
     pub track_token: Option<Word>,
     /// Decisions waited for, first first.
@@ -291,9 +292,9 @@ impl Game {
         let state = GameState {
             map: Arc::new(map),
             planets,
-            structures: BTreeMap::new(),
+            structures: Shared::default(),
             gaiaformers: Vec::new(),
-            players,
+            players: players.into_iter().map(Shared::new).collect(),
             round: 0,
             stage: Stage::Setup,
             order: (0..setup.players).collect(),
@@ -305,13 +306,13 @@ impl Game {
                 .iter()
                 .map(|b| Word::from(b.as_str()))
                 .collect(),
-            tech_left: word_keys(&setup.tech_counts),
+            tech_left: word_keys(&setup.tech_counts).into(),
             adv_left: setup
                 .adv_techs
                 .iter()
                 .map(|(k, v)| (Word::from(k.as_str()), Word::from(v.as_str())))
                 .collect(),
-            fed_supply: word_keys(&setup.federation_tokens),
+            fed_supply: word_keys(&setup.federation_tokens).into(),
             track_token: setup.terra_fed_token.as_deref().map(Word::from),
             queue: (0..setup.players).map(Decision::Faction).collect(),
             income_pending: BTreeMap::new(),

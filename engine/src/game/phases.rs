@@ -31,7 +31,7 @@ impl Game {
                 let f = self.state.players[s].faction.clone();
                 let (player, _) =
                     Player::new(&self.content, &f).map_err(|e| MoveError(e.to_string()))?;
-                self.state.players[s] = player;
+                self.state.players[s] = player.into();
             }
             self.refresh_seats();
             self.queue_setup();
