@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
 
 use crate::board::FactionBoard;
 use crate::content::{Bundle, Condition, Content, Effect, Faction, Grants, Modifier};
@@ -300,18 +301,44 @@ impl Player {
         board: &'a FactionBoard,
         mut f: impl FnMut(Source<'_>, Grants<'a>),
     ) {
-        for t in &content.research.tracks {
-            if let Some(a) = t.levels.get(self.level(&t.id) as usize) {
+        // Levels and building counts are read in one pass over each map, into the order of
+        // the content's tracks and the board's buildings.
+        let tracks = &content.research.tracks;
+        let mut levels: SmallVec<[u32; 8]> = smallvec::smallvec![0; tracks.len()];
+        for (id, level) in &self.research {
+            if let Some(i) = tracks.iter().position(|t| t.id == id.as_str()) {
+                levels[i] = *level;
+            }
+        }
+        let mut built: SmallVec<[u32; 8]> = smallvec::smallvec![0; board.buildings.len()];
+        for (id, n) in &self.built {
+            if let Some(i) = board.buildings.iter().position(|b| b.id == id.as_str()) {
+                built[i] = *n;
+            }
+        }
+        let holds = |cond: Option<&Condition>| match cond {
+            None => true,
+            Some(Condition::Has(b) | Condition::Lacks(b)) => {
+                let n = board
+                    .buildings
+                    .iter()
+                    .position(|x| x.id == *b)
+                    .map_or_else(|| self.built_count(b), |i| built[i]);
+                matches!(cond, Some(Condition::Has(_))) == (n > 0)
+            }
+        };
+        for (t, level) in tracks.iter().zip(&levels) {
+            if let Some(a) = t.levels.get(*level as usize) {
                 f(Source::Research(&t.id), a.grants());
             }
         }
         for (i, a) in faction.abilities.iter().enumerate() {
-            if self.holds(a.when.as_ref()) {
+            if holds(a.when.as_ref()) {
                 f(Source::Faction(i), a.grants());
             }
         }
-        for b in &board.buildings {
-            if self.built_count(&b.id) > 0 && self.holds(b.grants.when.as_ref()) {
+        for (b, n) in board.buildings.iter().zip(&built) {
+            if *n > 0 && holds(b.grants.when.as_ref()) {
                 f(Source::Building(&b.id), b.grants.grants());
             }
         }

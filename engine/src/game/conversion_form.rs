@@ -66,9 +66,14 @@ pub(crate) struct ConversionForm {
 impl ConversionForm {
     /// The form of a conversion.
     pub fn new(content: &Content, c: &Conversion) -> ConversionForm {
+        // A gain of resources only is read as it is; others are summed into one bundle.
+        let summed;
         let gain = match c.gain.as_slice() {
-            [Effect::Gain(b)] => Some(b.clone()),
-            effects => plain_gain(effects),
+            [Effect::Gain(b)] => Some(b),
+            effects => {
+                summed = plain_gain(effects);
+                summed.as_ref()
+            }
         };
         ConversionForm {
             pay: c
