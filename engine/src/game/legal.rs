@@ -519,6 +519,9 @@ impl Game {
         };
         let rules = &v.rules;
         let budget = self.colony_budget(v.seat, def, rules, &v.spent, v.power);
+        if budget.surely_short() {
+            return;
+        }
         // Structures are kept by space index, as the spaces are walked: one pass over both.
         let mut structures = self.state.structures.iter().peekable();
         for (idx, space) in self.state.map.spaces.iter().enumerate() {

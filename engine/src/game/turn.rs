@@ -72,6 +72,18 @@ pub(crate) struct ColonyBudget<'a> {
     spent: &'a [(crate::notation::Word, i32)],
 }
 
+impl ColonyBudget<'_> {
+    /// Whether no colonization at all can be paid: not even the building's own cost, which
+    /// every colonization pays on top of extras that are never negative (only known when no
+    /// power code is involved).
+    pub(crate) fn surely_short(&self) -> bool {
+        !self.power
+            && self.codes.iter().enumerate().any(|(i, &(_, base, have))| {
+                base > 0 && have < base && !self.fee.iter().any(|&(j, n)| j == i && n < 0)
+            })
+    }
+}
+
 /// The most federations (counting every satellite layout) listed in one state.
 pub const FEDERATION_LIMIT: usize = 5000;
 
