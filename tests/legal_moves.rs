@@ -1,6 +1,7 @@
 //! Legal next parts against every recorded game: at every point of every record, the part the
 //! record uses next is listed (complete), and every listed part applies and leaves something
-//! to do (sound, no dead ends).
+//! to do (sound, no dead ends; a free action taken inside an action leaves the action
+//! possible to finish).
 //!
 //! The list offers one income event per `income` part; a recorded `income a,b,…` part (several
 //! events named at once, the later ones possibly no longer a choice) must have its first item
@@ -62,12 +63,26 @@ fn check_record(content: Arc<Content>, record: &Record, sound: bool) -> (Vec<Str
                 ));
             }
             if sound {
+                let inside_action = !game.state.turn.follows.is_empty();
                 for c in &listed {
                     let mut g = game.clone();
                     if let Err(e) = g.apply_part(c) {
                         problems.push(format!("move {i} {line:?}: listed `{c}` fails: {e}"));
                     } else if !g.finished() && g.legal_parts().is_empty() {
                         problems.push(format!("move {i} {line:?}: listed `{c}` leads nowhere"));
+                    } else if inside_action && matches!(c, Command::Spend { .. } | Command::Burn(_))
+                    {
+                        // A free action inside an action leaves the action's follow-ups
+                        // possible: something other than another free action is listed.
+                        let after = g.legal_parts();
+                        if after
+                            .iter()
+                            .all(|p| matches!(p, Command::Spend { .. } | Command::Burn(_)))
+                        {
+                            problems.push(format!(
+                                "move {i} {line:?}: listed `{c}` leaves the action unfinishable"
+                            ));
+                        }
                     }
                 }
             }
