@@ -7,7 +7,8 @@ use super::legal::{codes_key, plain_gain};
 use crate::content::{Content, Conversion, Effect};
 use crate::notation::{Amount, Amounts, Command};
 
-/// What a paid code takes from a seat, resolved from the code once.
+/// What a code takes from a seat when paid (or brings when gained), resolved from the code
+/// once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum PayCode {
     /// `pw`: power spent from area III.

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use smallvec::SmallVec;
 
-use super::conversion_form::ConversionForm;
+use super::conversion_form::{ConversionForm, PayCode};
 use super::turn::Follow;
 use super::turn::SeatRules;
 use super::{Decision, Game};
@@ -345,12 +345,14 @@ impl Game {
             Command::Spend { cost, gain } => {
                 let range = self.content.rules.range_resource.as_str();
                 for a in cost {
-                    match a.code.as_str() {
-                        "pw" if !hv.power.special_in(Area::III) => {
+                    match PayCode::of(&self.content, &a.code) {
+                        PayCode::Power if !hv.power.special_in(Area::III) => {
                             hv.power.spend(a.count, v.rules.token_value, false).ok()?
                         }
-                        "pw" | "t" | "tg" | "t-a3" | "gf" => return None,
-                        _ => hv.take(range, &a.code, a.count as i32),
+                        PayCode::Resource(_) | PayCode::Unknown => {
+                            hv.take(range, &a.code, a.count as i32)
+                        }
+                        _ => return None,
                     }
                 }
                 let p = &self.state.players[v.seat];
@@ -366,15 +368,15 @@ impl Game {
                         })
                         .unwrap_or(&a.code);
                     let n = a.count as i32;
-                    match resources.iter().position(|r| r.id == code) {
-                        _ if code == "t" => hv.power.gain_tokens(a.count),
-                        Some(i) => {
+                    match PayCode::of(&self.content, code) {
+                        PayCode::Tokens => hv.power.gain_tokens(a.count),
+                        PayCode::Resource(i) => {
                             // As a gain is booked: never past the cap.
                             let old = p.resources[i] - hv.spent_of(code);
                             let cap = resources[i].cap.unwrap_or(i32::MAX).max(old);
                             hv.take(range, code, old - old.saturating_add(n).min(cap));
                         }
-                        None => exact = false,
+                        _ => exact = false,
                     }
                 }
                 return Some((hv, exact));

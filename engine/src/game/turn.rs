@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::conversion_form::PayCode;
 use super::effects::Happened;
 use super::legal::{plain_gain, scaled, Reach};
 use super::{err, Decision, Gaiaformer, Game, MoveError};
@@ -887,9 +888,12 @@ impl Game {
                 .sum();
             *have = p.resource(&self.content, code) - less;
         }
-        let power = codes
-            .iter()
-            .any(|(c, ..)| matches!(*c, "pw" | "t" | "tg" | "t-a3" | "gf"));
+        let power = codes.iter().any(|(c, ..)| {
+            !matches!(
+                PayCode::of(&self.content, c),
+                PayCode::Resource(_) | PayCode::Unknown
+            )
+        });
         ColonyBudget {
             codes,
             terraform,
