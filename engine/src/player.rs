@@ -23,6 +23,15 @@ pub fn substitutions(mods: &[&Modifier]) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Whether a condition holds, given how many of a building are on the map.
+fn holds_with(cond: Option<&Condition>, built: impl Fn(&str) -> u32) -> bool {
+    match cond {
+        None => true,
+        Some(Condition::Has(b)) => built(b) > 0,
+        Some(Condition::Lacks(b)) => built(b) == 0,
+    }
+}
+
 /// What one player holds.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Player {
@@ -215,11 +224,7 @@ impl Player {
 
     /// Whether a condition holds.
     pub fn holds(&self, cond: Option<&Condition>) -> bool {
-        match cond {
-            None => true,
-            Some(Condition::Has(b)) => self.built_count(b) > 0,
-            Some(Condition::Lacks(b)) => self.built_count(b) == 0,
-        }
+        holds_with(cond, |b| self.built_count(b))
     }
 
     /// Everything that grants the player something now: research levels they stand on,
@@ -316,16 +321,11 @@ impl Player {
                 built[i] = *n;
             }
         }
-        let holds = |cond: Option<&Condition>| match cond {
-            None => true,
-            Some(Condition::Has(b) | Condition::Lacks(b)) => {
-                let n = board
-                    .buildings
-                    .iter()
-                    .position(|x| x.id == *b)
-                    .map_or_else(|| self.built_count(b), |i| built[i]);
-                matches!(cond, Some(Condition::Has(_))) == (n > 0)
-            }
+        let holds = |cond: Option<&Condition>| {
+            holds_with(cond, |b| {
+                let on_board = board.buildings.iter().position(|x| x.id == b);
+                on_board.map_or_else(|| self.built_count(b), |i| built[i])
+            })
         };
         for (t, level) in tracks.iter().zip(&levels) {
             if let Some(a) = t.levels.get(*level as usize) {
