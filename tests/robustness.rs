@@ -68,3 +68,41 @@ fn corrupted_lines_are_refused_cleanly() {
         "only {refused} corrupted lines were refused"
     );
 }
+
+/// Numbers beyond any real game — half of `u32` and more, hexes far off the map — are refused
+/// with the state unchanged at every point of a recorded game, never wrapped into a legal value.
+#[test]
+fn huge_numbers_are_refused_not_wrapped() {
+    let content = common::platform_content();
+    let path = &common::records()[0];
+    let record = Record::from_json(&common::read_record(path)).expect("a record");
+    let mut game: Game = replay(content, &record, Some(0), false)
+        .map_err(|(m, _)| m.to_string())
+        .expect("init");
+    let mut tried = 0;
+    for line in record.moves.iter().skip(1) {
+        if let Some(seat) = game.deciding_seat() {
+            let who = game.seat_name(seat);
+            for tail in [
+                "burn 2147483648",
+                "burn 4294967295",
+                "build m 0x268435458",
+                "build m 2147483647x2147483647",
+                "build m -2147483648x2",
+            ] {
+                let bad = format!("{who} {tail}");
+                let before = serde_json::to_string(&game.state).expect("serialise");
+                let mut probe = game.clone();
+                assert!(probe.apply_text(&bad).is_err(), "{bad:?} was accepted");
+                assert_eq!(
+                    serde_json::to_string(&probe.state).expect("serialise"),
+                    before,
+                    "{bad:?}"
+                );
+                tried += 1;
+            }
+        }
+        game.apply_text(line).expect("recorded line applies");
+    }
+    assert!(tried > 100, "only {tried} lines tried");
+}

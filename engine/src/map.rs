@@ -102,11 +102,16 @@ impl HexIndex {
     }
 
     fn get(&self, hex: Hex) -> Option<usize> {
-        let (q, r) = (hex.q - self.q0, hex.r - self.r0);
-        if q < 0 || r < 0 || q >= self.width {
+        // Wide arithmetic: a hex far outside the map (a typed `0x268435458`) must miss, not
+        // wrap onto a space of the map.
+        let q = i64::from(hex.q) - i64::from(self.q0);
+        let r = i64::from(hex.r) - i64::from(self.r0);
+        let width = i64::from(self.width);
+        if q < 0 || r < 0 || q >= width {
             return None;
         }
-        match self.cells.get((r * self.width + q) as usize) {
+        let at = usize::try_from(r * width + q).ok()?;
+        match self.cells.get(at) {
             Some(&i) if i != Self::NONE => Some(usize::from(i)),
             _ => None,
         }
@@ -232,5 +237,37 @@ impl Map {
         let si = usize::from(s.sector);
         let idx = offset_index(s.hex - self.placements[si].center)?;
         Some((&self.labels[si], POSITION_NAMES[idx]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn space(q: i32, r: i32) -> Space {
+        Space {
+            hex: Hex { q, r },
+            sector: 0,
+            planet: PlanetIx::default(),
+        }
+    }
+
+    #[test]
+    fn hex_index_finds_spaces_and_misses_far_hexes() {
+        let spaces = [space(0, 0), space(1, 0), space(2, 0), space(0, 1)];
+        let index = HexIndex::new(&spaces);
+        assert_eq!(index.get(Hex { q: 2, r: 0 }), Some(2));
+        assert_eq!(index.get(Hex { q: 0, r: 1 }), Some(3));
+        assert_eq!(index.get(Hex { q: 1, r: 1 }), None);
+        // Far hexes must not wrap onto a space of the map.
+        for (q, r) in [
+            (268_435_458, 0),
+            (2, 1 << 30),
+            (i32::MAX, i32::MAX),
+            (i32::MIN, i32::MIN),
+            (i32::MIN, i32::MAX),
+        ] {
+            assert_eq!(index.get(Hex { q, r }), None, "{q}x{r}");
+        }
     }
 }

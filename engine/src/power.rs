@@ -84,7 +84,9 @@ impl Power {
 
     /// How much power a charge could move at most.
     pub fn chargeable(&self) -> u32 {
-        2 * self.tokens(Area::I) + self.tokens(Area::II)
+        self.tokens(Area::I)
+            .saturating_mul(2)
+            .saturating_add(self.tokens(Area::II))
     }
 
     /// Charges `n` power: each point moves a token I→II, or II→III once area I is empty.
@@ -243,11 +245,9 @@ impl Power {
     /// to the Gaia area when `to_gaia`).
     pub fn burn(&mut self, n: u32, to_gaia: bool) -> Result<(), PowerError> {
         let have = self.tokens(Area::II);
-        if 2 * n > have || n == 0 {
-            return Err(PowerError::NotEnoughTokens {
-                need: 2 * n.max(1),
-                have,
-            });
+        let need = n.max(1).saturating_mul(2);
+        if need > have || n == 0 {
+            return Err(PowerError::NotEnoughTokens { need, have });
         }
         // The special token, when in area II, is moved up rather than discarded.
         let mut up = n;
@@ -341,6 +341,15 @@ mod tests {
         let mut x = p([0, 0, 2, 0]);
         x.spend(3, 2, false).unwrap();
         assert_eq!(x.areas, [2, 0, 0, 0]);
+    }
+
+    #[test]
+    fn burning_more_than_half_of_u32_is_refused_not_wrapped() {
+        let mut x = p([0, 4, 0, 0]);
+        for n in [2_147_483_648, u32::MAX, 1 << 31 | 1] {
+            assert!(x.burn(n, false).is_err(), "burn {n}");
+            assert_eq!(x.areas, [0, 4, 0, 0]);
+        }
     }
 
     #[test]
