@@ -13,6 +13,15 @@ fn recorded_games_replay_identically() {
     let mut ok = 0;
     let mut failures = Vec::new();
     let records = common::records();
+    // The shipped records: 60 random-policy, 20 mixed and 24 rich games. An emptied or
+    // misplaced data folder must fail here, not pass on nothing.
+    for folder in ["dev", "mixed", "rich"] {
+        let n = records
+            .iter()
+            .filter(|p| p.parent().is_some_and(|d| d.ends_with(folder)))
+            .count();
+        assert!(n >= 20, "only {n} records in tests/data/conformance/{folder}");
+    }
     for path in &records {
         let record = Record::from_json(&common::read_record(path)).expect("a record");
         match replay(content.clone(), &record, None, true) {

@@ -92,7 +92,7 @@ fn unknown_key_is_reported_at_the_key() {
 fn missing_field_bad_reference_duplicate_id_and_script_error_all_reported_together() {
     let mut files = common::base_files();
     // A missing required field.
-    let rules = edit(&mut files, "rules.yaml", "\nrounds: 6", "\n");
+    edit(&mut files, "rules.yaml", "\nrounds: 6", "\n");
     // A reference to a planet type that does not exist.
     let terrans = edit(
         &mut files,
@@ -115,7 +115,6 @@ fn missing_field_bad_reference_duplicate_id_and_script_error_all_reported_togeth
             .any(|d| d.file.ends_with("rules.yaml") && d.message.contains("rounds")),
         "missing field: {text}"
     );
-    let _ = rules;
     let (l, c) = line_col(&terrans, "plutonium");
     assert!(
         has(

@@ -1035,7 +1035,10 @@ fn itars_pi_trade_four_gaia_tokens_for_a_tile() {
     );
     let mut g = g0.clone();
     let tiles = g.state.players[seat(&g, "itars")].techs.len();
-    let gaia = pw(&g, "itars")[3];
+    assert!(
+        pw(&g, "itars")[3] >= 4,
+        "the trade needs 4 tokens in the Gaia area"
+    );
     ok(&mut g, "itars spend 4tg for tech. tech int. up int");
     assert_eq!(g.state.players[seat(&g, "itars")].techs.len(), tiles + 1);
     assert_eq!(pw(&g, "itars")[3], 0);
@@ -1044,7 +1047,6 @@ fn itars_pi_trade_four_gaia_tokens_for_a_tile() {
         pw(&g0, "itars").iter().sum::<u32>() - 4,
         "the 4 tokens leave the game, the rest return"
     );
-    let _ = gaia;
     // Declining returns all of them.
     let mut g = g0.clone();
     ok(&mut g, "itars decline tech");
