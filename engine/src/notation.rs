@@ -646,6 +646,9 @@ fn parse_actor(token: &str) -> Result<Actor, NotationError> {
     }
 }
 
+/// How the recording platform's bot writes a missing argument (`pass undefined`).
+pub const NO_VALUE: &str = "undefined";
+
 /// Parses one trimmed part (without its index context).
 fn parse_part(text: &str) -> Result<Command, NotationError> {
     let mut words = text.split_whitespace();
@@ -668,7 +671,8 @@ fn parse_part(text: &str) -> Result<Command, NotationError> {
             hex: parse_hex_ref(arg(1, "hex")?)?,
         },
         "booster" => Command::Booster(owned(0, "booster id")?),
-        "pass" => Command::Pass(optional(0)),
+        // The platform's bot writes a missing booster as `pass undefined`: no booster.
+        "pass" => Command::Pass(optional(0).filter(|b| b != NO_VALUE)),
         "up" => Command::Up(owned(0, "research field")?),
         "tech" => Command::Tech(owned(0, "tech position")?),
         "cover" => Command::Cover(owned(0, "tech position")?),
@@ -976,6 +980,7 @@ mod tests {
             Command::Pass(Some("widget7".into()))
         );
         assert_eq!(one("zorgs pass"), Command::Pass(None));
+        assert_eq!(one("zorgs pass undefined"), Command::Pass(None));
         assert_eq!(one("zorgs up nav"), Command::Up("nav".into()));
         assert_eq!(one("zorgs tech adv-eco"), Command::Tech("adv-eco".into()));
         assert_eq!(one("zorgs cover free2"), Command::Cover("free2".into()));

@@ -30,6 +30,9 @@ pub struct Record {
     /// Whether the game reached final scoring.
     #[serde(default)]
     pub finished: bool,
+    /// The faction of each seat, when the record names them.
+    #[serde(default)]
+    pub factions: Vec<String>,
 }
 
 /// One snapshot.
@@ -85,6 +88,9 @@ impl Record {
 
     /// The game setup it describes: the recorded one, or one drawn from the `init` seed.
     pub fn game_setup(&self, content: &Content) -> Result<Setup, String> {
+        if let Some(f) = self.factions.iter().find(|f| content.faction(f).is_none()) {
+            return Err(format!("the record names faction \"{f}\", which the content lacks"));
+        }
         let Some(setup) = &self.setup else {
             let seed = self
                 .moves

@@ -114,6 +114,44 @@ impl Game {
         Ok(())
     }
 
+    /// Forgets the income of a building's slot `n` as it leaves the board. Slots with the same
+    /// income are alike, so what leaves the income order is the earliest acquired of them
+    /// (the others keep their places, renamed to the slots that stay).
+    fn unlog_building(&mut self, seat: usize, building: &str, n: u32) {
+        let slots: Vec<Vec<Effect>> = self
+            .board(seat)
+            .building(building)
+            .map(|b| b.income.clone())
+            .unwrap_or_default();
+        let key = |k: u32| format!("b:{building}:{k}");
+        let spec = (n as usize)
+            .checked_sub(1)
+            .and_then(|i| slots.get(i))
+            .filter(|e| !e.is_empty());
+        let p = &mut self.state.players[seat];
+        let Some(spec) = spec else {
+            p.unlog_source(&key(n));
+            return;
+        };
+        let alike: Vec<u32> = (1..=n)
+            .filter(|k| slots.get(*k as usize - 1) == Some(spec))
+            .collect();
+        let mut places: Vec<usize> = alike
+            .iter()
+            .filter_map(|k| p.income_log.iter().position(|l| *l == key(*k)))
+            .collect();
+        places.sort_unstable();
+        if places.len() != alike.len() {
+            p.unlog_source(&key(n));
+            return;
+        }
+        let earliest = places.remove(0);
+        for (k, at) in alike.iter().filter(|k| **k != n).zip(&places) {
+            p.income_log[*at] = key(*k).into();
+        }
+        p.income_log.remove(earliest);
+    }
+
     /// Puts a building on a space (no costs, no triggers).
     pub(crate) fn put_structure(
         &mut self,
@@ -127,10 +165,11 @@ impl Game {
         if let Some(s) = list.iter_mut().find(|s| s.seat == seat) {
             let old = std::mem::replace(&mut s.building, building.into());
             if !s.off_board {
-                let p = &mut self.state.players[seat];
-                let n = p.built_count(&old);
-                p.unlog_source(&format!("b:{old}:{n}"));
-                p.built.insert(old, n.saturating_sub(1));
+                let n = self.state.players[seat].built_count(&old);
+                self.unlog_building(seat, &old, n);
+                self.state.players[seat]
+                    .built
+                    .insert(old, n.saturating_sub(1));
             }
         } else {
             list.push(Structure {
