@@ -128,6 +128,13 @@ pub enum Command {
     },
     /// `booster <id>`: initial booster pick.
     Booster(Word),
+    /// `bid <faction> <amount>`: bid VP for a chosen faction in a faction auction.
+    Bid {
+        /// The faction bid on.
+        faction: Word,
+        /// VP offered (paid at the end of the game).
+        amount: u32,
+    },
     /// `pass [<booster id>]`: pass, taking the named booster (none in the last round).
     Pass(Option<Word>),
     /// `up <field>`: advance on a research track.
@@ -289,6 +296,7 @@ impl fmt::Display for Command {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Command::Faction(id) => write!(f, "faction {id}"),
+            Command::Bid { faction, amount } => write!(f, "bid {faction} {amount}"),
             Command::Build { building, hex } => write!(f, "build {building} {hex}"),
             Command::Booster(id) => write!(f, "booster {id}"),
             Command::Pass(None) => f.write_str("pass"),
@@ -666,6 +674,15 @@ fn parse_part(text: &str) -> Result<Command, NotationError> {
     Ok(match verb {
         "endturn" => Command::EndTurn,
         "faction" => Command::Faction(owned(0, "faction id")?),
+        "bid" => {
+            let amount = arg(1, "amount")?;
+            Command::Bid {
+                faction: owned(0, "faction id")?,
+                amount: amount
+                    .parse()
+                    .map_err(|_| NotationError::new(format!("bad bid \"{amount}\"")))?,
+            }
+        }
         "build" => Command::Build {
             building: owned(0, "building")?,
             hex: parse_hex_ref(arg(1, "hex")?)?,
@@ -1106,9 +1123,9 @@ mod tests {
         );
         assert_eq!(
             one("p1 bid zorgs 3"),
-            Command::Other {
-                verb: "bid".into(),
-                args: vec!["zorgs".into(), "3".into()]
+            Command::Bid {
+                faction: "zorgs".into(),
+                amount: 3
             }
         );
         assert_eq!(

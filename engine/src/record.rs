@@ -136,16 +136,35 @@ impl Record {
         Some((family.to_string(), version))
     }
 
-    /// The variant overlays that give this record's faction boards, chosen among `available`
-    /// (names of overlays): for family F and revision V, the newest `F-N` with N ≤ V (the
+    /// The variant overlays that give this record's options, chosen among `available` (names
+    /// of overlays): `auction-<mode>` for a faction auction; for faction-board family F and
+    /// revision V, the newest `F-N` with N ≤ V (the
     /// newest of all without V), then `F-N-<players>p` when one is tied to this player count.
     ///
     /// # Errors
     ///
     /// When the record names a family with no overlay at or below its revision.
     pub fn board_variants(&self, available: &[String]) -> Result<Vec<String>, String> {
+        let mut names = Vec::new();
+        // The auction mode (`options.auction`; `true` is the platform's older spelling of
+        // bidding while choosing) is the overlay `auction-<mode>`.
+        match self.options.as_ref().and_then(|o| o.get("auction")) {
+            None | Some(Value::Null) | Some(Value::Bool(false)) => {}
+            Some(mode) => {
+                let mode = match mode {
+                    Value::Bool(true) => "bid-while-choosing",
+                    Value::String(m) => m.as_str(),
+                    other => return Err(format!("auction option {other} is not a mode")),
+                };
+                let name = format!("auction-{mode}");
+                if !available.contains(&name) {
+                    return Err(format!("no variant {name} for the auction mode \"{mode}\""));
+                }
+                names.push(name);
+            }
+        }
         let Some((family, version)) = self.board_family() else {
-            return Ok(Vec::new());
+            return Ok(names);
         };
         let revision = |name: &str| -> Option<u32> {
             name.strip_prefix(&family)?.strip_prefix('-')?.parse().ok()
@@ -159,7 +178,7 @@ impl Record {
                 let v = version.map_or("any".to_string(), |v| v.to_string());
                 format!("no faction boards \"{family}\" of revision {v} in the content's variants")
             })?;
-        let mut names = vec![format!("{family}-{best}")];
+        names.push(format!("{family}-{best}"));
         let tied = format!("{family}-{best}-{}p", self.players);
         if available.contains(&tied) {
             names.push(tied);

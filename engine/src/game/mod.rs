@@ -89,6 +89,8 @@ pub(crate) fn err<T>(msg: impl Into<String>) -> Result<T, MoveError> {
 pub enum Decision {
     /// Choose a faction.
     Faction(usize),
+    /// Bid for one of the chosen factions (faction auction).
+    Bid(usize),
     /// Place a starting building.
     Place(usize, String),
     /// Choose a starting booster.
@@ -115,6 +117,7 @@ impl Decision {
     pub fn seat(&self) -> usize {
         match self {
             Decision::Faction(s)
+            | Decision::Bid(s)
             | Decision::Place(s, _)
             | Decision::Booster(s)
             | Decision::Income(s)
@@ -223,6 +226,13 @@ pub struct GameState {
     /// What the open decision has done so far.
     #[serde(default)]
     pub turn: turn::TurnCtx,
+    /// Factions named so far, in the order they were first chosen (the table order of an
+    /// auction game).
+    #[serde(default)]
+    pub chosen: Vec<Word>,
+    /// VP each seat bid for its faction (paid at the end of the game).
+    #[serde(default)]
+    pub bids: Vec<u32>,
     /// Decisions completed (move lines applied).
     pub moves: usize,
     /// Random generator.
@@ -345,6 +355,8 @@ impl Game {
             question: None,
             open: None,
             turn: Default::default(),
+            chosen: Vec::new(),
+            bids: vec![0; setup.players],
             moves: 0,
             rng: Rng::new(0),
             setup: Arc::new(setup),
@@ -544,6 +556,7 @@ impl Game {
         }
         match decision {
             Decision::Faction(s) => self.once(|g| g.choose_faction(s, part)),
+            Decision::Bid(s) => self.once(|g| g.bid(s, part)),
             Decision::Place(s, b) => self.once(|g| g.place_start(s, &b, part)),
             Decision::Booster(s) => self.once(|g| g.start_booster(s, part)),
             Decision::Income(s) => self.income_part(s, part),
@@ -580,7 +593,7 @@ impl Game {
     /// Ends the open decision, then runs the automatic steps up to the next decision.
     fn close_decision(&mut self, d: &Decision) -> Result<(), MoveError> {
         match d {
-            Decision::Faction(_) | Decision::Place(..) | Decision::Booster(_) => {
+            Decision::Faction(_) | Decision::Bid(_) | Decision::Place(..) | Decision::Booster(_) => {
                 if !self.state.turn.decided {
                     return err("nothing was decided");
                 }
