@@ -301,3 +301,170 @@ fn tokens_gained_after_a_spend_question_stay_with_the_answer() {
     replays_identically("fid-takd-42");
     replays_identically("fid-takd-16");
 }
+
+// Content with named variants ---------------------------------------------------------------------
+
+/// The variants under content/variants, by name.
+fn available_variants() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(common::root().join("content/variants"))
+        .expect("variants folder")
+        .flatten()
+        .filter_map(|e| {
+            let n = e.file_name().to_string_lossy().to_string();
+            n.strip_suffix(".yaml").map(str::to_string)
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+/// The base game with the platform's variant and then `names`.
+fn content_with(names: &[String]) -> std::sync::Arc<orrery::content::Content> {
+    let mut overlays = Vec::new();
+    for n in std::iter::once("boardgamers").chain(names.iter().map(String::as_str)) {
+        let file = common::root().join(format!("content/variants/{n}.yaml"));
+        overlays.push(orrery::content::OverlaySource {
+            file: file.display().to_string(),
+            text: std::fs::read_to_string(&file).expect("variant readable"),
+            scripts: Vec::new(),
+        });
+    }
+    let files = orrery::content::DirFiles::new(common::base_dir());
+    match orrery::content::Content::load(&files, &overlays) {
+        Ok(c) => std::sync::Arc::new(c),
+        Err(d) => panic!("{names:?}: {}", d[0]),
+    }
+}
+
+/// A record of `players` seats carrying only `options` (as JSON).
+fn options_record(players: usize, options: serde_json::Value) -> Record {
+    Record::from_json(&serde_json::json!({
+        "players": players,
+        "moves": [format!("init {players} fid-options")],
+        "options": options,
+    }))
+    .expect("a record")
+}
+
+// 5. Variant faction boards ------------------------------------------------------------------------
+
+#[test]
+fn board_variants_are_chosen_by_family_and_revision() {
+    let names = available_variants();
+    let pick = |players: usize, options: serde_json::Value| {
+        options_record(players, options).board_variants(&names)
+    };
+    let beta = |v: serde_json::Value| pick(4, serde_json::json!({"factionVariant": "beta", "factionVariantVersion": v}));
+    assert_eq!(beta(0.into()).unwrap(), ["beta-0"]);
+    assert_eq!(beta(1.into()).unwrap(), ["beta-0"], "revision 1 falls back to 0");
+    assert_eq!(beta(2.into()).unwrap(), ["beta-2"]);
+    assert_eq!(beta(7.into()).unwrap(), ["beta-2"]);
+    assert_eq!(
+        pick(4, serde_json::json!({"factionVariant": "beta"})).unwrap(),
+        ["beta-2"],
+        "no revision: the newest"
+    );
+    let balanced = serde_json::json!({"factionVariant": "more-balanced", "factionVariantVersion": 0});
+    assert_eq!(pick(4, balanced.clone()).unwrap(), ["more-balanced-0"]);
+    assert_eq!(
+        pick(2, balanced).unwrap(),
+        ["more-balanced-0", "more-balanced-0-2p"]
+    );
+    assert!(pick(4, serde_json::json!({"factionVariant": "standard"}))
+        .unwrap()
+        .is_empty());
+    let e = pick(4, serde_json::json!({"factionVariant": "shiny"})).unwrap_err();
+    assert!(e.contains("shiny"), "{e}");
+}
+
+#[test]
+fn variant_boards_start_as_on_the_platform() {
+    // Each seat's state right after the last faction choice, from the reference engine, for
+    // beta revisions 0, 1, 2 and none, and more-balanced at 4 and 2 players.
+    let path = common::root().join("tests/data/fidelity/variant-boards.json");
+    let data = common::read_record(&path);
+    let names = available_variants();
+    for case in data["cases"].as_array().unwrap() {
+        let players = case["players"].as_u64().unwrap() as usize;
+        let record = options_record(players, case["options"].clone());
+        let content = content_with(&record.board_variants(&names).unwrap());
+        let setup = orrery::game::Setup::random(
+            &content,
+            players,
+            &mut orrery::rng::Rng::from_text("fid-boards"),
+        )
+        .unwrap();
+        let mut g = Game::new(content, setup).unwrap();
+        for (i, f) in case["factions"].as_array().unwrap().iter().enumerate() {
+            ok(&mut g, &format!("p{} faction {}", i + 1, f.as_str().unwrap()));
+        }
+        for (s, want) in case["seats"].as_array().unwrap().iter().enumerate() {
+            let want: orrery::record::SeatSnapshot =
+                serde_json::from_value(want.clone()).unwrap();
+            assert_eq!(
+                seat_snapshot(&g, s),
+                want,
+                "{} under {}",
+                g.seat_name(s),
+                case["options"]
+            );
+        }
+    }
+}
+
+// 4. The faction auction ---------------------------------------------------------------------------
+
+#[test]
+fn choose_bid_auction_game_replays_identically() {
+    // Factions are named first; then p1 bids 1 for Xenos, p2 outbids with 4, … ; the Itars,
+    // named first, play first although seat 3 won them; bids are paid at the end.
+    let record = fidelity_record("fid-auc-2");
+    let content = content_with(&record.board_variants(&available_variants()).unwrap());
+    let mut g = replay(content.clone(), &record, Some(4), true)
+        .map_err(|(m, _)| m.to_string())
+        .unwrap();
+    assert_eq!(g.next_decision(), Some(&Decision::Bid(0)));
+    let parts: Vec<String> = g.legal_parts().iter().map(|p| p.to_string()).collect();
+    assert!(parts.contains(&"bid xenos 0".to_string()) && parts.contains(&"bid xenos 8".to_string()));
+    assert!(!parts.contains(&"bid xenos 9".to_string()), "{parts:?}");
+    refused_with(&mut g, "p1 bid taklons 1", "has not been chosen");
+    refused_with(&mut g, "p1 bid xenos 9", "0 to 8");
+    if let Err((m, _)) = replay(content, &record, None, true) {
+        panic!("{m}");
+    }
+}
+
+#[test]
+fn bid_while_choosing_auction_follows_the_platform() {
+    // Lines and outcomes checked on the reference engine: who decides after each line, who
+    // holds what, and that the first named faction places first.
+    let content = content_with(&["auction-bid-while-choosing".to_string()]);
+    let setup = orrery::game::Setup::random(&content, 3, &mut orrery::rng::Rng::from_text("x"))
+        .unwrap();
+    let mut g = Game::new(content, setup).unwrap();
+    let steps = [
+        ("p1 faction terrans", 1),
+        ("p2 bid terrans 2", 2),
+        ("p3 faction gleens", 0),
+        ("p1 bid gleens 1", 2),
+        ("p3 faction nevlas", 1),
+    ];
+    for (line, next) in steps {
+        ok(&mut g, line);
+        assert_eq!(g.deciding_seat(), Some(next), "after {line}");
+        if line == "p2 bid terrans 2" {
+            refused_with(&mut g, "p3 bid terrans 2", "3 to 11");
+            refused_with(&mut g, "p3 faction lantids", "home planet");
+            let parts: Vec<String> = g.legal_parts().iter().map(|p| p.to_string()).collect();
+            assert!(parts.contains(&"bid terrans 11".to_string()));
+            assert!(parts.contains(&"faction nevlas".to_string()));
+        }
+    }
+    let factions: Vec<String> = (0..3).map(|s| g.seat_name(s)).collect();
+    assert_eq!(factions, ["gleens", "terrans", "nevlas"]);
+    assert_eq!(g.state.bids, [1, 2, 0]);
+    assert_eq!(
+        g.next_decision(),
+        Some(&Decision::Place(1, "m".to_string()))
+    );
+}
