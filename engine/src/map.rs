@@ -33,6 +33,19 @@ pub struct Space {
     pub planet: PlanetIx,
 }
 
+/// One space as a record lists it: where, on which sector tile, and its planet letter.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ListedHex {
+    /// Axial q.
+    pub q: i32,
+    /// Axial r.
+    pub r: i32,
+    /// The sector tile it belongs to (`5B`).
+    pub sector: String,
+    /// Its planet letter (`e` for empty space).
+    pub planet: char,
+}
+
 /// Errors building a map.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MapError {
@@ -48,6 +61,15 @@ pub enum MapError {
     /// No layout for the player count.
     #[error("no layout for {0} players")]
     NoLayout(usize),
+    /// A listed space that the placed sectors do not cover, or that lies on another sector.
+    #[error("listed hex {0} is not on sector {1} of the placed sectors")]
+    ListedOffMap(Hex, String),
+    /// A listed space with a letter that no planet type uses.
+    #[error("listed hex {0} has an unknown planet letter '{1}'")]
+    ListedLetter(Hex, char),
+    /// A space of the placed sectors that the list leaves out, or lists twice.
+    #[error("hex {0} is listed {1} times (once expected)")]
+    ListedCount(Hex, usize),
 }
 
 /// The map of one game.
@@ -156,6 +178,46 @@ impl Map {
             index: HexIndex::new(&spaces),
             spaces,
         })
+    }
+
+    /// The map of a placement whose spaces are listed one by one (as a record's
+    /// `setup.hexes`): the list is the map, so a listed planet replaces what the sector tile
+    /// says. Every space must be listed exactly once, on the sector that covers it.
+    pub fn with_listed(
+        content: &Content,
+        placements: &[Placement],
+        listed: &[ListedHex],
+    ) -> Result<Map, MapError> {
+        let mut map = Map::build(content, placements)?;
+        let mut seen = vec![0usize; map.spaces.len()];
+        for l in listed {
+            let hex = Hex::new(l.q, l.r);
+            let i = map
+                .space_index(hex)
+                .filter(|i| placements[usize::from(map.spaces[*i].sector)].sector == l.sector)
+                .ok_or_else(|| MapError::ListedOffMap(hex, l.sector.clone()))?;
+            let planet = content
+                .planets
+                .planets
+                .iter()
+                .position(|pl| pl.letter == l.planet)
+                .ok_or(MapError::ListedLetter(hex, l.planet))?;
+            map.spaces[i].planet = planet as PlanetIx;
+            seen[i] += 1;
+        }
+        if let Some(i) = seen.iter().position(|n| *n != 1) {
+            return Err(MapError::ListedCount(map.spaces[i].hex, seen[i]));
+        }
+        Ok(map)
+    }
+
+    /// The spaces whose planet differs between two maps of the same placement, by name.
+    pub fn planet_differences(&self, other: &Map) -> Vec<String> {
+        self.spaces
+            .iter()
+            .filter(|s| other.space(s.hex).is_some_and(|o| o.planet != s.planet))
+            .map(|s| self.name_of(s.hex).unwrap_or_else(|| s.hex.to_string()))
+            .collect()
     }
 
     /// A random valid map for a player count: sectors shuffled into the layout's slots with

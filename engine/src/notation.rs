@@ -128,6 +128,13 @@ pub enum Command {
     },
     /// `booster <id>`: initial booster pick.
     Booster(Word),
+    /// `bid <faction> <amount>`: bid VP for a chosen faction in a faction auction.
+    Bid {
+        /// The faction bid on.
+        faction: Word,
+        /// VP offered (paid at the end of the game).
+        amount: u32,
+    },
     /// `pass [<booster id>]`: pass, taking the named booster (none in the last round).
     Pass(Option<Word>),
     /// `up <field>`: advance on a research track.
@@ -289,6 +296,7 @@ impl fmt::Display for Command {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Command::Faction(id) => write!(f, "faction {id}"),
+            Command::Bid { faction, amount } => write!(f, "bid {faction} {amount}"),
             Command::Build { building, hex } => write!(f, "build {building} {hex}"),
             Command::Booster(id) => write!(f, "booster {id}"),
             Command::Pass(None) => f.write_str("pass"),
@@ -646,6 +654,9 @@ fn parse_actor(token: &str) -> Result<Actor, NotationError> {
     }
 }
 
+/// How the recording platform's bot writes a missing argument (`pass undefined`).
+pub const NO_VALUE: &str = "undefined";
+
 /// Parses one trimmed part (without its index context).
 fn parse_part(text: &str) -> Result<Command, NotationError> {
     let mut words = text.split_whitespace();
@@ -663,12 +674,22 @@ fn parse_part(text: &str) -> Result<Command, NotationError> {
     Ok(match verb {
         "endturn" => Command::EndTurn,
         "faction" => Command::Faction(owned(0, "faction id")?),
+        "bid" => {
+            let amount = arg(1, "amount")?;
+            Command::Bid {
+                faction: owned(0, "faction id")?,
+                amount: amount
+                    .parse()
+                    .map_err(|_| NotationError::new(format!("bad bid \"{amount}\"")))?,
+            }
+        }
         "build" => Command::Build {
             building: owned(0, "building")?,
             hex: parse_hex_ref(arg(1, "hex")?)?,
         },
         "booster" => Command::Booster(owned(0, "booster id")?),
-        "pass" => Command::Pass(optional(0)),
+        // The platform's bot writes a missing booster as `pass undefined`: no booster.
+        "pass" => Command::Pass(optional(0).filter(|b| b != NO_VALUE)),
         "up" => Command::Up(owned(0, "research field")?),
         "tech" => Command::Tech(owned(0, "tech position")?),
         "cover" => Command::Cover(owned(0, "tech position")?),
@@ -976,6 +997,7 @@ mod tests {
             Command::Pass(Some("widget7".into()))
         );
         assert_eq!(one("zorgs pass"), Command::Pass(None));
+        assert_eq!(one("zorgs pass undefined"), Command::Pass(None));
         assert_eq!(one("zorgs up nav"), Command::Up("nav".into()));
         assert_eq!(one("zorgs tech adv-eco"), Command::Tech("adv-eco".into()));
         assert_eq!(one("zorgs cover free2"), Command::Cover("free2".into()));
@@ -1101,9 +1123,9 @@ mod tests {
         );
         assert_eq!(
             one("p1 bid zorgs 3"),
-            Command::Other {
-                verb: "bid".into(),
-                args: vec!["zorgs".into(), "3".into()]
+            Command::Bid {
+                faction: "zorgs".into(),
+                amount: 3
             }
         );
         assert_eq!(

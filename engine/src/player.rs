@@ -172,7 +172,9 @@ impl Player {
         }
         let subs = substitutions(&p.modifiers(content, faction, &board));
         p.gain_with(content, &subs, &content.rules.start, "start");
-        p.gain_with(content, &subs, &board.start, "start");
+        // The board's starting grant is what the board shows: no substitution applies to it
+        // (a faction whose QIC arrive as ore still starts with a QIC the board grants).
+        p.gain_with(content, &[], &board.start, "start");
         for (track, level) in &board.research {
             p.log_source(&format!("r:{track}"));
             for l in 1..=*level {

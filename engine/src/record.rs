@@ -30,7 +30,23 @@ pub struct Record {
     /// Whether the game reached final scoring.
     #[serde(default)]
     pub finished: bool,
+    /// The faction of each seat, when the record names them.
+    #[serde(default)]
+    pub factions: Vec<String>,
+    /// The recording engine's options (faction-board family and revision, auction mode, …).
+    #[serde(default)]
+    pub options: Option<Value>,
+    /// Per seat, the faction board overlay the recording engine stored for it (null: none
+    /// stored, so the options decide).
+    #[serde(default)]
+    pub player_variants: Option<Vec<Option<Value>>>,
+    /// `replay` when an older engine recorded the game: its stored boards are what was played.
+    #[serde(default)]
+    pub replay_mode: Option<String>,
 }
+
+/// The family of faction boards that means "no overlay".
+pub const STANDARD_BOARDS: &str = "standard";
 
 /// One snapshot.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -85,6 +101,9 @@ impl Record {
 
     /// The game setup it describes: the recorded one, or one drawn from the `init` seed.
     pub fn game_setup(&self, content: &Content) -> Result<Setup, String> {
+        if let Some(f) = self.factions.iter().find(|f| content.faction(f).is_none()) {
+            return Err(format!("the record names faction \"{f}\", which the content lacks"));
+        }
         let Some(setup) = &self.setup else {
             let seed = self
                 .moves
@@ -99,6 +118,214 @@ impl Record {
             ..setup.clone()
         })
     }
+}
+
+impl Record {
+    /// The faction-board family and revision the options name (`options.factionVariant`,
+    /// `options.factionVariantVersion`); `None` for the standard boards.
+    pub fn board_family(&self) -> Option<(String, Option<u32>)> {
+        let o = self.options.as_ref()?;
+        let family = o.get("factionVariant")?.as_str()?;
+        if family == STANDARD_BOARDS {
+            return None;
+        }
+        let version = o
+            .get("factionVariantVersion")
+            .and_then(Value::as_u64)
+            .and_then(|v| u32::try_from(v).ok());
+        Some((family.to_string(), version))
+    }
+
+    /// The variant overlays that give this record's options, chosen among `available` (names
+    /// of overlays): `auction-<mode>` for a faction auction; for faction-board family F and
+    /// revision V, the newest `F-N` with N ≤ V (the
+    /// newest of all without V), then `F-N-<players>p` when one is tied to this player count.
+    ///
+    /// # Errors
+    ///
+    /// When the record names a family with no overlay at or below its revision.
+    pub fn board_variants(&self, available: &[String]) -> Result<Vec<String>, String> {
+        let mut names = Vec::new();
+        // The auction mode (`options.auction`; `true` is the platform's older spelling of
+        // bidding while choosing) is the overlay `auction-<mode>`.
+        match self.options.as_ref().and_then(|o| o.get("auction")) {
+            None | Some(Value::Null) | Some(Value::Bool(false)) => {}
+            Some(mode) => {
+                let mode = match mode {
+                    Value::Bool(true) => "bid-while-choosing",
+                    Value::String(m) => m.as_str(),
+                    other => return Err(format!("auction option {other} is not a mode")),
+                };
+                let name = format!("auction-{mode}");
+                if !available.contains(&name) {
+                    return Err(format!("no variant {name} for the auction mode \"{mode}\""));
+                }
+                names.push(name);
+            }
+        }
+        let Some((family, version)) = self.board_family() else {
+            return Ok(names);
+        };
+        let revision = |name: &str| -> Option<u32> {
+            name.strip_prefix(&family)?.strip_prefix('-')?.parse().ok()
+        };
+        let best = available
+            .iter()
+            .filter_map(|n| revision(n))
+            .filter(|n| version.is_none_or(|v| *n <= v))
+            .max()
+            .ok_or_else(|| {
+                let v = version.map_or("any".to_string(), |v| v.to_string());
+                format!("no faction boards \"{family}\" of revision {v} in the content's variants")
+            })?;
+        names.push(format!("{family}-{best}"));
+        let tied = format!("{family}-{best}-{}p", self.players);
+        if available.contains(&tied) {
+            names.push(tied);
+        }
+        Ok(names)
+    }
+
+    /// The boards stored per seat (`player_variants`) as an overlay in the notation of
+    /// content overlays, for records an older engine recorded (`replay_mode: "replay"`):
+    /// a stored start string (`3k,4o,15c,up-nav`) sets the board's start and research levels,
+    /// `+…` strings its base income, `power` its starting power. `None` when the record stores
+    /// no board.
+    ///
+    /// # Errors
+    ///
+    /// A stored board this reading does not cover (another field, a special action, an empty
+    /// board) is an error naming the seat and what it holds.
+    pub fn stored_boards_overlay(&self) -> Result<Option<String>, String> {
+        let Some(stored) = &self.player_variants else {
+            return Ok(None);
+        };
+        if self.replay_mode.as_deref() != Some("replay") {
+            return Ok(None);
+        }
+        let mut changes = Vec::new();
+        for (seat, board) in stored.iter().enumerate() {
+            let Some(board) = board else { continue };
+            let faction = self
+                .factions
+                .get(seat)
+                .ok_or_else(|| format!("player_variants names seat {} without a faction", seat + 1))?;
+            let obj = board
+                .as_object()
+                .filter(|o| !o.is_empty())
+                .ok_or_else(|| format!("seat {}: an empty stored board is not supported", seat + 1))?;
+            for (key, value) in obj {
+                match key.as_str() {
+                    "income" => {
+                        let list = value.as_array().ok_or_else(|| {
+                            format!("seat {}: stored income is not a list", seat + 1)
+                        })?;
+                        stored_income(faction, seat, list, &mut changes)?;
+                    }
+                    "power" => {
+                        let area = |k: &str| value.get(k).and_then(Value::as_u64).unwrap_or(0);
+                        changes.push(set_change(
+                            faction,
+                            "board.power",
+                            serde_json::json!([area("area1"), area("area2"), 0]),
+                        ));
+                    }
+                    other => {
+                        return Err(format!(
+                            "seat {}: stored board field \"{other}\" is not supported",
+                            seat + 1
+                        ))
+                    }
+                }
+            }
+        }
+        let overlay = serde_json::json!({
+            "name": "stored-boards",
+            "description": "the faction boards the record stores per seat",
+            "changes": changes,
+        });
+        Ok(Some(overlay.to_string()))
+    }
+}
+
+fn set_change(faction: &str, path: &str, value: Value) -> Value {
+    serde_json::json!({"set": {"kind": "faction", "id": faction, "path": path, "value": value}})
+}
+
+/// Amounts of a stored reward string (`3k,4o,15c`), with `up-<track>` items counted apart.
+fn stored_rewards(
+    text: &str,
+    seat: usize,
+) -> Result<(serde_json::Map<String, Value>, BTreeMap<String, u32>), String> {
+    let mut amounts = serde_json::Map::new();
+    let mut ups: BTreeMap<String, u32> = BTreeMap::new();
+    for item in text.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+        if let Some(track) = item.strip_prefix("up-") {
+            *ups.entry(track.to_string()).or_default() += 1;
+            continue;
+        }
+        let digits = item.bytes().take_while(u8::is_ascii_digit).count();
+        let (n, code) = item.split_at(digits);
+        let n: u64 = if n.is_empty() {
+            1
+        } else {
+            n.parse()
+                .map_err(|_| format!("seat {}: bad stored reward \"{item}\"", seat + 1))?
+        };
+        if code.is_empty() || !code.bytes().all(|b| b.is_ascii_alphabetic()) {
+            return Err(format!("seat {}: bad stored reward \"{item}\"", seat + 1));
+        }
+        let old = amounts.get(code).and_then(Value::as_u64).unwrap_or(0);
+        amounts.insert(code.to_string(), (old + n).into());
+    }
+    Ok((amounts, ups))
+}
+
+/// Changes for a stored income list: the start string, then base income strings.
+fn stored_income(
+    faction: &str,
+    seat: usize,
+    list: &[Value],
+    changes: &mut Vec<Value>,
+) -> Result<(), String> {
+    let mut income = Vec::new();
+    for (i, item) in list.iter().enumerate() {
+        let text = item
+            .as_str()
+            .ok_or_else(|| format!("seat {}: stored income {i} is not text", seat + 1))?;
+        if let Some(each_round) = text.strip_prefix('+') {
+            let (amounts, ups) = stored_rewards(each_round, seat)?;
+            if !ups.is_empty() {
+                return Err(format!("seat {}: research in income \"{text}\"", seat + 1));
+            }
+            // Charges and token gains are separate income items, so they can be ordered.
+            let power = |c: &str| c == "pw" || c == "t";
+            let rest: serde_json::Map<String, Value> = amounts
+                .iter()
+                .filter(|(c, _)| !power(c))
+                .map(|(c, n)| (c.clone(), n.clone()))
+                .collect();
+            if !rest.is_empty() {
+                income.push(serde_json::json!({ "gain": rest }));
+            }
+            for (code, n) in amounts.iter().filter(|(c, _)| power(c)) {
+                income.push(serde_json::json!({"gain": {code: n}}));
+            }
+        } else if i == 0 && !text.starts_with("=>") {
+            let (amounts, ups) = stored_rewards(text, seat)?;
+            changes.push(set_change(faction, "board.start", Value::Object(amounts)));
+            changes.push(set_change(faction, "board.research", serde_json::json!(ups)));
+        } else {
+            return Err(format!(
+                "seat {}: stored income \"{text}\" is not supported",
+                seat + 1
+            ));
+        }
+    }
+    if !income.is_empty() {
+        changes.push(set_change(faction, "board.income", Value::Array(income)));
+    }
+    Ok(())
 }
 
 /// A seat as a snapshot would show it.

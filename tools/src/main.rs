@@ -76,6 +76,10 @@ enum Command {
         /// Record files or folders (searched recursively for `*.json`).
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+        /// Also print, per game, the content folder, the variants stacked on it (the
+        /// record's faction boards included) and where the map came from.
+        #[arg(long)]
+        verbose: bool,
     },
     /// Replay a game log and print the scores (or why a move was refused).
     Replay {
@@ -114,7 +118,11 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Validate { content } => validate(&content),
         Command::Schema { out } => write_schemas(&out),
-        Command::Conformance { content, paths } => play::conformance(&content, &paths),
+        Command::Conformance {
+            content,
+            paths,
+            verbose,
+        } => play::conformance(&content, &paths, verbose),
         Command::Replay {
             content,
             log,

@@ -1,9 +1,11 @@
 //! `conformance`, `replay` and `moves`: recorded and saved games against the engine.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use orrery::content::Content;
 use orrery::game::{Game, GameState};
 use orrery::record::{replay as replay_record, Record};
 
@@ -33,12 +35,115 @@ fn read_record(path: &Path) -> Result<(Record, bool), String> {
     Ok((Record::from_json(&v)?, platform))
 }
 
+/// Content for records: the command's content and variants, plus the faction boards each
+/// record names (its options' board family, its stored per-seat boards), loaded once per
+/// distinct stack.
+struct RecordContent {
+    src: crate::source::ContentSource,
+    /// The variants the command applies to every record.
+    names: Vec<String>,
+    overlays: Vec<orrery::content::OverlaySource>,
+    available: Vec<String>,
+    loaded: HashMap<String, Arc<Content>>,
+}
+
+impl RecordContent {
+    fn new(args: &ContentArgs, defaults: &[&str]) -> Result<RecordContent, ExitCode> {
+        let (src, overlays) = args.sources(defaults).map_err(|e| {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        })?;
+        let names = if args.variants.is_empty() {
+            defaults.iter().map(|s| s.to_string()).collect()
+        } else {
+            args.variants.clone()
+        };
+        let available = src.variant_names();
+        Ok(RecordContent {
+            src,
+            names,
+            overlays,
+            available,
+            loaded: HashMap::new(),
+        })
+    }
+
+    /// The content a record is replayed on, and the names of the variants stacked on the base.
+    fn for_record(&mut self, record: &Record) -> Result<(Arc<Content>, Vec<String>), String> {
+        let boards = record.board_variants(&self.available)?;
+        let stored = record.stored_boards_overlay()?;
+        let mut names = self.names.clone();
+        names.extend(boards.iter().cloned());
+        if stored.is_some() {
+            names.push("stored-boards".into());
+        }
+        let key = format!("{names:?}{}", stored.as_deref().unwrap_or(""));
+        if let Some(c) = self.loaded.get(&key) {
+            return Ok((c.clone(), names));
+        }
+        let mut overlays = self.overlays.clone();
+        overlays.extend(self.src.overlays(&boards)?);
+        if let Some(text) = stored {
+            overlays.push(orrery::content::OverlaySource {
+                file: "<record player_variants>".into(),
+                text,
+                scripts: Vec::new(),
+            });
+        }
+        let content = Content::load(self.src.files().as_ref(), &overlays).map_err(|diags| {
+            let text: Vec<String> = diags.iter().map(|d| d.to_string()).collect();
+            text.join("; ")
+        })?;
+        let content = Arc::new(content);
+        self.loaded.insert(key, content.clone());
+        Ok((content, names))
+    }
+}
+
+/// What a game was checked against, for `--verbose`.
+fn describe(src: &str, names: &[String], record: &Record, content: &Content) -> String {
+    let variants = if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    };
+    let map = match record.game_setup(content) {
+        Ok(setup) if setup.hexes.is_some() => {
+            let listed = setup.hexes.as_deref().unwrap_or_default();
+            match (
+                orrery::map::Map::with_listed(content, &setup.sectors, listed),
+                orrery::map::Map::build(content, &setup.sectors),
+            ) {
+                (Ok(l), Ok(b)) => {
+                    let d = l.planet_differences(&b);
+                    if d.is_empty() {
+                        "setup.hexes (as the sectors give it)".to_string()
+                    } else {
+                        format!(
+                            "setup.hexes ({} hexes differ from the sector tiles: {})",
+                            d.len(),
+                            d.join(" ")
+                        )
+                    }
+                }
+                _ => "setup.hexes".to_string(),
+            }
+        }
+        _ => "setup.sectors".to_string(),
+    };
+    format!("  content {src}; variants {variants}; map from {map}")
+}
+
 /// Replays every record and compares snapshots.
-pub fn conformance(args: &ContentArgs, paths: &[PathBuf]) -> ExitCode {
-    let content = match args.load(&[PLATFORM_VARIANT]) {
-        Ok(c) => Arc::new(c),
+pub fn conformance(args: &ContentArgs, paths: &[PathBuf], verbose: bool) -> ExitCode {
+    let mut contents = match RecordContent::new(args, &[PLATFORM_VARIANT]) {
+        Ok(c) => c,
         Err(code) => return code,
     };
+    // The command's own stack must load, whatever the records need.
+    if let Err(code) = args.load(&[PLATFORM_VARIANT]) {
+        return code;
+    }
     let mut files = Vec::new();
     for p in paths {
         if !p.exists() {
@@ -47,21 +152,28 @@ pub fn conformance(args: &ContentArgs, paths: &[PathBuf]) -> ExitCode {
         }
         collect(p, &mut files);
     }
+    let src = contents.src.describe();
     let mut ok = 0;
     for f in &files {
-        let result = read_record(f)
-            .map_err(|e| e.to_string())
-            .and_then(|(r, _)| {
-                replay_record(content.clone(), &r, None, true)
-                    .map(|_| ())
-                    .map_err(|(m, _)| m.to_string())
-            });
+        let mut detail = None;
+        let result = read_record(f).and_then(|(r, _)| {
+            let (content, names) = contents.for_record(&r)?;
+            if verbose {
+                detail = Some(describe(&src, &names, &r, &content));
+            }
+            replay_record(content, &r, None, true)
+                .map(|_| ())
+                .map_err(|(m, _)| m.to_string())
+        });
         match result {
             Ok(()) => {
                 ok += 1;
                 println!("ok {}", f.display());
             }
             Err(e) => println!("FAIL {} {e}", f.display()),
+        }
+        if let Some(d) = detail {
+            println!("{d}");
         }
     }
     println!("{ok}/{} games identical", files.len());
@@ -87,9 +199,16 @@ pub fn replay(
         }
     };
     let defaults: &[&str] = if platform { &[PLATFORM_VARIANT] } else { &[] };
-    let content = match args.load(defaults) {
-        Ok(c) => Arc::new(c),
+    let mut contents = match RecordContent::new(args, defaults) {
+        Ok(c) => c,
         Err(code) => return code,
+    };
+    let (content, names) = match contents.for_record(&record) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {}: {e}", log.display());
+            return ExitCode::from(1);
+        }
     };
     match replay_record(content, &record, until, false) {
         Ok(game) => {
@@ -97,11 +216,11 @@ pub fn replay(
                 println!("{} {vp}", game.seat_name(seat));
             }
             if let Some(path) = save {
-                let variants = if args.variants.is_empty() && platform {
-                    vec![PLATFORM_VARIANT.to_string()]
-                } else {
-                    args.variants.clone()
-                };
+                if names.iter().any(|n| n == "stored-boards") {
+                    eprintln!("error: a game on stored per-seat boards cannot be saved yet");
+                    return ExitCode::from(1);
+                }
+                let variants = names;
                 let saved = serde_json::json!({ "variants": variants, "state": &game.state });
                 let json = serde_json::to_string_pretty(&saved).unwrap_or_default();
                 if let Err(e) = std::fs::write(path, json) {

@@ -54,6 +54,45 @@ impl ContentSource {
         }
     }
 
+    /// Where the content comes from, for messages.
+    pub fn describe(&self) -> String {
+        match self {
+            ContentSource::Dir(d) => d.display().to_string(),
+            ContentSource::Embedded => "<built-in>".to_string(),
+        }
+    }
+
+    /// The names of the variants under `variants/` (files without `.yaml`, and folders).
+    pub fn variant_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = match self {
+            ContentSource::Dir(d) => std::fs::read_dir(d.join("variants"))
+                .map(|r| {
+                    r.flatten()
+                        .filter_map(|e| {
+                            let name = e.file_name().to_string_lossy().to_string();
+                            if e.path().is_dir() {
+                                Some(name)
+                            } else {
+                                name.strip_suffix(".yaml").map(str::to_string)
+                            }
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
+            ContentSource::Embedded => embedded::FILES
+                .iter()
+                .filter_map(|(rel, _)| rel.strip_prefix("variants/"))
+                .filter_map(|r| match r.split_once('/') {
+                    Some((dir, _)) => Some(dir.to_string()),
+                    None => r.strip_suffix(".yaml").map(str::to_string),
+                })
+                .collect(),
+        };
+        names.sort();
+        names.dedup();
+        names
+    }
+
     /// Reads the named variants: a file, a folder with `overlay.yaml`, or a name under
     /// `variants/` of the content source.
     pub fn overlays(&self, names: &[String]) -> Result<Vec<OverlaySource>, String> {

@@ -101,6 +101,26 @@ pub struct RuleOptions {
     /// Refuse board actions whose whole gain would be lost to caps.
     #[serde(default)]
     pub refuse_capped_actions: bool,
+    /// How factions are handed out: chosen in seat order (the printed rules), or auctioned.
+    #[serde(default)]
+    pub auction: Auction,
+}
+
+/// A faction auction: seats bid victory points for factions, paid at the end of the game.
+/// A bid must exceed the faction's current bid by 1 to 9; a seat outbid loses the faction and
+/// bids again. Play (setup placements, boosters, round 1) follows the order in which the
+/// factions were first chosen.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Auction {
+    /// No auction: each seat's choice is its faction.
+    #[default]
+    None,
+    /// Every seat names a faction first (none is anyone's yet), then seats without a faction
+    /// bid on the named ones in turn.
+    ChooseBid,
+    /// A seat either names a new faction (its own, bid 0) or bids on one already named.
+    BidWhileChoosing,
 }
 
 /// An automatic end-game conversion: burn all power possible, spend area III for a resource,

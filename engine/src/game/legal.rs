@@ -123,14 +123,21 @@ impl Game {
         }
         let decided = self.state.turn.decided;
         match d {
-            Decision::Faction(_) if !decided => self.faction_parts(&mut out),
+            Decision::Faction(_) if !decided => {
+                self.faction_parts(&mut out);
+                if self.content.rules.options.auction == crate::content::Auction::BidWhileChoosing
+                {
+                    self.bid_parts(&mut out);
+                }
+            }
+            Decision::Bid(_) if !decided => self.bid_parts(&mut out),
             Decision::Place(s, b) if !decided => self.start_place_parts(*s, b, &mut out),
             Decision::Booster(_) if !decided => {
                 for b in &self.state.boosters {
                     out.push(Command::Booster(word(b)));
                 }
             }
-            Decision::Faction(_) | Decision::Place(..) | Decision::Booster(_) => {
+            Decision::Faction(_) | Decision::Bid(_) | Decision::Place(..) | Decision::Booster(_) => {
                 out.push(Command::EndTurn)
             }
             Decision::Leech { seat, value } => self.leech_parts(*seat, *value, &mut out),
@@ -152,12 +159,26 @@ impl Game {
         out
     }
 
+    /// Every legal bid: each chosen faction, from just above its current bid to 9 more.
+    fn bid_parts(&self, out: &mut Vec<Command>) {
+        for f in &self.state.chosen {
+            let holder = self.state.players.iter().position(|p| p.faction == *f);
+            let (low, high) = Self::bid_range(holder.map(|h| self.seat_bid(h)));
+            for amount in low..=high {
+                out.push(Command::Bid {
+                    faction: f.clone(),
+                    amount,
+                });
+            }
+        }
+    }
+
     fn faction_parts(&self, out: &mut Vec<Command>) {
         let taken: Vec<&str> = self
             .state
-            .players
+            .chosen
             .iter()
-            .filter_map(|p| self.content.faction(&p.faction))
+            .filter_map(|f| self.content.faction(f))
             .map(|f| f.home.as_str())
             .collect();
         for f in &self.content.factions {

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use crate::board::FactionBoard;
 use crate::content::{Content, Faction, Grants, Modifier};
 use crate::hex::Hex;
-use crate::map::{Map, MapError, Placement};
+use crate::map::{ListedHex, Map, MapError, Placement};
 use crate::notation::{self, Actor, Command, HexRef, MoveLine, Word};
 use crate::player::Player;
 use crate::rng::Rng;
@@ -52,6 +52,26 @@ pub struct Setup {
     pub final_scoring: Vec<String>,
     /// Boosters in the game.
     pub boosters: Vec<String>,
+    /// Every space of the map with its planet, when the setup lists them (records do): then
+    /// the list is the map (see [`Map::with_listed`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hexes: Option<Vec<ListedHex>>,
+}
+
+/// Why a setup cannot start a game.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// The map cannot be built.
+    #[error(transparent)]
+    Map(#[from] MapError),
+    /// The setup names something the content lacks.
+    #[error("the setup names {kind} \"{id}\", which the content lacks")]
+    Unknown {
+        /// What kind of thing (`tech tile`, `booster`, …).
+        kind: &'static str,
+        /// Its id.
+        id: String,
+    },
 }
 
 /// Why a move was refused.
@@ -69,6 +89,8 @@ pub(crate) fn err<T>(msg: impl Into<String>) -> Result<T, MoveError> {
 pub enum Decision {
     /// Choose a faction.
     Faction(usize),
+    /// Bid for one of the chosen factions (faction auction).
+    Bid(usize),
     /// Place a starting building.
     Place(usize, String),
     /// Choose a starting booster.
@@ -95,6 +117,7 @@ impl Decision {
     pub fn seat(&self) -> usize {
         match self {
             Decision::Faction(s)
+            | Decision::Bid(s)
             | Decision::Place(s, _)
             | Decision::Booster(s)
             | Decision::Income(s)
@@ -203,6 +226,13 @@ pub struct GameState {
     /// What the open decision has done so far.
     #[serde(default)]
     pub turn: turn::TurnCtx,
+    /// Factions named so far, in the order they were first chosen (the table order of an
+    /// auction game).
+    #[serde(default)]
+    pub chosen: Vec<Word>,
+    /// VP each seat bid for its faction (paid at the end of the game).
+    #[serde(default)]
+    pub bids: Vec<u32>,
     /// Decisions completed (move lines applied).
     pub moves: usize,
     /// Random generator.
@@ -277,8 +307,12 @@ pub struct Game {
 
 impl Game {
     /// A new game with an explicit setup, waiting for faction choices.
-    pub fn new(content: Arc<Content>, setup: Setup) -> Result<Game, MapError> {
-        let map = Map::build(&content, &setup.sectors)?;
+    pub fn new(content: Arc<Content>, setup: Setup) -> Result<Game, SetupError> {
+        setup.check(&content)?;
+        let map = match &setup.hexes {
+            Some(listed) => Map::with_listed(&content, &setup.sectors, listed)?,
+            None => Map::build(&content, &setup.sectors)?,
+        };
         let planets = map.spaces.iter().map(|s| s.planet).collect();
         let players: Vec<Player> = (0..setup.players)
             .map(|_| Player::seated(&content))
@@ -321,6 +355,8 @@ impl Game {
             question: None,
             open: None,
             turn: Default::default(),
+            chosen: Vec::new(),
+            bids: vec![0; setup.players],
             moves: 0,
             rng: Rng::new(0),
             setup: Arc::new(setup),
@@ -455,9 +491,8 @@ impl Game {
             return err("the game is over");
         };
         let ok_actor = match actor {
-            Actor::Seat(n) => {
-                usize::from(*n) == seat + 1 && self.state.players[seat].faction.is_empty()
-            }
+            // `pN` names seat N before and after it has chosen its faction.
+            Actor::Seat(n) => usize::from(*n) == seat + 1,
             Actor::Faction(f) => *f == self.state.players[seat].faction,
         };
         if !ok_actor {
@@ -465,11 +500,22 @@ impl Game {
         }
         let mut closed = false;
         for (i, part) in parts.iter().enumerate() {
+            if !closed && *part != Command::EndTurn && self.decision_done() {
+                // What follows a finished decision belongs to the next one.
+                self.part(&Command::EndTurn)?;
+                closed = true;
+            }
             if closed {
-                return err(format!(
-                    "part {} \"{part}\" comes after the end of the turn",
-                    i + 1
-                ));
+                // A question about the seat's special token that the automatic steps after
+                // the decision opened (income after the round's last pass, a second charge of
+                // the same income) is answered within the same line.
+                let answer = matches!(self.state.queue.front(), Some(Decision::Answer(s)) if *s == seat);
+                if !answer || *part == Command::EndTurn {
+                    return err(format!(
+                        "part {} \"{part}\" comes after the end of the turn",
+                        i + 1
+                    ));
+                }
             }
             self.part(part).map_err(|e| match part {
                 Command::EndTurn => e,
@@ -481,6 +527,16 @@ impl Game {
             self.part(&Command::EndTurn)?;
         }
         Ok(())
+    }
+
+    /// Whether the open decision can take nothing but its end: a one-part decision that was
+    /// made (no question left open), or a turn after passing.
+    fn decision_done(&self) -> bool {
+        self.state.open.is_some()
+            && self.state.question.is_none()
+            && (self.state.turn.passed
+                || (self.state.turn.decided
+                    && !matches!(self.state.open, Some(Decision::Income(_)))))
     }
 
     /// One part: opens the decision if needed, then applies the part or ends the decision.
@@ -500,6 +556,7 @@ impl Game {
         }
         match decision {
             Decision::Faction(s) => self.once(|g| g.choose_faction(s, part)),
+            Decision::Bid(s) => self.once(|g| g.bid(s, part)),
             Decision::Place(s, b) => self.once(|g| g.place_start(s, &b, part)),
             Decision::Booster(s) => self.once(|g| g.start_booster(s, part)),
             Decision::Income(s) => self.income_part(s, part),
@@ -536,7 +593,7 @@ impl Game {
     /// Ends the open decision, then runs the automatic steps up to the next decision.
     fn close_decision(&mut self, d: &Decision) -> Result<(), MoveError> {
         match d {
-            Decision::Faction(_) | Decision::Place(..) | Decision::Booster(_) => {
+            Decision::Faction(_) | Decision::Bid(_) | Decision::Place(..) | Decision::Booster(_) => {
                 if !self.state.turn.decided {
                     return err("nothing was decided");
                 }

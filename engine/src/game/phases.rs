@@ -3,47 +3,140 @@
 use std::collections::BTreeMap;
 
 use super::{err, Decision, Game, MoveError, Stage, Structure};
-use crate::content::{Bundle, Effect, Modifier, Phase, PlanetKind};
+use crate::notation::Word;
+use crate::content::{Auction, Bundle, Effect, Modifier, Phase, PlanetKind};
 use crate::notation::Command;
 use crate::player::{Player, VP};
 use crate::power::Area;
 
 impl Game {
     pub(super) fn choose_faction(&mut self, seat: usize, part: &Command) -> Result<(), MoveError> {
-        let Command::Faction(id) = part else {
-            return err("expected `faction <id>`");
+        let auction = self.content.rules.options.auction;
+        let id = match part {
+            Command::Faction(id) => id,
+            Command::Bid { .. } if auction == Auction::BidWhileChoosing => {
+                return self.bid(seat, part)
+            }
+            _ => return err("expected `faction <id>`"),
         };
         let faction = self
             .content
             .faction(id)
             .ok_or_else(|| MoveError(format!("unknown faction \"{id}\"")))?;
-        for p in &self.state.players {
-            if let Some(other) = self.content.faction(&p.faction) {
-                if other.home == faction.home {
-                    return err(format!("{id} shares its home planet with {}", other.id));
+        for other in self.state.chosen.iter().filter_map(|f| self.content.faction(f)) {
+            if other.home == faction.home {
+                return err(format!("{id} shares its home planet with {}", other.id));
+            }
+        }
+        self.state.chosen.push(id.clone());
+        match auction {
+            Auction::None => self.state.players[seat].faction = id.clone(),
+            Auction::BidWhileChoosing => {
+                self.state.players[seat].faction = id.clone();
+                self.state.bids.resize(self.state.players.len(), 0);
+                self.state.bids[seat] = 0;
+                return self.next_bidder(seat);
+            }
+            Auction::ChooseBid => {
+                if self.state.chosen.len() == self.state.players.len() {
+                    // Every faction is named: bidding starts with the first seat.
+                    self.state.queue.push_front(Decision::Bid(0));
                 }
+                return Ok(());
             }
         }
-        self.state.players[seat].faction = id.clone();
-        // Boards are laid out once every seat has chosen.
         if self.state.players.iter().all(|p| !p.faction.is_empty()) {
-            for s in 0..self.state.players.len() {
-                let f = self.state.players[s].faction.clone();
-                let (player, _) =
-                    Player::new(&self.content, &f).map_err(|e| MoveError(e.to_string()))?;
-                self.state.players[s] = player.into();
-            }
-            self.refresh_seats();
-            self.queue_setup();
+            self.lay_out_boards()?;
         }
+        Ok(())
+    }
+
+    /// A bid (`bid <faction> <n>`): the faction must have been named, and the bid must exceed
+    /// its current bid by 1 to 9 (a faction nobody holds yet starts at 0); whoever held it
+    /// loses it and bids again.
+    pub(super) fn bid(&mut self, seat: usize, part: &Command) -> Result<(), MoveError> {
+        let Command::Bid { faction, amount } = part else {
+            return err("expected `bid <faction> <amount>`");
+        };
+        if !self.state.chosen.contains(faction) {
+            return err(format!("{faction} has not been chosen"));
+        }
+        let holder = self
+            .state
+            .players
+            .iter()
+            .position(|p| p.faction == *faction);
+        let (low, high) = Self::bid_range(holder.map(|h| self.seat_bid(h)));
+        if *amount < low || *amount > high {
+            return err(format!("a bid for {faction} is {low} to {high}"));
+        }
+        if let Some(h) = holder {
+            self.state.players[h].faction = Word::default();
+        }
+        self.state.players[seat].faction = faction.clone();
+        self.state.bids.resize(self.state.players.len(), 0);
+        self.state.bids[seat] = *amount;
+        self.next_bidder(seat)
+    }
+
+    /// What a seat bid for its faction (0 without an auction).
+    pub(crate) fn seat_bid(&self, seat: usize) -> u32 {
+        self.state.bids.get(seat).copied().unwrap_or(0)
+    }
+
+    /// The bids allowed over a faction's current bid (`None`: nobody holds it).
+    pub(crate) fn bid_range(current: Option<u32>) -> (u32, u32) {
+        match current {
+            Some(b) => (b.saturating_add(1), b.saturating_add(9)),
+            None => (0, 8),
+        }
+    }
+
+    /// After a bid or choice: the next seat (after `seat`, cyclically) without a faction
+    /// decides; when every seat has one, the boards are laid out.
+    fn next_bidder(&mut self, seat: usize) -> Result<(), MoveError> {
+        let n = self.state.players.len();
+        let next = (1..=n)
+            .map(|i| (seat + i) % n)
+            .find(|s| self.state.players[*s].faction.is_empty());
+        self.state
+            .queue
+            .retain(|d| !matches!(d, Decision::Faction(_) | Decision::Bid(_)));
+        match next {
+            Some(s) if self.content.rules.options.auction == Auction::ChooseBid => {
+                self.state.queue.push_front(Decision::Bid(s));
+            }
+            Some(s) => self.state.queue.push_front(Decision::Faction(s)),
+            None => {
+                // The table order is the order the factions were first chosen.
+                let chosen = self.state.chosen.clone();
+                self.state.order = chosen
+                    .iter()
+                    .filter_map(|f| self.state.players.iter().position(|p| p.faction == *f))
+                    .collect();
+                self.lay_out_boards()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Every seat has a faction: boards are laid out and the setup placements queued.
+    fn lay_out_boards(&mut self) -> Result<(), MoveError> {
+        for s in 0..self.state.players.len() {
+            let f = self.state.players[s].faction.clone();
+            let (player, _) = Player::new(&self.content, &f).map_err(|e| MoveError(e.to_string()))?;
+            self.state.players[s] = player.into();
+        }
+        self.refresh_seats();
+        self.queue_setup();
         Ok(())
     }
 
     /// Queues starting placements by pass, then booster choices in reverse seat order.
     fn queue_setup(&mut self) {
-        let n = self.state.players.len();
+        let order = self.state.order.clone();
         let mut passes: BTreeMap<u32, Vec<(usize, String)>> = BTreeMap::new();
-        for seat in 0..n {
+        for &seat in &order {
             for p in &self.board(seat).setup {
                 passes
                     .entry(p.pass)
@@ -59,7 +152,7 @@ impl Game {
                 self.state.queue.push_back(Decision::Place(seat, b));
             }
         }
-        for seat in (0..n).rev() {
+        for &seat in order.iter().rev() {
             self.state.queue.push_back(Decision::Booster(seat));
         }
     }
@@ -114,6 +207,44 @@ impl Game {
         Ok(())
     }
 
+    /// Forgets the income of a building's slot `n` as it leaves the board. Slots with the same
+    /// income are alike, so what leaves the income order is the earliest acquired of them
+    /// (the others keep their places, renamed to the slots that stay).
+    fn unlog_building(&mut self, seat: usize, building: &str, n: u32) {
+        let slots: Vec<Vec<Effect>> = self
+            .board(seat)
+            .building(building)
+            .map(|b| b.income.clone())
+            .unwrap_or_default();
+        let key = |k: u32| format!("b:{building}:{k}");
+        let spec = (n as usize)
+            .checked_sub(1)
+            .and_then(|i| slots.get(i))
+            .filter(|e| !e.is_empty());
+        let p = &mut self.state.players[seat];
+        let Some(spec) = spec else {
+            p.unlog_source(&key(n));
+            return;
+        };
+        let alike: Vec<u32> = (1..=n)
+            .filter(|k| slots.get(*k as usize - 1) == Some(spec))
+            .collect();
+        let mut places: Vec<usize> = alike
+            .iter()
+            .filter_map(|k| p.income_log.iter().position(|l| *l == key(*k)))
+            .collect();
+        places.sort_unstable();
+        if places.len() != alike.len() {
+            p.unlog_source(&key(n));
+            return;
+        }
+        let earliest = places.remove(0);
+        for (k, at) in alike.iter().filter(|k| **k != n).zip(&places) {
+            p.income_log[*at] = key(*k).into();
+        }
+        p.income_log.remove(earliest);
+    }
+
     /// Puts a building on a space (no costs, no triggers).
     pub(crate) fn put_structure(
         &mut self,
@@ -127,10 +258,11 @@ impl Game {
         if let Some(s) = list.iter_mut().find(|s| s.seat == seat) {
             let old = std::mem::replace(&mut s.building, building.into());
             if !s.off_board {
-                let p = &mut self.state.players[seat];
-                let n = p.built_count(&old);
-                p.unlog_source(&format!("b:{old}:{n}"));
-                p.built.insert(old, n.saturating_sub(1));
+                let n = self.state.players[seat].built_count(&old);
+                self.unlog_building(seat, &old, n);
+                self.state.players[seat]
+                    .built
+                    .insert(old, n.saturating_sub(1));
             }
         } else {
             list.push(Structure {
@@ -473,6 +605,9 @@ impl Game {
                 .sum();
             let per = self.content.rules.leftover_per_vp.max(1) as i32;
             self.gain_code(s, VP, total / per, "resources");
+            // A won faction auction bid is paid last.
+            let bid = self.state.bids.get(s).copied().unwrap_or(0);
+            self.gain_code(s, VP, -i32::try_from(bid).unwrap_or(i32::MAX), "bid");
         }
     }
 

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use super::Setup;
+use super::{Setup, SetupError};
 use crate::content::Content;
 use crate::map::{Map, MapError};
 use crate::rng::Rng;
@@ -14,7 +14,74 @@ fn draw<T: Clone>(rng: &mut Rng, items: &[T], n: usize) -> Vec<T> {
     v
 }
 
+/// `Ok` when `id` is among `known`, else the error naming it.
+fn known<'a>(
+    kind: &'static str,
+    id: &str,
+    mut known: impl Iterator<Item = &'a str>,
+) -> Result<(), SetupError> {
+    if known.any(|k| k == id) {
+        Ok(())
+    } else {
+        Err(SetupError::Unknown {
+            kind,
+            id: id.to_string(),
+        })
+    }
+}
+
 impl Setup {
+    /// Checks that every tile, token, position and sector the setup names exists in the
+    /// content; the error names the first that does not.
+    pub fn check(&self, content: &Content) -> Result<(), SetupError> {
+        let techs = || content.tech_tiles.tiles.iter().map(|t| t.id.as_str());
+        let positions = || content.tech_tiles.positions.iter().map(|t| t.id.as_str());
+        for (pos, tile) in &self.techs {
+            known("tech tile position", pos, positions())?;
+            known("tech tile", tile, techs())?;
+        }
+        for pos in self.tech_counts.keys() {
+            known("tech tile position", pos, positions())?;
+        }
+        let prefix = &content.advanced_tiles.position_prefix;
+        let adv_positions: Vec<String> = content
+            .research
+            .tracks
+            .iter()
+            .map(|t| format!("{prefix}{}", t.id))
+            .collect();
+        for (pos, tile) in &self.adv_techs {
+            known(
+                "advanced tile position",
+                pos,
+                adv_positions.iter().map(String::as_str),
+            )?;
+            let tiles = content.advanced_tiles.tiles.iter().map(|t| t.id.as_str());
+            known("advanced tech tile", tile, tiles)?;
+        }
+        let tokens = || content.federation_tokens.tokens.iter().map(|t| t.id.as_str());
+        for id in self.terra_fed_token.iter().chain(self.federation_tokens.keys()) {
+            known("federation token", id, tokens())?;
+        }
+        for id in &self.round_scoring {
+            let tiles = content.round_scoring.tiles.iter().map(|t| t.id.as_str());
+            known("round scoring tile", id, tiles)?;
+        }
+        for id in &self.final_scoring {
+            let tiles = content.final_scoring.tiles.iter().map(|t| t.id.as_str());
+            known("final scoring tile", id, tiles)?;
+        }
+        for id in &self.boosters {
+            let tiles = content.boosters.boosters.iter().map(|t| t.id.as_str());
+            known("booster", id, tiles)?;
+        }
+        for p in &self.sectors {
+            let sectors = content.sectors.sectors.iter().map(|s| s.id.as_str());
+            known("sector", &p.sector, sectors)?;
+        }
+        Ok(())
+    }
+
     /// A random setup for a player count: a valid random map, standard tiles shuffled onto
     /// their positions, one advanced tile per track, the track federation token, round and
     /// final scoring tiles and `players + extra` boosters.
@@ -105,6 +172,7 @@ impl Setup {
                 &boosters,
                 players + content.rules.extra_boosters as usize,
             ),
+            hexes: None,
         })
     }
 }

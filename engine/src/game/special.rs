@@ -14,6 +14,21 @@ pub struct Question {
     pub seat: usize,
     /// Answer word and the power state it leads to; the first is applied until answered.
     pub options: Vec<(String, Power)>,
+    /// The power state when the question was asked: changes made while it is open (tokens
+    /// gained by the same action) are added to the answer's state.
+    #[serde(default)]
+    pub base: Option<Power>,
+}
+
+/// `answer` with what changed from `base` to `now` applied to its normal tokens; `None` when
+/// that would take more tokens from an area than the answer leaves there.
+fn rebase(answer: Power, base: Power, now: Power) -> Option<Power> {
+    let mut out = answer;
+    for i in 0..4 {
+        let n = i64::from(answer.areas[i]) + i64::from(now.areas[i]) - i64::from(base.areas[i]);
+        out.areas[i] = u32::try_from(n).ok()?;
+    }
+    Some(out)
 }
 
 /// How an area is named in answers.
@@ -34,7 +49,12 @@ impl Game {
         options.dedup_by(|a, b| a.0 == b.0);
         if options.len() > 1 || (always && !options.is_empty()) {
             // Nothing moves until the answer.
-            self.state.question = Some(Question { seat, options });
+            let base = Some(self.state.players[seat].power);
+            self.state.question = Some(Question {
+                seat,
+                options,
+                base,
+            });
         } else if let Some((_, only)) = options.first() {
             self.state.players[seat].power = *only;
         }
@@ -165,7 +185,13 @@ impl Game {
         let word = args.first().map(|w| w.as_str()).unwrap_or_default();
         match q.options.iter().find(|(w, _)| w == word) {
             Some((_, power)) if q.seat == seat => {
-                self.state.players[seat].power = *power;
+                let now = self.state.players[seat].power;
+                let to = match q.base {
+                    Some(base) => rebase(*power, base, now)
+                        .ok_or_else(|| MoveError(format!("{verb} {word} is no longer possible")))?,
+                    None => *power,
+                };
+                self.state.players[seat].power = to;
                 Ok(true)
             }
             _ => {

@@ -315,7 +315,8 @@ impl Game {
                 self.pay(seat, &cost)?;
                 self.advance_research(seat, track)
             }
-            Command::Decline(Some(what)) if what == "up" => self
+            // A free research step is declined with `decline up` or a bare `decline`.
+            Command::Decline(what) if what.as_deref().is_none_or(|w| w == "up") => self
                 .take_follow(|f| matches!(f, Follow::Up(_)))
                 .map(|_| ())
                 .ok_or_else(|| MoveError("no research step to decline".into())),
@@ -1616,12 +1617,8 @@ impl Game {
                 }
                 self.charge_power(seat, amount);
                 if !token_first {
+                    // An open question adds these tokens to its answer.
                     self.state.players[seat].power.gain_tokens(tokens);
-                    if let Some(q) = &mut self.state.question {
-                        for (_, p) in &mut q.options {
-                            p.gain_tokens(tokens);
-                        }
-                    }
                 }
                 self.gain_code(seat, VP, -(amount.saturating_sub(1) as i32), "leech");
                 self.fire(seat, &Happened::ChargeAccepted);
