@@ -1,13 +1,16 @@
 //! `orrery`: the command line of the Orrery rules engine.
 
+mod inspect;
 mod play;
 mod source;
+mod stack;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use orrery::content::{schema, Content};
+use stack::Stack;
 
 /// Orrery: a data-driven rules engine for Gaia Project.
 #[derive(Parser)]
@@ -25,40 +28,69 @@ struct ContentArgs {
     #[arg(long, value_name = "DIR")]
     content: Option<PathBuf>,
     /// A variant overlay (file, folder with overlay.yaml, or a name under content/variants/),
-    /// repeatable, applied in order.
+    /// repeatable, stacked in order on top of any variant the game already uses (the
+    /// recording platform's, or a saved game's).
     #[arg(long = "variant", value_name = "FILE")]
     variants: Vec<String>,
+    /// Leave out the recording platform's variant, which is otherwise applied to its records
+    /// and to games saved from them.
+    #[arg(long)]
+    no_platform_variant: bool,
 }
 
 impl ContentArgs {
-    /// The content source and the overlays to stack (`default_variants` when none is named).
-    fn sources(
-        &self,
-        default_variants: &[&str],
-    ) -> Result<(source::ContentSource, Vec<orrery::content::OverlaySource>), String> {
+    /// The stack: `defaults` (the platform's variant, unless left out), then each `--variant`.
+    fn stack(&self, defaults: &[&str]) -> Result<Stack, String> {
         let src = source::ContentSource::resolve(self.content.as_deref())?;
-        let names: Vec<String> = if self.variants.is_empty() {
-            default_variants.iter().map(|s| s.to_string()).collect()
-        } else {
-            self.variants.clone()
-        };
-        let overlays = src.overlays(&names)?;
-        Ok((src, overlays))
+        self.finish(Stack::new(src, &[])?, defaults)
     }
 
-    /// Loads the content with its overlays, printing problems.
-    fn load(&self, default_variants: &[&str]) -> Result<Content, ExitCode> {
-        let (src, overlays) = self.sources(default_variants).map_err(|e| {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
-        })?;
-        Content::load(src.files().as_ref(), &overlays).map_err(|diags| {
-            for d in &diags {
-                eprintln!("{d}");
-            }
-            ExitCode::from(1)
-        })
+    /// Adds `defaults` and the `--variant`s to a stack, leaving out the platform's variant when
+    /// asked to.
+    fn finish(&self, mut stack: Stack, defaults: &[&str]) -> Result<Stack, String> {
+        if self.no_platform_variant {
+            stack.variants.retain(|v| v.name != play::PLATFORM_VARIANT);
+        }
+        let mut names: Vec<String> = defaults
+            .iter()
+            .filter(|d| !(self.no_platform_variant && **d == play::PLATFORM_VARIANT))
+            .map(|d| d.to_string())
+            .collect();
+        names.extend(self.variants.iter().cloned());
+        for n in names {
+            let overlay = stack.source.overlay(&n)?;
+            stack.variants.push(stack::Variant { name: n, overlay });
+        }
+        Ok(stack)
     }
+
+    /// Loads the content with its overlays, stating the stack on stderr and printing problems.
+    fn load(&self, defaults: &[&str]) -> Result<Content, ExitCode> {
+        let stack = self.stack(defaults).map_err(usage)?;
+        load_stack(&stack)
+    }
+}
+
+/// Reports a usage problem (exit code 2).
+fn usage(e: String) -> ExitCode {
+    eprintln!("error: {e}");
+    ExitCode::from(2)
+}
+
+/// Loads a stack, stating it on stderr; problems are printed and give exit code 1.
+fn load_stack(stack: &Stack) -> Result<Content, ExitCode> {
+    load_stack_as(stack, "")
+}
+
+/// [`load_stack`] with a label before the stated stack (`against `).
+fn load_stack_as(stack: &Stack, label: &str) -> Result<Content, ExitCode> {
+    eprintln!("{label}{}", stack.describe());
+    stack.load().map_err(|diags| {
+        for d in &diags {
+            eprintln!("{d}");
+        }
+        ExitCode::from(1)
+    })
 }
 
 #[derive(Subcommand)]
@@ -101,6 +133,36 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Show an item's effective fields, each with the `file:line:col` it comes from (the
+    /// overlay's line where a variant set it). Exit 0, 1 when the item does not exist or the
+    /// content is invalid, 2 on usage errors.
+    Explain {
+        #[command(flatten)]
+        content: ContentArgs,
+        /// Item kind, as overlays and the schemas name it.
+        #[arg(value_parser = clap::builder::PossibleValuesParser::new(inspect::kind_names()))]
+        kind: String,
+        /// Item id (none for `rules`, `board` and `research`).
+        id: Option<String>,
+        /// Print JSON: the content stack and each field with its value and origin.
+        #[arg(long)]
+        json: bool,
+    },
+    /// What one content stack changes relative to another, item by item and field by field:
+    /// `orrery diff --variant errata.yaml --against` (the base game), or `--against --variant
+    /// old.yaml`. Exit 0 (with or without differences), 1 when either stack is invalid, 2 on
+    /// usage errors.
+    Diff {
+        #[command(flatten)]
+        content: ContentArgs,
+        /// Print JSON: both stacks and each changed item with its fields' values and origins.
+        #[arg(long)]
+        json: bool,
+        /// The stack to compare with: `--content`, `--variant` and `--no-platform-variant` given
+        /// after it; nothing after it means the base game alone.
+        #[arg(long, num_args = 0.., allow_hyphen_values = true, value_name = "OPTION", required = true)]
+        against: Vec<String>,
+    },
     /// Write the JSON Schemas of the content files.
     Schema {
         /// Folder to write to.
@@ -121,6 +183,17 @@ fn main() -> ExitCode {
             until,
             save_state,
         } => play::replay(&content, &log, until, save_state.as_deref()),
+        Command::Explain {
+            content,
+            kind,
+            id,
+            json,
+        } => inspect::explain(&content, &kind, id.as_deref(), json),
+        Command::Diff {
+            content,
+            json,
+            against,
+        } => inspect::diff(&content, &against, json),
         Command::Moves {
             content,
             state,
@@ -130,14 +203,12 @@ fn main() -> ExitCode {
 }
 
 fn validate(args: &ContentArgs) -> ExitCode {
-    let (src, overlays) = match args.sources(&[]) {
-        Ok(x) => x,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+    let stack = match args.stack(&[]) {
+        Ok(s) => s,
+        Err(e) => return usage(e),
     };
-    match Content::load(src.files().as_ref(), &overlays) {
+    eprintln!("{}", stack.describe());
+    match stack.load() {
         Ok(content) => {
             println!("{}", content.summary());
             ExitCode::SUCCESS

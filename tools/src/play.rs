@@ -87,7 +87,11 @@ pub fn replay(
         }
     };
     let defaults: &[&str] = if platform { &[PLATFORM_VARIANT] } else { &[] };
-    let content = match args.load(defaults) {
+    let stack = match args.stack(defaults) {
+        Ok(s) => s,
+        Err(e) => return crate::usage(e),
+    };
+    let content = match crate::load_stack(&stack) {
         Ok(c) => Arc::new(c),
         Err(code) => return code,
     };
@@ -97,12 +101,8 @@ pub fn replay(
                 println!("{} {vp}", game.seat_name(seat));
             }
             if let Some(path) = save {
-                let variants = if args.variants.is_empty() && platform {
-                    vec![PLATFORM_VARIANT.to_string()]
-                } else {
-                    args.variants.clone()
-                };
-                let saved = serde_json::json!({ "variants": variants, "state": &game.state });
+                // The stack is saved with the state, so `moves` finds it from any folder.
+                let saved = serde_json::json!({ "content": stack.to_json(), "state": &game.state });
                 let json = serde_json::to_string_pretty(&saved).unwrap_or_default();
                 if let Err(e) = std::fs::write(path, json) {
                     eprintln!("error: cannot write {}: {e}", path.display());
@@ -134,17 +134,24 @@ pub fn moves(args: &ContentArgs, state_file: &Path, json: bool) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    // A saved game names the variants it was played with; a bare state names none.
-    let (state, saved_variants) = match value.get("state") {
-        Some(s) => (
-            s.clone(),
-            value
+    // A saved game names its content stack (older saves: only the variants' names); a bare
+    // state names none.
+    let stack = match value.get("content") {
+        Some(saved) => crate::stack::Stack::from_json(saved, args.content.as_deref())
+            .and_then(|s| args.finish(s, &[])),
+        None => {
+            let names: Vec<String> = value
                 .get("variants")
-                .and_then(|v| serde_json::from_value::<Vec<String>>(v.clone()).ok())
-                .unwrap_or_default(),
-        ),
-        None => (value, Vec::new()),
+                .and_then(|v| serde_json::from_value(v.clone()).ok())
+                .unwrap_or_default();
+            args.stack(&names.iter().map(String::as_str).collect::<Vec<_>>())
+        }
     };
+    let stack = match stack {
+        Ok(s) => s,
+        Err(e) => return crate::usage(format!("{}: {e}", state_file.display())),
+    };
+    let state = value.get("state").cloned().unwrap_or(value);
     let state: GameState = match serde_json::from_value(state) {
         Ok(s) => s,
         Err(e) => {
@@ -152,8 +159,7 @@ pub fn moves(args: &ContentArgs, state_file: &Path, json: bool) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let defaults: Vec<&str> = saved_variants.iter().map(String::as_str).collect();
-    let content = match args.load(&defaults) {
+    let content = match crate::load_stack(&stack) {
         Ok(c) => Arc::new(c),
         Err(code) => return code,
     };
@@ -168,6 +174,7 @@ pub fn moves(args: &ContentArgs, state_file: &Path, json: bool) -> ExitCode {
     let seat = game.deciding_seat();
     if json {
         let out = serde_json::json!({
+            "content": stack.to_json(),
             "seat": seat,
             "player": seat.map(|s| game.seat_name(s)),
             "decision": game.state.open.as_ref().or(game.state.queue.front()),

@@ -54,13 +54,8 @@ impl ContentSource {
         }
     }
 
-    /// Reads the named variants: a file, a folder with `overlay.yaml`, or a name under
-    /// `variants/` of the content source.
-    pub fn overlays(&self, names: &[String]) -> Result<Vec<OverlaySource>, String> {
-        names.iter().map(|n| self.overlay(n)).collect()
-    }
-
-    fn overlay(&self, name: &str) -> Result<OverlaySource, String> {
+    /// Reads one variant: a file, a folder with `overlay.yaml`, or a name under `variants/`.
+    pub fn overlay(&self, name: &str) -> Result<OverlaySource, String> {
         let path = Path::new(name);
         if path.is_file() {
             return read_overlay_file(path, path.parent());

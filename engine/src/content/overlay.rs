@@ -66,6 +66,56 @@ pub enum ItemKind {
     BoardAction,
 }
 
+impl ItemKind {
+    /// Every kind, in the order of the content files.
+    pub const ALL: [ItemKind; 14] = [
+        ItemKind::Rules,
+        ItemKind::Planet,
+        ItemKind::Sector,
+        ItemKind::Board,
+        ItemKind::Faction,
+        ItemKind::Research,
+        ItemKind::Track,
+        ItemKind::TechTile,
+        ItemKind::AdvancedTile,
+        ItemKind::Booster,
+        ItemKind::RoundScoring,
+        ItemKind::FinalScoring,
+        ItemKind::FederationToken,
+        ItemKind::BoardAction,
+    ];
+
+    /// The kind's name as overlays and the schemas write it (`tech_tile`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ItemKind::Rules => "rules",
+            ItemKind::Board => "board",
+            ItemKind::Research => "research",
+            ItemKind::Track => "track",
+            ItemKind::Planet => "planet",
+            ItemKind::Sector => "sector",
+            ItemKind::Faction => "faction",
+            ItemKind::TechTile => "tech_tile",
+            ItemKind::AdvancedTile => "advanced_tile",
+            ItemKind::Booster => "booster",
+            ItemKind::RoundScoring => "round_scoring",
+            ItemKind::FinalScoring => "final_scoring",
+            ItemKind::FederationToken => "federation_token",
+            ItemKind::BoardAction => "board_action",
+        }
+    }
+
+    /// The kind of this name.
+    pub fn from_name(name: &str) -> Option<ItemKind> {
+        Self::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// Whether the kind is one item without an id (`rules`, `board`, `research`).
+    pub fn is_single(self) -> bool {
+        matches!(self, ItemKind::Rules | ItemKind::Board | ItemKind::Research)
+    }
+}
+
 /// Which item a change addresses.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
