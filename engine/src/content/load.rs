@@ -115,6 +115,7 @@ impl Kind {
             ItemKind::Track => (Kind::Research, "/tracks"),
             ItemKind::Planet => (Kind::Planets, "/planets"),
             ItemKind::Sector => (Kind::Sectors, "/sectors"),
+            ItemKind::Map => (Kind::Sectors, ""),
             ItemKind::Faction => (Kind::Faction, ""),
             ItemKind::TechTile => (Kind::TechTiles, "/tiles"),
             ItemKind::AdvancedTile => (Kind::AdvancedTiles, "/tiles"),

@@ -48,6 +48,8 @@ pub enum ItemKind {
     Planet,
     /// A sector tile side.
     Sector,
+    /// `sectors.yaml` as a whole: sector sides and the map layouts (single item, no id).
+    Map,
     /// A faction.
     Faction,
     /// A standard tech tile.
@@ -68,9 +70,10 @@ pub enum ItemKind {
 
 impl ItemKind {
     /// Every kind, in the order of the content files.
-    pub const ALL: [ItemKind; 14] = [
+    pub const ALL: [ItemKind; 15] = [
         ItemKind::Rules,
         ItemKind::Planet,
+        ItemKind::Map,
         ItemKind::Sector,
         ItemKind::Board,
         ItemKind::Faction,
@@ -94,6 +97,7 @@ impl ItemKind {
             ItemKind::Track => "track",
             ItemKind::Planet => "planet",
             ItemKind::Sector => "sector",
+            ItemKind::Map => "map",
             ItemKind::Faction => "faction",
             ItemKind::TechTile => "tech_tile",
             ItemKind::AdvancedTile => "advanced_tile",
@@ -112,7 +116,10 @@ impl ItemKind {
 
     /// Whether the kind is one item without an id (`rules`, `board`, `research`).
     pub fn is_single(self) -> bool {
-        matches!(self, ItemKind::Rules | ItemKind::Board | ItemKind::Research)
+        matches!(
+            self,
+            ItemKind::Rules | ItemKind::Board | ItemKind::Research | ItemKind::Map
+        )
     }
 }
 
@@ -137,7 +144,7 @@ pub struct SetChange {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Dotted path inside the item (`board.start.c`); a segment on a list is an index or the
-    /// `id` of an element.
+    /// `id` of an element; the index one past the end, as the last segment, appends.
     pub path: String,
     /// The new value.
     pub value: serde_json::Value,
