@@ -1,5 +1,6 @@
 //! `orrery`: the command line of the Orrery rules engine.
 
+mod init;
 mod inspect;
 mod play;
 mod source;
@@ -163,11 +164,32 @@ enum Command {
         #[arg(long, num_args = 0.., allow_hyphen_values = true, value_name = "OPTION", required = true)]
         against: Vec<String>,
     },
-    /// Write the JSON Schemas of the content files.
+    /// Write the JSON Schemas of the content files. With `--ids`, id fields (planet types,
+    /// buildings, tracks, federation tokens, sectors, resource codes) are enums of the ids of
+    /// the content stack, and overlay `set` values are typed by their kind and path. Exit 0,
+    /// 1 when the content is invalid or a file cannot be written, 2 on usage errors.
     Schema {
         /// Folder to write to.
         #[arg(long, value_name = "DIR", default_value = "schemas")]
         out: PathBuf,
+        /// Make id fields enums of the ids of the content stack (base plus `--variant`s).
+        #[arg(long)]
+        ids: bool,
+        #[command(flatten)]
+        content: ContentArgs,
+    },
+    /// Set up a designer's folder: `schemas/` knowing the content's ids, and a starting
+    /// overlay `variants/my-variant.yaml` (or, with `--copy-base`, a copy of the base game in
+    /// `base/`), every file with a `$schema` modeline that resolves inside DIR. Exit 0, 1 when
+    /// a file cannot be written or DIR already holds one of them, 2 on usage errors.
+    Init {
+        /// The folder to set up (created if missing).
+        dir: PathBuf,
+        /// Also copy the base game's files into DIR/base, to edit it as a whole.
+        #[arg(long)]
+        copy_base: bool,
+        #[command(flatten)]
+        content: ContentArgs,
     },
 }
 
@@ -175,7 +197,21 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Validate { content } => validate(&content),
-        Command::Schema { out } => write_schemas(&out),
+        Command::Schema { out, ids, content } => {
+            if ids {
+                match content.load(&[]) {
+                    Ok(c) => write_schemas(&out, &orrery::content::id_schema::all_with_ids(&c)),
+                    Err(code) => code,
+                }
+            } else {
+                write_schemas(&out, &schema::all())
+            }
+        }
+        Command::Init {
+            dir,
+            copy_base,
+            content,
+        } => init::init(&content, &dir, copy_base),
         Command::Conformance { content, paths } => play::conformance(&content, &paths),
         Command::Replay {
             content,
@@ -227,18 +263,18 @@ fn validate(args: &ContentArgs) -> ExitCode {
     }
 }
 
-fn write_schemas(out: &std::path::Path) -> ExitCode {
+fn write_schemas(out: &std::path::Path, schemas: &[(&str, serde_json::Value)]) -> ExitCode {
     if let Err(e) = std::fs::create_dir_all(out) {
         eprintln!("error: cannot create {}: {e}", out.display());
         return ExitCode::from(2);
     }
-    for (name, s) in schema::all() {
+    for (name, s) in schemas {
         let path = out.join(name);
-        if let Err(e) = std::fs::write(&path, schema::render(&s)) {
+        if let Err(e) = std::fs::write(&path, schema::render(s)) {
             eprintln!("error: cannot write {}: {e}", path.display());
             return ExitCode::from(1);
         }
     }
-    println!("wrote {} schemas to {}", schema::all().len(), out.display());
+    println!("wrote {} schemas to {}", schemas.len(), out.display());
     ExitCode::SUCCESS
 }

@@ -354,3 +354,66 @@ fn explain_and_diff_work_on_every_shipped_variant() {
         }
     }
 }
+
+#[test]
+fn init_sets_up_a_folder_whose_modelines_resolve_inside_it() {
+    let dir = scratch("init").join("mine");
+    let out = orrery()
+        .current_dir(scratch("init-cwd"))
+        .arg("init")
+        .arg(&dir)
+        .arg("--copy-base")
+        .output()
+        .expect("runs");
+    succeeded(&out);
+    assert!(stderr(&out).contains("the built-in copy"));
+    // Every YAML file's modeline names a schema file that exists, relative to the file.
+    let mut yaml = Vec::new();
+    fn walk(d: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(d).unwrap().flatten() {
+            if e.path().is_dir() {
+                walk(&e.path(), out);
+            } else if e.path().extension().is_some_and(|x| x == "yaml") {
+                out.push(e.path());
+            }
+        }
+    }
+    walk(&dir, &mut yaml);
+    assert!(yaml.len() > 20, "{yaml:?}");
+    for f in &yaml {
+        let text = std::fs::read_to_string(f).unwrap();
+        let target = text
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("# yaml-language-server: $schema="))
+            .unwrap_or_else(|| panic!("{} has no modeline", f.display()));
+        let schema = f.parent().unwrap().join(target);
+        assert!(schema.is_file(), "{} -> {}", f.display(), schema.display());
+    }
+    let faction: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("schemas/faction.json")).unwrap())
+            .unwrap();
+    assert!(faction["properties"]["home"]["enum"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|v| v == "terra"));
+    // The copy and the starting overlay validate together, from anywhere.
+    let starter = dir.join("variants/my-variant.yaml");
+    succeeded(
+        &orrery()
+            .current_dir(&dir)
+            .args([
+                OsStr::new("validate"),
+                OsStr::new("--content"),
+                dir.as_os_str(),
+                OsStr::new("--variant"),
+                starter.as_os_str(),
+            ])
+            .output()
+            .expect("runs"),
+    );
+    // A second init refuses to overwrite the designer's files.
+    let again = orrery().arg("init").arg(&dir).output().expect("runs");
+    assert_eq!(again.status.code(), Some(1));
+}
