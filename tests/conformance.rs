@@ -20,7 +20,10 @@ fn recorded_games_replay_identically() {
             .iter()
             .filter(|p| p.parent().is_some_and(|d| d.ends_with(folder)))
             .count();
-        assert!(n >= 20, "only {n} records in tests/data/conformance/{folder}");
+        assert!(
+            n >= 20,
+            "only {n} records in tests/data/conformance/{folder}"
+        );
     }
     for path in &records {
         let record = Record::from_json(&common::read_record(path)).expect("a record");

@@ -1,13 +1,17 @@
 //! `orrery`: the command line of the Orrery rules engine.
 
+mod init;
+mod inspect;
 mod play;
 mod source;
+mod stack;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use orrery::content::{schema, Content};
+use stack::Stack;
 
 /// Orrery: a data-driven rules engine for Gaia Project.
 #[derive(Parser)]
@@ -25,40 +29,69 @@ struct ContentArgs {
     #[arg(long, value_name = "DIR")]
     content: Option<PathBuf>,
     /// A variant overlay (file, folder with overlay.yaml, or a name under content/variants/),
-    /// repeatable, applied in order.
+    /// repeatable, stacked in order on top of any variant the game already uses (the
+    /// recording platform's, or a saved game's).
     #[arg(long = "variant", value_name = "FILE")]
     variants: Vec<String>,
+    /// Leave out the recording platform's variant, which is otherwise applied to its records
+    /// and to games saved from them.
+    #[arg(long)]
+    no_platform_variant: bool,
 }
 
 impl ContentArgs {
-    /// The content source and the overlays to stack (`default_variants` when none is named).
-    fn sources(
-        &self,
-        default_variants: &[&str],
-    ) -> Result<(source::ContentSource, Vec<orrery::content::OverlaySource>), String> {
+    /// The stack: `defaults` (the platform's variant, unless left out), then each `--variant`.
+    fn stack(&self, defaults: &[&str]) -> Result<Stack, String> {
         let src = source::ContentSource::resolve(self.content.as_deref())?;
-        let names: Vec<String> = if self.variants.is_empty() {
-            default_variants.iter().map(|s| s.to_string()).collect()
-        } else {
-            self.variants.clone()
-        };
-        let overlays = src.overlays(&names)?;
-        Ok((src, overlays))
+        self.finish(Stack::new(src, &[])?, defaults)
     }
 
-    /// Loads the content with its overlays, printing problems.
-    fn load(&self, default_variants: &[&str]) -> Result<Content, ExitCode> {
-        let (src, overlays) = self.sources(default_variants).map_err(|e| {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
-        })?;
-        Content::load(src.files().as_ref(), &overlays).map_err(|diags| {
-            for d in &diags {
-                eprintln!("{d}");
-            }
-            ExitCode::from(1)
-        })
+    /// Adds `defaults` and the `--variant`s to a stack, leaving out the platform's variant when
+    /// asked to.
+    fn finish(&self, mut stack: Stack, defaults: &[&str]) -> Result<Stack, String> {
+        if self.no_platform_variant {
+            stack.variants.retain(|v| v.name != play::PLATFORM_VARIANT);
+        }
+        let mut names: Vec<String> = defaults
+            .iter()
+            .filter(|d| !(self.no_platform_variant && **d == play::PLATFORM_VARIANT))
+            .map(|d| d.to_string())
+            .collect();
+        names.extend(self.variants.iter().cloned());
+        for n in names {
+            let overlay = stack.source.overlay(&n)?;
+            stack.variants.push(stack::Variant { name: n, overlay });
+        }
+        Ok(stack)
     }
+
+    /// Loads the content with its overlays, stating the stack on stderr and printing problems.
+    fn load(&self, defaults: &[&str]) -> Result<Content, ExitCode> {
+        let stack = self.stack(defaults).map_err(usage)?;
+        load_stack(&stack)
+    }
+}
+
+/// Reports a usage problem (exit code 2).
+fn usage(e: String) -> ExitCode {
+    eprintln!("error: {e}");
+    ExitCode::from(2)
+}
+
+/// Loads a stack, stating it on stderr; problems are printed and give exit code 1.
+fn load_stack(stack: &Stack) -> Result<Content, ExitCode> {
+    load_stack_as(stack, "")
+}
+
+/// [`load_stack`] with a label before the stated stack (`against `).
+fn load_stack_as(stack: &Stack, label: &str) -> Result<Content, ExitCode> {
+    eprintln!("{label}{}", stack.describe());
+    stack.load().map_err(|diags| {
+        for d in &diags {
+            eprintln!("{d}");
+        }
+        ExitCode::from(1)
+    })
 }
 
 #[derive(Subcommand)]
@@ -105,11 +138,62 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Write the JSON Schemas of the content files.
+    /// Show an item's effective fields, each with the `file:line:col` it comes from (the
+    /// overlay's line where a variant set it). Exit 0, 1 when the item does not exist or the
+    /// content is invalid, 2 on usage errors.
+    Explain {
+        #[command(flatten)]
+        content: ContentArgs,
+        /// Item kind, as overlays and the schemas name it.
+        #[arg(value_parser = clap::builder::PossibleValuesParser::new(inspect::kind_names()))]
+        kind: String,
+        /// Item id (none for `rules`, `board` and `research`).
+        id: Option<String>,
+        /// Print JSON: the content stack and each field with its value and origin.
+        #[arg(long)]
+        json: bool,
+    },
+    /// What one content stack changes relative to another, item by item and field by field:
+    /// `orrery diff --variant errata.yaml --against` (the base game), or `--against --variant
+    /// old.yaml`. Exit 0 (with or without differences), 1 when either stack is invalid, 2 on
+    /// usage errors.
+    Diff {
+        #[command(flatten)]
+        content: ContentArgs,
+        /// Print JSON: both stacks and each changed item with its fields' values and origins.
+        #[arg(long)]
+        json: bool,
+        /// The stack to compare with: `--content`, `--variant` and `--no-platform-variant` given
+        /// after it; nothing after it means the base game alone.
+        #[arg(long, num_args = 0.., allow_hyphen_values = true, value_name = "OPTION", required = true)]
+        against: Vec<String>,
+    },
+    /// Write the JSON Schemas of the content files. With `--ids`, id fields (planet types,
+    /// buildings, tracks, federation tokens, sectors, resource codes) are enums of the ids of
+    /// the content stack, and overlay `set` values are typed by their kind and path. Exit 0,
+    /// 1 when the content is invalid or a file cannot be written, 2 on usage errors.
     Schema {
         /// Folder to write to.
         #[arg(long, value_name = "DIR", default_value = "schemas")]
         out: PathBuf,
+        /// Make id fields enums of the ids of the content stack (base plus `--variant`s).
+        #[arg(long)]
+        ids: bool,
+        #[command(flatten)]
+        content: ContentArgs,
+    },
+    /// Set up a designer's folder: `schemas/` knowing the content's ids, and a starting
+    /// overlay `variants/my-variant.yaml` (or, with `--copy-base`, a copy of the base game in
+    /// `base/`), every file with a `$schema` modeline that resolves inside DIR. Exit 0, 1 when
+    /// a file cannot be written or DIR already holds one of them, 2 on usage errors.
+    Init {
+        /// The folder to set up (created if missing).
+        dir: PathBuf,
+        /// Also copy the base game's files into DIR/base, to edit it as a whole.
+        #[arg(long)]
+        copy_base: bool,
+        #[command(flatten)]
+        content: ContentArgs,
     },
 }
 
@@ -117,7 +201,21 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Validate { content } => validate(&content),
-        Command::Schema { out } => write_schemas(&out),
+        Command::Schema { out, ids, content } => {
+            if ids {
+                match content.load(&[]) {
+                    Ok(c) => write_schemas(&out, &orrery::content::id_schema::all_with_ids(&c)),
+                    Err(code) => code,
+                }
+            } else {
+                write_schemas(&out, &schema::all())
+            }
+        }
+        Command::Init {
+            dir,
+            copy_base,
+            content,
+        } => init::init(&content, &dir, copy_base),
         Command::Conformance {
             content,
             paths,
@@ -129,6 +227,17 @@ fn main() -> ExitCode {
             until,
             save_state,
         } => play::replay(&content, &log, until, save_state.as_deref()),
+        Command::Explain {
+            content,
+            kind,
+            id,
+            json,
+        } => inspect::explain(&content, &kind, id.as_deref(), json),
+        Command::Diff {
+            content,
+            json,
+            against,
+        } => inspect::diff(&content, &against, json),
         Command::Moves {
             content,
             state,
@@ -138,14 +247,12 @@ fn main() -> ExitCode {
 }
 
 fn validate(args: &ContentArgs) -> ExitCode {
-    let (src, overlays) = match args.sources(&[]) {
-        Ok(x) => x,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+    let stack = match args.stack(&[]) {
+        Ok(s) => s,
+        Err(e) => return usage(e),
     };
-    match Content::load(src.files().as_ref(), &overlays) {
+    eprintln!("{}", stack.describe());
+    match stack.load() {
         Ok(content) => {
             println!("{}", content.summary());
             ExitCode::SUCCESS
@@ -164,18 +271,18 @@ fn validate(args: &ContentArgs) -> ExitCode {
     }
 }
 
-fn write_schemas(out: &std::path::Path) -> ExitCode {
+fn write_schemas(out: &std::path::Path, schemas: &[(&str, serde_json::Value)]) -> ExitCode {
     if let Err(e) = std::fs::create_dir_all(out) {
         eprintln!("error: cannot create {}: {e}", out.display());
         return ExitCode::from(2);
     }
-    for (name, s) in schema::all() {
+    for (name, s) in schemas {
         let path = out.join(name);
-        if let Err(e) = std::fs::write(&path, schema::render(&s)) {
+        if let Err(e) = std::fs::write(&path, schema::render(s)) {
             eprintln!("error: cannot write {}: {e}", path.display());
             return ExitCode::from(1);
         }
     }
-    println!("wrote {} schemas to {}", schema::all().len(), out.display());
+    println!("wrote {} schemas to {}", schemas.len(), out.display());
     ExitCode::SUCCESS
 }

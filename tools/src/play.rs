@@ -9,6 +9,7 @@ use orrery::content::Content;
 use orrery::game::{Game, GameState};
 use orrery::record::{replay as replay_record, Record};
 
+use crate::stack::{Stack, Variant};
 use crate::ContentArgs;
 
 /// The variant of the platform that recorded the conformance games.
@@ -35,78 +36,72 @@ fn read_record(path: &Path) -> Result<(Record, bool), String> {
     Ok((Record::from_json(&v)?, platform))
 }
 
-/// Content for records: the command's content and variants, plus the faction boards each
-/// record names (its options' board family, its stored per-seat boards), loaded once per
-/// distinct stack.
+/// Content for records: the command's stack (content, the platform's variant unless left out,
+/// the `--variant`s), plus the faction boards each record names (its options' board family,
+/// its stored per-seat boards), loaded once per distinct stack.
 struct RecordContent {
-    src: crate::source::ContentSource,
-    /// The variants the command applies to every record.
-    names: Vec<String>,
-    overlays: Vec<orrery::content::OverlaySource>,
+    /// The stack the command applies to every record.
+    stack: Stack,
+    /// The variant names the content source holds.
     available: Vec<String>,
     loaded: HashMap<String, Arc<Content>>,
 }
 
+/// The name a record's stored per-seat boards go by in a stack.
+const STORED_BOARDS: &str = "stored-boards";
+
 impl RecordContent {
     fn new(args: &ContentArgs, defaults: &[&str]) -> Result<RecordContent, ExitCode> {
-        let (src, overlays) = args.sources(defaults).map_err(|e| {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
-        })?;
-        let names = if args.variants.is_empty() {
-            defaults.iter().map(|s| s.to_string()).collect()
-        } else {
-            args.variants.clone()
-        };
-        let available = src.variant_names();
+        let stack = args.stack(defaults).map_err(crate::usage)?;
+        let available = stack.source.variant_names();
         Ok(RecordContent {
-            src,
-            names,
-            overlays,
+            stack,
             available,
             loaded: HashMap::new(),
         })
     }
 
-    /// The content a record is replayed on, and the names of the variants stacked on the base.
-    fn for_record(&mut self, record: &Record) -> Result<(Arc<Content>, Vec<String>), String> {
+    /// The stack a record is replayed on and its content: the command's stack with the
+    /// record's own boards on top.
+    fn for_record(&mut self, record: &Record) -> Result<(Arc<Content>, Stack), String> {
         let boards = record.board_variants(&self.available)?;
         let stored = record.stored_boards_overlay()?;
-        let mut names = self.names.clone();
-        names.extend(boards.iter().cloned());
-        if stored.is_some() {
-            names.push("stored-boards".into());
+        let mut stack = self.stack.clone();
+        for name in boards {
+            let overlay = stack.source.overlay(&name)?;
+            stack.variants.push(Variant { name, overlay });
         }
-        let key = format!("{names:?}{}", stored.as_deref().unwrap_or(""));
-        if let Some(c) = self.loaded.get(&key) {
-            return Ok((c.clone(), names));
-        }
-        let mut overlays = self.overlays.clone();
-        overlays.extend(self.src.overlays(&boards)?);
         if let Some(text) = stored {
-            overlays.push(orrery::content::OverlaySource {
-                file: "<record player_variants>".into(),
-                text,
-                scripts: Vec::new(),
+            stack.variants.push(Variant {
+                name: STORED_BOARDS.into(),
+                overlay: orrery::content::OverlaySource {
+                    file: "<record player_variants>".into(),
+                    text,
+                    scripts: Vec::new(),
+                },
             });
         }
-        let content = Content::load(self.src.files().as_ref(), &overlays).map_err(|diags| {
+        let key: Vec<(&str, &str)> = stack
+            .variants
+            .iter()
+            .map(|v| (v.name.as_str(), v.overlay.text.as_str()))
+            .collect();
+        let key = format!("{key:?}");
+        if let Some(c) = self.loaded.get(&key) {
+            return Ok((c.clone(), stack));
+        }
+        let content = stack.load().map_err(|diags| {
             let text: Vec<String> = diags.iter().map(|d| d.to_string()).collect();
             text.join("; ")
         })?;
         let content = Arc::new(content);
         self.loaded.insert(key, content.clone());
-        Ok((content, names))
+        Ok((content, stack))
     }
 }
 
 /// What a game was checked against, for `--verbose`.
-fn describe(src: &str, names: &[String], record: &Record, content: &Content) -> String {
-    let variants = if names.is_empty() {
-        "none".to_string()
-    } else {
-        names.join(", ")
-    };
+fn describe(stack: &Stack, record: &Record, content: &Content) -> String {
     let map = match record.game_setup(content) {
         Ok(setup) if setup.hexes.is_some() => {
             let listed = setup.hexes.as_deref().unwrap_or_default();
@@ -131,7 +126,7 @@ fn describe(src: &str, names: &[String], record: &Record, content: &Content) -> 
         }
         _ => "setup.sectors".to_string(),
     };
-    format!("  content {src}; variants {variants}; map from {map}")
+    format!("  {}; map from {map}", stack.describe())
 }
 
 /// Replays every record and compares snapshots.
@@ -141,7 +136,7 @@ pub fn conformance(args: &ContentArgs, paths: &[PathBuf], verbose: bool) -> Exit
         Err(code) => return code,
     };
     // The command's own stack must load, whatever the records need.
-    if let Err(code) = args.load(&[PLATFORM_VARIANT]) {
+    if let Err(code) = crate::load_stack(&contents.stack) {
         return code;
     }
     let mut files = Vec::new();
@@ -152,14 +147,13 @@ pub fn conformance(args: &ContentArgs, paths: &[PathBuf], verbose: bool) -> Exit
         }
         collect(p, &mut files);
     }
-    let src = contents.src.describe();
     let mut ok = 0;
     for f in &files {
         let mut detail = None;
         let result = read_record(f).and_then(|(r, _)| {
-            let (content, names) = contents.for_record(&r)?;
+            let (content, stack) = contents.for_record(&r)?;
             if verbose {
-                detail = Some(describe(&src, &names, &r, &content));
+                detail = Some(describe(&stack, &r, &content));
             }
             replay_record(content, &r, None, true)
                 .map(|_| ())
@@ -203,7 +197,8 @@ pub fn replay(
         Ok(c) => c,
         Err(code) => return code,
     };
-    let (content, names) = match contents.for_record(&record) {
+    eprintln!("{}", contents.stack.describe());
+    let (content, stack) = match contents.for_record(&record) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("error: {}: {e}", log.display());
@@ -216,12 +211,12 @@ pub fn replay(
                 println!("{} {vp}", game.seat_name(seat));
             }
             if let Some(path) = save {
-                if names.iter().any(|n| n == "stored-boards") {
+                if stack.variants.iter().any(|v| v.name == STORED_BOARDS) {
                     eprintln!("error: a game on stored per-seat boards cannot be saved yet");
                     return ExitCode::from(1);
                 }
-                let variants = names;
-                let saved = serde_json::json!({ "variants": variants, "state": &game.state });
+                // The stack is saved with the state, so `moves` finds it from any folder.
+                let saved = serde_json::json!({ "content": stack.to_json(), "state": &game.state });
                 let json = serde_json::to_string_pretty(&saved).unwrap_or_default();
                 if let Err(e) = std::fs::write(path, json) {
                     eprintln!("error: cannot write {}: {e}", path.display());
@@ -253,17 +248,24 @@ pub fn moves(args: &ContentArgs, state_file: &Path, json: bool) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    // A saved game names the variants it was played with; a bare state names none.
-    let (state, saved_variants) = match value.get("state") {
-        Some(s) => (
-            s.clone(),
-            value
+    // A saved game names its content stack (older saves: only the variants' names); a bare
+    // state names none.
+    let stack = match value.get("content") {
+        Some(saved) => crate::stack::Stack::from_json(saved, args.content.as_deref())
+            .and_then(|s| args.finish(s, &[])),
+        None => {
+            let names: Vec<String> = value
                 .get("variants")
-                .and_then(|v| serde_json::from_value::<Vec<String>>(v.clone()).ok())
-                .unwrap_or_default(),
-        ),
-        None => (value, Vec::new()),
+                .and_then(|v| serde_json::from_value(v.clone()).ok())
+                .unwrap_or_default();
+            args.stack(&names.iter().map(String::as_str).collect::<Vec<_>>())
+        }
     };
+    let stack = match stack {
+        Ok(s) => s,
+        Err(e) => return crate::usage(format!("{}: {e}", state_file.display())),
+    };
+    let state = value.get("state").cloned().unwrap_or(value);
     let state: GameState = match serde_json::from_value(state) {
         Ok(s) => s,
         Err(e) => {
@@ -271,8 +273,7 @@ pub fn moves(args: &ContentArgs, state_file: &Path, json: bool) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let defaults: Vec<&str> = saved_variants.iter().map(String::as_str).collect();
-    let content = match args.load(&defaults) {
+    let content = match crate::load_stack(&stack) {
         Ok(c) => Arc::new(c),
         Err(code) => return code,
     };
@@ -287,6 +288,7 @@ pub fn moves(args: &ContentArgs, state_file: &Path, json: bool) -> ExitCode {
     let seat = game.deciding_seat();
     if json {
         let out = serde_json::json!({
+            "content": stack.to_json(),
             "seat": seat,
             "player": seat.map(|s| game.seat_name(s)),
             "decision": game.state.open.as_ref().or(game.state.queue.front()),

@@ -10,6 +10,7 @@ mod embedded {
 }
 
 /// Where the content set comes from.
+#[derive(Clone)]
 pub enum ContentSource {
     /// A content folder on disk (holding `base/`).
     Dir(PathBuf),
@@ -54,14 +55,6 @@ impl ContentSource {
         }
     }
 
-    /// Where the content comes from, for messages.
-    pub fn describe(&self) -> String {
-        match self {
-            ContentSource::Dir(d) => d.display().to_string(),
-            ContentSource::Embedded => "<built-in>".to_string(),
-        }
-    }
-
     /// The names of the variants under `variants/` (files without `.yaml`, and folders).
     pub fn variant_names(&self) -> Vec<String> {
         let mut names: Vec<String> = match self {
@@ -93,13 +86,8 @@ impl ContentSource {
         names
     }
 
-    /// Reads the named variants: a file, a folder with `overlay.yaml`, or a name under
-    /// `variants/` of the content source.
-    pub fn overlays(&self, names: &[String]) -> Result<Vec<OverlaySource>, String> {
-        names.iter().map(|n| self.overlay(n)).collect()
-    }
-
-    fn overlay(&self, name: &str) -> Result<OverlaySource, String> {
+    /// Reads one variant: a file, a folder with `overlay.yaml`, or a name under `variants/`.
+    pub fn overlay(&self, name: &str) -> Result<OverlaySource, String> {
         let path = Path::new(name);
         if path.is_file() {
             return read_overlay_file(path, path.parent());

@@ -115,6 +115,7 @@ impl Kind {
             ItemKind::Track => (Kind::Research, "/tracks"),
             ItemKind::Planet => (Kind::Planets, "/planets"),
             ItemKind::Sector => (Kind::Sectors, "/sectors"),
+            ItemKind::Map => (Kind::Sectors, ""),
             ItemKind::Faction => (Kind::Faction, ""),
             ItemKind::TechTile => (Kind::TechTiles, "/tiles"),
             ItemKind::AdvancedTile => (Kind::AdvancedTiles, "/tiles"),
@@ -165,6 +166,40 @@ impl Provenance {
             cur = next;
         }
         Some(cur.origin.clone())
+    }
+}
+
+impl Provenance {
+    /// The ids of the items of a kind, in content order; one `None` for a single item such as
+    /// `rules`.
+    pub fn ids(&self, item: ItemKind) -> Vec<Option<String>> {
+        let (kind, list) = Kind::of_item(item);
+        let docs = self.docs.iter().filter(|d| d.kind == kind);
+        if kind == Kind::Faction {
+            return docs
+                .filter_map(|d| d.tree.str_member("id").map(|s| Some(s.to_string())))
+                .collect();
+        }
+        if list.is_empty() {
+            return docs.take(1).map(|_| None).collect();
+        }
+        docs.take(1)
+            .filter_map(|d| d.tree.at(list))
+            .flat_map(|n| match &n.kind {
+                super::located::LKind::Seq(items) => items
+                    .iter()
+                    .filter_map(|i| i.str_member("id").map(|s| Some(s.to_string())))
+                    .collect(),
+                _ => Vec::new(),
+            })
+            .collect()
+    }
+
+    /// The located tree of one item (after every overlay).
+    pub fn item(&self, item: ItemKind, id: Option<&str>) -> Option<&LNode> {
+        let (kind, list) = Kind::of_item(item);
+        let (doc, pointer) = patch::find_item(&self.docs, kind, list, id)?;
+        self.docs[doc].tree.at(&pointer)
     }
 }
 

@@ -11,6 +11,8 @@ pub mod effect;
 pub mod files;
 #[doc(hidden)]
 pub mod fixture;
+pub mod id_schema;
+pub mod inspect;
 pub mod kinds;
 mod load;
 pub mod located;

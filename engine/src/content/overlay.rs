@@ -48,6 +48,8 @@ pub enum ItemKind {
     Planet,
     /// A sector tile side.
     Sector,
+    /// `sectors.yaml` as a whole: sector sides and the map layouts (single item, no id).
+    Map,
     /// A faction.
     Faction,
     /// A standard tech tile.
@@ -64,6 +66,61 @@ pub enum ItemKind {
     FederationToken,
     /// A power or QIC action.
     BoardAction,
+}
+
+impl ItemKind {
+    /// Every kind, in the order of the content files.
+    pub const ALL: [ItemKind; 15] = [
+        ItemKind::Rules,
+        ItemKind::Planet,
+        ItemKind::Map,
+        ItemKind::Sector,
+        ItemKind::Board,
+        ItemKind::Faction,
+        ItemKind::Research,
+        ItemKind::Track,
+        ItemKind::TechTile,
+        ItemKind::AdvancedTile,
+        ItemKind::Booster,
+        ItemKind::RoundScoring,
+        ItemKind::FinalScoring,
+        ItemKind::FederationToken,
+        ItemKind::BoardAction,
+    ];
+
+    /// The kind's name as overlays and the schemas write it (`tech_tile`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ItemKind::Rules => "rules",
+            ItemKind::Board => "board",
+            ItemKind::Research => "research",
+            ItemKind::Track => "track",
+            ItemKind::Planet => "planet",
+            ItemKind::Sector => "sector",
+            ItemKind::Map => "map",
+            ItemKind::Faction => "faction",
+            ItemKind::TechTile => "tech_tile",
+            ItemKind::AdvancedTile => "advanced_tile",
+            ItemKind::Booster => "booster",
+            ItemKind::RoundScoring => "round_scoring",
+            ItemKind::FinalScoring => "final_scoring",
+            ItemKind::FederationToken => "federation_token",
+            ItemKind::BoardAction => "board_action",
+        }
+    }
+
+    /// The kind of this name.
+    pub fn from_name(name: &str) -> Option<ItemKind> {
+        Self::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// Whether the kind is one item without an id (`rules`, `board`, `research`).
+    pub fn is_single(self) -> bool {
+        matches!(
+            self,
+            ItemKind::Rules | ItemKind::Board | ItemKind::Research | ItemKind::Map
+        )
+    }
 }
 
 /// Which item a change addresses.
@@ -87,7 +144,7 @@ pub struct SetChange {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Dotted path inside the item (`board.start.c`); a segment on a list is an index or the
-    /// `id` of an element.
+    /// `id` of an element; the index one past the end, as the last segment, appends.
     pub path: String,
     /// The new value.
     pub value: serde_json::Value,

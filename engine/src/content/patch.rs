@@ -84,6 +84,11 @@ fn set_path(node: &mut LNode, segs: &[&str], value: LNode) -> Result<(), String>
                     .ok_or_else(|| format!("no list element with id \"{first}\""))?,
             };
             let len = items.len();
+            if i == len && rest.is_empty() {
+                // One past the end appends.
+                items.push(value);
+                return Ok(());
+            }
             let item = items
                 .get_mut(i)
                 .ok_or_else(|| format!("index {i} is past the end of a list of {len}"))?;

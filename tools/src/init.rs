@@ -1,0 +1,118 @@
+//! `orrery init DIR`: a designer's own folder, with schemas that know the content's ids and
+//! `$schema` modelines that resolve inside it.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use orrery::content::{id_schema, schema};
+
+use crate::{load_stack, usage, ContentArgs};
+
+/// The modeline line prefix every content file starts with.
+const MODELINE: &str = "# yaml-language-server: $schema=";
+
+const STARTER: &str = "\
+# yaml-language-server: $schema=../schemas/overlay.json
+# A variant overlay: changes applied in order on top of the base game.
+# Check it:   orrery validate --variant variants/my-variant.yaml
+# Review it:  orrery diff --variant variants/my-variant.yaml --against
+# Examples of changes (remove the leading `# ` to use one):
+#   - set: {kind: faction, id: terrans, path: board.power.0, value: 5}
+#   - remove: {kind: booster, id: booster10}
+#   - add: {kind: booster, value: {id: booster11, name: 5 credits, income: [{gain: {c: 5}}]}}
+name: my-variant
+description: What this variant changes, and why.
+changes: []
+";
+
+/// A content file's text with its modeline pointing at `DIR/schemas/` from `rel` in
+/// `DIR/base/`.
+fn relink(text: &str, rel: &str) -> String {
+    let Some((first, rest)) = text.split_once('\n') else {
+        return text.to_string();
+    };
+    let Some(target) = first.strip_prefix(MODELINE) else {
+        return text.to_string();
+    };
+    let file = target.rsplit('/').next().unwrap_or(target);
+    let up = "../".repeat(rel.matches('/').count() + 1);
+    format!("{MODELINE}{up}schemas/{file}\n{rest}")
+}
+
+fn write_new(path: &Path, text: &str) -> Result<(), String> {
+    if path.exists() {
+        return Err(format!(
+            "{} exists already; nothing was changed there",
+            path.display()
+        ));
+    }
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+    }
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Sets up `dir`.
+pub fn init(args: &ContentArgs, dir: &Path, copy_base: bool) -> ExitCode {
+    let stack = match args.stack(&[]) {
+        Ok(s) => s,
+        Err(e) => return usage(e),
+    };
+    let content = match load_stack(&stack) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let mut files: Vec<(std::path::PathBuf, String)> = id_schema::all_with_ids(&content)
+        .into_iter()
+        .map(|(name, s)| (dir.join("schemas").join(name), schema::render(&s)))
+        .collect();
+    files.push((dir.join("variants/my-variant.yaml"), STARTER.to_string()));
+    if copy_base {
+        let base = stack.source.files();
+        for rel in base.list() {
+            match base.read(&rel) {
+                Ok(text) => files.push((dir.join("base").join(&rel), relink(&text, &rel))),
+                Err(e) => {
+                    eprintln!("error: {}: {e}", base.display_name(&rel));
+                    return ExitCode::from(1);
+                }
+            }
+        }
+    }
+    // Refuse before writing anything when a file would be overwritten (schemas excepted).
+    for (path, _) in &files {
+        if path.exists() && !path.starts_with(dir.join("schemas")) {
+            eprintln!(
+                "error: {} exists already; nothing was written",
+                path.display()
+            );
+            return ExitCode::from(1);
+        }
+    }
+    for (path, text) in &files {
+        if path.starts_with(dir.join("schemas")) && path.exists() {
+            if let Err(e) = std::fs::remove_file(path) {
+                eprintln!("error: cannot replace {}: {e}", path.display());
+                return ExitCode::from(1);
+            }
+        }
+        if let Err(e) = write_new(path, text) {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    }
+    println!("wrote {} files to {}", files.len(), dir.display());
+    println!("  schemas/  JSON Schemas knowing this content's ids (rerun init or `orrery schema --ids --out schemas` after adding ids)");
+    println!(
+        "  variants/my-variant.yaml  check it with: orrery validate --variant {}",
+        dir.join("variants/my-variant.yaml").display()
+    );
+    if copy_base {
+        println!(
+            "  base/  the base game; use it with: orrery validate --content {}",
+            dir.display()
+        );
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,225 @@
+//! `explain` and `diff`: an item's effective fields with their origins, and what one content
+//! stack changes relative to another.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use orrery::content::inspect::{self, Field, FieldChange, ItemChange, ItemDiff};
+use orrery::content::located::Origin;
+use orrery::content::overlay::ItemKind;
+use orrery::content::Content;
+use serde_json::{json, Value};
+
+use crate::{load_stack, load_stack_as, usage, ContentArgs};
+
+/// Item kinds as overlays and schemas name them, for `--help` and argument checks.
+pub fn kind_names() -> Vec<&'static str> {
+    ItemKind::ALL.iter().map(|k| k.name()).collect()
+}
+
+fn origin_json(o: &Origin) -> Value {
+    json!({
+        "file": o.file.as_ref(),
+        "line": o.pos.map(|p| p.line),
+        "col": o.pos.map(|p| p.col),
+        "at": o.to_string(),
+    })
+}
+
+fn show(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn item_name(kind: ItemKind, id: Option<&str>) -> String {
+    match id {
+        Some(id) => format!("{} {id}", kind.name()),
+        None => kind.name().to_string(),
+    }
+}
+
+/// Finds the item's id, or says which ids exist.
+fn known_id(content: &Content, kind: ItemKind, id: Option<&str>) -> Result<(), String> {
+    if kind.is_single() {
+        return match id {
+            None => Ok(()),
+            Some(id) => Err(format!(
+                "{} is a single item and takes no id (got \"{id}\")",
+                kind.name()
+            )),
+        };
+    }
+    let ids: Vec<String> = content.provenance.ids(kind).into_iter().flatten().collect();
+    match id {
+        Some(id) if ids.iter().any(|i| i == id) => Ok(()),
+        Some(id) => Err(format!(
+            "no {} with id \"{id}\"; known: {}",
+            kind.name(),
+            ids.join(", ")
+        )),
+        None => Err(format!(
+            "{} needs an id; known: {}",
+            kind.name(),
+            ids.join(", ")
+        )),
+    }
+}
+
+/// `orrery explain KIND [ID]`: each effective field with its origin.
+pub fn explain(args: &ContentArgs, kind: &str, id: Option<&str>, json: bool) -> ExitCode {
+    let Some(kind) = ItemKind::from_name(kind) else {
+        return usage(format!(
+            "unknown kind \"{kind}\"; kinds: {}",
+            kind_names().join(", ")
+        ));
+    };
+    let stack = match args.stack(&[]) {
+        Ok(s) => s,
+        Err(e) => return usage(e),
+    };
+    let content = match load_stack(&stack) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    if let Err(e) = known_id(&content, kind, id) {
+        eprintln!("error: {e}");
+        return ExitCode::from(1);
+    }
+    let Some(fields) = inspect::explain(&content, kind, id) else {
+        eprintln!("error: no {}", item_name(kind, id));
+        return ExitCode::from(1);
+    };
+    if json {
+        let out = json!({
+            "content": stack.to_json(),
+            "kind": kind.name(),
+            "id": id,
+            "fields": fields.iter().map(|f| json!({
+                "path": f.path,
+                "value": f.value,
+                "origin": origin_json(&f.origin),
+            })).collect::<Vec<_>>(),
+        });
+        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+    } else {
+        println!("# {}", item_name(kind, id));
+        print_fields(&fields);
+    }
+    ExitCode::SUCCESS
+}
+
+fn print_fields(fields: &[Field]) {
+    let rows: Vec<(String, String)> = fields
+        .iter()
+        .map(|f| {
+            (
+                format!("{} = {}", f.path, show(&f.value)),
+                f.origin.to_string(),
+            )
+        })
+        .collect();
+    let width = rows
+        .iter()
+        .map(|(l, _)| l.chars().count())
+        .max()
+        .unwrap_or(0);
+    for (left, origin) in rows {
+        println!("{left:width$}  {origin}");
+    }
+}
+
+/// The reference side of `diff`: the options after `--against`.
+#[derive(Parser)]
+#[command(name = "--against", no_binary_name = true)]
+struct Against {
+    #[command(flatten)]
+    content: ContentArgs,
+}
+
+/// `orrery diff [STACK] --against [STACK]`: what the first stack changes relative to the second.
+pub fn diff(args: &ContentArgs, against: &[String], json: bool) -> ExitCode {
+    let reference = match Against::try_parse_from(against) {
+        Ok(a) => a.content,
+        Err(e) => return usage(format!("after --against: {e}")),
+    };
+    let (changed_stack, reference_stack) = match (args.stack(&[]), reference.stack(&[])) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(e), _) | (_, Err(e)) => return usage(e),
+    };
+    let changed = match load_stack(&changed_stack) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let reference = match load_stack_as(&reference_stack, "against ") {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let diffs = inspect::diff(&changed, &reference);
+    if json {
+        let out = json!({
+            "content": changed_stack.to_json(),
+            "against": reference_stack.to_json(),
+            "items": diffs.iter().map(diff_json).collect::<Vec<_>>(),
+        });
+        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+    } else {
+        print_diffs(&diffs);
+    }
+    ExitCode::SUCCESS
+}
+
+fn diff_json(d: &ItemDiff) -> Value {
+    let (change, origin, fields) = match &d.change {
+        ItemChange::Added(o) => ("added", Some(origin_json(o)), Vec::new()),
+        ItemChange::Removed(o) => ("removed", Some(origin_json(o)), Vec::new()),
+        ItemChange::Changed(fs) => ("changed", None, fs.iter().map(field_json).collect()),
+    };
+    json!({
+        "kind": d.kind.name(),
+        "id": d.id,
+        "change": change,
+        "origin": origin,
+        "fields": fields,
+    })
+}
+
+fn field_json(f: &FieldChange) -> Value {
+    let side = |s: &Option<(Value, Origin)>| {
+        s.as_ref()
+            .map(|(v, o)| json!({"value": v, "origin": origin_json(o)}))
+    };
+    json!({"path": f.path, "before": side(&f.before), "after": side(&f.after)})
+}
+
+fn print_diffs(diffs: &[ItemDiff]) {
+    if diffs.is_empty() {
+        println!("# no differences");
+        return;
+    }
+    for d in diffs {
+        let name = item_name(d.kind, d.id.as_deref());
+        match &d.change {
+            ItemChange::Added(o) => println!("+ {name}  (added at {o})"),
+            ItemChange::Removed(o) => println!("- {name}  (was at {o})"),
+            ItemChange::Changed(fields) => {
+                println!("~ {name}");
+                for f in fields {
+                    match (&f.before, &f.after) {
+                        (Some((b, bo)), Some((a, ao))) => {
+                            println!("    {}: {} -> {}  ({bo} -> {ao})", f.path, show(b), show(a))
+                        }
+                        (None, Some((a, ao))) => {
+                            println!("    + {} = {}  ({ao})", f.path, show(a))
+                        }
+                        (Some((b, bo)), None) => {
+                            println!("    - {} = {}  (was {bo})", f.path, show(b))
+                        }
+                        (None, None) => {}
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,419 @@
+//! The designer's commands: the content stack stated and saved, `explain` and `diff`.
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn orrery() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_orrery"));
+    c.env_remove("ORRERY_CONTENT");
+    c
+}
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn run_in<I: IntoIterator<Item = S>, S: AsRef<OsStr>>(dir: &Path, args: I) -> Output {
+    orrery().current_dir(dir).args(args).output().expect("runs")
+}
+
+fn run_in_repo<I: IntoIterator<Item = S>, S: AsRef<OsStr>>(args: I) -> Output {
+    run_in(&repo(), args)
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn succeeded(out: &Output) -> String {
+    assert!(out.status.success(), "{}{}", stdout(out), stderr(out));
+    stdout(out)
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("orrery-wf-{name}-{}", std::process::id()));
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).expect("old scratch removable");
+    }
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("dir");
+    for e in std::fs::read_dir(from).expect("readable").flatten() {
+        let p = e.path();
+        let t = to.join(e.file_name());
+        if p.is_dir() {
+            copy_dir(&p, &t);
+        } else {
+            std::fs::copy(&p, &t).expect("copy");
+        }
+    }
+}
+
+const ERRATA: &str = "name: errata\nchanges:\n  - set: {kind: faction, id: terrans, path: board.power.0, value: 5}\n  - set: {kind: rules, path: rounds, value: 6}\n";
+
+fn errata(dir: &Path) -> PathBuf {
+    let f = dir.join("errata.yaml");
+    std::fs::write(&f, ERRATA).expect("write");
+    f
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    serde_json::from_str(&succeeded(out)).expect("JSON output")
+}
+
+const RECORD: &str = "tests/data/conformance/dev/dev-001.json";
+
+#[test]
+fn every_command_states_its_content_stack() {
+    let out = run_in_repo(["validate"]);
+    succeeded(&out);
+    let repo_content = repo().join("content").canonicalize().unwrap();
+    assert!(
+        stderr(&out).contains(&format!("content: folder {}", repo_content.display())),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stderr(&out).contains("variants: none"));
+    // Outside the repository, validate says it checks the built-in copy.
+    let dir = scratch("outside");
+    let out = run_in(&dir, ["validate"]);
+    succeeded(&out);
+    assert!(
+        stderr(&out).contains("the built-in copy"),
+        "{}",
+        stderr(&out)
+    );
+    // Replaying a platform record names the platform's variant.
+    let out = run_in_repo(["replay", RECORD, "--until", "5"]);
+    succeeded(&out);
+    assert!(
+        stderr(&out).contains("variants: boardgamers ("),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_designer_variant_stacks_on_the_platform_variant() {
+    let dir = scratch("stacking");
+    let e = errata(&dir);
+    let plain = succeeded(&run_in_repo(["replay", RECORD]));
+    // An errata that changes nothing this game uses leaves the scores exactly as they were:
+    // the platform's variant stays under it.
+    let out = run_in_repo([
+        OsStr::new("replay"),
+        OsStr::new(RECORD),
+        OsStr::new("--variant"),
+        e.as_os_str(),
+    ]);
+    assert_eq!(succeeded(&out), plain);
+    assert!(
+        stderr(&out).contains("variants: boardgamers ("),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stderr(&out).contains("errata.yaml"));
+    // Dropping the platform's variant is explicit.
+    let out = run_in_repo([
+        OsStr::new("replay"),
+        OsStr::new(RECORD),
+        OsStr::new("--until"),
+        OsStr::new("5"),
+        OsStr::new("--no-platform-variant"),
+        OsStr::new("--variant"),
+        e.as_os_str(),
+    ]);
+    succeeded(&out);
+    assert!(!stderr(&out).contains("boardgamers"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_saved_game_finds_its_content_from_any_folder_or_says_what_is_missing() {
+    let dir = scratch("saved");
+    let e = errata(&dir);
+    let state = dir.join("state.json");
+    succeeded(&run_in_repo([
+        OsStr::new("replay"),
+        OsStr::new(RECORD),
+        OsStr::new("--until"),
+        OsStr::new("40"),
+        OsStr::new("--variant"),
+        e.as_os_str(),
+        OsStr::new("--save-state"),
+        state.as_os_str(),
+    ]));
+    let in_repo = succeeded(&run_in_repo([OsStr::new("moves"), state.as_os_str()]));
+    // From a folder without content, the saved stack is found again.
+    let out = run_in(&dir, [OsStr::new("moves"), state.as_os_str()]);
+    assert_eq!(succeeded(&out), in_repo);
+    assert!(stderr(&out).contains("boardgamers") && stderr(&out).contains("errata.yaml"));
+    let listed = json(&run_in(
+        &dir,
+        [OsStr::new("moves"), OsStr::new("--json"), state.as_os_str()],
+    ));
+    let names: Vec<&str> = listed["content"]["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names.len(), 2);
+    assert_eq!(names[0], "boardgamers");
+    // A missing variant file is named.
+    std::fs::remove_file(&e).unwrap();
+    let out = run_in(&dir, [OsStr::new("moves"), state.as_os_str()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("errata.yaml") && stderr(&out).contains("cannot be found"),
+        "{}",
+        stderr(&out)
+    );
+    // A missing content folder is named.
+    let copy = dir.join("content");
+    copy_dir(&repo().join("content"), &copy);
+    let state2 = dir.join("state2.json");
+    succeeded(&run_in_repo([
+        OsStr::new("replay"),
+        OsStr::new(RECORD),
+        OsStr::new("--until"),
+        OsStr::new("40"),
+        OsStr::new("--content"),
+        copy.as_os_str(),
+        OsStr::new("--save-state"),
+        state2.as_os_str(),
+    ]));
+    std::fs::remove_dir_all(&copy).unwrap();
+    let out = run_in(&dir, [OsStr::new("moves"), state2.as_os_str()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains(&copy.display().to_string()) && stderr(&out).contains("--content"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn explain_gives_each_field_its_origin() {
+    let dir = scratch("explain");
+    let e = errata(&dir);
+    let text = succeeded(&run_in_repo(["explain", "faction", "terrans"]));
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("board.power.0 = 4"))
+        .expect(&text);
+    assert!(
+        line.trim_end()
+            .ends_with("content/base/factions/terrans.yaml:8:11"),
+        "{line}"
+    );
+    let text = succeeded(&run_in_repo([
+        OsStr::new("explain"),
+        OsStr::new("faction"),
+        OsStr::new("terrans"),
+        OsStr::new("--variant"),
+        e.as_os_str(),
+    ]));
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("board.power.0 = 5"))
+        .expect(&text);
+    assert!(line.contains("errata.yaml:3:"), "{line}");
+    let out = json(&run_in_repo(["explain", "rules", "--json"]));
+    let rounds = out["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == "rounds")
+        .expect("a rounds field");
+    assert_eq!(rounds["value"], 6);
+    assert!(rounds["origin"]["file"]
+        .as_str()
+        .unwrap()
+        .ends_with("rules.yaml"));
+    assert!(rounds["origin"]["line"].as_u64().unwrap() > 0);
+    // Unknown ids are refused with the known ones; unknown kinds are usage errors.
+    let out = run_in_repo(["explain", "faction", "earthlings"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("terrans"), "{}", stderr(&out));
+    assert_eq!(
+        run_in_repo(["explain", "rules", "x"]).status.code(),
+        Some(1)
+    );
+    assert_eq!(
+        run_in_repo(["explain", "widget", "x"]).status.code(),
+        Some(2)
+    );
+    let help = succeeded(&run_in_repo(["explain", "--help"]));
+    assert!(help.contains("tech_tile") && help.contains("federation_token"));
+}
+
+#[test]
+fn diff_shows_what_a_variant_changes() {
+    let dir = scratch("diff");
+    let e = errata(&dir);
+    let text = succeeded(&run_in_repo([
+        OsStr::new("diff"),
+        OsStr::new("--variant"),
+        e.as_os_str(),
+        OsStr::new("--against"),
+    ]));
+    assert_eq!(text.lines().next(), Some("~ faction terrans"), "{text}");
+    assert!(text.contains("board.power.0: 4 -> 5"), "{text}");
+    assert!(
+        !text.contains("rounds"),
+        "an unchanged value is not a difference: {text}"
+    );
+    let out = json(&run_in_repo([
+        OsStr::new("diff"),
+        OsStr::new("--json"),
+        OsStr::new("--against"),
+        OsStr::new("--variant"),
+        e.as_os_str(),
+    ]));
+    let items = out["items"].as_array().unwrap();
+    assert_eq!(items.len(), 1);
+    assert_eq!(items[0]["fields"][0]["before"]["value"], 5);
+    assert_eq!(items[0]["fields"][0]["after"]["value"], 4);
+    assert_eq!(
+        out["against"]["variants"][0]["file"]
+            .as_str()
+            .map(|f| f.ends_with("errata.yaml")),
+        Some(true)
+    );
+    let same = succeeded(&run_in_repo(["diff", "--against"]));
+    assert_eq!(same.trim(), "# no differences");
+    assert_eq!(
+        run_in_repo(["diff", "--against", "--frob"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(run_in_repo(["diff"]).status.code(), Some(2));
+}
+
+#[test]
+fn explain_and_diff_work_on_every_shipped_variant() {
+    let mut names: Vec<String> = std::fs::read_dir(repo().join("content/variants"))
+        .unwrap()
+        .flatten()
+        .filter_map(|e| {
+            let n = e.file_name().to_string_lossy().into_owned();
+            n.strip_suffix(".yaml").map(str::to_string)
+        })
+        .collect();
+    names.sort();
+    assert!(!names.is_empty());
+    for name in &names {
+        succeeded(&run_in_repo(["validate", "--variant", name]));
+        let text = succeeded(&run_in_repo(["diff", "--variant", name, "--against"]));
+        assert!(
+            !text.starts_with("# no differences"),
+            "{name} changes nothing"
+        );
+        // Every field the diff names is explained at the variant's own line.
+        let out = json(&run_in_repo([
+            "diff",
+            "--json",
+            "--variant",
+            name,
+            "--against",
+        ]));
+        for item in out["items"].as_array().unwrap() {
+            let kind = item["kind"].as_str().unwrap();
+            let mut args = vec!["explain", "--json", "--variant", name, kind];
+            if let Some(id) = item["id"].as_str() {
+                args.push(id);
+            }
+            if item["change"] == "removed" {
+                assert_eq!(run_in_repo(&args).status.code(), Some(1));
+                continue;
+            }
+            let explained = json(&run_in_repo(&args));
+            for f in item["fields"].as_array().unwrap() {
+                if f["after"].is_null() {
+                    continue;
+                }
+                let shown = explained["fields"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|g| g["path"] == f["path"])
+                    .unwrap_or_else(|| panic!("{name}: {kind} {} not explained", f["path"]));
+                assert_eq!(shown["origin"], f["after"]["origin"]);
+                assert!(shown["origin"]["file"]
+                    .as_str()
+                    .unwrap()
+                    .contains(&format!("variants/{name}")));
+            }
+        }
+    }
+}
+
+#[test]
+fn init_sets_up_a_folder_whose_modelines_resolve_inside_it() {
+    let dir = scratch("init").join("mine");
+    let out = orrery()
+        .current_dir(scratch("init-cwd"))
+        .arg("init")
+        .arg(&dir)
+        .arg("--copy-base")
+        .output()
+        .expect("runs");
+    succeeded(&out);
+    assert!(stderr(&out).contains("the built-in copy"));
+    // Every YAML file's modeline names a schema file that exists, relative to the file.
+    let mut yaml = Vec::new();
+    fn walk(d: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(d).unwrap().flatten() {
+            if e.path().is_dir() {
+                walk(&e.path(), out);
+            } else if e.path().extension().is_some_and(|x| x == "yaml") {
+                out.push(e.path());
+            }
+        }
+    }
+    walk(&dir, &mut yaml);
+    assert!(yaml.len() > 20, "{yaml:?}");
+    for f in &yaml {
+        let text = std::fs::read_to_string(f).unwrap();
+        let target = text
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("# yaml-language-server: $schema="))
+            .unwrap_or_else(|| panic!("{} has no modeline", f.display()));
+        let schema = f.parent().unwrap().join(target);
+        assert!(schema.is_file(), "{} -> {}", f.display(), schema.display());
+    }
+    let faction: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("schemas/faction.json")).unwrap())
+            .unwrap();
+    assert!(faction["properties"]["home"]["enum"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|v| v == "terra"));
+    // The copy and the starting overlay validate together, from anywhere.
+    let starter = dir.join("variants/my-variant.yaml");
+    succeeded(
+        &orrery()
+            .current_dir(&dir)
+            .args([
+                OsStr::new("validate"),
+                OsStr::new("--content"),
+                dir.as_os_str(),
+                OsStr::new("--variant"),
+                starter.as_os_str(),
+            ])
+            .output()
+            .expect("runs"),
+    );
+    // A second init refuses to overwrite the designer's files.
+    let again = orrery().arg("init").arg(&dir).output().expect("runs");
+    assert_eq!(again.status.code(), Some(1));
+}
