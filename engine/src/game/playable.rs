@@ -1,0 +1,41 @@
+//! [`Playable`] for [`Game`]: the action is one part of a move line.
+
+use super::Game;
+use crate::notation::Command;
+use crate::play_api::Playable;
+
+impl Playable for Game {
+    type Action = Command;
+
+    fn seat_count(&self) -> usize {
+        self.state.players.len()
+    }
+
+    fn to_decide(&self) -> Option<usize> {
+        self.deciding_seat()
+    }
+
+    fn legal(&self) -> Vec<Command> {
+        self.legal_parts()
+    }
+
+    fn play(&mut self, action: &Command) -> Result<(), String> {
+        self.apply_part(action).map_err(|e| e.0)
+    }
+
+    fn is_over(&self) -> bool {
+        self.finished()
+    }
+
+    fn score(&self) -> Vec<i32> {
+        self.scores()
+    }
+
+    fn decisions_done(&self) -> usize {
+        self.state.moves
+    }
+
+    fn is_free(&self, action: &Command) -> bool {
+        matches!(action, Command::Spend { .. } | Command::Burn(_))
+    }
+}
