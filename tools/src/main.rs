@@ -1,7 +1,10 @@
 //! `orrery`: the command line of the Orrery rules engine.
 
+mod merge;
 mod play;
+mod simulate;
 mod source;
+mod study;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -19,7 +22,7 @@ struct Cli {
 
 /// Where content comes from, and which variants to stack on it.
 #[derive(clap::Args, Clone)]
-struct ContentArgs {
+pub struct ContentArgs {
     /// Content folder (holding `base/` and `variants/`); default: $ORRERY_CONTENT, else
     /// ./content when it exists, else the copy built into this binary.
     #[arg(long, value_name = "DIR")]
@@ -101,6 +104,17 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// A balance study: many seeded games played by bots, summed per faction, bot and seat.
+    Simulate(simulate::SimulateArgs),
+    /// Combine the shards of one study into the file the whole study would have written.
+    Merge {
+        /// Shard files (`simulate --shard K/N --out FILE.json`).
+        #[arg(required = true)]
+        shards: Vec<PathBuf>,
+        /// The merged study (JSON, or CSV for a `.csv` name).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+    },
     /// Write the JSON Schemas of the content files.
     Schema {
         /// Folder to write to.
@@ -114,6 +128,8 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Validate { content } => validate(&content),
         Command::Schema { out } => write_schemas(&out),
+        Command::Simulate(args) => simulate::run(&args),
+        Command::Merge { shards, out } => merge::run(&shards, &out),
         Command::Conformance { content, paths } => play::conformance(&content, &paths),
         Command::Replay {
             content,
