@@ -1,5 +1,6 @@
 //! `orrery`: the command line of the Orrery rules engine.
 
+mod interactive;
 mod merge;
 mod play;
 mod simulate;
@@ -115,6 +116,8 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
     },
+    /// Play against bots in the terminal, part by part (reads standard input).
+    Play(interactive::PlayArgs),
     /// Write the JSON Schemas of the content files.
     Schema {
         /// Folder to write to.
@@ -130,6 +133,7 @@ fn main() -> ExitCode {
         Command::Schema { out } => write_schemas(&out),
         Command::Simulate(args) => simulate::run(&args),
         Command::Merge { shards, out } => merge::run(&shards, &out),
+        Command::Play(args) => interactive::run(&args),
         Command::Conformance { content, paths } => play::conformance(&content, &paths),
         Command::Replay {
             content,

@@ -26,11 +26,17 @@ fn collect(path: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-fn read_record(path: &Path) -> Result<(Record, bool), String> {
+/// A record, whether the recording platform wrote it, and the variants it names (records of
+/// `orrery simulate` name the variants they were played with).
+fn read_record(path: &Path) -> Result<(Record, bool, Vec<String>), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
     let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| format!("not JSON: {e}"))?;
     let platform = v.get("engine_version").is_some();
-    Ok((Record::from_json(&v)?, platform))
+    let variants = v
+        .get("variants")
+        .and_then(|x| serde_json::from_value::<Vec<String>>(x.clone()).ok())
+        .unwrap_or_default();
+    Ok((Record::from_json(&v)?, platform, variants))
 }
 
 /// Replays every record and compares snapshots.
@@ -51,7 +57,7 @@ pub fn conformance(args: &ContentArgs, paths: &[PathBuf]) -> ExitCode {
     for f in &files {
         let result = read_record(f)
             .map_err(|e| e.to_string())
-            .and_then(|(r, _)| {
+            .and_then(|(r, _, _)| {
                 replay_record(content.clone(), &r, None, true)
                     .map(|_| ())
                     .map_err(|(m, _)| m.to_string())
@@ -79,15 +85,18 @@ pub fn replay(
     until: Option<usize>,
     save: Option<&Path>,
 ) -> ExitCode {
-    let (record, platform) = match read_record(log) {
+    let (record, platform, named) = match read_record(log) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {}: {e}", log.display());
             return ExitCode::from(2);
         }
     };
-    let defaults: &[&str] = if platform { &[PLATFORM_VARIANT] } else { &[] };
-    let content = match args.load(defaults) {
+    let mut defaults: Vec<&str> = named.iter().map(String::as_str).collect();
+    if platform && defaults.is_empty() {
+        defaults.push(PLATFORM_VARIANT);
+    }
+    let content = match args.load(&defaults) {
         Ok(c) => Arc::new(c),
         Err(code) => return code,
     };
@@ -97,8 +106,8 @@ pub fn replay(
                 println!("{} {vp}", game.seat_name(seat));
             }
             if let Some(path) = save {
-                let variants = if args.variants.is_empty() && platform {
-                    vec![PLATFORM_VARIANT.to_string()]
+                let variants = if args.variants.is_empty() {
+                    defaults.iter().map(|v| v.to_string()).collect()
                 } else {
                     args.variants.clone()
                 };
