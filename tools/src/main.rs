@@ -1,5 +1,6 @@
 //! `orrery`: the command line of the Orrery rules engine.
 
+mod bench;
 mod interactive;
 mod merge;
 mod play;
@@ -118,6 +119,17 @@ enum Command {
     },
     /// Play against bots in the terminal, part by part (reads standard input).
     Play(interactive::PlayArgs),
+    /// Measure the engine's speed: content load, replaying records, listing, cloning and
+    /// applying parts, random games; each figure with its target.
+    Bench {
+        #[command(flatten)]
+        content: ContentArgs,
+        /// Record files or folders (default: tests/data/conformance).
+        paths: Vec<PathBuf>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Write the JSON Schemas of the content files.
     Schema {
         /// Folder to write to.
@@ -134,6 +146,18 @@ fn main() -> ExitCode {
         Command::Simulate(args) => simulate::run(&args),
         Command::Merge { shards, out } => merge::run(&shards, &out),
         Command::Play(args) => interactive::run(&args),
+        Command::Bench {
+            content,
+            paths,
+            json,
+        } => {
+            let paths = if paths.is_empty() {
+                bench::default_paths()
+            } else {
+                paths
+            };
+            bench::run(&content, &paths, json)
+        }
         Command::Conformance { content, paths } => play::conformance(&content, &paths),
         Command::Replay {
             content,

@@ -6,13 +6,15 @@ use std::sync::Arc;
 
 use orrery::game::{Game, GameState};
 use orrery::record::{replay as replay_record, Record};
+use rayon::prelude::*;
 
 use crate::ContentArgs;
 
 /// The variant of the platform that recorded the conformance games.
 pub const PLATFORM_VARIANT: &str = "boardgamers";
 
-fn collect(path: &Path, out: &mut Vec<PathBuf>) {
+/// Every `*.json` file under `path` (or `path` itself), in path order.
+pub fn collect(path: &Path, out: &mut Vec<PathBuf>) {
     if path.is_dir() {
         let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
             .map(|r| r.flatten().map(|e| e.path()).collect())
@@ -30,13 +32,10 @@ fn collect(path: &Path, out: &mut Vec<PathBuf>) {
 /// `orrery simulate` name the variants they were played with).
 fn read_record(path: &Path) -> Result<(Record, bool, Vec<String>), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
-    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| format!("not JSON: {e}"))?;
-    let platform = v.get("engine_version").is_some();
-    let variants = v
-        .get("variants")
-        .and_then(|x| serde_json::from_value::<Vec<String>>(x.clone()).ok())
-        .unwrap_or_default();
-    Ok((Record::from_json(&v)?, platform, variants))
+    let record = Record::from_json_text(&text)?;
+    let platform = record.engine_version.is_some();
+    let variants = record.variants.clone();
+    Ok((record, platform, variants))
 }
 
 /// Replays every record and compares snapshots.
@@ -54,14 +53,18 @@ pub fn conformance(args: &ContentArgs, paths: &[PathBuf]) -> ExitCode {
         collect(p, &mut files);
     }
     let mut ok = 0;
-    for f in &files {
-        let result = read_record(f)
-            .map_err(|e| e.to_string())
-            .and_then(|(r, _, _)| {
+    // Records are independent: replay them on every core, report them in path order.
+    let results: Vec<Result<(), String>> = files
+        .par_iter()
+        .map(|f| {
+            read_record(f).and_then(|(r, _, _)| {
                 replay_record(content.clone(), &r, None, true)
                     .map(|_| ())
                     .map_err(|(m, _)| m.to_string())
-            });
+            })
+        })
+        .collect();
+    for (f, result) in files.iter().zip(results) {
         match result {
             Ok(()) => {
                 ok += 1;
