@@ -295,10 +295,23 @@ fn play_one(content: &Arc<Content>, config: &Config, index: u64, log: bool) -> G
     let seed = game_seed(config.seed, index);
     let mut lines: Vec<String> = vec![format!("init {} s{}-{index}", config.players, config.seed)];
     let outcome = play_game(content, config, index, seed, &mut lines);
-    let record = match (&outcome, log) {
-        (Ok((game, _)), true) => Some(record(game, &lines, config)),
-        _ => None,
-    };
+    // A failed game is logged too, as far as it went, with the reason.
+    let record = log.then(|| match &outcome {
+        Ok((game, _)) => record(game, &lines, config),
+        Err(e) => {
+            let mut rng = Rng::new(seed);
+            let setup = Setup::random(content, config.players, &mut rng).ok();
+            serde_json::json!({
+                "source": "orrery simulate",
+                "players": config.players,
+                "variants": config.variants,
+                "setup": setup,
+                "moves": lines,
+                "finished": false,
+                "error": e,
+            })
+        }
+    });
     GameResult {
         index,
         outcome: outcome.map(|(_, seats)| seats),

@@ -1,6 +1,6 @@
 //! [`Playable`] for [`Game`]: the action is one part of a move line.
 
-use super::Game;
+use super::{Decision, Game};
 use crate::notation::Command;
 use crate::play_api::Playable;
 
@@ -35,7 +35,13 @@ impl Playable for Game {
         self.state.moves
     }
 
+    /// Conversions and burning; and a decline in the Gaia phase, which the listing offers
+    /// again after it is taken (it changes nothing), so a bot could repeat it forever.
     fn is_free(&self, action: &Command) -> bool {
-        matches!(action, Command::Spend { .. } | Command::Burn(_))
+        match action {
+            Command::Spend { .. } | Command::Burn(_) => true,
+            Command::Decline(_) => matches!(self.state.open, Some(Decision::Gaia(_))),
+            _ => false,
+        }
     }
 }
