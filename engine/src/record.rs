@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use crate::content::Content;
 use crate::game::{Game, Setup};
+use crate::notation::Word;
 use crate::power::Area;
 
 /// A recorded game.
@@ -63,9 +64,9 @@ pub struct SeatSnapshot {
     /// Power areas I, II, III, Gaia (special token not counted).
     pub pw: [u32; 4],
     /// Where the special token is.
-    pub brainstone: Option<String>,
-    /// Research levels.
-    pub research: BTreeMap<String, u32>,
+    pub brainstone: Option<Word>,
+    /// Research levels (short words kept inline: decoding a record allocates no key).
+    pub research: BTreeMap<Word, u32>,
 }
 
 /// A final score.
@@ -123,7 +124,7 @@ pub fn seat_snapshot(game: &Game, seat: usize) -> SeatSnapshot {
             Area::III => "area3",
             Area::Gaia => "gaia",
         }
-        .to_string()
+        .into()
     });
     SeatSnapshot {
         vp: p.resource(c, "vp"),
@@ -136,7 +137,7 @@ pub fn seat_snapshot(game: &Game, seat: usize) -> SeatSnapshot {
         research: p
             .research
             .iter()
-            .map(|(k, v)| (k.to_string(), *v))
+            .map(|(k, v)| (k.clone(), *v))
             .collect(),
     }
 }
