@@ -134,11 +134,7 @@ pub fn seat_snapshot(game: &Game, seat: usize) -> SeatSnapshot {
         q: p.resource(c, "q"),
         pw: p.power.areas,
         brainstone,
-        research: p
-            .research
-            .iter()
-            .map(|(k, v)| (k.clone(), *v))
-            .collect(),
+        research: p.research.iter().map(|(k, v)| (k.clone(), *v)).collect(),
     }
 }
 

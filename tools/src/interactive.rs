@@ -69,12 +69,18 @@ fn interpret(line: &str, legal: &[Command]) -> Result<Input, String> {
     if let Some(i) = texts.iter().position(|x| x == t) {
         return Ok(Input::Part(legal[i].clone()));
     }
-    let matches: Vec<usize> = (0..texts.len()).filter(|&i| texts[i].starts_with(t)).collect();
+    let matches: Vec<usize> = (0..texts.len())
+        .filter(|&i| texts[i].starts_with(t))
+        .collect();
     match matches.len() {
         0 => Err(format!("no legal part starts with `{t}`")),
         1 => Ok(Input::Part(legal[matches[0]].clone())),
         n => {
-            let shown: Vec<&str> = matches.iter().take(12).map(|&i| texts[i].as_str()).collect();
+            let shown: Vec<&str> = matches
+                .iter()
+                .take(12)
+                .map(|&i| texts[i].as_str())
+                .collect();
             Err(format!(
                 "`{t}` starts {n} parts: {}{}",
                 shown.join(" | "),
@@ -121,14 +127,21 @@ pub fn run(args: &PlayArgs) -> ExitCode {
 
 fn session(args: &PlayArgs) -> Result<ExitCode, (String, u8)> {
     let usage = |m: String| (m, 2u8);
-    let factions: Vec<String> = args.factions.split(',').map(|f| f.trim().to_string()).collect();
+    let factions: Vec<String> = args
+        .factions
+        .split(',')
+        .map(|f| f.trim().to_string())
+        .collect();
     let players = factions.len();
     if args.seat == 0 || args.seat > players {
         return Err(usage(format!("--seat must be 1 to {players}")));
     }
     let bot_names: Vec<String> = args.bots.split(',').map(|b| b.trim().to_string()).collect();
     let content = Arc::new(args.content.load(&[]).map_err(|_| {
-        ("the content does not load (problems above)".to_string(), 1u8)
+        (
+            "the content does not load (problems above)".to_string(),
+            1u8,
+        )
     })?);
     for f in &factions {
         if content.faction(f).is_none() {

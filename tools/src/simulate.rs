@@ -117,7 +117,10 @@ pub fn run(args: &SimulateArgs) -> ExitCode {
 fn prepare(args: &SimulateArgs) -> Result<Plan, (String, u8)> {
     let usage = |m: String| (m, 2u8);
     if !(1..=8).contains(&args.players) {
-        return Err(usage(format!("--players must be 1 to 8, got {}", args.players)));
+        return Err(usage(format!(
+            "--players must be 1 to 8, got {}",
+            args.players
+        )));
     }
     let shard = match &args.shard {
         Some(s) => parse_shard(s).map_err(usage)?,
@@ -133,7 +136,10 @@ fn prepare(args: &SimulateArgs) -> Result<Plan, (String, u8)> {
         }
     }
     let content = args.content.load(&[]).map_err(|_| {
-        ("the content does not load (problems above)".to_string(), 1u8)
+        (
+            "the content does not load (problems above)".to_string(),
+            1u8,
+        )
     })?;
     let factions = if args.factions == "random" {
         FactionChoice::Random("random".into())
@@ -182,7 +188,10 @@ fn execute(plan: &Plan, args: &SimulateArgs) -> ExitCode {
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let pool = match rayon::ThreadPoolBuilder::new().num_threads(jobs.max(1)).build() {
+    let pool = match rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.max(1))
+        .build()
+    {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: cannot start {jobs} threads: {e}");
@@ -286,7 +295,9 @@ fn lineup(config: &Config, index: u64) -> (Option<Vec<String>>, Vec<String>) {
         .collect();
     let factions = match &config.factions {
         FactionChoice::Random(_) => None,
-        FactionChoice::Given(list) => Some((0..p).map(|s| list[rot(list.len(), s)].clone()).collect()),
+        FactionChoice::Given(list) => {
+            Some((0..p).map(|s| list[rot(list.len(), s)].clone()).collect())
+        }
     };
     (factions, bots)
 }

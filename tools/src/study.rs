@@ -200,9 +200,8 @@ impl Study {
 
     /// One CSV row per faction, bot and seat.
     pub fn to_csv(&self) -> String {
-        let mut out = String::from(
-            "group,id,games,wins,win_rate,win_low,win_high,mean_vp,median_vp\n",
-        );
+        let mut out =
+            String::from("group,id,games,wins,win_rate,win_low,win_high,mean_vp,median_vp\n");
         let rows = self
             .factions
             .iter()
@@ -253,7 +252,10 @@ impl Study {
             "faction",
             self.factions.iter().map(|(k, t)| (k.clone(), t)).collect(),
         );
-        section("bot", self.bots.iter().map(|(k, t)| (k.clone(), t)).collect());
+        section(
+            "bot",
+            self.bots.iter().map(|(k, t)| (k.clone(), t)).collect(),
+        );
         section(
             "seat",
             self.seats

@@ -45,7 +45,15 @@ fn without_timing(path: &Path) -> String {
 }
 
 const STUDY: [&str; 10] = [
-    "simulate", "--games", "6", "--players", "2", "--bots", "random,greedy", "--seed", "5",
+    "simulate",
+    "--games",
+    "6",
+    "--players",
+    "2",
+    "--bots",
+    "random,greedy",
+    "--seed",
+    "5",
     "--factions",
 ];
 
@@ -197,7 +205,10 @@ fn a_person_plays_by_number_prefix_and_undo() {
     assert!(text.contains("terrans: endturn"), "{text}");
     // The saved state is the person's next decision, readable by `moves`.
     let moves = succeeded(&run(&["moves", saved.to_str().expect("path")]));
-    assert!(moves.starts_with("# terrans to decide") || moves.starts_with("# xenos"), "{moves}");
+    assert!(
+        moves.starts_with("# terrans to decide") || moves.starts_with("# xenos"),
+        "{moves}"
+    );
     // A bot answered in between.
     assert!(text.contains("xenos: "), "{text}");
 }

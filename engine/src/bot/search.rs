@@ -157,7 +157,11 @@ impl<A: Clone + PartialEq> SearchBot<A> {
         let (_, _, mut line) = lines.swap_remove(best.1);
         let first = line.remove(0);
         // After a free action the decision is planned again, so several may be chained.
-        self.plan = if game.is_free(&first) { Vec::new() } else { line };
+        self.plan = if game.is_free(&first) {
+            Vec::new()
+        } else {
+            line
+        };
         self.plan_for = decision;
         Some(first)
     }
