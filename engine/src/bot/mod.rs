@@ -153,3 +153,106 @@ pub fn play_game<G: Playable>(
         Err(PlayError::TooLong(max_parts))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::{fixture, Content};
+    use crate::game::{Game, Setup};
+    use crate::rng::Rng;
+    use std::sync::Arc;
+
+    /// A fixture game (with a second faction) with both seats' factions chosen.
+    fn game(seed: u64) -> Game {
+        let mut files = fixture::files();
+        files.files.insert(
+            "factions/blips.yaml".into(),
+            "id: blips\nname: Blips\nhome: blue\n".into(),
+        );
+        // Enough boosters for two seats and the spare one.
+        let boosters = (1..=3)
+            .map(|i| {
+                format!("  - {{id: perk{i}, name: Perk {i}, income: [gain: {{gold: {i}}}]}}\n")
+            })
+            .collect::<String>();
+        files
+            .files
+            .insert("boosters.yaml".into(), format!("boosters:\n{boosters}"));
+        let content = Arc::new(Content::load(&files, &[]).expect("fixture loads"));
+        let setup = Setup::random(&content, 2, &mut Rng::new(seed)).expect("setup");
+        let mut g = Game::new(content, setup).expect("game");
+        while g.state.players.iter().any(|p| p.faction.is_empty()) {
+            let first = g.legal().first().cloned().expect("a faction is offered");
+            g.play(&first).expect("faction");
+            g.play(&crate::notation::Command::EndTurn).expect("chosen");
+        }
+        g
+    }
+
+    /// Plays a game with the named bots; returns the actions (as text) and the scores.
+    fn play(names: [&str; 2], seed: u64) -> (Vec<String>, Vec<i32>) {
+        let mut g = game(seed);
+        let mut bots: Vec<_> = names
+            .iter()
+            .enumerate()
+            .map(|(s, n)| by_name::<Game>(n, seed + s as u64).expect("known bot"))
+            .collect();
+        let mut seen = Vec::new();
+        let mut free_run = 0;
+        let mut decision = usize::MAX;
+        play_game(&mut g, &mut bots, 10_000, |g, _, a| {
+            if g.decisions_done() != decision {
+                decision = g.decisions_done();
+                free_run = 0;
+            }
+            if g.is_free(a) {
+                free_run += 1;
+            }
+            assert!(free_run <= MAX_FREE, "more than {MAX_FREE} free actions");
+            seen.push(a.to_string());
+        })
+        .unwrap_or_else(|e| {
+            panic!(
+                "{names:?} seed {seed}: {e}: {:?} {:?}",
+                g.state.open, g.state.queue
+            )
+        });
+        assert!(g.is_over());
+        (seen, g.score())
+    }
+
+    #[test]
+    fn every_bot_finishes_games_and_is_deterministic_for_a_seed() {
+        for names in [
+            ["random", "greedy"],
+            ["search:200", "random"],
+            ["best", "greedy"],
+        ] {
+            for seed in 0..3 {
+                let a = play(names, seed);
+                assert_eq!(a, play(names, seed), "{names:?} seed {seed}");
+                assert!(!a.0.is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn names_are_checked() {
+        assert!(by_name::<Game>("greedy", 1).is_some());
+        assert!(by_name::<Game>("search:50", 1).is_some());
+        assert!(by_name::<Game>("search:0", 1).is_none());
+        assert!(by_name::<Game>("search:x", 1).is_none());
+        assert!(by_name::<Game>("nobody", 1).is_none());
+    }
+
+    #[test]
+    fn the_value_of_a_finished_game_is_its_score() {
+        let mut g = game(4);
+        RandomBot::new(4, MAX_FREE)
+            .play_out(&mut g, 10_000)
+            .expect("ends");
+        for (s, vp) in g.score().iter().enumerate() {
+            assert_eq!(g.value(s), f64::from(*vp));
+        }
+    }
+}
