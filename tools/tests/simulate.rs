@@ -212,3 +212,58 @@ fn a_person_plays_by_number_prefix_and_undo() {
     // A bot answered in between.
     assert!(text.contains("xenos: "), "{text}");
 }
+
+#[test]
+fn given_factions_rotate_over_seats() {
+    let dir = scratch("factions");
+    let out = dir.join("f.json");
+    succeeded(&run(&[
+        "simulate",
+        "--games",
+        "3",
+        "--players",
+        "2",
+        "--bots",
+        "random",
+        "--factions",
+        "terrans,xenos,taklons",
+        "--out",
+        out.to_str().expect("path"),
+    ]));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).expect("read")).expect("json");
+    // Windows of two over three factions, one per game: each faction plays twice.
+    for f in ["terrans", "xenos", "taklons"] {
+        assert_eq!(v["factions"][f]["games"], 2, "{f}");
+    }
+    assert_eq!(v["config"]["factions"][0], "terrans");
+    // Two factions of one home planet cannot meet: that game is reported, the others played.
+    let out = run(&[
+        "simulate",
+        "--games",
+        "3",
+        "--players",
+        "2",
+        "--bots",
+        "random",
+        "--factions",
+        "terrans,xenos,gleens",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("game 1: "));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("2 games in"));
+}
+
+#[test]
+fn bench_reports_every_figure_with_its_target() {
+    let out = run(&["bench", "--json", "tests/data/conformance/dev/dev-001.json"]);
+    let v: serde_json::Value = serde_json::from_str(&succeeded(&out)).expect("json");
+    assert_eq!(v["records"], 1);
+    assert_eq!(v["failed_records"], 0);
+    let figures = v["figures"].as_array().expect("figures");
+    assert_eq!(figures.len(), 6);
+    for f in figures {
+        assert!(f["value"].as_f64().expect("a number") > 0.0, "{f}");
+        assert!(f["target"].as_f64().is_some(), "{f}");
+    }
+}

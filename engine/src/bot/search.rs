@@ -3,7 +3,8 @@
 //! and looks further at the best few: each is played on by greedy players for every seat for
 //! a few decisions, and scored by its seat's value minus the best rival's. The plan chosen is
 //! then played part by part. The effort is a budget of simulated actions per decision, so
-//! the bot is deterministic for a seed.
+//! the bot is deterministic for a seed: the greedy completion of every first action is always
+//! done, and what is left of the budget is shared by the looks further.
 
 use super::greedy::best_index;
 use super::{Bot, FreeCap, MAX_FREE};
