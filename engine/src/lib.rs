@@ -13,6 +13,7 @@ pub mod game;
 pub mod hex;
 pub mod map;
 pub mod notation;
+pub mod play_api;
 pub mod player;
 pub mod power;
 pub mod record;

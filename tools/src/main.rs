@@ -1,10 +1,15 @@
 //! `orrery`: the command line of the Orrery rules engine.
 
+mod bench;
 mod init;
 mod inspect;
+mod interactive;
+mod merge;
 mod play;
+mod simulate;
 mod source;
 mod stack;
+mod study;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -23,7 +28,7 @@ struct Cli {
 
 /// Where content comes from, and which variants to stack on it.
 #[derive(clap::Args, Clone)]
-struct ContentArgs {
+pub struct ContentArgs {
     /// Content folder (holding `base/` and `variants/`); default: $ORRERY_CONTENT, else
     /// ./content when it exists, else the copy built into this binary.
     #[arg(long, value_name = "DIR")]
@@ -168,6 +173,30 @@ enum Command {
         #[arg(long, num_args = 0.., allow_hyphen_values = true, value_name = "OPTION", required = true)]
         against: Vec<String>,
     },
+    /// A balance study: many seeded games played by bots, summed per faction, bot and seat.
+    Simulate(simulate::SimulateArgs),
+    /// Combine the shards of one study into the file the whole study would have written.
+    Merge {
+        /// Shard files (`simulate --shard K/N --out FILE.json`).
+        #[arg(required = true)]
+        shards: Vec<PathBuf>,
+        /// The merged study (JSON, or CSV for a `.csv` name).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+    },
+    /// Play against bots in the terminal, part by part (reads standard input).
+    Play(interactive::PlayArgs),
+    /// Measure the engine's speed: content load, replaying records, listing, cloning and
+    /// applying parts, random games; each figure with its target.
+    Bench {
+        #[command(flatten)]
+        content: ContentArgs,
+        /// Record files or folders (default: tests/data/conformance).
+        paths: Vec<PathBuf>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Write the JSON Schemas of the content files. With `--ids`, id fields (planet types,
     /// buildings, tracks, federation tokens, sectors, resource codes) are enums of the ids of
     /// the content stack, and overlay `set` values are typed by their kind and path. Exit 0,
@@ -221,6 +250,21 @@ fn main() -> ExitCode {
             paths,
             verbose,
         } => play::conformance(&content, &paths, verbose),
+        Command::Simulate(args) => simulate::run(&args),
+        Command::Merge { shards, out } => merge::run(&shards, &out),
+        Command::Play(args) => interactive::run(&args),
+        Command::Bench {
+            content,
+            paths,
+            json,
+        } => {
+            let paths = if paths.is_empty() {
+                bench::default_paths()
+            } else {
+                paths
+            };
+            bench::run(&content, &paths, json)
+        }
         Command::Replay {
             content,
             log,

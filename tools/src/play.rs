@@ -8,6 +8,7 @@ use std::sync::Arc;
 use orrery::content::Content;
 use orrery::game::{Game, GameState};
 use orrery::record::{replay as replay_record, Record};
+use rayon::prelude::*;
 
 use crate::stack::{Stack, Variant};
 use crate::ContentArgs;
@@ -15,7 +16,8 @@ use crate::ContentArgs;
 /// The variant of the platform that recorded the conformance games.
 pub const PLATFORM_VARIANT: &str = "boardgamers";
 
-fn collect(path: &Path, out: &mut Vec<PathBuf>) {
+/// Every `*.json` file under `path` (or `path` itself), in path order.
+pub fn collect(path: &Path, out: &mut Vec<PathBuf>) {
     if path.is_dir() {
         let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
             .map(|r| r.flatten().map(|e| e.path()).collect())
@@ -29,11 +31,14 @@ fn collect(path: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-fn read_record(path: &Path) -> Result<(Record, bool), String> {
+/// A record, whether the recording platform wrote it, and the variants it names (records of
+/// `orrery simulate` name the variants they were played with).
+fn read_record(path: &Path) -> Result<(Record, bool, Vec<String>), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
-    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| format!("not JSON: {e}"))?;
-    let platform = v.get("engine_version").is_some();
-    Ok((Record::from_json(&v)?, platform))
+    let record = Record::from_json_text(&text)?;
+    let platform = record.engine_version.is_some();
+    let variants = record.variants.clone();
+    Ok((record, platform, variants))
 }
 
 /// Content for records: the command's stack (content, the platform's variant unless left out,
@@ -148,17 +153,36 @@ pub fn conformance(args: &ContentArgs, paths: &[PathBuf], verbose: bool) -> Exit
         collect(p, &mut files);
     }
     let mut ok = 0;
-    for f in &files {
-        let mut detail = None;
-        let result = read_record(f).and_then(|(r, _)| {
+    // Each record's content is found first (loaded once per distinct stack); then the records,
+    // independent of each other, are replayed on every core and reported in path order.
+    let records: Vec<Result<Record, String>> = files
+        .par_iter()
+        .map(|f| read_record(f).map(|(r, _, _)| r))
+        .collect();
+    let mut jobs = Vec::with_capacity(records.len());
+    let mut details = Vec::with_capacity(records.len());
+    for record in records {
+        let job = record.and_then(|r| {
             let (content, stack) = contents.for_record(&r)?;
-            if verbose {
-                detail = Some(describe(&stack, &r, &content));
-            }
-            replay_record(content, &r, None, true)
-                .map(|_| ())
-                .map_err(|(m, _)| m.to_string())
+            details.push(verbose.then(|| describe(&stack, &r, &content)));
+            Ok((content, r))
         });
+        if job.is_err() {
+            details.push(None);
+        }
+        jobs.push(job);
+    }
+    let results: Vec<Result<(), String>> = jobs
+        .into_par_iter()
+        .map(|job| {
+            job.and_then(|(content, r)| {
+                replay_record(content, &r, None, true)
+                    .map(|_| ())
+                    .map_err(|(m, _)| m.to_string())
+            })
+        })
+        .collect();
+    for ((f, result), detail) in files.iter().zip(results).zip(details) {
         match result {
             Ok(()) => {
                 ok += 1;
@@ -185,19 +209,22 @@ pub fn replay(
     until: Option<usize>,
     save: Option<&Path>,
 ) -> ExitCode {
-    let (record, platform) = match read_record(log) {
+    let (record, platform, named) = match read_record(log) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {}: {e}", log.display());
             return ExitCode::from(2);
         }
     };
-    let defaults: &[&str] = if platform { &[PLATFORM_VARIANT] } else { &[] };
-    let mut contents = match RecordContent::new(args, defaults) {
+    // Records of `orrery simulate` name their variants; the platform's records get its variant.
+    let mut defaults: Vec<&str> = named.iter().map(String::as_str).collect();
+    if platform && defaults.is_empty() {
+        defaults.push(PLATFORM_VARIANT);
+    }
+    let mut contents = match RecordContent::new(args, &defaults) {
         Ok(c) => c,
         Err(code) => return code,
     };
-    eprintln!("{}", contents.stack.describe());
     let (content, stack) = match contents.for_record(&record) {
         Ok(c) => c,
         Err(e) => {
@@ -205,6 +232,7 @@ pub fn replay(
             return ExitCode::from(1);
         }
     };
+    eprintln!("{}", stack.describe());
     match replay_record(content, &record, until, false) {
         Ok(game) => {
             for (seat, vp) in game.scores().iter().enumerate() {

@@ -4,9 +4,11 @@
 
 mod conversion_form;
 mod effects;
+mod eval;
 mod legal;
 mod memo;
 mod phases;
+mod playable;
 mod setup;
 mod special;
 mod turn;

@@ -1,0 +1,258 @@
+//! Bots for any [`Playable`] game: `random` (uniform among legal actions), `greedy` (one step
+//! of lookahead with a heuristic value) and `search` (whole decisions planned by lookahead with
+//! greedy play-outs to a depth, then the heuristic). All are deterministic for a seed, and the
+//! search's effort is a budget of simulated actions, not of wall time.
+
+mod greedy;
+mod random;
+mod search;
+
+pub use greedy::GreedyBot;
+pub use random::RandomBot;
+pub use search::SearchBot;
+
+use crate::play_api::{Evaluate, Playable};
+
+/// Why a game could not go on.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    /// Nothing is legal although the game is not over.
+    #[error("no legal part at decision {0}")]
+    Stuck(usize),
+    /// A listed part was refused.
+    #[error("listed part `{part}` was refused: {reason}")]
+    Refused {
+        /// The part.
+        part: String,
+        /// The engine's reason.
+        reason: String,
+    },
+    /// The part limit was reached before the end.
+    #[error("no end after {0} parts")]
+    TooLong(usize),
+}
+
+/// A player of a game: picks one of the legal actions of the seat to decide.
+pub trait Bot<G: Playable> {
+    /// Chooses among `legal`, the legal next actions of `game` (`None` when there are none).
+    fn choose(&mut self, game: &G, legal: &[G::Action]) -> Option<G::Action>;
+}
+
+/// The bot names [`by_name`] knows; `best` is the strongest.
+pub const NAMES: [&str; 4] = ["random", "greedy", "search", "best"];
+
+/// The most free actions a bot takes in one decision.
+pub const MAX_FREE: u32 = 3;
+
+/// A bot by name, seeded: `random`, `greedy`, `search` (default budget), `search:N` (a budget
+/// of N simulated actions per decision) or `best` (the strongest: `search`).
+pub fn by_name<G: Evaluate + 'static>(name: &str, seed: u64) -> Option<Box<dyn Bot<G> + Send>>
+where
+    G::Action: Send,
+{
+    let bot: Box<dyn Bot<G> + Send> = match name {
+        "random" => Box::new(RandomBot::new(seed, MAX_FREE)),
+        "greedy" => Box::new(GreedyBot::new(seed)),
+        "search" | "best" => Box::new(SearchBot::new(seed, search::DEFAULT_BUDGET)),
+        _ => {
+            let budget: u32 = name.strip_prefix("search:")?.parse().ok()?;
+            if budget == 0 {
+                return None;
+            }
+            Box::new(SearchBot::new(seed, budget))
+        }
+    };
+    Some(bot)
+}
+
+/// Counts free actions within one decision, to cap them.
+#[derive(Debug, Clone)]
+pub(crate) struct FreeCap {
+    max: u32,
+    decision: usize,
+    used: u32,
+}
+
+impl FreeCap {
+    pub(crate) fn new(max: u32) -> FreeCap {
+        FreeCap {
+            max,
+            decision: usize::MAX,
+            used: 0,
+        }
+    }
+
+    /// Whether more free actions are allowed in the decision `game` is at.
+    pub(crate) fn allows<G: Playable>(&mut self, game: &G) -> bool {
+        if game.decisions_done() != self.decision {
+            self.decision = game.decisions_done();
+            self.used = 0;
+        }
+        self.used < self.max
+    }
+
+    /// Notes the action chosen.
+    pub(crate) fn note<G: Playable>(&mut self, game: &G, action: &G::Action) {
+        if game.is_free(action) {
+            self.used += 1;
+        }
+    }
+}
+
+/// Plays one action chosen by `bot` for whoever decides; `Ok(None)` once the game is over.
+pub fn step<G: Playable, B: Bot<G> + ?Sized>(
+    bot: &mut B,
+    game: &mut G,
+) -> Result<Option<G::Action>, PlayError> {
+    if game.is_over() {
+        return Ok(None);
+    }
+    let legal = game.legal();
+    let action = bot
+        .choose(game, &legal)
+        .ok_or(PlayError::Stuck(game.decisions_done()))?;
+    game.play(&action).map_err(|reason| PlayError::Refused {
+        part: action.to_string(),
+        reason,
+    })?;
+    Ok(Some(action))
+}
+
+/// Plays a game to its end with one bot per seat, at most `max_parts` actions; calls `seen`
+/// with the seat and each action played. Returns the number of actions.
+pub fn play_game<G: Playable>(
+    game: &mut G,
+    bots: &mut [Box<dyn Bot<G> + Send>],
+    max_parts: usize,
+    mut seen: impl FnMut(&G, usize, &G::Action),
+) -> Result<usize, PlayError> {
+    for n in 0..max_parts {
+        let Some(seat) = game.to_decide() else {
+            return if game.is_over() {
+                Ok(n)
+            } else {
+                Err(PlayError::Stuck(game.decisions_done()))
+            };
+        };
+        let bot = bots
+            .get_mut(seat)
+            .ok_or(PlayError::Stuck(game.decisions_done()))?;
+        let legal = game.legal();
+        let action = bot
+            .choose(game, &legal)
+            .ok_or(PlayError::Stuck(game.decisions_done()))?;
+        seen(game, seat, &action);
+        game.play(&action).map_err(|reason| PlayError::Refused {
+            part: action.to_string(),
+            reason,
+        })?;
+    }
+    if game.is_over() {
+        Ok(max_parts)
+    } else {
+        Err(PlayError::TooLong(max_parts))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::{fixture, Content};
+    use crate::game::{Game, Setup};
+    use crate::rng::Rng;
+    use std::sync::Arc;
+
+    /// A fixture game (with a second faction) with both seats' factions chosen.
+    fn game(seed: u64) -> Game {
+        let mut files = fixture::files();
+        files.files.insert(
+            "factions/blips.yaml".into(),
+            "id: blips\nname: Blips\nhome: blue\n".into(),
+        );
+        // Enough boosters for two seats and the spare one.
+        let boosters = (1..=3)
+            .map(|i| {
+                format!("  - {{id: perk{i}, name: Perk {i}, income: [gain: {{gold: {i}}}]}}\n")
+            })
+            .collect::<String>();
+        files
+            .files
+            .insert("boosters.yaml".into(), format!("boosters:\n{boosters}"));
+        let content = Arc::new(Content::load(&files, &[]).expect("fixture loads"));
+        let setup = Setup::random(&content, 2, &mut Rng::new(seed)).expect("setup");
+        let mut g = Game::new(content, setup).expect("game");
+        while g.state.players.iter().any(|p| p.faction.is_empty()) {
+            let first = g.legal().first().cloned().expect("a faction is offered");
+            g.play(&first).expect("faction");
+            g.play(&crate::notation::Command::EndTurn).expect("chosen");
+        }
+        g
+    }
+
+    /// Plays a game with the named bots; returns the actions (as text) and the scores.
+    fn play(names: [&str; 2], seed: u64) -> (Vec<String>, Vec<i32>) {
+        let mut g = game(seed);
+        let mut bots: Vec<_> = names
+            .iter()
+            .enumerate()
+            .map(|(s, n)| by_name::<Game>(n, seed + s as u64).expect("known bot"))
+            .collect();
+        let mut seen = Vec::new();
+        let mut free_run = 0;
+        let mut decision = usize::MAX;
+        play_game(&mut g, &mut bots, 10_000, |g, _, a| {
+            if g.decisions_done() != decision {
+                decision = g.decisions_done();
+                free_run = 0;
+            }
+            if g.is_free(a) {
+                free_run += 1;
+            }
+            assert!(free_run <= MAX_FREE, "more than {MAX_FREE} free actions");
+            seen.push(a.to_string());
+        })
+        .unwrap_or_else(|e| {
+            panic!(
+                "{names:?} seed {seed}: {e}: {:?} {:?}",
+                g.state.open, g.state.queue
+            )
+        });
+        assert!(g.is_over());
+        (seen, g.score())
+    }
+
+    #[test]
+    fn every_bot_finishes_games_and_is_deterministic_for_a_seed() {
+        for names in [
+            ["random", "greedy"],
+            ["search:200", "random"],
+            ["best", "greedy"],
+        ] {
+            for seed in 0..3 {
+                let a = play(names, seed);
+                assert_eq!(a, play(names, seed), "{names:?} seed {seed}");
+                assert!(!a.0.is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn names_are_checked() {
+        assert!(by_name::<Game>("greedy", 1).is_some());
+        assert!(by_name::<Game>("search:50", 1).is_some());
+        assert!(by_name::<Game>("search:0", 1).is_none());
+        assert!(by_name::<Game>("search:x", 1).is_none());
+        assert!(by_name::<Game>("nobody", 1).is_none());
+    }
+
+    #[test]
+    fn the_value_of_a_finished_game_is_its_score() {
+        let mut g = game(4);
+        RandomBot::new(4, MAX_FREE)
+            .play_out(&mut g, 10_000)
+            .expect("ends");
+        for (s, vp) in g.score().iter().enumerate() {
+            assert_eq!(g.value(s), f64::from(*vp));
+        }
+    }
+}

@@ -1,0 +1,38 @@
+//! A small interface to any turn-based game played part by part, in the spirit of OpenSpiel's:
+//! who decides, what may be played, play it, copy the game, is it over, the scores. Bots,
+//! simulation and benchmarks are written against it, so another game on the same kernel gets
+//! them for free.
+
+use std::fmt::{Debug, Display};
+
+/// A game that bots can play: the seat to decide picks one of the legal actions at a time.
+pub trait Playable: Clone {
+    /// One decision unit (for Gaia Project: one part of a move line).
+    type Action: Clone + PartialEq + Debug + Display;
+
+    /// Number of seats.
+    fn seat_count(&self) -> usize;
+    /// The seat to decide next; `None` once the game is over.
+    fn to_decide(&self) -> Option<usize>;
+    /// Every legal next action, in a stable order (empty once the game is over).
+    fn legal(&self) -> Vec<Self::Action>;
+    /// Plays an action; on error the game is unchanged.
+    fn play(&mut self, action: &Self::Action) -> Result<(), String>;
+    /// Whether the game is over.
+    fn is_over(&self) -> bool;
+    /// Score per seat (final once the game is over).
+    fn score(&self) -> Vec<i32>;
+    /// How many decisions have been completed; it grows by one each time a seat's decision
+    /// (a whole turn, one leech answer, …) is closed.
+    fn decisions_done(&self) -> usize;
+    /// Whether an action leaves the decision open and could be repeated at will (a free
+    /// conversion): bots cap how many of these they take per decision.
+    fn is_free(&self, action: &Self::Action) -> bool;
+}
+
+/// A heuristic value of a position for a seat, in score units: roughly the score the seat can
+/// expect at the end. Equal to the score once the game is over.
+pub trait Evaluate: Playable {
+    /// The value of the position for `seat`.
+    fn value(&self, seat: usize) -> f64;
+}

@@ -1,0 +1,238 @@
+//! `orrery bench`: the speed figures of the engine, measured in this process — content load,
+//! replaying the recorded games with snapshot checks, listing, cloning and applying parts in
+//! every recorded state, and complete random four-player games. The criterion benchmarks
+//! (`cargo bench`) measure the same operations more carefully; this is the quick summary.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
+
+use orrery::bot::RandomBot;
+use orrery::content::Content;
+use orrery::game::{Game, Setup};
+use orrery::notation::{parse_line, Command, MoveLine};
+use orrery::record::{replay, Record};
+use orrery::rng::Rng;
+
+use crate::play::PLATFORM_VARIANT;
+use crate::ContentArgs;
+
+/// One figure: what, how long, the target.
+struct Figure {
+    name: &'static str,
+    value: f64,
+    unit: &'static str,
+    target: f64,
+}
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    if xs.is_empty() {
+        0.0
+    } else {
+        xs[xs.len() / 2]
+    }
+}
+
+/// Times `f` `runs` times; the median in seconds.
+fn time_median(runs: usize, mut f: impl FnMut()) -> f64 {
+    median(
+        (0..runs)
+            .map(|_| {
+                let t = Instant::now();
+                f();
+                t.elapsed().as_secs_f64()
+            })
+            .collect(),
+    )
+}
+
+fn read_records(paths: &[PathBuf]) -> Result<Vec<Record>, String> {
+    let mut files = Vec::new();
+    for p in paths {
+        crate::play::collect(p, &mut files);
+    }
+    files
+        .iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
+            Record::from_json_text(&text).map_err(|e| format!("{}: {e}", f.display()))
+        })
+        .collect()
+}
+
+/// Every state of every record where a part is chosen, with the part chosen there.
+fn states(content: &Arc<Content>, records: &[Record]) -> Vec<(Game, Command)> {
+    let mut out = Vec::new();
+    for record in records {
+        let Ok(setup) = record.game_setup(content) else {
+            continue;
+        };
+        let Ok(mut game) = Game::new(content.clone(), setup) else {
+            continue;
+        };
+        'lines: for line in record.moves.iter().skip(1) {
+            let Ok(MoveLine::Turn { mut parts, .. }) = parse_line(line) else {
+                continue;
+            };
+            parts.push(Command::EndTurn);
+            for part in parts {
+                if part == Command::EndTurn && game.state.open.is_none() {
+                    break;
+                }
+                let before = game.clone();
+                if game.apply_part(&part).is_err() {
+                    break 'lines;
+                }
+                out.push((before, part));
+            }
+        }
+    }
+    out
+}
+
+/// Runs the measurements and prints them (or JSON).
+pub fn run(args: &ContentArgs, paths: &[PathBuf], json: bool) -> ExitCode {
+    let stack = match args.stack(&[PLATFORM_VARIANT]) {
+        Ok(x) => x,
+        Err(e) => return crate::usage(e),
+    };
+    eprintln!("{}", stack.describe());
+    let overlays = stack.overlays();
+    let files = stack.source.files();
+    let mut loaded = None;
+    let load = time_median(9, || loaded = Content::load(files.as_ref(), &overlays).ok());
+    let Some(content) = loaded.map(Arc::new) else {
+        eprintln!("error: the content does not load (run `orrery validate`)");
+        return ExitCode::from(1);
+    };
+    let records = match read_records(paths) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut failed = 0;
+    let conformance = time_median(3, || {
+        failed = records
+            .iter()
+            .filter(|r| replay(content.clone(), r, None, true).is_err())
+            .count();
+    });
+    let states = states(&content, &records);
+    let n = states.len().max(1) as f64;
+    let list = time_median(3, || {
+        for (g, _) in &states {
+            std::hint::black_box(g.legal_parts());
+        }
+    }) / n;
+    let clone = time_median(5, || {
+        for (g, _) in &states {
+            std::hint::black_box(g.clone());
+        }
+    }) / n;
+    let clone_apply = time_median(3, || {
+        for (g, p) in &states {
+            let mut g = g.clone();
+            std::hint::black_box(g.apply_part(p).is_ok());
+        }
+    }) / n;
+    let mut games = Vec::new();
+    for seed in 0..21u64 {
+        let t = Instant::now();
+        let mut rng = Rng::new(seed);
+        let Ok(setup) = Setup::random(&content, 4, &mut rng) else {
+            continue;
+        };
+        let Ok(mut game) = Game::new(content.clone(), setup) else {
+            continue;
+        };
+        for _ in 0..4 {
+            let legal = game.legal_parts();
+            let pick = legal[rng.below(legal.len())].clone();
+            if game.apply_part(&pick).is_err() || game.apply_part(&Command::EndTurn).is_err() {
+                break;
+            }
+        }
+        let mut bot = RandomBot::new(seed, orrery::bot::MAX_FREE);
+        if bot.play_out(&mut game, 50_000).is_ok() {
+            games.push(t.elapsed().as_secs_f64());
+        }
+    }
+    let figures = [
+        Figure {
+            name: "content load + validate",
+            value: load * 1e3,
+            unit: "ms",
+            target: 10.0,
+        },
+        Figure {
+            name: "replay every record, snapshots checked",
+            value: conformance * 1e3,
+            unit: "ms",
+            target: 50.0,
+        },
+        Figure {
+            name: "list legal parts, mean per state",
+            value: list * 1e6,
+            unit: "µs",
+            target: 3.0,
+        },
+        Figure {
+            name: "clone a state, mean",
+            value: clone * 1e6,
+            unit: "µs",
+            target: 1.0,
+        },
+        Figure {
+            name: "apply one part, mean (clone excluded)",
+            value: (clone_apply - clone).max(0.0) * 1e6,
+            unit: "µs",
+            target: 2.0,
+        },
+        Figure {
+            name: "random 4-player game, median",
+            value: median(games.clone()) * 1e3,
+            unit: "ms",
+            target: 1.0,
+        },
+    ];
+    if json {
+        let out = serde_json::json!({
+            "records": records.len(),
+            "states": states.len(),
+            "failed_records": failed,
+            "figures": figures.iter().map(|f| serde_json::json!({
+                "name": f.name, "value": f.value, "unit": f.unit, "target": f.target,
+            })).collect::<Vec<_>>(),
+        });
+        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+    } else {
+        println!(
+            "{} records ({} failed), {} recorded states, {} random games",
+            records.len(),
+            failed,
+            states.len(),
+            games.len()
+        );
+        for f in &figures {
+            let mark = if f.value <= f.target { "ok  " } else { "SLOW" };
+            println!(
+                "{mark} {:<42} {:>9.3} {} (target ≤ {} {})",
+                f.name, f.value, f.unit, f.target, f.unit
+            );
+        }
+    }
+    if failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// The default records: the conformance folder of the repository, when run inside it.
+pub fn default_paths() -> Vec<PathBuf> {
+    vec![Path::new("tests/data/conformance").to_path_buf()]
+}

@@ -1,0 +1,244 @@
+//! `orrery play`: a person plays against bots in the terminal, part by part. The legal parts
+//! are listed and numbered; a number, a part's text or any prefix that only one part starts
+//! with plays it; `undo` takes back the person's last part (and the bots' replies since).
+//! Reads standard input line by line, so a session can be scripted by piping.
+
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use orrery::bot::{self, Bot};
+use orrery::game::{Game, Setup};
+use orrery::notation::Command;
+use orrery::play_api::Playable;
+use orrery::rng::Rng;
+
+use crate::ContentArgs;
+
+/// The options of `play`.
+#[derive(clap::Args)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    pub content: ContentArgs,
+    /// Faction ids by seat, separated by commas (seat 1 first).
+    #[arg(long, required = true)]
+    pub factions: String,
+    /// Bots for the other seats, separated by commas (cycled if fewer than the seats).
+    #[arg(long, default_value = "best")]
+    pub bots: String,
+    /// The seat the person plays (1-based).
+    #[arg(long, default_value_t = 1)]
+    pub seat: usize,
+    /// Seed of the map, tiles and bots.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// After each of the person's parts, write the state here (readable by `orrery moves`).
+    #[arg(long, value_name = "FILE")]
+    pub save_state: Option<PathBuf>,
+}
+
+/// What a typed line asks for.
+enum Input {
+    Part(Command),
+    Undo,
+    List,
+    Quit,
+    Help,
+}
+
+/// Reads a typed line against the legal parts.
+fn interpret(line: &str, legal: &[Command]) -> Result<Input, String> {
+    let t = line.trim();
+    match t {
+        "undo" => return Ok(Input::Undo),
+        "list" | "ls" | "?" => return Ok(Input::List),
+        "quit" | "exit" => return Ok(Input::Quit),
+        "help" => return Ok(Input::Help),
+        "" => return Err("type a part, its number, a prefix, `undo`, `list` or `quit`".into()),
+        _ => {}
+    }
+    if let Ok(n) = t.parse::<usize>() {
+        return legal
+            .get(n.wrapping_sub(1))
+            .cloned()
+            .map(Input::Part)
+            .ok_or_else(|| format!("no part numbered {n} (1 to {})", legal.len()));
+    }
+    let texts: Vec<String> = legal.iter().map(ToString::to_string).collect();
+    if let Some(i) = texts.iter().position(|x| x == t) {
+        return Ok(Input::Part(legal[i].clone()));
+    }
+    let matches: Vec<usize> = (0..texts.len())
+        .filter(|&i| texts[i].starts_with(t))
+        .collect();
+    match matches.len() {
+        0 => Err(format!("no legal part starts with `{t}`")),
+        1 => Ok(Input::Part(legal[matches[0]].clone())),
+        n => {
+            let shown: Vec<&str> = matches
+                .iter()
+                .take(12)
+                .map(|&i| texts[i].as_str())
+                .collect();
+            Err(format!(
+                "`{t}` starts {n} parts: {}{}",
+                shown.join(" | "),
+                if n > 12 { " | …" } else { "" }
+            ))
+        }
+    }
+}
+
+fn save(game: &Game, variants: &[String], path: &Path) -> Result<(), String> {
+    let saved = serde_json::json!({ "variants": variants, "state": &game.state });
+    let json = serde_json::to_string_pretty(&saved).map_err(|e| e.to_string())?;
+    std::fs::write(path, json).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+fn list(game: &Game, legal: &[Command], out: &mut impl Write) -> std::io::Result<()> {
+    let seat = game.deciding_seat().unwrap_or(0);
+    let p = &game.state.players[seat];
+    let vp = game.scores();
+    writeln!(
+        out,
+        "# round {}, {} to decide (vp {}, power {:?}); {} legal parts:",
+        game.state.round,
+        game.seat_name(seat),
+        vp[seat],
+        p.power.areas,
+        legal.len()
+    )?;
+    for (i, part) in legal.iter().enumerate() {
+        writeln!(out, "{:>4}  {part}", i + 1)?;
+    }
+    Ok(())
+}
+
+pub fn run(args: &PlayArgs) -> ExitCode {
+    match session(args) {
+        Ok(code) => code,
+        Err((msg, code)) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(code)
+        }
+    }
+}
+
+fn session(args: &PlayArgs) -> Result<ExitCode, (String, u8)> {
+    let usage = |m: String| (m, 2u8);
+    let factions: Vec<String> = args
+        .factions
+        .split(',')
+        .map(|f| f.trim().to_string())
+        .collect();
+    let players = factions.len();
+    if args.seat == 0 || args.seat > players {
+        return Err(usage(format!("--seat must be 1 to {players}")));
+    }
+    let bot_names: Vec<String> = args.bots.split(',').map(|b| b.trim().to_string()).collect();
+    let content = Arc::new(args.content.load(&[]).map_err(|_| {
+        (
+            "the content does not load (problems above)".to_string(),
+            1u8,
+        )
+    })?);
+    for f in &factions {
+        if content.faction(f).is_none() {
+            return Err(usage(format!("unknown faction `{f}`")));
+        }
+    }
+    let mut bots: Vec<Option<Box<dyn Bot<Game> + Send>>> = Vec::new();
+    for s in 0..players {
+        if s + 1 == args.seat {
+            bots.push(None);
+            continue;
+        }
+        let name = &bot_names[s % bot_names.len()];
+        let b = bot::by_name::<Game>(name, args.seed.wrapping_add(s as u64 + 1))
+            .ok_or_else(|| usage(format!("unknown bot `{name}`")))?;
+        bots.push(Some(b));
+    }
+    let mut rng = Rng::new(args.seed);
+    let setup = Setup::random(&content, players, &mut rng).map_err(|e| (e.to_string(), 1))?;
+    let mut game = Game::new(content, setup).map_err(|e| (e.to_string(), 1))?;
+    for f in &factions {
+        for part in [Command::Faction(f.as_str().into()), Command::EndTurn] {
+            game.apply_part(&part)
+                .map_err(|e| usage(format!("`{part}`: {e}")))?;
+        }
+    }
+    let variants = args.content.variants.clone();
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let io = |e: std::io::Error| (e.to_string(), 1u8);
+    let mut history: Vec<Game> = Vec::new();
+    let mut listed = false;
+    while let Some(seat) = game.deciding_seat() {
+        if let Some(b) = bots[seat].as_mut() {
+            let legal = game.legal();
+            let part = b
+                .choose(&game, &legal)
+                .ok_or_else(|| (format!("{} has no legal part", game.seat_name(seat)), 1))?;
+            writeln!(out, "{}: {part}", game.seat_name(seat)).map_err(io)?;
+            game.apply_part(&part)
+                .map_err(|e| (format!("a bot's part `{part}` was refused: {e}"), 1))?;
+            listed = false;
+            continue;
+        }
+        let legal = game.legal();
+        if !listed {
+            list(&game, &legal, &mut out).map_err(io)?;
+            listed = true;
+        }
+        write!(out, "> ").map_err(io)?;
+        out.flush().map_err(io)?;
+        let Some(line) = lines.next() else {
+            writeln!(out, "\n# input ended before the game did").map_err(io)?;
+            return Ok(ExitCode::SUCCESS);
+        };
+        let line = line.map_err(io)?;
+        match interpret(&line, &legal) {
+            Ok(Input::Part(part)) => {
+                let before = game.clone();
+                match game.apply_part(&part) {
+                    Ok(()) => {
+                        writeln!(out, "{}: {part}", game.seat_name(seat)).map_err(io)?;
+                        history.push(before);
+                        listed = false;
+                        if let Some(path) = &args.save_state {
+                            save(&game, &variants, path).map_err(|e| (e, 1))?;
+                        }
+                    }
+                    Err(e) => writeln!(out, "refused: {e}").map_err(io)?,
+                }
+            }
+            Ok(Input::Undo) => match history.pop() {
+                Some(g) => {
+                    game = g;
+                    listed = false;
+                    writeln!(out, "# undone").map_err(io)?;
+                    if let Some(path) = &args.save_state {
+                        save(&game, &variants, path).map_err(|e| (e, 1))?;
+                    }
+                }
+                None => writeln!(out, "# nothing to undo").map_err(io)?,
+            },
+            Ok(Input::List) => list(&game, &legal, &mut out).map_err(io)?,
+            Ok(Input::Help) => writeln!(
+                out,
+                "# a part's number, its text or a prefix only it starts with; undo; list; quit"
+            )
+            .map_err(io)?,
+            Ok(Input::Quit) => return Ok(ExitCode::SUCCESS),
+            Err(e) => writeln!(out, "# {e}").map_err(io)?,
+        }
+    }
+    writeln!(out, "# the game is over").map_err(io)?;
+    for (s, vp) in game.score().iter().enumerate() {
+        writeln!(out, "{} {vp}", game.seat_name(s)).map_err(io)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
