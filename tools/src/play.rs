@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use orrery::content::Content;
 use orrery::game::{Game, GameState};
 use orrery::record::{replay as replay_record, Record};
 
@@ -118,22 +119,17 @@ pub fn replay(
     }
 }
 
-/// Prints the legal next parts in a saved state (`replay --save-state`), as text or JSON.
-pub fn moves(args: &ContentArgs, state_file: &Path, json: bool) -> ExitCode {
-    let text = match std::fs::read_to_string(state_file) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: cannot read {}: {e}", state_file.display());
-            return ExitCode::from(2);
-        }
+/// Reads a saved game (`replay --save-state`, or a bare state) and loads the content it was
+/// played with (its variants, unless `--variant` names others). Problems are printed.
+pub fn load_saved(args: &ContentArgs, state_file: &Path) -> Result<Game, ExitCode> {
+    let usage = |msg: String| {
+        eprintln!("error: {msg}");
+        ExitCode::from(2)
     };
-    let value: serde_json::Value = match serde_json::from_str(&text) {
-        Ok(v) => v,
-        Err(e) => {
-            eprintln!("error: {}: not JSON: {e}", state_file.display());
-            return ExitCode::from(2);
-        }
-    };
+    let text = std::fs::read_to_string(state_file)
+        .map_err(|e| usage(format!("cannot read {}: {e}", state_file.display())))?;
+    let value: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| usage(format!("{}: not JSON: {e}", state_file.display())))?;
     // A saved game names the variants it was played with; a bare state names none.
     let (state, saved_variants) = match value.get("state") {
         Some(s) => (
@@ -145,24 +141,29 @@ pub fn moves(args: &ContentArgs, state_file: &Path, json: bool) -> ExitCode {
         ),
         None => (value, Vec::new()),
     };
-    let state: GameState = match serde_json::from_value(state) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {}: not a saved game: {e}", state_file.display());
-            return ExitCode::from(2);
-        }
-    };
+    let state: GameState = serde_json::from_value(state)
+        .map_err(|e| usage(format!("{}: not a saved game: {e}", state_file.display())))?;
     let defaults: Vec<&str> = saved_variants.iter().map(String::as_str).collect();
-    let content = match args.load(&defaults) {
-        Ok(c) => Arc::new(c),
-        Err(code) => return code,
-    };
-    let game = match Game::load(content, state) {
+    let content = Arc::new(args.load(&defaults)?);
+    Game::load(content, state).map_err(|e| usage(format!("{}: {e}", state_file.display())))
+}
+
+/// Reads a game log and loads the content it is replayed with (the platform's variant for
+/// its records unless `--variant` names others). Problems are printed.
+pub fn load_log(args: &ContentArgs, log: &Path) -> Result<(Record, Arc<Content>), ExitCode> {
+    let (record, platform) = read_record(log).map_err(|e| {
+        eprintln!("error: {}: {e}", log.display());
+        ExitCode::from(2)
+    })?;
+    let defaults: &[&str] = if platform { &[PLATFORM_VARIANT] } else { &[] };
+    Ok((record, Arc::new(args.load(defaults)?)))
+}
+
+/// Prints the legal next parts in a saved state (`replay --save-state`), as text or JSON.
+pub fn moves(args: &ContentArgs, state_file: &Path, json: bool) -> ExitCode {
+    let game = match load_saved(args, state_file) {
         Ok(g) => g,
-        Err(e) => {
-            eprintln!("error: {}: {e}", state_file.display());
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     let parts = game.legal_parts();
     let seat = game.deciding_seat();
