@@ -269,11 +269,11 @@ fn title(t: &str, y: f64) -> String {
         .text("text", t)
 }
 
-/// Vertical grid lines with labels at `ticks` (values in 0..=max mapped onto the plot).
-fn grid(ticks: &[(f64, String)], max: f64, y0: f64, y1: f64) -> String {
+/// Vertical grid lines with labels at `ticks` (values in `min..=max` mapped onto the plot).
+fn grid(ticks: &[(f64, String)], min: f64, max: f64, y0: f64, y1: f64) -> String {
     let mut s = String::new();
     for (v, label) in ticks {
-        let x = PLOT_X + PLOT_W * v / max;
+        let x = PLOT_X + PLOT_W * (v - min) / (max - min);
         s.push_str(
             &Tag::new("line")
                 .attr("x1", x)
@@ -304,10 +304,20 @@ fn rate_section(
     s.push_str(&title(heading, y));
     let top = y + 22.0;
     let bottom = top + rows.len() as f64 * rh;
-    let ticks: Vec<(f64, String)> = (0..=10)
+    // The axis ends at the next 10% above every interval and the expected rate.
+    let highest = rows
+        .iter()
+        .flat_map(|(_, ts)| ts.iter().flatten())
+        .filter_map(|t| t.win_rate())
+        .map(|w| w.2)
+        .fold(expected.unwrap_or(0.0), f64::max);
+    let tenths = ((highest * 10.0).ceil() as i32).clamp(1, 10);
+    let full = f64::from(tenths) / 10.0;
+    let ticks: Vec<(f64, String)> = (0..=tenths)
         .map(|i| (f64::from(i) / 10.0, format!("{}%", i * 10)))
         .collect();
-    s.push_str(&grid(&ticks, 1.0, top, bottom));
+    s.push_str(&grid(&ticks, 0.0, full, top, bottom));
+    let w = PLOT_W / full;
     for (r, (label, tallies)) in rows.iter().enumerate() {
         let ry = top + r as f64 * rh;
         s.push_str(&text(PLOT_X - 8.0, ry + rh / 2.0 + 4.0, 11.0, "#111111", "end", label));
@@ -322,7 +332,7 @@ fn rate_section(
                             .attr("data-rate", format!("{p:.4}"))
                             .attr("x", PLOT_X)
                             .attr("y", by)
-                            .attr("width", PLOT_W * p)
+                            .attr("width", w * p)
                             .attr("height", 8)
                             .attr("fill", colour)
                             .close(),
@@ -332,8 +342,8 @@ fn rate_section(
                             .attr("class", "interval")
                             .attr("data-low", format!("{lo:.4}"))
                             .attr("data-high", format!("{hi:.4}"))
-                            .attr("x1", PLOT_X + PLOT_W * lo)
-                            .attr("x2", PLOT_X + PLOT_W * hi)
+                            .attr("x1", PLOT_X + w * lo)
+                            .attr("x2", PLOT_X + w * hi)
                             .attr("y1", by + 4.0)
                             .attr("y2", by + 4.0)
                             .attr("stroke", "#111111")
@@ -343,8 +353,8 @@ fn rate_section(
                     for x in [lo, hi] {
                         s.push_str(
                             &Tag::new("line")
-                                .attr("x1", PLOT_X + PLOT_W * x)
-                                .attr("x2", PLOT_X + PLOT_W * x)
+                                .attr("x1", PLOT_X + w * x)
+                                .attr("x2", PLOT_X + w * x)
                                 .attr("y1", by + 1.0)
                                 .attr("y2", by + 7.0)
                                 .attr("stroke", "#111111")
@@ -365,7 +375,7 @@ fn rate_section(
         }
     }
     if let Some(e) = expected {
-        let x = PLOT_X + PLOT_W * e;
+        let x = PLOT_X + w * e;
         s.push_str(
             &Tag::new("line")
                 .attr("x1", x)
@@ -392,7 +402,16 @@ fn vp_section(rows: &[(String, Vec<Option<&Tally>>)], y: f64) -> (String, f64) {
         .max()
         .unwrap_or(0)
         .max(10);
+    let min = rows
+        .iter()
+        .flat_map(|(_, ts)| ts.iter().flatten())
+        .filter_map(|t| t.five_numbers())
+        .map(|f| f[0])
+        .min()
+        .unwrap_or(0)
+        .max(0);
     let max = ((max + 19) / 20 * 20) as f64;
+    let min = ((min / 20 * 20) as f64).min(max - 20.0);
     let mut s = Tag::new("g").attr("class", "chart vp-distribution").open();
     s.push_str(&title(
         "Final VP per faction (box: quartiles, bar: median, whiskers: lowest–highest, dot: mean)",
@@ -402,13 +421,13 @@ fn vp_section(rows: &[(String, Vec<Option<&Tally>>)], y: f64) -> (String, f64) {
     let bottom = top + rows.len() as f64 * rh;
     let step = if max > 200.0 { 40.0 } else { 20.0 };
     let mut ticks = Vec::new();
-    let mut v = 0.0;
+    let mut v = min;
     while v <= max {
         ticks.push((v, num(v)));
         v += step;
     }
-    s.push_str(&grid(&ticks, max, top, bottom));
-    let x_of = |v: f64| PLOT_X + PLOT_W * (v.max(0.0) / max);
+    s.push_str(&grid(&ticks, min, max, top, bottom));
+    let x_of = |v: f64| PLOT_X + PLOT_W * ((v - min).max(0.0) / (max - min));
     for (r, (label, tallies)) in rows.iter().enumerate() {
         let ry = top + r as f64 * rh;
         s.push_str(&text(PLOT_X - 8.0, ry + rh / 2.0 + 4.0, 11.0, "#111111", "end", label));
@@ -509,9 +528,17 @@ fn source_section(
     let zero = PLOT_X + PLOT_W * max_neg / total;
     let scale = PLOT_W / total;
     let mut s = Tag::new("g").attr("class", "chart vp-sources").open();
-    s.push_str(&title("Mean VP by source per faction", y));
+    s.push_str(&title("Mean VP by source per faction (left of the line: VP lost)", y));
     let top = y + 22.0;
     let bottom = top + rows.len() as f64 * rh;
+    let step = if total > 100.0 { 20.0 } else { 10.0 };
+    let mut ticks = Vec::new();
+    let mut v = -(max_neg / step).floor() * step;
+    while v <= max_pos {
+        ticks.push((v, num(v)));
+        v += step;
+    }
+    s.push_str(&grid(&ticks, -max_neg, max_pos, top, bottom));
     for (r, (label, tallies)) in rows.iter().enumerate() {
         let ry = top + r as f64 * rh;
         s.push_str(&text(PLOT_X - 8.0, ry + rh / 2.0 + 4.0, 11.0, "#111111", "end", label));
@@ -557,7 +584,7 @@ fn source_section(
             .close(),
     );
     // The sources' legend.
-    let mut ly = bottom + 8.0;
+    let mut ly = bottom + 18.0;
     let per_row = 6;
     for (i, src) in sources.iter().enumerate() {
         let lx = PLOT_X + (i % per_row) as f64 * 120.0;
@@ -567,14 +594,54 @@ fn source_section(
         s.push_str(&rect(lx, ly, 10.0, 10.0, colour_of(src), "#111111"));
         s.push_str(&text(lx + 14.0, ly + 9.0, 10.0, "#111111", "start", src));
     }
-    s.push_str(&text(
-        12.0,
-        ly + 9.0,
-        9.5,
-        "#555b66",
-        "start",
-        &format!("scale: {} VP", num(total)),
-    ));
     s.push_str("</g>\n");
     (s, ly + 14.0 - y)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tally(wins: u64, counts: &[(i64, u64)]) -> Tally {
+        Tally {
+            games: counts.iter().map(|c| c.1).sum(),
+            wins,
+            vp_sum: counts.iter().map(|(v, c)| v * *c as i64).sum(),
+            vp_counts: counts.iter().map(|(v, c)| (v.to_string(), *c)).collect(),
+            vp_by_source: BTreeMap::new(),
+        }
+    }
+
+    #[test]
+    fn wilson_intervals_match_known_values() {
+        let (p, lo, hi) = wilson(10, 40).expect("games");
+        assert_eq!(p, 0.25);
+        assert!((lo - 0.1419).abs() < 5e-4 && (hi - 0.4019).abs() < 5e-4);
+        let (_, lo, hi) = wilson(0, 5).expect("games");
+        assert_eq!(lo, 0.0);
+        assert!((hi - 0.4345).abs() < 5e-4);
+        assert_eq!(wilson(0, 0), None);
+    }
+
+    #[test]
+    fn quartiles_come_from_the_histogram() {
+        let t = tally(1, &[(90, 1), (100, 2), (110, 1), (150, 1)]);
+        assert_eq!(t.five_numbers(), Some([90, 100, 100, 110, 150]));
+        assert_eq!(tally(0, &[]).five_numbers(), None);
+    }
+
+    #[test]
+    fn inconsistent_tallies_are_refused() {
+        let mut t = tally(3, &[(90, 2)]);
+        assert!(t.check("x").unwrap_err().contains("3 wins in 2 games"));
+        t.wins = 1;
+        t.vp_counts.insert("lots".into(), 1);
+        assert!(t.check("x").unwrap_err().contains("not a number"));
+        let v = serde_json::json!({"format": "orrery-study/1", "games": 1, "factions": {}});
+        assert!(Study::from_json(&v).is_ok());
+        assert!(study_charts_svg(&[]).is_err());
+        let bad = serde_json::json!({"format": "orrery-study/1", "games": 1});
+        let e = study_charts_svg(&[("b".into(), bad)]).unwrap_err();
+        assert!(e.starts_with("b: not a study"), "{e}");
+    }
 }
