@@ -76,7 +76,10 @@ impl Study {
 impl Tally {
     fn check(&self, name: &str) -> Result<(), String> {
         if self.wins > self.games {
-            return Err(format!("{name}: {} wins in {} games", self.wins, self.games));
+            return Err(format!(
+                "{name}: {} wins in {} games",
+                self.wins, self.games
+            ));
         }
         let mut n: u64 = 0;
         for (k, c) in &self.vp_counts {
@@ -130,7 +133,13 @@ impl Tally {
             hist.last().map(|(v, _)| *v).unwrap_or(0)
         };
         let at = |num: u64, den: u64| kth((n.saturating_mul(num)).div_ceil(den).max(1));
-        Some([hist[0].0, at(1, 4), at(1, 2), at(3, 4), hist[hist.len() - 1].0])
+        Some([
+            hist[0].0,
+            at(1, 4),
+            at(1, 2),
+            at(3, 4),
+            hist[hist.len() - 1].0,
+        ])
     }
 }
 
@@ -165,7 +174,11 @@ pub fn study_charts_svg(studies: &[(String, serde_json::Value)]) -> Result<Strin
     }
     let parsed: Vec<(String, Study)> = studies
         .iter()
-        .map(|(n, v)| Study::from_json(v).map(|s| (n.clone(), s)).map_err(|e| format!("{n}: {e}")))
+        .map(|(n, v)| {
+            Study::from_json(v)
+                .map(|s| (n.clone(), s))
+                .map_err(|e| format!("{n}: {e}"))
+        })
         .collect::<Result<_, _>>()?;
     let factions: Vec<String> = parsed
         .iter()
@@ -178,13 +191,22 @@ pub fn study_charts_svg(studies: &[(String, serde_json::Value)]) -> Result<Strin
     let mut body = String::new();
     let mut y = 10.0;
     // Header: one line per study.
-    body.push_str(&Tag::new("text")
-        .attr("x", 12)
-        .attr("y", y + 16.0)
-        .attr("font-size", 17)
-        .attr("font-weight", "bold")
-        .attr("fill", "#111111")
-        .text("text", if k > 1 { "Balance study comparison" } else { "Balance study" }));
+    body.push_str(
+        &Tag::new("text")
+            .attr("x", 12)
+            .attr("y", y + 16.0)
+            .attr("font-size", 17)
+            .attr("font-weight", "bold")
+            .attr("fill", "#111111")
+            .text(
+                "text",
+                if k > 1 {
+                    "Balance study comparison"
+                } else {
+                    "Balance study"
+                },
+            ),
+    );
     y += 26.0;
     for (i, (name, s)) in parsed.iter().enumerate() {
         let colour = STUDY_COLOURS[i % STUDY_COLOURS.len()];
@@ -218,7 +240,12 @@ pub fn study_charts_svg(studies: &[(String, serde_json::Value)]) -> Result<Strin
     // 1. Win rate per faction.
     let rows: Vec<(String, Vec<Option<&Tally>>)> = factions
         .iter()
-        .map(|f| (f.clone(), parsed.iter().map(|(_, s)| s.factions.get(f)).collect()))
+        .map(|f| {
+            (
+                f.clone(),
+                parsed.iter().map(|(_, s)| s.factions.get(f)).collect(),
+            )
+        })
         .collect();
     let (s, h) = rate_section(
         "Win rate per faction (95% Wilson interval; dashed: 1 / players)",
@@ -320,7 +347,14 @@ fn rate_section(
     let w = PLOT_W / full;
     for (r, (label, tallies)) in rows.iter().enumerate() {
         let ry = top + r as f64 * rh;
-        s.push_str(&text(PLOT_X - 8.0, ry + rh / 2.0 + 4.0, 11.0, "#111111", "end", label));
+        s.push_str(&text(
+            PLOT_X - 8.0,
+            ry + rh / 2.0 + 4.0,
+            11.0,
+            "#111111",
+            "end",
+            label,
+        ));
         for (i, t) in tallies.iter().enumerate() {
             let by = ry + 4.0 + i as f64 * 10.0;
             let colour = STUDY_COLOURS[i % STUDY_COLOURS.len()];
@@ -367,10 +401,23 @@ fn rate_section(
                         9.0,
                         "#111111",
                         "start",
-                        &format!("{:.1}% of {} ({}–{}%)", p * 100.0, t.games, num(lo * 100.0), num(hi * 100.0)),
+                        &format!(
+                            "{:.1}% of {} ({}–{}%)",
+                            p * 100.0,
+                            t.games,
+                            num(lo * 100.0),
+                            num(hi * 100.0)
+                        ),
                     ));
                 }
-                None => s.push_str(&text(PLOT_X + 4.0, by + 7.5, 9.0, "#555b66", "start", "no games")),
+                None => s.push_str(&text(
+                    PLOT_X + 4.0,
+                    by + 7.5,
+                    9.0,
+                    "#555b66",
+                    "start",
+                    "no games",
+                )),
             }
         }
     }
@@ -430,7 +477,14 @@ fn vp_section(rows: &[(String, Vec<Option<&Tally>>)], y: f64) -> (String, f64) {
     let x_of = |v: f64| PLOT_X + PLOT_W * ((v - min).max(0.0) / (max - min));
     for (r, (label, tallies)) in rows.iter().enumerate() {
         let ry = top + r as f64 * rh;
-        s.push_str(&text(PLOT_X - 8.0, ry + rh / 2.0 + 4.0, 11.0, "#111111", "end", label));
+        s.push_str(&text(
+            PLOT_X - 8.0,
+            ry + rh / 2.0 + 4.0,
+            11.0,
+            "#111111",
+            "end",
+            label,
+        ));
         for (i, t) in tallies.iter().enumerate() {
             let by = ry + 4.0 + i as f64 * 10.0;
             let colour = STUDY_COLOURS[i % STUDY_COLOURS.len()];
@@ -503,7 +557,11 @@ fn source_section(
     let rh = row_height(k);
     let sources: Vec<String> = studies
         .iter()
-        .flat_map(|(_, s)| s.factions.values().flat_map(|t| t.vp_by_source.keys().cloned()))
+        .flat_map(|(_, s)| {
+            s.factions
+                .values()
+                .flat_map(|t| t.vp_by_source.keys().cloned())
+        })
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
@@ -514,8 +572,18 @@ fn source_section(
     // Positive sources stack right of zero; negative ones (e.g. spent VP) left of it.
     let mean = |t: &Tally, v: i64| v as f64 / t.games.max(1) as f64;
     let span = |t: &Tally| {
-        let pos: f64 = t.vp_by_source.values().filter(|v| **v > 0).map(|v| mean(t, *v)).sum();
-        let neg: f64 = t.vp_by_source.values().filter(|v| **v < 0).map(|v| -mean(t, *v)).sum();
+        let pos: f64 = t
+            .vp_by_source
+            .values()
+            .filter(|v| **v > 0)
+            .map(|v| mean(t, *v))
+            .sum();
+        let neg: f64 = t
+            .vp_by_source
+            .values()
+            .filter(|v| **v < 0)
+            .map(|v| -mean(t, *v))
+            .sum();
         (pos, neg)
     };
     let (mut max_pos, mut max_neg) = (10.0f64, 0.0f64);
@@ -528,7 +596,10 @@ fn source_section(
     let zero = PLOT_X + PLOT_W * max_neg / total;
     let scale = PLOT_W / total;
     let mut s = Tag::new("g").attr("class", "chart vp-sources").open();
-    s.push_str(&title("Mean VP by source per faction (left of the line: VP lost)", y));
+    s.push_str(&title(
+        "Mean VP by source per faction (left of the line: VP lost)",
+        y,
+    ));
     let top = y + 22.0;
     let bottom = top + rows.len() as f64 * rh;
     let step = if total > 100.0 { 20.0 } else { 10.0 };
@@ -541,7 +612,14 @@ fn source_section(
     s.push_str(&grid(&ticks, -max_neg, max_pos, top, bottom));
     for (r, (label, tallies)) in rows.iter().enumerate() {
         let ry = top + r as f64 * rh;
-        s.push_str(&text(PLOT_X - 8.0, ry + rh / 2.0 + 4.0, 11.0, "#111111", "end", label));
+        s.push_str(&text(
+            PLOT_X - 8.0,
+            ry + rh / 2.0 + 4.0,
+            11.0,
+            "#111111",
+            "end",
+            label,
+        ));
         for (i, t) in tallies.iter().enumerate() {
             let Some(t) = t.filter(|t| t.games > 0) else {
                 continue;
@@ -571,7 +649,14 @@ fn source_section(
                         .close(),
                 );
             }
-            s.push_str(&rect(zero - 6.0, by, 4.0, 8.0, STUDY_COLOURS[i % STUDY_COLOURS.len()], "none"));
+            s.push_str(&rect(
+                zero - 6.0,
+                by,
+                4.0,
+                8.0,
+                STUDY_COLOURS[i % STUDY_COLOURS.len()],
+                "none",
+            ));
         }
     }
     s.push_str(

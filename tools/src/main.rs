@@ -171,7 +171,13 @@ fn main() -> ExitCode {
             at,
             state,
             out,
-        } => pictures::render(&content, log.as_deref(), at, state.as_deref(), out.as_deref()),
+        } => pictures::render(
+            &content,
+            log.as_deref(),
+            at,
+            state.as_deref(),
+            out.as_deref(),
+        ),
         Command::View { content, log, out } => pictures::view(&content, &log, out.as_deref()),
         Command::Chart { studies, out } => pictures::chart(&studies, out.as_deref()),
     }

@@ -62,7 +62,11 @@ fn step_through(
         eprintln!("error: {e}");
         ExitCode::from(1)
     })?;
-    f(&game, 0, record.moves.first().map(String::as_str).unwrap_or(""));
+    f(
+        &game,
+        0,
+        record.moves.first().map(String::as_str).unwrap_or(""),
+    );
     for (i, line) in record.moves.iter().enumerate().take(last + 1).skip(1) {
         if let Err(e) = game.apply_text(line) {
             eprintln!("move {i} \"{line}\": {}", e.0);

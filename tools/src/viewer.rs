@@ -87,15 +87,46 @@ fn vp_chart(frames: &[Frame]) -> (String, f64, f64) {
                 .attr("stroke", "#e1e4e8")
                 .close(),
         );
-        s.push_str(&text(CHART_L - 5.0, y + 4.0, 10.0, "#555b66", "end", &v.to_string()));
+        s.push_str(&text(
+            CHART_L - 5.0,
+            y + 4.0,
+            10.0,
+            "#555b66",
+            "end",
+            &v.to_string(),
+        ));
         v += step;
     }
+    let every = [10, 20, 25, 50, 100, 200, 500]
+        .into_iter()
+        .find(|e| n / e <= 12)
+        .unwrap_or(1000);
+    for m in (0..=n).step_by(every) {
+        let x = CHART_L + m as f64 * dx;
+        s.push_str(
+            &Tag::new("line")
+                .attr("x1", x)
+                .attr("x2", x)
+                .attr("y1", CHART_H - 28.0)
+                .attr("y2", CHART_H - 24.0)
+                .attr("stroke", "#555b66")
+                .close(),
+        );
+        s.push_str(&text(
+            x,
+            CHART_H - 14.0,
+            9.0,
+            "#555b66",
+            "middle",
+            &m.to_string(),
+        ));
+    }
     s.push_str(&text(
-        CHART_L + plot_w / 2.0,
-        CHART_H - 8.0,
+        CHART_L + plot_w + 12.0,
+        CHART_H - 14.0,
         10.0,
         "#555b66",
-        "middle",
+        "start",
         "move",
     ));
     let seats = frames.last().map(|f| f.vp.len()).unwrap_or(0);
@@ -289,12 +320,21 @@ pub fn page(title: &str, frames: &[Frame]) -> String {
         "vp": frames.iter().map(|f| f.vp.clone()).collect::<Vec<_>>(),
         "chart": {"x0": x0, "dx": dx},
     });
-    let mut out = String::from("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-    out.push_str(&format!("<title>Orrery replay: {}</title>\n", escape(title)));
+    let mut out =
+        String::from("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    out.push_str(&format!(
+        "<title>Orrery replay: {}</title>\n",
+        escape(title)
+    ));
     out.push_str(&format!("<style>\n{STYLE}\n</style>\n</head>\n<body>\n"));
-    out.push_str(&format!("<h1 style=\"font-size:18px;margin:0 0 8px\">{}</h1>\n", escape(title)));
+    out.push_str(&format!(
+        "<h1 style=\"font-size:18px;margin:0 0 8px\">{}</h1>\n",
+        escape(title)
+    ));
     out.push_str("<div id=\"controls\"><button id=\"prev\" title=\"previous move (←)\">◀</button><input type=\"range\" id=\"slider\" min=\"0\" max=\"0\" value=\"0\"><button id=\"next\" title=\"next move (→)\">▶</button><span id=\"moveno\"></span></div>\n");
-    out.push_str("<div class=\"help\">← → one move · PgUp PgDn ten moves · Home End first and last</div>\n");
+    out.push_str(
+        "<div class=\"help\">← → one move · PgUp PgDn ten moves · Home End first and last</div>\n",
+    );
     out.push_str("<div id=\"line\"></div>\n<ul id=\"parts\"></ul>\n<div id=\"board\"></div>\n");
     out.push_str("<h2 style=\"font-size:15px;margin:8px 0 2px\">VP over time</h2>\n");
     out.push_str(&chart);

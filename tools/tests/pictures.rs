@@ -243,10 +243,7 @@ fn the_same_input_gives_the_same_bytes() {
             f.to_str().expect("utf-8"),
         ]));
     }
-    assert_eq!(
-        std::fs::read(&p).expect("a"),
-        std::fs::read(&q).expect("b")
-    );
+    assert_eq!(std::fs::read(&p).expect("a"), std::fs::read(&q).expect("b"));
 }
 
 #[test]
@@ -264,7 +261,10 @@ fn a_new_faction_of_an_overlay_draws_in_its_own_colour() {
         r#"{"players":2,"moves":["init 2 zorg-seed","p1 faction zorgs","p2 faction xenos"]}"#,
     )
     .expect("write");
-    let (o, g) = (overlay.to_str().expect("utf-8"), game.to_str().expect("utf-8"));
+    let (o, g) = (
+        overlay.to_str().expect("utf-8"),
+        game.to_str().expect("utf-8"),
+    );
     let svg = stdout_of(&run(&["render", g, "--variant", o]));
     assert!(svg.contains(">Zorgs</text>"), "the faction's name");
     assert!(
@@ -288,7 +288,10 @@ fn a_new_faction_of_an_overlay_draws_in_its_own_colour() {
     let out = run(&["validate", "--variant", o]);
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("zorgs.yaml:3:") && text.contains("/colour"), "{text}");
+    assert!(
+        text.contains("zorgs.yaml:3:") && text.contains("/colour"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -313,8 +316,11 @@ fn refusals_have_their_exit_codes() {
     assert_eq!(out.status.code(), Some(1), "a refused move");
     assert!(String::from_utf8_lossy(&out.stderr).contains("move 2"));
     let study = dir.join("s.json");
-    std::fs::write(&study, r#"{"format": "orrery-study/9", "games": 0, "factions": {}}"#)
-        .expect("write");
+    std::fs::write(
+        &study,
+        r#"{"format": "orrery-study/9", "games": 0, "factions": {}}"#,
+    )
+    .expect("write");
     let out = run(&["chart", study.to_str().expect("utf-8")]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("orrery-study/1"));

@@ -116,7 +116,10 @@ fn dom(chrome: &Path, profile: &Path, page: &Path, hash: &str) -> String {
     // The page logs nothing itself: any console line is a problem (an uncaught error, a
     // refused resource, …).
     let console: Vec<&str> = err.lines().filter(|l| l.contains("CONSOLE")).collect();
-    assert!(console.is_empty(), "console output for #{hash}: {console:?}");
+    assert!(
+        console.is_empty(),
+        "console output for #{hash}: {console:?}"
+    );
     assert!(
         !out.contains("data-errors=") && out.contains("<pre id=\"errors\"></pre>"),
         "the page reported errors for #{hash}"
@@ -133,7 +136,9 @@ fn body_attr(dom: &str, attr: &str) -> Option<usize> {
 }
 
 fn html_text(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 /// VP per seat after move `n`, from a saved state (VP by source sum to the VP held).
@@ -176,17 +181,20 @@ fn the_replay_page_steps_through_a_game_in_chromium() {
     let log = "tests/data/conformance/rich/rich-019.json";
     let page = dir.join("replay.html");
     let out = orrery(&["view", log, "-o", page.to_str().expect("utf-8")]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let html = std::fs::read_to_string(&page).expect("page");
     let foreign = html.replace("http://www.w3.org/2000/svg", "");
     assert!(
         !foreign.contains("http://") && !foreign.contains("https://") && !foreign.contains(" src="),
         "the page loads nothing from elsewhere"
     );
-    let record: Value = serde_json::from_str(
-        &std::fs::read_to_string(repo().join(log)).expect("log"),
-    )
-    .expect("json");
+    let record: Value =
+        serde_json::from_str(&std::fs::read_to_string(repo().join(log)).expect("log"))
+            .expect("json");
     let moves: Vec<String> = record["moves"]
         .as_array()
         .expect("moves")
@@ -199,7 +207,10 @@ fn the_replay_page_steps_through_a_game_in_chromium() {
     let cases: [(&str, usize); 6] = [
         ("move=0", 0),
         ("move=150", 150),
-        ("move=100&keys=ArrowRight,ArrowRight,ArrowLeft,ArrowRight", 102),
+        (
+            "move=100&keys=ArrowRight,ArrowRight,ArrowLeft,ArrowRight",
+            102,
+        ),
         ("move=40&slider=60", 60),
         ("move=220&keys=ArrowRight,PageDown,ArrowRight", last),
         ("keys=End,ArrowLeft", last - 1),
@@ -215,10 +226,16 @@ fn the_replay_page_steps_through_a_game_in_chromium() {
                 )),
                 "#{hash}: seat {seat} should show {v} VP"
             );
-            assert!(dom.contains(&format!(">{v} VP</text>")), "#{hash}: {v} VP shown");
+            assert!(
+                dom.contains(&format!(">{v} VP</text>")),
+                "#{hash}: {v} VP shown"
+            );
         }
         assert!(
-            dom.contains(&format!("<div id=\"line\">{}</div>", html_text(&moves[want]))),
+            dom.contains(&format!(
+                "<div id=\"line\">{}</div>",
+                html_text(&moves[want])
+            )),
             "#{hash}: the move line {}",
             moves[want]
         );

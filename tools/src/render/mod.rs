@@ -46,8 +46,7 @@ pub fn draw(view: &BoardView) -> Picture {
     let frame = map::Frame::around(view, 0.0, TOP);
     let right_x = frame.width + GAP;
     let width = (right_x + panels::PANEL_W + GAP).max(3.0 * COLUMN_W + GAP);
-    let mut layers = Vec::new();
-    layers.push((
+    let mut layers = vec![(
         "caption".to_string(),
         Tag::new("text")
             .attr("class", "caption")
@@ -57,7 +56,7 @@ pub fn draw(view: &BoardView) -> Picture {
             .attr("font-weight", "bold")
             .attr("fill", "#111111")
             .text("text", &view.caption),
-    ));
+    )];
     layers.push(("map".to_string(), map::spaces(view, &frame)));
     layers.push(("federations".to_string(), map::federations(view, &frame)));
     layers.push(("pieces".to_string(), map::pieces(view, &frame)));

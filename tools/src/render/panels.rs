@@ -110,9 +110,10 @@ pub fn seat_panel(seat: usize, s: &SeatView, x: f64, y: f64) -> String {
     for (i, n) in s.power.iter().enumerate() {
         let cx = x + 20.0 + i as f64 * 40.0;
         let cy = y + 66.0;
-        let special = s.special.as_ref().is_some_and(|(_, a)| {
-            (a == "Gaia" && i == 3) || (i < 3 && a == labels[i])
-        });
+        let special = s
+            .special
+            .as_ref()
+            .is_some_and(|(_, a)| (a == "Gaia" && i == 3) || (i < 3 && a == labels[i]));
         out.push_str(
             &Tag::new("circle")
                 .attr("cx", cx)
@@ -251,11 +252,25 @@ pub fn legend(view: &BoardView, x: f64, y: f64, width: f64) -> (String, f64) {
                 .attr("cx", cx)
                 .attr("cy", cy)
                 .attr("r", 7)
-                .attr("fill", if p.empty { "#15213a" } else { p.colour.as_str() })
+                .attr(
+                    "fill",
+                    if p.empty {
+                        "#15213a"
+                    } else {
+                        p.colour.as_str()
+                    },
+                )
                 .attr("stroke", shade(&p.colour, 0.55))
                 .close(),
         );
-        out.push_str(&text(cx + 11.0, cy + 4.0, 10.0, "#111111", "start", &p.name));
+        out.push_str(&text(
+            cx + 11.0,
+            cy + 4.0,
+            10.0,
+            "#111111",
+            "start",
+            &p.name,
+        ));
     }
     row_y += view.planets.len().div_ceil(per_row) as f64 * 22.0 + 4.0;
     let mut items: Vec<(Option<Shape>, String, String)> = view
@@ -308,6 +323,16 @@ pub fn legend(view: &BoardView, x: f64, y: f64, width: f64) -> (String, f64) {
         out.push_str(&text(cx + 15.0, cy + 4.0, 10.0, "#111111", "start", name));
     }
     let rows = items.len().div_ceil(per_row) as f64;
+    let abbr_y = row_y + rows * 24.0;
+    let abbr: Vec<String> = view
+        .abbreviations
+        .iter()
+        .map(|(c, n)| format!("{c}: {n}"))
+        .collect();
+    let lines = wrap(&abbr, (width / 5.6) as usize);
+    for (i, l) in lines.iter().enumerate() {
+        out.push_str(&text(x, abbr_y + i as f64 * 13.0, 10.0, DIM, "start", l));
+    }
     out.push_str("</g>\n");
-    (out, row_y - y + rows * 24.0)
+    (out, abbr_y - y + lines.len() as f64 * 13.0)
 }

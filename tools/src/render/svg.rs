@@ -1,7 +1,6 @@
 //! A small SVG writer: elements with attributes in the order written, escaped text, and
 //! numbers printed with at most one decimal, so the same drawing always gives the same bytes.
 
-
 /// A number as SVG text: rounded to one decimal, without a trailing `.0`.
 pub fn num(x: f64) -> String {
     let tenths = (x * 10.0).round() as i64;
@@ -83,7 +82,8 @@ impl Tag {
 
     /// Adds an attribute.
     pub fn attr(mut self, key: &str, value: impl AttrValue) -> Tag {
-        self.text.push_str(&format!(" {key}=\"{}\"", escape(&value.text())));
+        self.text
+            .push_str(&format!(" {key}=\"{}\"", escape(&value.text())));
         self
     }
 
@@ -95,7 +95,8 @@ impl Tag {
 
     /// Ends an element with text content.
     pub fn text(mut self, name: &str, content: &str) -> String {
-        self.text.push_str(&format!(">{}</{name}>\n", escape(content)));
+        self.text
+            .push_str(&format!(">{}</{name}>\n", escape(content)));
         self.text
     }
 

@@ -146,6 +146,8 @@ pub struct BoardView {
     pub fed_tokens: Vec<TileView>,
     /// What each shape means: `(shape, mark, name)`.
     pub legend: Vec<(Shape, String, String)>,
+    /// What the panels' abbreviations mean: `(code, name)`.
+    pub abbreviations: Vec<(String, String)>,
 }
 
 /// The shape of a building, by its role and id.
@@ -405,12 +407,8 @@ impl BoardView {
             fed_tokens.push(tile(t, "on the track top".into(), false));
         }
         let mut legend: Vec<(Shape, String, String)> = Vec::new();
-        let all_boards = std::iter::once(content.board.buildings.clone()).chain(
-            boards
-                .iter()
-                .flatten()
-                .map(|b| b.buildings.clone()),
-        );
+        let all_boards = std::iter::once(content.board.buildings.clone())
+            .chain(boards.iter().flatten().map(|b| b.buildings.clone()));
         for buildings in all_boards {
             for b in buildings {
                 let shape = shape_of(b.role, &b.id);
@@ -431,8 +429,18 @@ impl BoardView {
                 .map(|s| format!(" · {} to decide", game.seat_name(s)))
                 .unwrap_or_default()
         );
+        let mut abbreviations: Vec<(String, String)> = content
+            .rules
+            .resources
+            .iter()
+            .filter(|r| r.id != orrery::player::VP)
+            .map(|r| (r.id.clone(), r.name.clone()))
+            .collect();
+        abbreviations.push(("gf".into(), "Gaiaformers in hand".into()));
+        abbreviations.push(("I II III G".into(), "power areas (G: Gaia)".into()));
         BoardView {
             caption,
+            abbreviations,
             planets,
             sectors: map.labels.clone(),
             cells,
