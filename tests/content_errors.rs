@@ -77,12 +77,12 @@ fn unknown_key_is_reported_at_the_key() {
         &mut files,
         "factions/terrans.yaml",
         "\nhome:",
-        "\ncolour: blue\nhome:",
+        "\nflavour: blue\nhome:",
     );
     let diags = load_err(&files, &[]);
-    let (l, c) = line_col(&text, "colour");
+    let (l, c) = line_col(&text, "flavour");
     assert!(
-        has(&diags, "factions/terrans.yaml", (l, c), "colour"),
+        has(&diags, "factions/terrans.yaml", (l, c), "flavour"),
         "{}",
         show(&diags)
     );

@@ -1,15 +1,19 @@
 //! `orrery`: the command line of the Orrery rules engine.
 
 mod bench;
+mod chart;
 mod init;
 mod inspect;
 mod interactive;
 mod merge;
+mod pictures;
 mod play;
+mod render;
 mod simulate;
 mod source;
 mod stack;
 mod study;
+mod viewer;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -197,6 +201,41 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Draw a board as SVG: a log's state after move N (default: the last), or a saved state.
+    Render {
+        #[command(flatten)]
+        content: ContentArgs,
+        /// The log (a record: setup and moves).
+        log: Option<PathBuf>,
+        /// Draw the state after this move (0: the setup).
+        #[arg(long = "move", value_name = "N")]
+        at: Option<usize>,
+        /// Draw a state saved by `replay --save-state` instead of a log.
+        #[arg(long, value_name = "STATE.json", conflicts_with = "log")]
+        state: Option<PathBuf>,
+        /// Write here (default: standard output).
+        #[arg(short, long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+    /// Write one self-contained HTML page stepping through a log move by move.
+    View {
+        #[command(flatten)]
+        content: ContentArgs,
+        /// The log (a record: setup and moves).
+        log: PathBuf,
+        /// Write here (default: standard output).
+        #[arg(short, long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+    /// Draw balance-study charts (`orrery-study/1` JSON); two studies are compared side by side.
+    Chart {
+        /// Study files.
+        #[arg(required = true)]
+        studies: Vec<PathBuf>,
+        /// Write here (default: standard output).
+        #[arg(short, long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
     /// Write the JSON Schemas of the content files. With `--ids`, id fields (planet types,
     /// buildings, tracks, federation tokens, sectors, resource codes) are enums of the ids of
     /// the content stack, and overlay `set` values are typed by their kind and path. Exit 0,
@@ -287,6 +326,21 @@ fn main() -> ExitCode {
             state,
             json,
         } => play::moves(&content, &state, json),
+        Command::Render {
+            content,
+            log,
+            at,
+            state,
+            out,
+        } => pictures::render(
+            &content,
+            log.as_deref(),
+            at,
+            state.as_deref(),
+            out.as_deref(),
+        ),
+        Command::View { content, log, out } => pictures::view(&content, &log, out.as_deref()),
+        Command::Chart { studies, out } => pictures::chart(&studies, out.as_deref()),
     }
 }
 

@@ -209,30 +209,10 @@ pub fn replay(
     until: Option<usize>,
     save: Option<&Path>,
 ) -> ExitCode {
-    let (record, platform, named) = match read_record(log) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: {}: {e}", log.display());
-            return ExitCode::from(2);
-        }
-    };
-    // Records of `orrery simulate` name their variants; the platform's records get its variant.
-    let mut defaults: Vec<&str> = named.iter().map(String::as_str).collect();
-    if platform && defaults.is_empty() {
-        defaults.push(PLATFORM_VARIANT);
-    }
-    let mut contents = match RecordContent::new(args, &defaults) {
-        Ok(c) => c,
+    let (record, content, stack) = match log_content(args, log) {
+        Ok(x) => x,
         Err(code) => return code,
     };
-    let (content, stack) = match contents.for_record(&record) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: {}: {e}", log.display());
-            return ExitCode::from(1);
-        }
-    };
-    eprintln!("{}", stack.describe());
     match replay_record(content, &record, until, false) {
         Ok(game) => {
             for (seat, vp) in game.scores().iter().enumerate() {
@@ -260,22 +240,14 @@ pub fn replay(
     }
 }
 
-/// Prints the legal next parts in a saved state (`replay --save-state`), as text or JSON.
-pub fn moves(args: &ContentArgs, state_file: &Path, json: bool) -> ExitCode {
-    let text = match std::fs::read_to_string(state_file) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: cannot read {}: {e}", state_file.display());
-            return ExitCode::from(2);
-        }
-    };
-    let value: serde_json::Value = match serde_json::from_str(&text) {
-        Ok(v) => v,
-        Err(e) => {
-            eprintln!("error: {}: not JSON: {e}", state_file.display());
-            return ExitCode::from(2);
-        }
-    };
+/// Reads a saved game (`replay --save-state`, or a bare state) and loads the content it was
+/// played with: its saved stack, with any `--variant` on top. Problems are printed.
+pub fn load_saved(args: &ContentArgs, state_file: &Path) -> Result<(Game, Stack), ExitCode> {
+    let usage = |msg: String| crate::usage(format!("{}: {msg}", state_file.display()));
+    let text = std::fs::read_to_string(state_file)
+        .map_err(|e| crate::usage(format!("cannot read {}: {e}", state_file.display())))?;
+    let value: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| usage(format!("not JSON: {e}")))?;
     // A saved game names its content stack (older saves: only the variants' names); a bare
     // state names none.
     let stack = match value.get("content") {
@@ -288,29 +260,47 @@ pub fn moves(args: &ContentArgs, state_file: &Path, json: bool) -> ExitCode {
                 .unwrap_or_default();
             args.stack(&names.iter().map(String::as_str).collect::<Vec<_>>())
         }
-    };
-    let stack = match stack {
-        Ok(s) => s,
-        Err(e) => return crate::usage(format!("{}: {e}", state_file.display())),
-    };
+    }
+    .map_err(usage)?;
     let state = value.get("state").cloned().unwrap_or(value);
-    let state: GameState = match serde_json::from_value(state) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {}: not a saved game: {e}", state_file.display());
-            return ExitCode::from(2);
-        }
-    };
-    let content = match crate::load_stack(&stack) {
-        Ok(c) => Arc::new(c),
-        Err(code) => return code,
-    };
-    let game = match Game::load(content, state) {
+    let state: GameState =
+        serde_json::from_value(state).map_err(|e| usage(format!("not a saved game: {e}")))?;
+    let content = Arc::new(crate::load_stack(&stack)?);
+    let game = Game::load(content, state).map_err(usage)?;
+    Ok((game, stack))
+}
+
+/// Reads a game log and loads the content it is replayed with (as `replay` does: the variants
+/// it names or the platform's, the `--variant`s, the record's own boards). Problems are printed.
+pub fn load_log(args: &ContentArgs, log: &Path) -> Result<(Record, Arc<Content>), ExitCode> {
+    log_content(args, log).map(|(record, content, _)| (record, content))
+}
+
+/// [`load_log`], with the stack the content was loaded from (stated on stderr).
+fn log_content(args: &ContentArgs, log: &Path) -> Result<(Record, Arc<Content>, Stack), ExitCode> {
+    let (record, platform, named) = read_record(log).map_err(|e| {
+        eprintln!("error: {}: {e}", log.display());
+        ExitCode::from(2)
+    })?;
+    // Records of `orrery simulate` name their variants; the platform's records get its variant.
+    let mut defaults: Vec<&str> = named.iter().map(String::as_str).collect();
+    if platform && defaults.is_empty() {
+        defaults.push(PLATFORM_VARIANT);
+    }
+    let mut contents = RecordContent::new(args, &defaults)?;
+    let (content, stack) = contents.for_record(&record).map_err(|e| {
+        eprintln!("error: {}: {e}", log.display());
+        ExitCode::from(1)
+    })?;
+    eprintln!("{}", stack.describe());
+    Ok((record, content, stack))
+}
+
+/// Prints the legal next parts in a saved state (`replay --save-state`), as text or JSON.
+pub fn moves(args: &ContentArgs, state_file: &Path, json: bool) -> ExitCode {
+    let (game, stack) = match load_saved(args, state_file) {
         Ok(g) => g,
-        Err(e) => {
-            eprintln!("error: {}: {e}", state_file.display());
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     let parts = game.legal_parts();
     let seat = game.deciding_seat();

@@ -167,6 +167,11 @@ pub struct Planet {
     pub name: String,
     /// How building on it works.
     pub kind: PlanetKind,
+    /// Colour for pictures (`#rrggbb`); also the colour of factions living here unless a
+    /// faction names its own. Without one, pictures use grey.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^#[0-9a-fA-F]{6}$"))]
+    pub colour: Option<String>,
 }
 
 /// Kinds of spaces.
@@ -318,6 +323,10 @@ pub struct Faction {
     pub name: String,
     /// Home planet type.
     pub home: String,
+    /// Player colour for pictures (`#rrggbb`); without one, the home planet's colour.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^#[0-9a-fA-F]{6}$"))]
+    pub colour: Option<String>,
     /// Differences from the standard board.
     #[serde(default)]
     pub board: BoardOverrides,

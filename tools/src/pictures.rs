@@ -1,0 +1,154 @@
+//! `render`, `view` and `chart`: pictures of boards, replays and studies.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use orrery::game::Game;
+
+use crate::play::{load_log, load_saved};
+use crate::render::{draw, view::BoardView};
+use crate::viewer::{page, Frame};
+use crate::ContentArgs;
+
+fn write_out(out: Option<&Path>, text: &str) -> ExitCode {
+    match out {
+        Some(p) => match std::fs::write(p, text) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: cannot write {}: {e}", p.display());
+                ExitCode::from(1)
+            }
+        },
+        None => {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+fn stem(p: &Path) -> String {
+    p.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| p.display().to_string())
+}
+
+/// The game of a log after move `n` (the last move when `None`), with the number of moves.
+fn game_after(args: &ContentArgs, log: &Path, n: Option<usize>) -> Result<(Game, usize), ExitCode> {
+    let (record, content) = load_log(args, log)?;
+    let total = record.moves.len().saturating_sub(1);
+    let n = n.unwrap_or(total);
+    if n > total {
+        eprintln!("error: {} has moves 0 to {total}, not {n}", log.display());
+        return Err(ExitCode::from(2));
+    }
+    let game = step_through(&record, content, n, |_, _, _| {})?;
+    Ok((game, total))
+}
+
+/// Replays a record up to move `last`, calling `f(game, index, line)` after each move (and
+/// for the setup as move 0), and returns the game reached. A refused move is printed and ends
+/// the replay with exit code 1.
+fn step_through(
+    record: &orrery::record::Record,
+    content: std::sync::Arc<orrery::content::Content>,
+    last: usize,
+    mut f: impl FnMut(&Game, usize, &str),
+) -> Result<Game, ExitCode> {
+    let setup = record.game_setup(&content).map_err(|e| {
+        eprintln!("error: {e}");
+        ExitCode::from(1)
+    })?;
+    let mut game = Game::new(content, setup).map_err(|e| {
+        eprintln!("error: {e}");
+        ExitCode::from(1)
+    })?;
+    f(
+        &game,
+        0,
+        record.moves.first().map(String::as_str).unwrap_or(""),
+    );
+    for (i, line) in record.moves.iter().enumerate().take(last + 1).skip(1) {
+        if let Err(e) = game.apply_text(line) {
+            eprintln!("move {i} \"{line}\": {}", e.0);
+            return Err(ExitCode::from(1));
+        }
+        f(&game, i, line);
+    }
+    Ok(game)
+}
+
+/// `orrery render`: one state as SVG.
+pub fn render(
+    args: &ContentArgs,
+    log: Option<&Path>,
+    n: Option<usize>,
+    state: Option<&Path>,
+    out: Option<&Path>,
+) -> ExitCode {
+    let (game, label) = match (log, state) {
+        (Some(log), None) => match game_after(args, log, n) {
+            Ok((g, total)) => {
+                let label = format!("{} · move {} of {total}", stem(log), n.unwrap_or(total));
+                (g, label)
+            }
+            Err(code) => return code,
+        },
+        (None, Some(state)) if n.is_none() => match load_saved(args, state) {
+            Ok((g, _)) => {
+                let label = format!("{} · after {} moves", stem(state), g.state.moves);
+                (g, label)
+            }
+            Err(code) => return code,
+        },
+        _ => {
+            eprintln!("error: give a LOG (with --move N if wanted) or --state STATE.json");
+            return ExitCode::from(2);
+        }
+    };
+    write_out(out, &draw(&BoardView::of_game(&game, &label)).svg())
+}
+
+/// `orrery view`: the replay page of a whole log.
+pub fn view(args: &ContentArgs, log: &Path, out: Option<&Path>) -> ExitCode {
+    let (record, content) = match load_log(args, log) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let total = record.moves.len().saturating_sub(1);
+    let title = stem(log);
+    let mut frames = Vec::new();
+    if let Err(code) = step_through(&record, content, total, |g, i, line| {
+        frames.push(Frame::of(g, i, total, line, &title));
+    }) {
+        return code;
+    }
+    write_out(out, &page(&title, &frames))
+}
+
+/// `orrery chart`: study charts, one study or several side by side.
+pub fn chart(studies: &[PathBuf], out: Option<&Path>) -> ExitCode {
+    let mut loaded = Vec::new();
+    for p in studies {
+        let text = match std::fs::read_to_string(p) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: cannot read {}: {e}", p.display());
+                return ExitCode::from(2);
+            }
+        };
+        match serde_json::from_str(&text) {
+            Ok(v) => loaded.push((stem(p), v)),
+            Err(e) => {
+                eprintln!("error: {}: not JSON: {e}", p.display());
+                return ExitCode::from(1);
+            }
+        }
+    }
+    match crate::chart::study_charts_svg(&loaded) {
+        Ok(svg) => write_out(out, &svg),
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
