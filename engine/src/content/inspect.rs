@@ -42,10 +42,11 @@ fn walk(node: &LNode, path: &str, out: &mut Vec<Field>) {
             }
         }
         LKind::Seq(items) if !items.is_empty() => {
-            // Ids name elements only when they are unique in the list.
+            // Ids name elements only when they are unique in the list and cannot be read as
+            // an index or a path (an overlay reads a number as an index).
             let ids: Vec<Option<&str>> = items.iter().map(|n| n.str_member("id")).collect();
             let unique = ids.iter().all(|id| {
-                id.is_some_and(|id| !id.contains('.'))
+                id.is_some_and(|id| !id.contains('.') && id.parse::<usize>().is_err())
                     && ids.iter().filter(|o| *o == id).count() == 1
             });
             for (i, item) in items.iter().enumerate() {
