@@ -550,7 +550,7 @@ impl Game {
         let rules = &v.rules;
         let budget = self.colony_budget(v.seat, def, rules, &v.spent, v.power);
         // A cost or placement hook decides each hex itself: no shortcut on the cost.
-        let hooks = Self::names_site_hooks(&v.mods);
+        let hooks = self.hooked && Self::names_site_hooks(&v.mods);
         if !hooks && budget.surely_short() {
             return;
         }
@@ -618,7 +618,7 @@ impl Game {
         // Whether the follow-ups the new building brings (a tech tile, …) can be done does not
         // depend on where it stands: asked once. So is each of the two costs.
         let mut follows_ok = None;
-        let hooks = Self::names_site_hooks(&v.mods);
+        let hooks = self.hooked && Self::names_site_hooks(&v.mods);
         let payable = self.can_pay_with(v.seat, &def.cost, v.rules.token_value);
         let near_payable = def
             .cost_near_rival
