@@ -42,7 +42,13 @@ fn overlay(edit: impl Fn(String) -> String, script: Option<&str>) -> OverlaySour
 fn load(ov: OverlaySource) -> Arc<Content> {
     match Content::load(&DirFiles::new(common::base_dir()), &[ov]) {
         Ok(c) => Arc::new(c),
-        Err(d) => panic!("{}", d.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n")),
+        Err(d) => panic!(
+            "{}",
+            d.iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        ),
     }
 }
 
@@ -54,7 +60,11 @@ fn shipped() -> Arc<Content> {
 fn opponents(content: &Content, n: usize, k: usize) -> Vec<String> {
     let home = &content.faction(FACTION).expect("the example faction").home;
     let mut out: Vec<&orrery::content::Faction> = Vec::new();
-    let others: Vec<_> = content.factions.iter().filter(|f| f.id != FACTION).collect();
+    let others: Vec<_> = content
+        .factions
+        .iter()
+        .filter(|f| f.id != FACTION)
+        .collect();
     for f in others.iter().cycle().skip(k * 3).take(others.len()) {
         if out.len() < n && &f.home != home && out.iter().all(|x| x.home != f.home) {
             out.push(f);
@@ -68,7 +78,8 @@ fn start(content: &Arc<Content>, factions: &[String], seed: u64) -> Game {
     let setup = Setup::random(content, factions.len(), &mut Rng::new(seed)).expect("setup");
     let mut g = Game::new(content.clone(), setup).expect("game");
     for f in factions {
-        g.apply_part(&Command::Faction(f.as_str().into())).expect("faction");
+        g.apply_part(&Command::Faction(f.as_str().into()))
+            .expect("faction");
         g.apply_part(&Command::EndTurn).expect("faction chosen");
     }
     g
@@ -151,7 +162,12 @@ fn play(
         assert!(n < 50_000, "seed {seed}: no end");
     }
     assert_eq!(g.state.round, g.content.rules.rounds);
-    let resources = g.state.players.iter().map(|p| p.resources.clone()).collect();
+    let resources = g
+        .state
+        .players
+        .iter()
+        .map(|p| p.resources.clone())
+        .collect();
     (g.scores(), resources)
 }
 
@@ -178,7 +194,12 @@ fn random_games_with_the_example_faction_finish_and_list_soundly() {
         for k in 0..games() {
             let factions = lineup(&content, players, k);
             // The full listing check on the first game of each player count.
-            play(&content, &factions, 500 + (players * 100 + k) as u64, k == 0);
+            play(
+                &content,
+                &factions,
+                500 + (players * 100 + k) as u64,
+                k == 0,
+            );
         }
     }
 }
@@ -227,8 +248,14 @@ fn the_hooks_change_the_outcome() {
         }
         // The same seeds end differently: in what the seats hold at the end, and for some
         // games in the scores.
-        assert!(holdings > 0, "without the {what}, the same games end the same");
-        assert!(scores > 0, "without the {what}, the same games score the same");
+        assert!(
+            holdings > 0,
+            "without the {what}, the same games end the same"
+        );
+        assert!(
+            scores > 0,
+            "without the {what}, the same games score the same"
+        );
     }
 }
 
@@ -311,7 +338,11 @@ fn hostile_versions_of_the_script_are_stopped_and_change_nothing() {
     assert!(g.legal_parts().contains(&chart));
     g.apply_part(&chart).expect("the shipped action applies");
     for (name, hostile, says) in [
-        ("loop", "fn chart(view) {\n    loop { }\n", "too many operations"),
+        (
+            "loop",
+            "fn chart(view) {\n    loop { }\n",
+            "too many operations",
+        ),
         (
             "recursion",
             "fn chart(view) {\n    chart(view)\n",

@@ -1,8 +1,8 @@
 //! Cross-reference checks: every id content names must exist.
 
 use super::effect::{
-    Bundle, Condition, Conversion, Count, Effect, Event, Grants, Modifier, ResearchChoice, ScriptRef,
-    Trigger,
+    Bundle, Condition, Conversion, Count, Effect, Event, Grants, Modifier, ResearchChoice,
+    ScriptRef, Trigger,
 };
 
 /// The kinds of ids content can name.

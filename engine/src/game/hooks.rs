@@ -31,9 +31,7 @@ pub(crate) fn content_names_hooks(content: &Content) -> bool {
         serde_json::to_value(&content.board_actions),
     ];
     // A value that cannot be read counts as naming hooks: listing is then only slower.
-    parts
-        .iter()
-        .any(|v| v.as_ref().map_or(true, names_script))
+    parts.iter().any(|v| v.as_ref().map_or(true, names_script))
 }
 
 /// Whether a content value holds a script reference (an object `{script, function}`).
@@ -379,7 +377,9 @@ impl Game {
         let mut neighbours = Vec::new();
         for (i, space) in self.state.map.spaces.iter().enumerate() {
             let d = space.hex.distance(hex);
-            if i == site.idx || d > reach || self.planet_kind(i) == crate::content::PlanetKind::Empty
+            if i == site.idx
+                || d > reach
+                || self.planet_kind(i) == crate::content::PlanetKind::Empty
             {
                 continue;
             }
@@ -503,7 +503,9 @@ impl Game {
                     if !(0..=MAX_HOOK_AMOUNT).contains(&n) {
                         return Err(self.hook_refusal(
                             s,
-                            format!("cost part {key}: {n} {code} is not within 0..={MAX_HOOK_AMOUNT}"),
+                            format!(
+                                "cost part {key}: {n} {code} is not within 0..={MAX_HOOK_AMOUNT}"
+                            ),
                         ));
                     }
                 }
@@ -596,7 +598,9 @@ fn rich(v) { false }
             g.apply_part(&Command::Faction(f.into())).expect("faction");
             g.apply_part(&Command::EndTurn).expect("end");
         }
-        while !matches!(g.deciding_seat(), Some(0)) || !matches!(g.next_decision(), Some(Decision::Turn(_))) {
+        while !matches!(g.deciding_seat(), Some(0))
+            || !matches!(g.next_decision(), Some(Decision::Turn(_)))
+        {
             let part = g.legal_parts().into_iter().next().expect("a part");
             g.apply_part(&part).expect("setup part");
         }
@@ -638,10 +642,16 @@ fn rich(v) { false }
     #[test]
     fn what_a_hook_returns_is_checked() {
         for (src, says) in [
-            ("fn act(v) { #{gain: #{silver: 1}} }", "unknown resource code \"silver\""),
+            (
+                "fn act(v) { #{gain: #{silver: 1}} }",
+                "unknown resource code \"silver\"",
+            ),
             ("fn act(v) { #{gian: #{gold: 1}} }", "not an effect"),
             ("fn act(v) { #{gain: #{gold: 5000}} }", "more than 1000"),
-            ("fn act(v) { #{script: #{script: \"t.rhai\", function: \"act\"}} }", "may not return a script"),
+            (
+                "fn act(v) { #{script: #{script: \"t.rhai\", function: \"act\"}} }",
+                "may not return a script",
+            ),
         ] {
             let mut g = game(src);
             let before = saved(&g);
@@ -657,9 +667,18 @@ fn rich(v) { false }
     fn hostile_hooks_are_stopped_and_leave_the_state_as_it_was() {
         for (src, says) in [
             ("fn act(v) {\n  loop { }\n}", "too many operations"),
-            ("fn act(v) { deep(0) }\nfn deep(n) {\n  deep(n + 1) + 1\n}", "nested too deeply"),
-            ("fn act(v) {\n  let s = \"ab\";\n  loop { s += s; }\n}", "too large"),
-            ("fn act(v) {\n  let a = [];\n  loop { a.push(1); }\n}", "too large"),
+            (
+                "fn act(v) { deep(0) }\nfn deep(n) {\n  deep(n + 1) + 1\n}",
+                "nested too deeply",
+            ),
+            (
+                "fn act(v) {\n  let s = \"ab\";\n  loop { s += s; }\n}",
+                "too large",
+            ),
+            (
+                "fn act(v) {\n  let a = [];\n  loop { a.push(1); }\n}",
+                "too large",
+            ),
             ("fn act(v) {\n  let x = 1;\n  x / 0\n}", "Division by zero"),
         ] {
             let mut g = game(src);
@@ -721,7 +740,9 @@ fn rich(v) { false }
         let free = builds_listed_exactly(&g);
         assert!(free > 0);
         // No hut on blue planets: fewer (or no) builds.
-        let g = game("fn place(v) { if v.action.planet == \"blue\" { \"no huts on blue\" } else { true } }");
+        let g = game(
+            "fn place(v) { if v.action.planet == \"blue\" { \"no huts on blue\" } else { true } }",
+        );
         let fewer = builds_listed_exactly(&g);
         assert!(fewer < free, "{fewer} vs {free}");
         // A cost hook making huts cost 9 gold: nothing affordable.
@@ -753,7 +774,10 @@ fn rich(v) { false }
     fn a_failing_placement_hook_names_its_line_and_refuses() {
         let mut g = game("fn place(v) {\n  v.nothing.here()\n}");
         let before = saved(&g);
-        assert!(!g.legal_parts().iter().any(|c| matches!(c, Command::Build { .. })));
+        assert!(!g
+            .legal_parts()
+            .iter()
+            .any(|c| matches!(c, Command::Build { .. })));
         for part in every_build(&g, "hut") {
             if let Err(e) = g.apply_part(&part) {
                 if e.0.contains("function place") {
@@ -808,7 +832,10 @@ fn rich(v) { false }
                 r.err().or_else(|| g2.apply_part(&Command::EndTurn).err())
             })
             .expect("refused");
-        assert!(e.0.contains("function rich") && e.0.contains("true or false"), "{e}");
+        assert!(
+            e.0.contains("function rich") && e.0.contains("true or false"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -840,7 +867,10 @@ fn rich(v) { false }
         let before = saved(&g);
         let e = g.apply_part(&Command::EndTurn).unwrap_err();
         assert_eq!(saved(&g), before);
-        assert!(e.0.contains("script t.rhai, function income, line 2: ") && e.0.contains("broke"), "{e}");
+        assert!(
+            e.0.contains("script t.rhai, function income, line 2: ") && e.0.contains("broke"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -869,7 +899,8 @@ fn rich(v) { v.resources.gold > 4 }
                     copy.apply_part(&part)
                         .unwrap_or_else(|e| panic!("seed {seed}: listed {part} refused: {e}"));
                 }
-                bot.step(&mut g).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+                bot.step(&mut g)
+                    .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
                 n += 1;
                 assert!(n < 5000, "no end");
             }
