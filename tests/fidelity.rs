@@ -39,7 +39,9 @@ fn replays_identically(name: &str) {
 }
 
 fn brainstone(g: &Game, faction: &str) -> Option<String> {
-    seat_snapshot(g, seat(g, faction)).brainstone
+    seat_snapshot(g, seat(g, faction))
+        .brainstone
+        .map(|w| w.to_string())
 }
 
 fn answer_waits(g: &Game, faction: &str) -> bool {

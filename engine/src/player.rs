@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use smallvec::SmallVec;
 
 use crate::board::FactionBoard;
-use crate::content::{Bundle, Condition, Content, Effect, Faction, Grants, Modifier};
+use crate::content::{Bundle, Condition, Content, Effect, Faction, Grants, Modifier, ScriptRef};
 use crate::notation::Word;
 use crate::power::{Area, Power, Special};
 
@@ -23,13 +23,27 @@ pub fn substitutions(mods: &[&Modifier]) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Whether a condition holds, given how many of a building are on the map.
-fn holds_with(cond: Option<&Condition>, built: impl Fn(&str) -> u32) -> bool {
+/// Whether a condition holds, given how many of a building are on the map and which
+/// condition hooks held when last asked.
+fn holds_with(cond: Option<&Condition>, built: impl Fn(&str) -> u32, hooks: &[Word]) -> bool {
     match cond {
         None => true,
         Some(Condition::Has(b)) => built(b) > 0,
         Some(Condition::Lacks(b)) => built(b) == 0,
+        Some(Condition::Script(s)) => hooks.iter().any(|k| hook_key_is(k, s)),
     }
+}
+
+/// The key a condition hook's last answer is kept under: `script#function`.
+pub fn hook_key(s: &ScriptRef) -> Word {
+    Word::from(format!("{}#{}", s.script, s.function))
+}
+
+/// Whether a kept key names this hook.
+fn hook_key_is(key: &str, s: &ScriptRef) -> bool {
+    key.strip_prefix(s.script.as_str())
+        .and_then(|rest| rest.strip_prefix('#'))
+        .is_some_and(|f| f == s.function)
 }
 
 /// What one player holds.
@@ -80,6 +94,10 @@ pub struct Player {
     /// Income sources in the order they were acquired; income is paid in this order.
     #[serde(default)]
     pub income_log: Vec<Word>,
+    /// The condition hooks (`script#function`) that held when last asked (after the last
+    /// part of a move); empty when content names none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hooks_holding: Vec<Word>,
 }
 
 /// Where an active grant comes from.
@@ -139,6 +157,7 @@ impl Player {
             passed: false,
             vp_sources: BTreeMap::new(),
             income_log: Vec::new(),
+            hooks_holding: Vec::new(),
         }
     }
 
@@ -226,7 +245,7 @@ impl Player {
 
     /// Whether a condition holds.
     pub fn holds(&self, cond: Option<&Condition>) -> bool {
-        holds_with(cond, |b| self.built_count(b))
+        holds_with(cond, |b| self.built_count(b), &self.hooks_holding)
     }
 
     /// Everything that grants the player something now: research levels they stand on,
@@ -324,10 +343,14 @@ impl Player {
             }
         }
         let holds = |cond: Option<&Condition>| {
-            holds_with(cond, |b| {
-                let on_board = board.buildings.iter().position(|x| x.id == b);
-                on_board.map_or_else(|| self.built_count(b), |i| built[i])
-            })
+            holds_with(
+                cond,
+                |b| {
+                    let on_board = board.buildings.iter().position(|x| x.id == b);
+                    on_board.map_or_else(|| self.built_count(b), |i| built[i])
+                },
+                &self.hooks_holding,
+            )
         };
         for (t, level) in tracks.iter().zip(&levels) {
             if let Some(a) = t.levels.get(*level as usize) {

@@ -173,6 +173,28 @@ struct Script {
     ast: AST,
     /// Worst-case native stack a call into this script may need.
     stack: usize,
+    /// The line each function's definition starts on, by name.
+    fn_lines: Vec<(String, usize)>,
+}
+
+/// The line each `fn name` definition starts on (1-based), found in the source text.
+fn function_lines(source: &str) -> Vec<(String, usize)> {
+    let mut out = Vec::new();
+    for (i, line) in source.lines().enumerate() {
+        let rest = line.trim_start();
+        let rest = rest.strip_prefix("private ").unwrap_or(rest).trim_start();
+        if let Some(rest) = rest.strip_prefix("fn ") {
+            let name: String = rest
+                .trim_start()
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() {
+                out.push((name, i + 1));
+            }
+        }
+    }
+    out
 }
 
 impl fmt::Debug for ScriptHost {
@@ -275,7 +297,15 @@ impl ScriptHost {
             .optimize_ast(&Scope::new(), ast, OptimizationLevel::Simple);
         ast.set_source(file);
         let stack = stack_estimate(self.limits.max_call_depth, body_depth);
-        self.scripts.insert(file.to_string(), Script { ast, stack });
+        let fn_lines = function_lines(source);
+        self.scripts.insert(
+            file.to_string(),
+            Script {
+                ast,
+                stack,
+                fn_lines,
+            },
+        );
         Ok(())
     }
 
@@ -327,6 +357,17 @@ impl ScriptHost {
                 .iter_functions()
                 .any(|f| f.access != FnAccess::Private && f.name == name)
         })
+    }
+
+    /// The line on which function `name` of script `file` is defined (1-based), if known.
+    #[must_use]
+    pub fn function_line(&self, file: &str, name: &str) -> Option<usize> {
+        let script = self.scripts.get(file)?;
+        script
+            .fn_lines
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, line)| *line)
     }
 
     /// The public functions of script `file` as `(name, arity)`, sorted.

@@ -81,7 +81,9 @@ pub enum Effect {
     Downgrade(Downgrade),
     /// Swap the positions of two of your buildings (a follow-up `<verb> <hex>`).
     Swap(Swap),
-    /// Call a content script that returns further effects.
+    /// An effect hook: call a content script function, which gets a read-only view of the
+    /// seat (and of the event that fired it) and returns further effects in this same
+    /// language; the kernel checks them and applies them (see `docs/scripting.md`).
     Script(ScriptRef),
 }
 
@@ -265,6 +267,9 @@ pub enum Condition {
     Has(String),
     /// The player has not built this building.
     Lacks(String),
+    /// A condition hook: a script function given the seat's view returns `true` or `false`.
+    /// It is asked again after every part of a move; its last answer stands until then.
+    Script(ScriptRef),
 }
 
 /// Rule parameters an ability changes while it is active.
@@ -304,6 +309,13 @@ pub enum Modifier {
     SingleFederation,
     /// Taking a charge offered by a neighbour also gains power tokens.
     ChargeGainsTokens(u32),
+    /// A cost hook: a script function that adjusts what founding a colony or upgrading costs
+    /// (the building's own cost, terraforming, range, the Gaia fee), given the building, the
+    /// hex, its planet and the neighbouring planets with their owners.
+    CostHook(ScriptRef),
+    /// A placement hook: a script function that says whether a building may go on a hex
+    /// (`true`), or refuses it (`false`, or a reason as a string).
+    PlacementHook(ScriptRef),
 }
 
 /// `power_value` modifier.

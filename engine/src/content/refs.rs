@@ -1,7 +1,8 @@
 //! Cross-reference checks: every id content names must exist.
 
 use super::effect::{
-    Bundle, Condition, Conversion, Count, Effect, Event, Grants, Modifier, ResearchChoice, Trigger,
+    Bundle, Condition, Conversion, Count, Effect, Event, Grants, Modifier, ResearchChoice,
+    ScriptRef, Trigger,
 };
 
 /// The kinds of ids content can name.
@@ -122,12 +123,7 @@ impl Refs {
                 );
                 self.add(RefKind::Building, &s.with, format!("{at}/swap/with"));
             }
-            Effect::Script(s) => self.found.push(Ref {
-                kind: RefKind::Script,
-                id: s.script.clone(),
-                function: Some(s.function.clone()),
-                pointer: format!("{at}/script/function"),
-            }),
+            Effect::Script(s) => self.script(s, &format!("{at}/script")),
             Effect::Steps(_)
             | Effect::Range(_)
             | Effect::Research(_)
@@ -162,6 +158,16 @@ impl Refs {
         self.effects(&t.effects, &format!("{at}/effects"));
     }
 
+    /// Records a script function a hook names (`at`: the hook's pointer).
+    fn script(&mut self, s: &ScriptRef, at: &str) {
+        self.found.push(Ref {
+            kind: RefKind::Script,
+            id: s.script.clone(),
+            function: Some(s.function.clone()),
+            pointer: format!("{at}/function"),
+        });
+    }
+
     fn conversion(&mut self, c: &Conversion, at: &str) {
         self.bundle(&c.pay, &format!("{at}/pay"));
         self.effects(&c.gain, &format!("{at}/gain"));
@@ -190,6 +196,8 @@ impl Refs {
                 self.add(RefKind::Code, &s.to, format!("{at}/substitute/to"));
             }
             Modifier::LockTrack(t) => self.add(RefKind::Track, t, format!("{at}/lock_track")),
+            Modifier::CostHook(s) => self.script(s, &format!("{at}/cost_hook")),
+            Modifier::PlacementHook(s) => self.script(s, &format!("{at}/placement_hook")),
             _ => {}
         }
     }
@@ -203,6 +211,9 @@ impl Refs {
                 "lacks"
             };
             self.add(RefKind::Building, b, format!("{at}/when/{key}"));
+        }
+        if let Some(Condition::Script(s)) = when {
+            self.script(s, &format!("{at}/when/script"));
         }
         self.effects(g.immediate, &format!("{at}/immediate"));
         self.effects(g.income, &format!("{at}/income"));

@@ -15,6 +15,8 @@ pub(crate) enum Happened<'a> {
     Built {
         building: &'a str,
         planet: &'a str,
+        /// The space built on.
+        idx: usize,
         new_type: bool,
         shared: bool,
     },
@@ -293,12 +295,7 @@ impl Game {
             Effect::Place(p) => self.state.turn.follows.push(Follow::Place(p.clone())),
             Effect::Downgrade(d) => self.state.turn.follows.push(Follow::Downgrade(d.clone())),
             Effect::Swap(s) => self.state.turn.follows.push(Follow::Swap(s.clone())),
-            Effect::Script(s) => {
-                return err(format!(
-                    "script effects are not supported yet ({}::{})",
-                    s.script, s.function
-                ))
-            }
+            Effect::Script(s) => self.run_effect_hook(seat, s, source)?,
         }
         Ok(())
     }
@@ -338,12 +335,12 @@ impl Game {
                 green: token.green,
             });
         self.apply_effects(seat, &token.reward, source)?;
-        self.fire(seat, &Happened::FederationToken);
-        Ok(())
+        self.fire(seat, &Happened::FederationToken)
     }
 
-    /// Fires the triggers of a seat (and of the current round's scoring tile).
-    pub(crate) fn fire(&mut self, seat: usize, what: &Happened<'_>) {
+    /// Fires the triggers of a seat (and of the current round's scoring tile). A trigger that
+    /// fails (a hook) refuses the move.
+    pub(crate) fn fire(&mut self, seat: usize, what: &Happened<'_>) -> Result<(), MoveError> {
         let mut due: Vec<(&'static str, Vec<Effect>)> = Vec::new();
         let matches = |ev: &Event| -> bool {
             match (ev, what) {
@@ -354,6 +351,7 @@ impl Game {
                         planet,
                         new_type,
                         shared,
+                        ..
                     },
                 ) => {
                     f.buildings.iter().any(|b| b == building)
@@ -394,9 +392,23 @@ impl Game {
                 }
             }
         }
-        for (src, effects) in due {
-            let _ = self.apply_effects(seat, &effects, src);
+        if due.is_empty() {
+            return Ok(());
         }
+        let hooked = due
+            .iter()
+            .any(|(_, effects)| effects.iter().any(|e| matches!(e, Effect::Script(_))));
+        let event = hooked.then(|| self.event_value(what));
+        let saved = std::mem::replace(&mut self.event, event);
+        let mut result = Ok(());
+        for (src, effects) in due {
+            result = self.apply_effects(seat, &effects, src);
+            if result.is_err() {
+                break;
+            }
+        }
+        self.event = saved;
+        result
     }
 
     /// Space indices holding a seat's structures (not Gaiaformers), with the structure.

@@ -156,6 +156,11 @@ impl Game {
                 self.turn_parts(&self.view(*s), &mut out)
             }
         }
+        if self.hooked {
+            // A part whose application runs a hook is legal only if the hook lets it apply:
+            // each part is tried on a copy (content without hooks never gets here).
+            out.retain(|part| self.trial(part));
+        }
         out
     }
 
@@ -171,6 +176,25 @@ impl Game {
                 });
             }
         }
+    }
+
+    /// Whether a part applies to a copy of the game, with the follow-ups it leaves possible.
+    fn trial(&self, part: &Command) -> bool {
+        let mut g = self.clone();
+        if g.part(part).is_err() {
+            return false;
+        }
+        let Some(Decision::Turn(seat)) = g.state.open.clone() else {
+            return true;
+        };
+        let gv = g.view(seat);
+        let reach = g.reach();
+        let mut scratch = Vec::new();
+        g.state.turn.follows.iter().all(|f| {
+            scratch.clear();
+            g.follow_parts_of(&gv, f, reach, true, &mut scratch);
+            g.lapses_in(&gv, f) || !scratch.is_empty()
+        })
     }
 
     fn faction_parts(&self, out: &mut Vec<Command>) {
@@ -353,6 +377,10 @@ impl Game {
     /// token to place, or burns power; with whether its whole gain is counted too (the gain
     /// counts when it is plain resources or power tokens).
     fn view_after_free_action<'a>(&self, v: &View<'a>, part: &Command) -> Option<(View<'a>, bool)> {
+        if self.hooked {
+            // A hook sees the state itself, not a view of it: ask on a copy.
+            return None;
+        }
         let mut hv = View {
             seat: v.seat,
             conversions: v.conversions.clone(),
@@ -542,7 +570,9 @@ impl Game {
         };
         let rules = &v.rules;
         let budget = self.colony_budget(v.seat, def, rules, &v.spent, v.power);
-        if budget.surely_short() {
+        // A cost or placement hook decides each hex itself: no shortcut on the cost.
+        let hooks = self.hooked && Self::names_site_hooks(&v.mods);
+        if !hooks && budget.surely_short() {
             return;
         }
         // Structures are kept by space index, as the spaces are walked: one pass over both.
@@ -571,7 +601,21 @@ impl Game {
                 continue;
             }
             if let Ok(plan) = self.colonize_plan_at(v.seat, idx, space.hex, here, rules, reach) {
-                if self.colonize_affordable(v.seat, def, &plan, rules, &budget) {
+                let affordable = match hooks {
+                    false => self.colonize_affordable(v.seat, def, &plan, rules, &budget),
+                    true => self
+                        .hooked_colonize_cost(v.seat, def, idx, &plan, rules, &v.mods)
+                        .is_ok_and(|cost| {
+                            self.can_pay_items_from(
+                                v.seat,
+                                v.power,
+                                &v.spent,
+                                cost.iter(),
+                                rules.token_value,
+                            )
+                        }),
+                };
+                if affordable {
                     out.push(Command::Build {
                         building: word(building),
                         hex: self.hex_ref(space.hex),
@@ -595,6 +639,7 @@ impl Game {
         // Whether the follow-ups the new building brings (a tech tile, …) can be done does not
         // depend on where it stands: asked once. So is each of the two costs.
         let mut follows_ok = None;
+        let hooks = self.hooked && Self::names_site_hooks(&v.mods);
         let payable = self.can_pay_with(v.seat, &def.cost, v.rules.token_value);
         let near_payable = def
             .cost_near_rival
@@ -606,6 +651,9 @@ impl Game {
             }
             let hex = self.state.map.spaces[idx].hex;
             let can_pay = match near_payable {
+                _ if hooks => self
+                    .upgrade_cost(v.seat, def, idx, &s.building, &v.mods)
+                    .is_ok_and(|cost| self.can_pay_with(v.seat, &cost, v.rules.token_value)),
                 Some(near) if near != payable && self.rival_near(v.seat, hex) => near,
                 _ => payable,
             };
@@ -682,7 +730,8 @@ impl Game {
             match e {
                 Effect::Steps(n) => reach.steps += n,
                 Effect::Range(n) => reach.range += n,
-                Effect::Script(_) => return false,
+                // What a hook brings is known only by running it: listing tries the part.
+                Effect::Script(_) => {}
                 _ => {}
             }
         }

@@ -5,6 +5,7 @@
 mod conversion_form;
 mod effects;
 mod eval;
+mod hooks;
 mod legal;
 mod memo;
 mod phases;
@@ -259,6 +260,8 @@ struct SeatFixed {
     wheel_steps: Vec<u32>,
     /// The board's conversions in the form listing reads.
     board_conversions: Vec<conversion_form::ConversionForm>,
+    /// The condition hooks the faction's abilities and buildings name.
+    condition_hooks: Vec<crate::content::ScriptRef>,
 }
 
 impl SeatFixed {
@@ -285,11 +288,13 @@ impl SeatFixed {
             .collect();
         let board = FactionBoard::resolve(&content.board, f);
         let board_conversions = conversion_form::ConversionForm::list(content, &board.conversions);
+        let condition_hooks = hooks::condition_hooks(f, &board);
         Some(SeatFixed {
             faction: index,
             board,
             wheel_steps,
             board_conversions,
+            condition_hooks,
         })
     }
 }
@@ -305,6 +310,10 @@ pub struct Game {
     seats: Arc<Vec<Option<SeatFixed>>>,
     /// Remembered search results, shared by clones.
     memo: memo::Memo,
+    /// Content names script hooks: listing checks each part by applying it to a copy.
+    hooked: bool,
+    /// The event a trigger's hooks see while it is being fired.
+    event: Option<serde_json::Value>,
 }
 
 impl Game {
@@ -364,10 +373,12 @@ impl Game {
             setup: Arc::new(setup),
         };
         Ok(Game {
+            hooked: hooks::content_names_hooks(&content),
             content,
             state,
             seats: Arc::default(),
             memo: Default::default(),
+            event: None,
         })
     }
 
@@ -375,10 +386,12 @@ impl Game {
     pub fn from_state(content: Arc<Content>, mut state: GameState) -> Game {
         Arc::make_mut(&mut state.map).reindex();
         let mut g = Game {
+            hooked: hooks::content_names_hooks(&content),
             content,
             state,
             seats: Arc::default(),
             memo: Default::default(),
+            event: None,
         };
         g.refresh_seats();
         g
@@ -542,8 +555,18 @@ impl Game {
                     && !matches!(self.state.open, Some(Decision::Income(_)))))
     }
 
-    /// One part: opens the decision if needed, then applies the part or ends the decision.
+    /// One part: opens the decision if needed, then applies the part or ends the decision;
+    /// then condition hooks, if content names any, are asked again.
     pub(crate) fn part(&mut self, part: &Command) -> Result<(), MoveError> {
+        self.part_alone(part)?;
+        if self.hooked {
+            self.refresh_conditions()?;
+        }
+        Ok(())
+    }
+
+    /// [`Game::part`] without asking condition hooks.
+    fn part_alone(&mut self, part: &Command) -> Result<(), MoveError> {
         let decision = match &self.state.open {
             Some(d) => d.clone(),
             None => {
@@ -621,8 +644,7 @@ impl Game {
         self.state.turn = turn::TurnCtx::default();
         self.state.moves += 1;
         self.queue_open_question();
-        self.advance();
-        Ok(())
+        self.advance()
     }
 
     /// Forgets remembered search results (shared with clones); results never change, so

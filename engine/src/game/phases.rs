@@ -288,7 +288,8 @@ impl Game {
     }
 
     /// Runs automatic steps until a decision is needed or the game ends.
-    pub(super) fn advance(&mut self) {
+    /// A hook failing in an automatic step (income) refuses the move that led to it.
+    pub(super) fn advance(&mut self) -> Result<(), MoveError> {
         for _ in 0..256 {
             // An offer that can no longer be taken lapses.
             if let Some(Decision::Leech { seat, value }) = self.state.queue.front().cloned() {
@@ -300,16 +301,16 @@ impl Game {
                 }
             }
             if !self.state.queue.is_empty() || self.state.stage == Stage::Finished {
-                return;
+                return Ok(());
             }
             match self.state.stage {
                 Stage::Setup => {
                     if self.state.players.iter().any(|p| p.faction.is_empty()) {
-                        return;
+                        return Ok(());
                     }
                     self.start_round();
                 }
-                Stage::Income => self.continue_income(),
+                Stage::Income => self.continue_income()?,
                 Stage::Gaia => {
                     if let Some(seat) = self.state.gaia_todo.pop_front() {
                         if self.has_gaia_choice(seat) {
@@ -325,9 +326,10 @@ impl Game {
                     }
                 }
                 Stage::Actions => self.next_turn(),
-                Stage::Finished => return,
+                Stage::Finished => return Ok(()),
             }
         }
+        Ok(())
     }
 
     fn start_round(&mut self) {
@@ -337,20 +339,39 @@ impl Game {
     }
     /// Lays out a seat's income as events (one per income effect, in order) and pays what
     /// needs no choice.
-    fn income(&mut self, seat: usize) {
+    /// An income hook returns gains (or gains per counted thing), laid out in its place.
+    fn income(&mut self, seat: usize) -> Result<(), MoveError> {
         let effects = {
             let p = &self.state.players[seat];
             p.income(&self.content, self.faction(seat), self.board(seat))
         };
-        let events: Vec<Bundle> = effects
-            .iter()
-            .filter_map(|e| match e {
-                Effect::Gain(b) => Some(b.clone()),
-                _ => None,
-            })
-            .collect();
+        let mut events: Vec<Bundle> = Vec::with_capacity(effects.len());
+        for e in &effects {
+            match e {
+                Effect::Gain(b) => events.push(b.clone()),
+                Effect::Script(s) => {
+                    for got in self.hook_effects(seat, s, "income")? {
+                        match got {
+                            Effect::Gain(b) => events.push(b),
+                            Effect::GainPer(g) => {
+                                let n = self.count(seat, &g.per) as i32;
+                                events.push(crate::game::legal::scaled(&g.gain, n));
+                            }
+                            other => {
+                                return err(format!(
+                                    "script {}, function {}: income may only gain, not {other:?}",
+                                    s.script, s.function
+                                ))
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
         self.state.income_pending.insert(seat, events);
         self.settle_income(seat);
+        Ok(())
     }
 
     /// Whether pending income mixes token gains and charges (so the player orders them).
@@ -411,14 +432,15 @@ impl Game {
     }
 
     /// Pays income seat by seat in turn order, stopping at a seat that must decide.
-    fn continue_income(&mut self) {
+    fn continue_income(&mut self) -> Result<(), MoveError> {
         while self.state.queue.is_empty() {
             let Some(seat) = self.state.income_todo.pop_front() else {
                 self.start_gaia_phase();
-                return;
+                return Ok(());
             };
-            self.income(seat);
+            self.income(seat)?;
         }
+        Ok(())
     }
 
     /// An `income` part: each item names a pending event by its token gain or charge.

@@ -617,11 +617,7 @@ impl Game {
         if !def.upgrades_from.iter().any(|u| *u == own.building) {
             return err(format!("a {} cannot become a {building}", own.building));
         }
-        let near = self.rival_near(seat, hex);
-        let cost = match (&def.cost_near_rival, near) {
-            (Some(c), true) => c.clone(),
-            _ => def.cost.clone(),
-        };
+        let cost = self.upgrade_cost(seat, &def, idx, &own.building, &self.modifiers(seat))?;
         self.pay(seat, &cost)?;
         self.finish_build(seat, idx, building, false, false)
     }
@@ -663,10 +659,11 @@ impl Game {
             &Happened::Built {
                 building,
                 planet: &planet,
+                idx,
                 new_type,
                 shared,
             },
-        );
+        )?;
         // A main-action build offers its charges once its follow-ups are done.
         if std::mem::take(&mut self.state.turn.building_main) {
             self.state.turn.deferred_leech = Some(idx);
@@ -677,7 +674,7 @@ impl Game {
         Ok(())
     }
 
-    fn active_abilities(&self, seat: usize) -> Vec<usize> {
+    pub(crate) fn active_abilities(&self, seat: usize) -> Vec<usize> {
         let p = &self.state.players[seat];
         self.faction(seat)
             .abilities
@@ -711,11 +708,12 @@ impl Game {
         def: &crate::content::Building,
     ) -> Result<(), MoveError> {
         let (plan, cost) = {
-            let rules = self.seat_rules(seat);
+            let mods = self.modifiers(seat);
+            let rules = self.seat_rules_from(seat, &mods);
             let plan = self
                 .colonize_plan(seat, idx, hex, &rules, self.reach())
                 .map_err(|r| self.refusal(r, hex, &def.id))?;
-            let cost = self.colonize_cost(def, &plan, &rules);
+            let cost = self.hooked_colonize_cost(seat, def, idx, &plan, &rules, &mods)?;
             (plan, cost)
         };
         if let Some(g) = plan.own_gaiaformer {
@@ -723,7 +721,7 @@ impl Game {
         }
         self.pay(seat, &cost)?;
         for _ in 0..plan.steps {
-            self.fire(seat, &Happened::TerraformStep);
+            self.fire(seat, &Happened::TerraformStep)?;
         }
         self.finish_build(seat, idx, &def.id, plan.shared, false)
     }
@@ -823,6 +821,72 @@ impl Game {
         }
         cost.0.retain(|_, n| *n != 0);
         cost
+    }
+
+    /// What a planned colonization costs, as the seat's cost hooks adjust it (after its
+    /// placement hooks allow it); without hooks, [`Game::colonize_cost`].
+    pub(crate) fn hooked_colonize_cost(
+        &self,
+        seat: usize,
+        def: &crate::content::Building,
+        idx: usize,
+        plan: &Colonize,
+        rules: &SeatRules,
+        mods: &[&Modifier],
+    ) -> Result<Bundle, MoveError> {
+        if !Self::names_site_hooks(mods) {
+            return Ok(self.colonize_cost(def, plan, rules));
+        }
+        let r = &self.content.rules;
+        let one = |code: &str, n: u32| match n {
+            0 => Bundle::default(),
+            n => Bundle::of(&[(code, n as i32)]),
+        };
+        let parts = super::hooks::CostParts {
+            building: def.cost.clone(),
+            terraform: one(&r.terraform_resource, plan.paid_steps * rules.ore_per_step),
+            range: one(&r.range_resource, plan.range_q),
+            gaia_fee: match plan.gaia_fee {
+                true => rules.gaia_fee.clone(),
+                false => Bundle::default(),
+            },
+        };
+        let site = super::hooks::Site {
+            building: &def.id,
+            idx,
+            upgrade_from: None,
+        };
+        self.hooked_cost(seat, mods, site, parts)
+    }
+
+    /// What upgrading the seat's `from` on a space to `def` costs (more near a rival when the
+    /// building says so), as the seat's hooks adjust it.
+    pub(crate) fn upgrade_cost(
+        &self,
+        seat: usize,
+        def: &crate::content::Building,
+        idx: usize,
+        from: &str,
+        mods: &[&Modifier],
+    ) -> Result<Bundle, MoveError> {
+        let hex = self.state.map.spaces[idx].hex;
+        let cost = match &def.cost_near_rival {
+            Some(c) if self.rival_near(seat, hex) => c.clone(),
+            _ => def.cost.clone(),
+        };
+        if !Self::names_site_hooks(mods) {
+            return Ok(cost);
+        }
+        let parts = super::hooks::CostParts {
+            building: cost,
+            ..Default::default()
+        };
+        let site = super::hooks::Site {
+            building: &def.id,
+            idx,
+            upgrade_from: Some(from),
+        };
+        self.hooked_cost(seat, mods, site, parts)
     }
 
     /// What a colonization costs on top of the building's own cost.
@@ -1140,7 +1204,7 @@ impl Game {
         self.state.players[seat].log_source(&format!("r:{track}"));
         let immediate = t.levels[level as usize].immediate.clone();
         self.apply_effects(seat, &immediate, "research")?;
-        self.fire(seat, &Happened::ResearchStep);
+        self.fire(seat, &Happened::ResearchStep)?;
         Ok(())
     }
 
@@ -1621,7 +1685,7 @@ impl Game {
                     self.state.players[seat].power.gain_tokens(tokens);
                 }
                 self.gain_code(seat, VP, -(amount.saturating_sub(1) as i32), "leech");
-                self.fire(seat, &Happened::ChargeAccepted);
+                self.fire(seat, &Happened::ChargeAccepted)?;
                 self.state.turn.decided = true;
                 Ok(())
             }

@@ -1,0 +1,909 @@
+//! Script hooks: what a hook is given (a read-only view of the seat, the event, the action),
+//! the call, and the checks on what it returns. A hook is called only where content names
+//! one; whatever goes wrong in it refuses the move with the script, function and line.
+//! The contract is described for designers in `docs/scripting.md`.
+
+use serde_json::{json, Map, Value};
+
+use super::{Game, MoveError};
+use crate::content::{Bundle, Condition, Content, Effect, Modifier, ResearchChoice, ScriptRef};
+use crate::player::hook_key;
+use crate::script::ScriptError;
+
+/// The largest amount (of a resource, steps, range) a hook may return in one effect or cost.
+pub const MAX_HOOK_AMOUNT: i32 = 1000;
+
+/// Whether content names any hook at all: every hook names a script, and content with no
+/// script names none (the base game), so this costs nothing there.
+pub(crate) fn content_names_hooks(content: &Content) -> bool {
+    if content.scripts.script_count() == 0 {
+        return false;
+    }
+    let parts = [
+        serde_json::to_value(&content.board),
+        serde_json::to_value(&content.factions),
+        serde_json::to_value(&content.research),
+        serde_json::to_value(&content.tech_tiles),
+        serde_json::to_value(&content.advanced_tiles),
+        serde_json::to_value(&content.boosters),
+        serde_json::to_value(&content.round_scoring),
+        serde_json::to_value(&content.federation_tokens),
+        serde_json::to_value(&content.board_actions),
+    ];
+    // A value that cannot be read counts as naming hooks: listing is then only slower.
+    parts.iter().any(|v| v.as_ref().map_or(true, names_script))
+}
+
+/// Whether a content value holds a script reference (an object `{script, function}`).
+fn names_script(v: &Value) -> bool {
+    match v {
+        Value::Object(m) => {
+            (m.len() == 2 && m.contains_key("script") && m.contains_key("function"))
+                || m.values().any(names_script)
+        }
+        Value::Array(a) => a.iter().any(names_script),
+        _ => false,
+    }
+}
+
+/// The condition hooks a faction's abilities and board buildings name.
+pub(crate) fn condition_hooks(
+    faction: &crate::content::Faction,
+    board: &crate::board::FactionBoard,
+) -> Vec<ScriptRef> {
+    let mut out: Vec<ScriptRef> = Vec::new();
+    let whens = faction
+        .abilities
+        .iter()
+        .map(|a| a.when.as_ref())
+        .chain(board.buildings.iter().map(|b| b.grants.when.as_ref()));
+    for when in whens {
+        if let Some(Condition::Script(s)) = when {
+            if !out.contains(s) {
+                out.push(s.clone());
+            }
+        }
+    }
+    out
+}
+
+/// What a cost hook may change: the parts of what an action costs.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct CostParts {
+    /// The building's own cost.
+    pub building: Bundle,
+    /// Terraforming.
+    pub terraform: Bundle,
+    /// Range.
+    pub range: Bundle,
+    /// The Gaia-planet fee.
+    pub gaia_fee: Bundle,
+}
+
+impl CostParts {
+    /// Everything together, without zero amounts.
+    pub fn total(&self) -> Bundle {
+        let mut out = Bundle::default();
+        for part in [&self.building, &self.terraform, &self.range, &self.gaia_fee] {
+            for (code, n) in part.iter() {
+                *out.0.entry(code.to_string()).or_default() += n;
+            }
+        }
+        out.0.retain(|_, n| *n != 0);
+        out
+    }
+}
+
+/// Where a cost or placement hook is asked about: the building, the space, and what it was
+/// before (an upgrade).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Site<'a> {
+    /// The building to go there.
+    pub building: &'a str,
+    /// The space index.
+    pub idx: usize,
+    /// The building it replaces (an upgrade), if any.
+    pub upgrade_from: Option<&'a str>,
+}
+
+impl Game {
+    /// The read-only view a hook gets of a seat: resources, power areas, research levels,
+    /// buildings by kind and planet type, planet types colonized, the round and the event.
+    pub(crate) fn hook_view(&self, seat: usize, event: Value) -> Value {
+        let content = &self.content;
+        let p = &self.state.players[seat];
+        let resources: Map<String, Value> = content
+            .rules
+            .resources
+            .iter()
+            .zip(&p.resources)
+            .map(|(r, n)| (r.id.clone(), json!(n)))
+            .collect();
+        let research: Map<String, Value> = content
+            .research
+            .tracks
+            .iter()
+            .map(|t| (t.id.clone(), json!(p.level(&t.id))))
+            .collect();
+        let mut buildings = Map::new();
+        let mut types: Vec<&str> = Vec::new();
+        for (idx, s) in self.own_structures(seat) {
+            let planet = self.planet_id(idx);
+            let entry = buildings
+                .entry(s.building.to_string())
+                .or_insert_with(|| json!({"total": 0, "on": {}}));
+            entry["total"] = json!(entry["total"].as_i64().unwrap_or(0) + 1);
+            let on = &mut entry["on"][planet];
+            *on = json!(on.as_i64().unwrap_or(0) + 1);
+            if !s.shared && !self.is_station(seat, &s.building) && !types.contains(&planet) {
+                types.push(planet);
+            }
+        }
+        types.sort_unstable();
+        let a = &p.power.areas;
+        json!({
+            "seat": seat,
+            "faction": p.faction.as_str(),
+            "round": self.state.round,
+            "resources": resources,
+            "power": {"area1": a[0], "area2": a[1], "area3": a[2], "gaia": a[3]},
+            "gaiaformers": p.gaiaformers,
+            "research": research,
+            "buildings": buildings,
+            "planet_types": types,
+            "event": event,
+        })
+    }
+
+    /// The event a hook sees: the trigger being fired, or the place the hook stands.
+    fn hook_event(&self, source: &str) -> Value {
+        self.event
+            .clone()
+            .unwrap_or_else(|| json!({"kind": source}))
+    }
+
+    /// The event of a trigger, for the hooks it fires.
+    pub(crate) fn event_value(&self, what: &super::effects::Happened<'_>) -> Value {
+        use super::effects::Happened;
+        match what {
+            Happened::Built {
+                building,
+                planet,
+                idx,
+                ..
+            } => json!({
+                "kind": "built",
+                "building": building,
+                "planet": planet,
+                "hex": self.hex_name(self.state.map.spaces[*idx].hex),
+            }),
+            Happened::ResearchStep => json!({"kind": "research_step"}),
+            Happened::TerraformStep => json!({"kind": "terraform_step"}),
+            Happened::FederationToken => json!({"kind": "federation_token"}),
+            Happened::ChargeAccepted => json!({"kind": "charge_accepted"}),
+        }
+    }
+
+    /// Calls a hook with one argument.
+    fn call_hook(&self, s: &ScriptRef, arg: &Value) -> Result<Value, MoveError> {
+        self.content
+            .scripts
+            .call_json(&s.script, &s.function, std::slice::from_ref(arg))
+            .map_err(|e| self.hook_error(s, &e))
+    }
+
+    /// A hook's failure as a refusal naming the script, the function and the line.
+    fn hook_error(&self, s: &ScriptRef, e: &ScriptError) -> MoveError {
+        let line = match e.line {
+            Some(l) => format!("line {l}"),
+            None => match self.content.scripts.function_line(&s.script, &s.function) {
+                Some(l) => format!("line {l} (where the function begins)"),
+                None => "line unknown".into(),
+            },
+        };
+        MoveError(format!(
+            "script {}, function {}, {line}: {}",
+            s.script, s.function, e.message
+        ))
+    }
+
+    /// A refusal about what a hook returned.
+    fn hook_refusal(&self, s: &ScriptRef, what: impl std::fmt::Display) -> MoveError {
+        let line = self
+            .content
+            .scripts
+            .function_line(&s.script, &s.function)
+            .map_or_else(|| "line unknown".into(), |l| format!("line {l}"));
+        MoveError(format!(
+            "script {}, function {}, {line}: {what}",
+            s.script, s.function
+        ))
+    }
+
+    /// Runs an effect hook and checks what it returns: effects in the content's language.
+    pub(crate) fn hook_effects(
+        &self,
+        seat: usize,
+        s: &ScriptRef,
+        source: &str,
+    ) -> Result<Vec<Effect>, MoveError> {
+        let view = self.hook_view(seat, self.hook_event(source));
+        let out = self.call_hook(s, &view)?;
+        let items = match out {
+            Value::Null => Vec::new(),
+            Value::Array(items) => items,
+            one => vec![one],
+        };
+        let mut effects = Vec::with_capacity(items.len());
+        for item in items {
+            let e: Effect = serde_json::from_value(item.clone()).map_err(|e| {
+                self.hook_refusal(s, format!("returned {item}, which is not an effect: {e}"))
+            })?;
+            self.check_hook_effect(seat, &e)
+                .map_err(|why| self.hook_refusal(s, format!("returned {item}: {why}")))?;
+            effects.push(e);
+        }
+        Ok(effects)
+    }
+
+    /// Runs an effect hook and applies what it returns.
+    pub(crate) fn run_effect_hook(
+        &mut self,
+        seat: usize,
+        s: &ScriptRef,
+        source: &str,
+    ) -> Result<(), MoveError> {
+        let effects = self.hook_effects(seat, s, source)?;
+        // The effects a hook returns are applied where the hook stands, as plain effects;
+        // an event they cause is that event's, not the hook's.
+        let saved = self.event.take();
+        let r = self.apply_effects(seat, &effects, source);
+        self.event = saved;
+        r
+    }
+
+    /// Whether an effect a hook returned names only what exists, within the amount limit.
+    fn check_hook_effect(&self, seat: usize, e: &Effect) -> Result<(), String> {
+        let content = &self.content;
+        let bundle = |b: &Bundle| -> Result<(), String> {
+            for (code, n) in b.iter() {
+                self.check_code(code)?;
+                if n.unsigned_abs() > MAX_HOOK_AMOUNT as u32 {
+                    return Err(format!("{n} {code} is more than {MAX_HOOK_AMOUNT}"));
+                }
+            }
+            Ok(())
+        };
+        let building = |id: &str| {
+            if self.board(seat).building(id).is_some() {
+                Ok(())
+            } else {
+                Err(format!("unknown building \"{id}\""))
+            }
+        };
+        let small = |n: u32| {
+            if n > MAX_HOOK_AMOUNT as u32 {
+                Err(format!("{n} is more than {MAX_HOOK_AMOUNT}"))
+            } else {
+                Ok(())
+            }
+        };
+        match e {
+            Effect::Gain(b) => bundle(b),
+            Effect::GainPer(g) => bundle(&g.gain),
+            Effect::Steps(n) | Effect::Range(n) => small(*n),
+            Effect::Research(ResearchChoice::Track(t)) => {
+                if content.research.tracks.iter().any(|x| &x.id == t) {
+                    Ok(())
+                } else {
+                    Err(format!("unknown research track \"{t}\""))
+                }
+            }
+            Effect::FederationToken(id) => {
+                if content.federation_tokens.tokens.iter().any(|t| &t.id == id) {
+                    Ok(())
+                } else {
+                    Err(format!("unknown federation token \"{id}\""))
+                }
+            }
+            Effect::Place(p) => building(&p.building),
+            Effect::Downgrade(d) => building(&d.from).and(building(&d.to)),
+            Effect::Swap(w) => building(&w.building).and(building(&w.with)),
+            Effect::Script(_) => Err("a hook may not return a script effect".into()),
+            Effect::Research(_)
+            | Effect::TechTile
+            | Effect::RescoreFederation
+            | Effect::TrackToken => Ok(()),
+        }
+    }
+
+    /// Whether a code is a resource or a power-cycle code.
+    fn check_code(&self, code: &str) -> Result<(), String> {
+        let power = ["pw", "t", "tg", "t-a3", "gf"];
+        if power.contains(&code) || self.content.rules.resources.iter().any(|r| r.id == code) {
+            Ok(())
+        } else {
+            Err(format!("unknown resource code \"{code}\""))
+        }
+    }
+
+    /// Asks every condition hook of every seat again and keeps the answers; abilities that
+    /// become active join the income order.
+    pub(crate) fn refresh_conditions(&mut self) -> Result<(), MoveError> {
+        for seat in 0..self.state.players.len() {
+            let Some(fixed) = self.seats.get(seat).and_then(Option::as_ref) else {
+                continue;
+            };
+            if fixed.condition_hooks.is_empty() {
+                continue;
+            }
+            let hooks = fixed.condition_hooks.clone();
+            let view = self.hook_view(seat, json!({"kind": "condition"}));
+            let mut holding = Vec::new();
+            for s in &hooks {
+                match self.call_hook(s, &view)? {
+                    Value::Bool(true) => holding.push(hook_key(s)),
+                    Value::Bool(false) => {}
+                    other => {
+                        return Err(self.hook_refusal(
+                            s,
+                            format!("a condition hook returns true or false, not {other}"),
+                        ))
+                    }
+                }
+            }
+            holding.sort_unstable();
+            if holding != self.state.players[seat].hooks_holding {
+                let before = self.active_abilities(seat);
+                self.state.players[seat].hooks_holding = holding;
+                let after = self.active_abilities(seat);
+                let p = &mut self.state.players[seat];
+                for i in before.iter().filter(|i| !after.contains(i)) {
+                    p.unlog_source(&format!("f:{i}"));
+                }
+                for i in after.iter().filter(|i| !before.contains(i)) {
+                    p.log_source(&format!("f:{i}"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The action part of what a cost or placement hook gets: the building, the hex, its
+    /// planet and the neighbouring planets with their owners.
+    fn site_value(&self, site: Site<'_>) -> Value {
+        let hex = self.state.map.spaces[site.idx].hex;
+        let reach = self.content.rules.neighbour_distance.max(1);
+        let mut neighbours = Vec::new();
+        for (i, space) in self.state.map.spaces.iter().enumerate() {
+            let d = space.hex.distance(hex);
+            if i == site.idx
+                || d > reach
+                || self.planet_kind(i) == crate::content::PlanetKind::Empty
+            {
+                continue;
+            }
+            let owners: Vec<Value> = self
+                .state
+                .structures
+                .get(&i)
+                .map(|l| {
+                    l.iter()
+                        .map(|s| {
+                            json!({
+                                "seat": s.seat,
+                                "faction": self.state.players[s.seat].faction.as_str(),
+                                "building": s.building.as_str(),
+                            })
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            neighbours.push(json!({
+                "hex": self.hex_name(space.hex),
+                "distance": d,
+                "planet": self.planet_id(i),
+                "owners": owners,
+            }));
+        }
+        json!({
+            "building": site.building,
+            "hex": self.hex_name(hex),
+            "planet": self.planet_id(site.idx),
+            "upgrade_from": site.upgrade_from,
+            "neighbours": neighbours,
+        })
+    }
+
+    /// Whether a seat's modifiers name a cost or placement hook.
+    pub(crate) fn names_site_hooks(mods: &[&Modifier]) -> bool {
+        mods.iter()
+            .any(|m| matches!(m, Modifier::CostHook(_) | Modifier::PlacementHook(_)))
+    }
+
+    /// Runs a seat's placement hooks, then its cost hooks in turn, on an action's cost; the
+    /// cost to pay, or why the building may not go there.
+    pub(crate) fn hooked_cost(
+        &self,
+        seat: usize,
+        mods: &[&Modifier],
+        site: Site<'_>,
+        mut parts: CostParts,
+    ) -> Result<Bundle, MoveError> {
+        if !Self::names_site_hooks(mods) {
+            return Ok(parts.total());
+        }
+        let mut ctx = self.hook_view(seat, json!({"kind": "placement"}));
+        ctx["action"] = self.site_value(site);
+        for m in mods {
+            let Modifier::PlacementHook(s) = m else {
+                continue;
+            };
+            match self.call_hook(s, &ctx)? {
+                Value::Bool(true) => {}
+                Value::Bool(false) => {
+                    return Err(MoveError(format!(
+                        "no {} may go on {} ({}, function {})",
+                        site.building, ctx["action"]["hex"], s.script, s.function
+                    )))
+                }
+                Value::String(why) => {
+                    return Err(MoveError(format!(
+                        "{why} ({}, function {})",
+                        s.script, s.function
+                    )))
+                }
+                other => {
+                    return Err(self.hook_refusal(
+                        s,
+                        format!("a placement hook returns true, false or a reason, not {other}"),
+                    ))
+                }
+            }
+        }
+        ctx["event"] = json!({"kind": "cost"});
+        for m in mods {
+            let Modifier::CostHook(s) = m else {
+                continue;
+            };
+            ctx["action"]["cost"] = json!({
+                "building": parts.building,
+                "terraform": parts.terraform,
+                "range": parts.range,
+                "gaia_fee": parts.gaia_fee,
+            });
+            let out = self.call_hook(s, &ctx)?;
+            let Value::Object(map) = out else {
+                return Err(self.hook_refusal(
+                    s,
+                    format!("a cost hook returns a map of cost parts, not {out}"),
+                ));
+            };
+            for (key, value) in map {
+                let slot = match key.as_str() {
+                    "building" => &mut parts.building,
+                    "terraform" => &mut parts.terraform,
+                    "range" => &mut parts.range,
+                    "gaia_fee" => &mut parts.gaia_fee,
+                    _ => {
+                        return Err(self.hook_refusal(
+                            s,
+                            format!(
+                                "unknown cost part \"{key}\" (building, terraform, range, gaia_fee)"
+                            ),
+                        ))
+                    }
+                };
+                let b: Bundle = serde_json::from_value(value.clone()).map_err(|e| {
+                    self.hook_refusal(s, format!("cost part {key} = {value} is not amounts: {e}"))
+                })?;
+                for (code, n) in b.iter() {
+                    self.check_code(code)
+                        .map_err(|why| self.hook_refusal(s, format!("cost part {key}: {why}")))?;
+                    if !(0..=MAX_HOOK_AMOUNT).contains(&n) {
+                        return Err(self.hook_refusal(
+                            s,
+                            format!(
+                                "cost part {key}: {n} {code} is not within 0..={MAX_HOOK_AMOUNT}"
+                            ),
+                        ));
+                    }
+                }
+                *slot = b;
+            }
+        }
+        Ok(parts.total())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Hooks on the made-up game of `content/fixture.rs`: a second faction, `blips`, is added by
+    //! an overlay with a script `t.rhai`; each test gives the script its own source.
+
+    use std::sync::Arc;
+
+    use super::content_names_hooks;
+    use crate::bot::RandomBot;
+    use crate::content::{fixture, Content, OverlaySource};
+    use crate::game::{Decision, Game, Setup};
+    use crate::notation::{Command, HexRef};
+    use crate::rng::Rng;
+
+    /// The `blips` faction: every kind of hook, each naming a function of `t.rhai`.
+    const BLIPS: &str = r#"
+name: hooks
+changes:
+  - script: {file: t.rhai}
+  - set: {kind: sector, id: s1, path: spaces, value: brbrbrbrbrbreeeeeer}
+  - add: {kind: booster, value: {id: perk2, name: Perk 2, income: [gain: {vp: 1}]}}
+  - add: {kind: booster, value: {id: perk3, name: Perk 3, pass: [gain: {vp: 1}]}}
+  - add:
+      kind: faction
+      value:
+        id: blips
+        name: Blips
+        home: blue
+        abilities:
+          - income: [script: {script: t.rhai, function: income}]
+            action: {key: 1gold, effects: [script: {script: t.rhai, function: act}]}
+            triggers:
+              - {"on": {built: {buildings: [hut]}}, effects: [script: {script: t.rhai, function: built}]}
+            modifiers:
+              - cost_hook: {script: t.rhai, function: cost}
+              - placement_hook: {script: t.rhai, function: place}
+          - when: {script: {script: t.rhai, function: rich}}
+            modifiers: [nav_range: 9]
+"#;
+
+    /// Harmless versions of every function the faction names.
+    const QUIET: &str = r#"
+fn income(v) { [] }
+fn act(v) { [] }
+fn built(v) { [] }
+fn cost(v) { #{} }
+fn place(v) { true }
+fn rich(v) { false }
+"#;
+
+    /// The made-up game with `blips` and the given functions (replacing the quiet ones of the
+    /// same name).
+    fn content(script: &str) -> Arc<Content> {
+        // The given functions first, so that their lines are the script's.
+        let mut src = format!("{script}\n");
+        for line in QUIET.lines() {
+            let name = line.split(['(', ' ']).nth(1).unwrap_or("");
+            if name.is_empty() || !script.contains(&format!("fn {name}(")) {
+                src.push_str(line);
+                src.push('\n');
+            }
+        }
+        let overlay = OverlaySource {
+            file: "hooks.yaml".into(),
+            text: BLIPS.into(),
+            scripts: vec![("t.rhai".into(), src)],
+        };
+        match Content::load(&fixture::files(), &[overlay]) {
+            Ok(c) => Arc::new(c),
+            Err(d) => panic!("{d:?}"),
+        }
+    }
+
+    /// A game past setup, `blips` (seat 0) to take its first turn.
+    fn game(script: &str) -> Game {
+        let content = content(script);
+        let setup = Setup::random(&content, 2, &mut Rng::new(7)).expect("setup");
+        let mut g = Game::new(content, setup).expect("game");
+        for f in ["blips", "zorgs"] {
+            g.apply_part(&Command::Faction(f.into())).expect("faction");
+            g.apply_part(&Command::EndTurn).expect("end");
+        }
+        while !matches!(g.deciding_seat(), Some(0))
+            || !matches!(g.next_decision(), Some(Decision::Turn(_)))
+        {
+            let part = g.legal_parts().into_iter().next().expect("a part");
+            g.apply_part(&part).expect("setup part");
+        }
+        g
+    }
+
+    fn saved(g: &Game) -> String {
+        serde_json::to_string(&g.state).expect("state")
+    }
+
+    fn gold(g: &Game, seat: usize) -> i32 {
+        g.state.players[seat].resource(&g.content, "gold")
+    }
+
+    fn special() -> Command {
+        Command::Special(crate::notation::parse_amounts("1gold").expect("key"))
+    }
+
+    #[test]
+    fn base_content_names_no_hooks() {
+        let c = Content::load(&fixture::files(), &[]).expect("valid");
+        assert!(!content_names_hooks(&c));
+        assert!(content_names_hooks(&content("")));
+    }
+
+    #[test]
+    fn an_effect_hook_reads_the_view_and_its_effects_apply() {
+        let mut g = game(
+            "fn act(v) { [#{gain: #{gold: v.buildings.hut.total * 2}}, #{gain: #{vp: v.round}}] }",
+        );
+        let before = gold(&g, 0);
+        let vp = g.state.players[0].resource(&g.content, "vp");
+        assert!(g.legal_parts().contains(&special()));
+        g.apply_part(&special()).expect("special action");
+        assert_eq!(gold(&g, 0), (before + 2).min(9));
+        assert_eq!(g.state.players[0].resource(&g.content, "vp"), vp + 1);
+    }
+
+    #[test]
+    fn what_a_hook_returns_is_checked() {
+        for (src, says) in [
+            (
+                "fn act(v) { #{gain: #{silver: 1}} }",
+                "unknown resource code \"silver\"",
+            ),
+            ("fn act(v) { #{gian: #{gold: 1}} }", "not an effect"),
+            ("fn act(v) { #{gain: #{gold: 5000}} }", "more than 1000"),
+            (
+                "fn act(v) { #{script: #{script: \"t.rhai\", function: \"act\"}} }",
+                "may not return a script",
+            ),
+        ] {
+            let mut g = game(src);
+            let before = saved(&g);
+            assert!(!g.legal_parts().contains(&special()), "{src}");
+            let e = g.apply_part(&special()).unwrap_err();
+            assert!(e.0.contains(says), "{src}: {e}");
+            assert!(e.0.starts_with("script t.rhai, function act, line "), "{e}");
+            assert_eq!(saved(&g), before);
+        }
+    }
+
+    #[test]
+    fn hostile_hooks_are_stopped_and_leave_the_state_as_it_was() {
+        for (src, says) in [
+            ("fn act(v) {\n  loop { }\n}", "too many operations"),
+            (
+                "fn act(v) { deep(0) }\nfn deep(n) {\n  deep(n + 1) + 1\n}",
+                "nested too deeply",
+            ),
+            (
+                "fn act(v) {\n  let s = \"ab\";\n  loop { s += s; }\n}",
+                "too large",
+            ),
+            (
+                "fn act(v) {\n  let a = [];\n  loop { a.push(1); }\n}",
+                "too large",
+            ),
+            ("fn act(v) {\n  let x = 1;\n  x / 0\n}", "Division by zero"),
+        ] {
+            let mut g = game(src);
+            let before = saved(&g);
+            let e = g.apply_part(&special()).unwrap_err();
+            assert!(e.0.contains(says), "{src}: {e}");
+            assert!(e.0.contains("script t.rhai, function act, line "), "{e}");
+            assert_eq!(saved(&g), before, "{src}");
+            assert!(!g.legal_parts().contains(&special()), "{src}");
+        }
+        // The line is where the error arose when the script knows it.
+        let mut g = game("fn act(v) {\n  let x = 1;\n  x / 0\n}");
+        let e = g.apply_part(&special()).unwrap_err();
+        assert!(e.0.contains("line 3"), "{e}");
+    }
+
+    /// Every hut build on every hex of the map.
+    fn every_build(g: &Game, building: &str) -> Vec<Command> {
+        g.state
+            .map
+            .spaces
+            .iter()
+            .map(|s| Command::Build {
+                building: building.into(),
+                hex: HexRef::Axial {
+                    q: s.hex.q,
+                    r: s.hex.r,
+                },
+            })
+            .collect()
+    }
+
+    /// Listing matches application: a build is listed exactly when it applies.
+    fn builds_listed_exactly(g: &Game) -> usize {
+        let listed = g.legal_parts();
+        let mut applied = 0;
+        for part in every_build(g, "hut") {
+            let ok = g.clone().apply_part(&part).is_ok();
+            let shown = listed.iter().any(|c| match (c, &part) {
+                (
+                    Command::Build { building, hex },
+                    Command::Build {
+                        building: b,
+                        hex: h,
+                    },
+                ) => building == b && g.hex(hex).ok() == g.hex(h).ok(),
+                _ => false,
+            });
+            assert_eq!(ok, shown, "{part}");
+            applied += usize::from(ok);
+        }
+        applied
+    }
+
+    #[test]
+    fn placement_and_cost_hooks_decide_builds_and_listing_agrees() {
+        // Without hooks that matter, the seat can build somewhere.
+        let g = game("");
+        let free = builds_listed_exactly(&g);
+        assert!(free > 0);
+        // No hut on blue planets: fewer (or no) builds.
+        let g = game(
+            "fn place(v) { if v.action.planet == \"blue\" { \"no huts on blue\" } else { true } }",
+        );
+        let fewer = builds_listed_exactly(&g);
+        assert!(fewer < free, "{fewer} vs {free}");
+        // A cost hook making huts cost 9 gold: nothing affordable.
+        let g = game("fn cost(v) { #{building: #{gold: 9}, range: #{}} }");
+        assert_eq!(builds_listed_exactly(&g), 0);
+        // A cost hook making huts free: at least as many as before.
+        let g = game("fn cost(v) { #{building: #{}, terraform: #{}, range: #{}} }");
+        assert!(builds_listed_exactly(&g) >= free);
+    }
+
+    #[test]
+    fn a_cost_hook_sees_the_site_and_changes_what_is_paid() {
+        let script = "fn cost(v) {\n  let c = v.action.cost;\n  if v.action.neighbours.len() >= 0 { c.building = #{gold: 0}; }\n  c\n}";
+        let mut g = game(script);
+        let part = g
+            .legal_parts()
+            .into_iter()
+            .find(|c| matches!(c, Command::Build { .. }))
+            .expect("a build");
+        let before = gold(&g, 0);
+        let mut plain = game("");
+        plain.apply_part(&part).expect("plain build");
+        g.apply_part(&part).expect("hooked build");
+        // The hut's own gold is not paid with the hook.
+        assert_eq!(gold(&g, 0) - gold(&plain, 0), 1, "{before}");
+    }
+
+    #[test]
+    fn a_failing_placement_hook_names_its_line_and_refuses() {
+        let mut g = game("fn place(v) {\n  v.nothing.here()\n}");
+        let before = saved(&g);
+        assert!(!g
+            .legal_parts()
+            .iter()
+            .any(|c| matches!(c, Command::Build { .. })));
+        for part in every_build(&g, "hut") {
+            if let Err(e) = g.apply_part(&part) {
+                if e.0.contains("function place") {
+                    assert!(e.0.contains("line 2"), "{e}");
+                }
+            }
+            assert_eq!(saved(&g), before);
+        }
+    }
+
+    #[test]
+    fn trigger_hooks_run_and_their_errors_refuse_the_build() {
+        let mut g = game("fn built(v) { #{gain: #{vp: if v.event.kind == \"built\" && v.event.building == \"hut\" { 4 } else { 0 }}} }");
+        let part = g
+            .legal_parts()
+            .into_iter()
+            .find(|c| matches!(c, Command::Build { .. }))
+            .expect("a build");
+        let vp = g.state.players[0].resource(&g.content, "vp");
+        g.apply_part(&part).expect("build");
+        assert_eq!(g.state.players[0].resource(&g.content, "vp"), vp + 4);
+
+        let mut g = game("fn built(v) {\n  throw \"no\";\n}");
+        let before = saved(&g);
+        let hut = |c: &Command| matches!(c, Command::Build { building, .. } if building == "hut");
+        assert!(!g.legal_parts().iter().any(hut));
+        let e = g.apply_part(&part).unwrap_err();
+        assert!(e.0.contains("script t.rhai, function built, line 2"), "{e}");
+        assert_eq!(saved(&g), before);
+    }
+
+    #[test]
+    fn condition_hooks_switch_abilities() {
+        // Rich with at least 3 gold: range 9 reaches every planet.
+        let poor = game("");
+        let rich = game("fn rich(v) { v.resources.gold >= 0 }");
+        assert!(rich.state.players[0].hooks_holding.len() == 1);
+        assert!(poor.state.players[0].hooks_holding.is_empty());
+        assert!(builds_listed_exactly(&rich) >= builds_listed_exactly(&poor));
+        // A condition hook answering something else refuses the move that asks it.
+        let content = content("fn rich(v) { 7 }");
+        let setup = Setup::random(&content, 2, &mut Rng::new(7)).expect("setup");
+        let mut g2 = Game::new(content, setup).expect("game");
+        let e = ["blips", "zorgs"]
+            .into_iter()
+            .find_map(|f| {
+                let before = saved(&g2);
+                let r = g2.apply_part(&Command::Faction(f.into()));
+                if r.is_err() {
+                    assert_eq!(saved(&g2), before);
+                }
+                r.err().or_else(|| g2.apply_part(&Command::EndTurn).err())
+            })
+            .expect("refused");
+        assert!(
+            e.0.contains("function rich") && e.0.contains("true or false"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn income_hooks_pay_their_gains() {
+        // The same game with and without the hook's 5 points of income.
+        let hooked = game("fn income(v) { #{gain: #{vp: v.round * 5}} }");
+        let quiet = game("");
+        let vp = |g: &Game| g.state.players[0].resource(&g.content, "vp");
+        assert_eq!(vp(&hooked), vp(&quiet) + 5);
+        let income = |g: &Game| g.state.players[0].vp_sources.get("income").copied();
+        assert_eq!(income(&hooked), Some(income(&quiet).unwrap_or(0) + 5));
+        // A failing income hook refuses the move that ends the setup.
+        let content = content("fn income(v) {\n  throw \"broke\"\n}");
+        let mut g = Game::new(
+            content.clone(),
+            Setup::random(&content, 2, &mut Rng::new(7)).expect("setup"),
+        )
+        .expect("game");
+        for f in ["blips", "zorgs"] {
+            g.apply_part(&Command::Faction(f.into())).expect("faction");
+            g.apply_part(&Command::EndTurn).expect("end");
+        }
+        // Listing leaves out the part that would fail, so setup stops before the end of the
+        // last booster choice, which starts round 1 and its income; ending it is refused.
+        while let Some(part) = g.legal_parts().into_iter().next() {
+            g.apply_part(&part).expect("a listed part applies");
+        }
+        assert_eq!(g.state.round, 0);
+        let before = saved(&g);
+        let e = g.apply_part(&Command::EndTurn).unwrap_err();
+        assert_eq!(saved(&g), before);
+        assert!(
+            e.0.contains("script t.rhai, function income, line 2: ") && e.0.contains("broke"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn random_games_with_every_hook_finish_and_every_listed_part_applies() {
+        let script = r#"
+fn income(v) { #{gain: #{gold: v.planet_types.len()}} }
+fn act(v) { [#{gain: #{vp: v.research.lore}}, "tech_tile"] }
+fn built(v) { if v.event.planet == "blue" { #{gain: #{vp: 1}} } else { [] } }
+fn cost(v) { let c = v.action.cost; if v.action.neighbours.len() > 2 { c.building = #{}; } c }
+fn place(v) { v.action.hex != "" }
+fn rich(v) { v.resources.gold > 4 }
+"#;
+        let content = content(script);
+        for seed in 0..4 {
+            let setup = Setup::random(&content, 2, &mut Rng::new(seed)).expect("setup");
+            let mut g = Game::new(content.clone(), setup).expect("game");
+            for f in ["blips", "zorgs"] {
+                g.apply_part(&Command::Faction(f.into())).expect("faction");
+                g.apply_part(&Command::EndTurn).expect("end");
+            }
+            let mut bot = RandomBot::new(seed, 2);
+            let mut n = 0;
+            while !g.finished() {
+                for part in g.legal_parts() {
+                    let mut copy = g.clone();
+                    copy.apply_part(&part)
+                        .unwrap_or_else(|e| panic!("seed {seed}: listed {part} refused: {e}"));
+                }
+                bot.step(&mut g)
+                    .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+                n += 1;
+                assert!(n < 5000, "no end");
+            }
+        }
+    }
+}
