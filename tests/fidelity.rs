@@ -59,7 +59,10 @@ fn two_brainstone_questions_answered_in_one_line() {
     assert_eq!(pw(&g, "taklons"), [0, 7, 1, 0]);
     // The same answers on two lines give the same state.
     ok(&mut split, "taklons brainstone area2");
-    assert!(answer_waits(&split, "taklons"), "the second charge asks again");
+    assert!(
+        answer_waits(&split, "taklons"),
+        "the second charge asks again"
+    );
     ok(&mut split, "taklons brainstone area3");
     assert_eq!(seat_snapshot(&split, 0), seat_snapshot(&g, 0));
     // A third answer has no question to answer.
@@ -165,7 +168,8 @@ fn a_listed_planet_replaces_the_sectors_planet() {
 
 #[test]
 fn setups_naming_unknown_ids_are_errors_naming_them() {
-    let cases: [(&str, Box<dyn FnOnce(&mut serde_json::Value)>); 6] = [
+    type Edit = Box<dyn FnOnce(&mut serde_json::Value)>;
+    let cases: [(&str, Edit); 6] = [
         (
             "booster99",
             Box::new(|v| v["setup"]["boosters"][0] = "booster99".into()),
@@ -354,9 +358,18 @@ fn board_variants_are_chosen_by_family_and_revision() {
     let pick = |players: usize, options: serde_json::Value| {
         options_record(players, options).board_variants(&names)
     };
-    let beta = |v: serde_json::Value| pick(4, serde_json::json!({"factionVariant": "beta", "factionVariantVersion": v}));
+    let beta = |v: serde_json::Value| {
+        pick(
+            4,
+            serde_json::json!({"factionVariant": "beta", "factionVariantVersion": v}),
+        )
+    };
     assert_eq!(beta(0.into()).unwrap(), ["beta-0"]);
-    assert_eq!(beta(1.into()).unwrap(), ["beta-0"], "revision 1 falls back to 0");
+    assert_eq!(
+        beta(1.into()).unwrap(),
+        ["beta-0"],
+        "revision 1 falls back to 0"
+    );
     assert_eq!(beta(2.into()).unwrap(), ["beta-2"]);
     assert_eq!(beta(7.into()).unwrap(), ["beta-2"]);
     assert_eq!(
@@ -364,7 +377,8 @@ fn board_variants_are_chosen_by_family_and_revision() {
         ["beta-2"],
         "no revision: the newest"
     );
-    let balanced = serde_json::json!({"factionVariant": "more-balanced", "factionVariantVersion": 0});
+    let balanced =
+        serde_json::json!({"factionVariant": "more-balanced", "factionVariantVersion": 0});
     assert_eq!(pick(4, balanced.clone()).unwrap(), ["more-balanced-0"]);
     assert_eq!(
         pick(2, balanced).unwrap(),
@@ -381,7 +395,7 @@ fn board_variants_are_chosen_by_family_and_revision() {
 fn variant_boards_start_as_on_the_platform() {
     // Each seat's state right after the last faction choice, from the reference engine, for
     // beta revisions 0, 1, 2 and none, and more-balanced at 4 and 2 players.
-    let path = common::root().join("tests/data/fidelity/variant-boards.json");
+    let path = common::root().join("tests/data/variant-boards.json");
     let data = common::read_record(&path);
     let names = available_variants();
     for case in data["cases"].as_array().unwrap() {
@@ -396,11 +410,13 @@ fn variant_boards_start_as_on_the_platform() {
         .unwrap();
         let mut g = Game::new(content, setup).unwrap();
         for (i, f) in case["factions"].as_array().unwrap().iter().enumerate() {
-            ok(&mut g, &format!("p{} faction {}", i + 1, f.as_str().unwrap()));
+            ok(
+                &mut g,
+                &format!("p{} faction {}", i + 1, f.as_str().unwrap()),
+            );
         }
         for (s, want) in case["seats"].as_array().unwrap().iter().enumerate() {
-            let want: orrery::record::SeatSnapshot =
-                serde_json::from_value(want.clone()).unwrap();
+            let want: orrery::record::SeatSnapshot = serde_json::from_value(want.clone()).unwrap();
             assert_eq!(
                 seat_snapshot(&g, s),
                 want,
@@ -425,8 +441,17 @@ fn choose_bid_auction_game_replays_identically() {
         .unwrap();
     assert_eq!(g.next_decision(), Some(&Decision::Bid(0)));
     let parts: Vec<String> = g.legal_parts().iter().map(|p| p.to_string()).collect();
-    assert!(parts.contains(&"bid xenos 0".to_string()) && parts.contains(&"bid xenos 8".to_string()));
+    assert!(
+        parts.contains(&"bid xenos 0".to_string()) && parts.contains(&"bid xenos 8".to_string())
+    );
     assert!(!parts.contains(&"bid xenos 9".to_string()), "{parts:?}");
+    // Every listed part applies.
+    for part in g.legal_parts() {
+        let mut h = g.clone();
+        if let Err(e) = h.apply_part(&part) {
+            panic!("listed {part} refused: {e}");
+        }
+    }
     refused_with(&mut g, "p1 bid taklons 1", "has not been chosen");
     refused_with(&mut g, "p1 bid xenos 9", "0 to 8");
     if let Err((m, _)) = replay(content, &record, None, true) {
@@ -439,8 +464,8 @@ fn bid_while_choosing_auction_follows_the_platform() {
     // Lines and outcomes checked on the reference engine: who decides after each line, who
     // holds what, and that the first named faction places first.
     let content = content_with(&["auction-bid-while-choosing".to_string()]);
-    let setup = orrery::game::Setup::random(&content, 3, &mut orrery::rng::Rng::from_text("x"))
-        .unwrap();
+    let setup =
+        orrery::game::Setup::random(&content, 3, &mut orrery::rng::Rng::from_text("x")).unwrap();
     let mut g = Game::new(content, setup).unwrap();
     let steps = [
         ("p1 faction terrans", 1),

@@ -102,7 +102,9 @@ impl Record {
     /// The game setup it describes: the recorded one, or one drawn from the `init` seed.
     pub fn game_setup(&self, content: &Content) -> Result<Setup, String> {
         if let Some(f) = self.factions.iter().find(|f| content.faction(f).is_none()) {
-            return Err(format!("the record names faction \"{f}\", which the content lacks"));
+            return Err(format!(
+                "the record names faction \"{f}\", which the content lacks"
+            ));
         }
         let Some(setup) = &self.setup else {
             let seed = self
@@ -206,14 +208,12 @@ impl Record {
         let mut changes = Vec::new();
         for (seat, board) in stored.iter().enumerate() {
             let Some(board) = board else { continue };
-            let faction = self
-                .factions
-                .get(seat)
-                .ok_or_else(|| format!("player_variants names seat {} without a faction", seat + 1))?;
-            let obj = board
-                .as_object()
-                .filter(|o| !o.is_empty())
-                .ok_or_else(|| format!("seat {}: an empty stored board is not supported", seat + 1))?;
+            let faction = self.factions.get(seat).ok_or_else(|| {
+                format!("player_variants names seat {} without a faction", seat + 1)
+            })?;
+            let obj = board.as_object().filter(|o| !o.is_empty()).ok_or_else(|| {
+                format!("seat {}: an empty stored board is not supported", seat + 1)
+            })?;
             for (key, value) in obj {
                 match key.as_str() {
                     "income" => {
@@ -252,11 +252,14 @@ fn set_change(faction: &str, path: &str, value: Value) -> Value {
     serde_json::json!({"set": {"kind": "faction", "id": faction, "path": path, "value": value}})
 }
 
+/// Amounts by code, as JSON.
+type Amounts = serde_json::Map<String, Value>;
+
 /// Amounts of a stored reward string (`3k,4o,15c`), with `up-<track>` items counted apart.
 fn stored_rewards(
     text: &str,
     seat: usize,
-) -> Result<(serde_json::Map<String, Value>, BTreeMap<String, u32>), String> {
+) -> Result<(Amounts, BTreeMap<String, u32>), String> {
     let mut amounts = serde_json::Map::new();
     let mut ups: BTreeMap<String, u32> = BTreeMap::new();
     for item in text.split(',').map(str::trim).filter(|i| !i.is_empty()) {
@@ -314,7 +317,11 @@ fn stored_income(
         } else if i == 0 && !text.starts_with("=>") {
             let (amounts, ups) = stored_rewards(text, seat)?;
             changes.push(set_change(faction, "board.start", Value::Object(amounts)));
-            changes.push(set_change(faction, "board.research", serde_json::json!(ups)));
+            changes.push(set_change(
+                faction,
+                "board.research",
+                serde_json::json!(ups),
+            ));
         } else {
             return Err(format!(
                 "seat {}: stored income \"{text}\" is not supported",

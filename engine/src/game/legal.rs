@@ -125,8 +125,7 @@ impl Game {
         match d {
             Decision::Faction(_) if !decided => {
                 self.faction_parts(&mut out);
-                if self.content.rules.options.auction == crate::content::Auction::BidWhileChoosing
-                {
+                if self.content.rules.options.auction == crate::content::Auction::BidWhileChoosing {
                     self.bid_parts(&mut out);
                 }
             }
@@ -137,9 +136,10 @@ impl Game {
                     out.push(Command::Booster(word(b)));
                 }
             }
-            Decision::Faction(_) | Decision::Bid(_) | Decision::Place(..) | Decision::Booster(_) => {
-                out.push(Command::EndTurn)
-            }
+            Decision::Faction(_)
+            | Decision::Bid(_)
+            | Decision::Place(..)
+            | Decision::Booster(_) => out.push(Command::EndTurn),
             Decision::Leech { seat, value } => self.leech_parts(*seat, *value, &mut out),
             Decision::Income(s) => self.income_parts(*s, &mut out),
             Decision::Answer(_) => {

@@ -509,7 +509,8 @@ impl Game {
                 // A question about the seat's special token that the automatic steps after
                 // the decision opened (income after the round's last pass, a second charge of
                 // the same income) is answered within the same line.
-                let answer = matches!(self.state.queue.front(), Some(Decision::Answer(s)) if *s == seat);
+                let answer =
+                    matches!(self.state.queue.front(), Some(Decision::Answer(s)) if *s == seat);
                 if !answer || *part == Command::EndTurn {
                     return err(format!(
                         "part {} \"{part}\" comes after the end of the turn",
@@ -593,7 +594,10 @@ impl Game {
     /// Ends the open decision, then runs the automatic steps up to the next decision.
     fn close_decision(&mut self, d: &Decision) -> Result<(), MoveError> {
         match d {
-            Decision::Faction(_) | Decision::Bid(_) | Decision::Place(..) | Decision::Booster(_) => {
+            Decision::Faction(_)
+            | Decision::Bid(_)
+            | Decision::Place(..)
+            | Decision::Booster(_) => {
                 if !self.state.turn.decided {
                     return err("nothing was decided");
                 }

@@ -3,9 +3,9 @@
 use std::collections::BTreeMap;
 
 use super::{err, Decision, Game, MoveError, Stage, Structure};
-use crate::notation::Word;
 use crate::content::{Auction, Bundle, Effect, Modifier, Phase, PlanetKind};
 use crate::notation::Command;
+use crate::notation::Word;
 use crate::player::{Player, VP};
 use crate::power::Area;
 
@@ -23,7 +23,12 @@ impl Game {
             .content
             .faction(id)
             .ok_or_else(|| MoveError(format!("unknown faction \"{id}\"")))?;
-        for other in self.state.chosen.iter().filter_map(|f| self.content.faction(f)) {
+        for other in self
+            .state
+            .chosen
+            .iter()
+            .filter_map(|f| self.content.faction(f))
+        {
             if other.home == faction.home {
                 return err(format!("{id} shares its home planet with {}", other.id));
             }
@@ -124,7 +129,8 @@ impl Game {
     fn lay_out_boards(&mut self) -> Result<(), MoveError> {
         for s in 0..self.state.players.len() {
             let f = self.state.players[s].faction.clone();
-            let (player, _) = Player::new(&self.content, &f).map_err(|e| MoveError(e.to_string()))?;
+            let (player, _) =
+                Player::new(&self.content, &f).map_err(|e| MoveError(e.to_string()))?;
             self.state.players[s] = player.into();
         }
         self.refresh_seats();

@@ -59,8 +59,18 @@ impl Setup {
             let tiles = content.advanced_tiles.tiles.iter().map(|t| t.id.as_str());
             known("advanced tech tile", tile, tiles)?;
         }
-        let tokens = || content.federation_tokens.tokens.iter().map(|t| t.id.as_str());
-        for id in self.terra_fed_token.iter().chain(self.federation_tokens.keys()) {
+        let tokens = || {
+            content
+                .federation_tokens
+                .tokens
+                .iter()
+                .map(|t| t.id.as_str())
+        };
+        for id in self
+            .terra_fed_token
+            .iter()
+            .chain(self.federation_tokens.keys())
+        {
             known("federation token", id, tokens())?;
         }
         for id in &self.round_scoring {
