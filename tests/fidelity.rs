@@ -493,3 +493,35 @@ fn bid_while_choosing_auction_follows_the_platform() {
         Some(&Decision::Place(1, "m".to_string()))
     );
 }
+
+#[test]
+fn more_balanced_two_player_game_places_the_ivits_pi_second() {
+    let record = fidelity_record("fid-mb-24");
+    let content = content_with(&record.board_variants(&available_variants()).unwrap());
+    let g = replay(content.clone(), &record, Some(2), true)
+        .map_err(|(m, _)| m.to_string())
+        .unwrap();
+    let order: Vec<(String, String)> = g
+        .state
+        .queue
+        .iter()
+        .filter_map(|d| match d {
+            Decision::Place(s, b) => Some((g.seat_name(*s), b.clone())),
+            _ => None,
+        })
+        .collect();
+    let want = [
+        ("xenos", "m"),
+        ("ivits", "PI"),
+        ("xenos", "m"),
+        ("xenos", "m"),
+    ];
+    let want: Vec<(String, String)> = want
+        .iter()
+        .map(|(f, b)| (f.to_string(), b.to_string()))
+        .collect();
+    assert_eq!(order, want);
+    if let Err((m, _)) = replay(content, &record, None, true) {
+        panic!("{m}");
+    }
+}

@@ -256,10 +256,7 @@ fn set_change(faction: &str, path: &str, value: Value) -> Value {
 type Amounts = serde_json::Map<String, Value>;
 
 /// Amounts of a stored reward string (`3k,4o,15c`), with `up-<track>` items counted apart.
-fn stored_rewards(
-    text: &str,
-    seat: usize,
-) -> Result<(Amounts, BTreeMap<String, u32>), String> {
+fn stored_rewards(text: &str, seat: usize) -> Result<(Amounts, BTreeMap<String, u32>), String> {
     let mut amounts = serde_json::Map::new();
     let mut ups: BTreeMap<String, u32> = BTreeMap::new();
     for item in text.split(',').map(str::trim).filter(|i| !i.is_empty()) {
