@@ -141,8 +141,9 @@ impl Game {
     /// Queues starting placements by pass, then booster choices in reverse seat order.
     fn queue_setup(&mut self) {
         let order = self.state.order.clone();
-        let mut passes: BTreeMap<u32, (Vec<(usize, String)>, Vec<(usize, String)>)> =
-            BTreeMap::new();
+        // Per pass: the placements that go first, then the others, as (seat, building).
+        type Pass = (Vec<(usize, String)>, Vec<(usize, String)>);
+        let mut passes: BTreeMap<u32, Pass> = BTreeMap::new();
         for &seat in &order {
             for p in &self.board(seat).setup {
                 let (first, rest) = passes.entry(p.pass).or_default();
