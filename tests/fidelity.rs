@@ -170,7 +170,8 @@ fn a_listed_planet_replaces_the_sectors_planet() {
 
 #[test]
 fn setups_naming_unknown_ids_are_errors_naming_them() {
-    let cases: [(&str, Box<dyn FnOnce(&mut serde_json::Value)>); 6] = [
+    type Edit = Box<dyn FnOnce(&mut serde_json::Value)>;
+    let cases: [(&str, Edit); 6] = [
         (
             "booster99",
             Box::new(|v| v["setup"]["boosters"][0] = "booster99".into()),
@@ -396,7 +397,7 @@ fn board_variants_are_chosen_by_family_and_revision() {
 fn variant_boards_start_as_on_the_platform() {
     // Each seat's state right after the last faction choice, from the reference engine, for
     // beta revisions 0, 1, 2 and none, and more-balanced at 4 and 2 players.
-    let path = common::root().join("tests/data/fidelity/variant-boards.json");
+    let path = common::root().join("tests/data/variant-boards.json");
     let data = common::read_record(&path);
     let names = available_variants();
     for case in data["cases"].as_array().unwrap() {
@@ -446,6 +447,13 @@ fn choose_bid_auction_game_replays_identically() {
         parts.contains(&"bid xenos 0".to_string()) && parts.contains(&"bid xenos 8".to_string())
     );
     assert!(!parts.contains(&"bid xenos 9".to_string()), "{parts:?}");
+    // Every listed part applies.
+    for part in g.legal_parts() {
+        let mut h = g.clone();
+        if let Err(e) = h.apply_part(&part) {
+            panic!("listed {part} refused: {e}");
+        }
+    }
     refused_with(&mut g, "p1 bid taklons 1", "has not been chosen");
     refused_with(&mut g, "p1 bid xenos 9", "0 to 8");
     if let Err((m, _)) = replay(content, &record, None, true) {
@@ -486,4 +494,36 @@ fn bid_while_choosing_auction_follows_the_platform() {
         g.next_decision(),
         Some(&Decision::Place(1, "m".to_string()))
     );
+}
+
+#[test]
+fn more_balanced_two_player_game_places_the_ivits_pi_second() {
+    let record = fidelity_record("fid-mb-24");
+    let content = content_with(&record.board_variants(&available_variants()).unwrap());
+    let g = replay(content.clone(), &record, Some(2), true)
+        .map_err(|(m, _)| m.to_string())
+        .unwrap();
+    let order: Vec<(String, String)> = g
+        .state
+        .queue
+        .iter()
+        .filter_map(|d| match d {
+            Decision::Place(s, b) => Some((g.seat_name(*s), b.clone())),
+            _ => None,
+        })
+        .collect();
+    let want = [
+        ("xenos", "m"),
+        ("ivits", "PI"),
+        ("xenos", "m"),
+        ("xenos", "m"),
+    ];
+    let want: Vec<(String, String)> = want
+        .iter()
+        .map(|(f, b)| (f.to_string(), b.to_string()))
+        .collect();
+    assert_eq!(order, want);
+    if let Err((m, _)) = replay(content, &record, None, true) {
+        panic!("{m}");
+    }
 }

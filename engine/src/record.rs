@@ -264,11 +264,11 @@ fn set_change(faction: &str, path: &str, value: Value) -> Value {
     serde_json::json!({"set": {"kind": "faction", "id": faction, "path": path, "value": value}})
 }
 
+/// Amounts by code, as JSON.
+type Amounts = serde_json::Map<String, Value>;
+
 /// Amounts of a stored reward string (`3k,4o,15c`), with `up-<track>` items counted apart.
-fn stored_rewards(
-    text: &str,
-    seat: usize,
-) -> Result<(serde_json::Map<String, Value>, BTreeMap<String, u32>), String> {
+fn stored_rewards(text: &str, seat: usize) -> Result<(Amounts, BTreeMap<String, u32>), String> {
     let mut amounts = serde_json::Map::new();
     let mut ups: BTreeMap<String, u32> = BTreeMap::new();
     for item in text.split(',').map(str::trim).filter(|i| !i.is_empty()) {

@@ -86,12 +86,7 @@ impl RecordContent {
                 },
             });
         }
-        let key: Vec<(&str, &str)> = stack
-            .variants
-            .iter()
-            .map(|v| (v.name.as_str(), v.overlay.text.as_str()))
-            .collect();
-        let key = format!("{key:?}");
+        let key = stack_key(&stack);
         if let Some(c) = self.loaded.get(&key) {
             return Ok((c.clone(), stack));
         }
@@ -103,6 +98,17 @@ impl RecordContent {
         self.loaded.insert(key, content.clone());
         Ok((content, stack))
     }
+}
+
+/// What identifies a stack's content among those a command loads: its variants' names and
+/// texts (the source is the same for every record of one command).
+fn stack_key(stack: &Stack) -> String {
+    let key: Vec<(&str, &str)> = stack
+        .variants
+        .iter()
+        .map(|v| (v.name.as_str(), v.overlay.text.as_str()))
+        .collect();
+    format!("{key:?}")
 }
 
 /// What a game was checked against, for `--verbose`.
@@ -140,9 +146,14 @@ pub fn conformance(args: &ContentArgs, paths: &[PathBuf], verbose: bool) -> Exit
         Ok(c) => c,
         Err(code) => return code,
     };
-    // The command's own stack must load, whatever the records need.
-    if let Err(code) = crate::load_stack(&contents.stack) {
-        return code;
+    // The command's own stack must load, whatever the records need; records that add
+    // nothing to it use it as loaded here.
+    match crate::load_stack(&contents.stack) {
+        Ok(c) => {
+            let key = stack_key(&contents.stack);
+            contents.loaded.insert(key, Arc::new(c));
+        }
+        Err(code) => return code,
     }
     let mut files = Vec::new();
     for p in paths {

@@ -311,6 +311,9 @@ pub struct SetupPlacement {
     pub building: String,
     /// Setup pass: 1 in seat order, 2 in reverse, 3 and later in seat order after all earlier passes.
     pub pass: u32,
+    /// Placed before every other placement of its pass, whatever the seat order.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub first_in_pass: bool,
 }
 
 /// A faction: its differences from the standard board and its abilities.

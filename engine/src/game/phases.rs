@@ -141,20 +141,22 @@ impl Game {
     /// Queues starting placements by pass, then booster choices in reverse seat order.
     fn queue_setup(&mut self) {
         let order = self.state.order.clone();
-        let mut passes: BTreeMap<u32, Vec<(usize, String)>> = BTreeMap::new();
+        // Per pass: the placements that go first, then the others, as (seat, building).
+        type Pass = (Vec<(usize, String)>, Vec<(usize, String)>);
+        let mut passes: BTreeMap<u32, Pass> = BTreeMap::new();
         for &seat in &order {
             for p in &self.board(seat).setup {
-                passes
-                    .entry(p.pass)
-                    .or_default()
-                    .push((seat, p.building.clone()));
+                let (first, rest) = passes.entry(p.pass).or_default();
+                let list = if p.first_in_pass { first } else { rest };
+                list.push((seat, p.building.clone()));
             }
         }
-        for (pass, mut items) in passes {
+        for (pass, (mut first, mut items)) in passes {
             if pass % 2 == 0 {
                 items.reverse();
             }
-            for (seat, b) in items {
+            first.append(&mut items);
+            for (seat, b) in first {
                 self.state.queue.push_back(Decision::Place(seat, b));
             }
         }
