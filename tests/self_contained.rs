@@ -77,7 +77,14 @@ fn markdown_files_named_in_content_and_readmes_exist() {
         for word in text.split(|c: char| !(c.is_alphanumeric() || "._-/".contains(c))) {
             if let Some(stem) = word.strip_suffix(".md") {
                 let name = format!("{}.md", stem.rsplit('/').next().unwrap_or(stem));
-                if !stem.is_empty() && !known.contains(&name) {
+                // A path from the repository's root names that file; a bare name, any file of
+                // that name the repository has.
+                let found = if word.contains('/') && root.join(word).is_file() {
+                    true
+                } else {
+                    known.contains(&name)
+                };
+                if !stem.is_empty() && !found {
                     missing.push(format!("{}: {word}", f.display()));
                 }
             }
