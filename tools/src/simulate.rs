@@ -55,6 +55,9 @@ pub struct SimulateArgs {
     /// Write each game as a record that `orrery replay` replays.
     #[arg(long, value_name = "DIR")]
     pub logs: Option<PathBuf>,
+    /// Draw the study's charts (as `orrery chart` does) into this SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub chart: Option<PathBuf>,
 }
 
 /// One seat's result in one game.
@@ -269,11 +272,29 @@ fn execute(plan: &Plan, args: &SimulateArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     }
+    if let Some(path) = &args.chart {
+        if let Err(e) = write_chart(&study, path) {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    }
     if failed > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// Draws a study's charts into an SVG file, named after the file.
+fn write_chart(study: &Study, path: &Path) -> Result<(), String> {
+    let value: serde_json::Value = serde_json::from_str(&study.to_json())
+        .map_err(|e| format!("the study does not read back as JSON: {e}"))?;
+    let name = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_else(|| "study".into());
+    let svg = crate::chart::study_charts_svg(&[(name, value)])?;
+    std::fs::write(path, svg).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// Writes a study as JSON, or CSV for a `.csv` name.

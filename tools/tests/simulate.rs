@@ -267,3 +267,33 @@ fn bench_reports_every_figure_with_its_target() {
         assert!(f["target"].as_f64().is_some(), "{f}");
     }
 }
+
+#[test]
+fn a_study_draws_its_charts() {
+    let dir = scratch("chart");
+    // Named like the study, so both charts call it `s`.
+    let chart = dir.join("s.svg");
+    let chart_s = chart.to_str().expect("utf-8 path").to_string();
+    let json = study(&dir, "s.json", &["--chart", &chart_s]);
+    let svg = std::fs::read_to_string(&chart).expect("the chart is written");
+    assert!(
+        svg.starts_with("<svg") || svg.starts_with("<?xml"),
+        "{}",
+        &svg[..80.min(svg.len())]
+    );
+    assert!(svg.contains("Win rate per faction"), "no win-rate chart");
+    // The same charts as `orrery chart` draws from the written study.
+    let again = dir.join("again").join("s.svg");
+    std::fs::create_dir_all(again.parent().expect("parent")).expect("folder");
+    succeeded(&run(&[
+        "chart",
+        json.to_str().expect("path"),
+        "-o",
+        again.to_str().expect("path"),
+    ]));
+    let again = std::fs::read_to_string(&again).expect("chart");
+    assert_eq!(
+        svg, again,
+        "simulate --chart and chart draw the same study alike"
+    );
+}
