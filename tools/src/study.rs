@@ -277,9 +277,11 @@ impl Study {
             .collect();
         keys.sort();
         keys.dedup();
+        // Each column as wide as its source's name, so no name is cut.
+        let widths: Vec<usize> = keys.iter().map(|k| k.chars().count().max(6)).collect();
         let mut out = format!("{:<16}", "mean VP by source");
-        for k in &keys {
-            out.push_str(&format!(" {:>8}", short(k)));
+        for (k, w) in keys.iter().zip(&widths) {
+            out.push_str(&format!(" {k:>w$}"));
         }
         out.push('\n');
         let rows = self
@@ -289,24 +291,19 @@ impl Study {
             .map(|(id, t)| (id.as_str(), t));
         for (id, t) in rows {
             out.push_str(&format!("{id:<16}"));
-            for k in &keys {
+            for (k, w) in keys.iter().zip(&widths) {
                 let sum = t.vp_by_source.get(*k).copied().unwrap_or(0);
                 let mean = if t.games == 0 {
                     0.0
                 } else {
                     sum as f64 / t.games as f64
                 };
-                out.push_str(&format!(" {mean:>8.1}"));
+                out.push_str(&format!(" {mean:>w$.1}"));
             }
             out.push('\n');
         }
         out
     }
-}
-
-/// A source key cut to fit a column.
-fn short(k: &str) -> String {
-    k.chars().take(8).collect()
 }
 
 /// Merges shards of one study: same configuration apart from the shard, each slice once.
