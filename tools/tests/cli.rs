@@ -1,59 +1,10 @@
 //! The `orrery` command line: exit codes, messages, and where content comes from.
 
+mod common;
+
+use common::{copy_dir, orrery, repo, run_in_repo, scratch, succeeded};
+
 use std::ffi::OsStr;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn orrery() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_orrery"));
-    c.env_remove("ORRERY_CONTENT");
-    c
-}
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// Runs `orrery` in the repository with these arguments.
-fn run_in_repo<I: IntoIterator<Item = S>, S: AsRef<OsStr>>(args: I) -> Output {
-    orrery()
-        .current_dir(repo())
-        .args(args)
-        .output()
-        .expect("runs")
-}
-
-/// The standard output of a run that must have succeeded (its output is shown if not).
-fn succeeded(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-/// A scratch folder unique to one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("orrery-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("dir");
-    for e in std::fs::read_dir(from).expect("readable").flatten() {
-        let p = e.path();
-        let t = to.join(e.file_name());
-        if p.is_dir() {
-            copy_dir(&p, &t);
-        } else {
-            std::fs::copy(&p, &t).expect("copy");
-        }
-    }
-}
 
 #[test]
 fn validate_prints_counts_for_the_repository_content() {

@@ -4,44 +4,13 @@
 //! Golden files live in `tests/golden/`; `ORRERY_BLESS=1 cargo test --release --test pictures`
 //! rewrites them from the current output.
 
+mod common;
+
+use common::{repo, run, scratch, succeeded};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use serde_json::Value;
-
-fn orrery() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_orrery"));
-    c.env_remove("ORRERY_CONTENT");
-    c.current_dir(repo());
-    c
-}
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn run(args: &[&str]) -> Output {
-    orrery().args(args).output().expect("runs")
-}
-
-fn stdout_of(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("orrery-pictures-{name}-{}", std::process::id()));
-    if dir.exists() {
-        std::fs::remove_dir_all(&dir).expect("old scratch folder removed");
-    }
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
 
 fn log(name: &str) -> String {
     format!("tests/data/conformance/{name}.json")
@@ -88,7 +57,7 @@ fn state_after(log: &str, n: usize, dir: &Path) -> (PathBuf, Value) {
         "--save-state",
         file.to_str().expect("utf-8 path"),
     ]);
-    stdout_of(&out);
+    succeeded(&out);
     let v: Value =
         serde_json::from_str(&std::fs::read_to_string(&file).expect("saved")).expect("json");
     (file, v)
@@ -194,7 +163,7 @@ const BOARDS: [(&str, usize, &str); 3] = [
 fn boards_match_their_golden_files_and_draw_what_the_state_holds() {
     let dir = scratch("golden");
     for (name, n, file) in BOARDS {
-        let svg = stdout_of(&run(&["render", &log(name), "--move", &n.to_string()]));
+        let svg = succeeded(&run(&["render", &log(name), "--move", &n.to_string()]));
         golden(file, &svg);
         let (_, saved) = state_after(&log(name), n, &dir);
         let c = counts(&saved);
@@ -221,22 +190,22 @@ fn every_tenth_state_of_a_game_draws_what_it_holds() {
     for n in (0..=214).step_by(30) {
         let (state, saved) = state_after(&name, n, &dir);
         let c = counts(&saved);
-        let from_log = stdout_of(&run(&["render", &name, "--move", &n.to_string()]));
+        let from_log = succeeded(&run(&["render", &name, "--move", &n.to_string()]));
         assert_draws(&from_log, &c, &format!("move {n}"));
-        let from_state = stdout_of(&run(&["render", "--state", state.to_str().expect("utf-8")]));
+        let from_state = succeeded(&run(&["render", "--state", state.to_str().expect("utf-8")]));
         assert_draws(&from_state, &c, &format!("saved state {n}"));
     }
 }
 
 #[test]
 fn the_same_input_gives_the_same_bytes() {
-    let a = stdout_of(&run(&["render", &log("rich/rich-005"), "--move", "60"]));
-    let b = stdout_of(&run(&["render", &log("rich/rich-005"), "--move", "60"]));
+    let a = succeeded(&run(&["render", &log("rich/rich-005"), "--move", "60"]));
+    let b = succeeded(&run(&["render", &log("rich/rich-005"), "--move", "60"]));
     assert_eq!(a, b);
     let dir = scratch("same");
     let (p, q) = (dir.join("a.html"), dir.join("b.html"));
     for f in [&p, &q] {
-        stdout_of(&run(&[
+        succeeded(&run(&[
             "view",
             &log("dev/dev-001"),
             "-o",
@@ -265,7 +234,7 @@ fn a_new_faction_of_an_overlay_draws_in_its_own_colour() {
         overlay.to_str().expect("utf-8"),
         game.to_str().expect("utf-8"),
     );
-    let svg = stdout_of(&run(&["render", g, "--variant", o]));
+    let svg = succeeded(&run(&["render", g, "--variant", o]));
     assert!(svg.contains(">Zorgs</text>"), "the faction's name");
     assert!(
         svg.contains("fill=\"#ff00ff\""),
@@ -277,7 +246,7 @@ fn a_new_faction_of_an_overlay_draws_in_its_own_colour() {
         "name: zorgs\nchanges:\n  - add: {kind: faction, value: {id: zorgs, name: Zorgs, home: oxide}}\n  - set: {kind: planet, id: oxide, path: colour, value: \"#00ffee\"}\n",
     )
     .expect("write");
-    let svg = stdout_of(&run(&["render", g, "--variant", o]));
+    let svg = succeeded(&run(&["render", g, "--variant", o]));
     assert!(svg.contains("fill=\"#00ffee\""));
     // A colour that is not `#rrggbb` is refused at the overlay's line.
     std::fs::write(
@@ -332,9 +301,9 @@ fn study(name: &str) -> String {
 
 #[test]
 fn study_charts_match_their_golden_files_and_show_the_tallies() {
-    let one = stdout_of(&run(&["chart", &study("study-base.json")]));
+    let one = succeeded(&run(&["chart", &study("study-base.json")]));
     golden("chart/study-base.svg", &one);
-    let two = stdout_of(&run(&[
+    let two = succeeded(&run(&[
         "chart",
         &study("study-base.json"),
         &study("study-variant.json"),

@@ -1,38 +1,12 @@
 //! `orrery simulate`, `merge` and `play`: results identical across job counts and merged
 //! shards, records that replay to the same scores, usage errors, and a scripted session.
 
+mod common;
+
+use common::{in_repo, run, scratch, succeeded};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
-fn orrery() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_orrery"));
-    c.env_remove("ORRERY_CONTENT");
-    c.current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."));
-    c
-}
-
-fn run(args: &[&str]) -> Output {
-    orrery().args(args).output().expect("runs")
-}
-
-fn succeeded(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("orrery-sim-{name}-{}", std::process::id()));
-    if dir.exists() {
-        std::fs::remove_dir_all(&dir).expect("old scratch removed");
-    }
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
+use std::process::Stdio;
 
 /// A study file's text without its timing (the one field that may differ).
 fn without_timing(path: &Path) -> String {
@@ -155,7 +129,7 @@ fn bad_options_are_usage_errors() {
 }
 
 fn play(input: &str, extra: &[&str]) -> String {
-    let mut child = orrery()
+    let mut child = in_repo()
         .args(["play", "--factions", "terrans,xenos", "--bots", "greedy"])
         .args(extra)
         .stdin(Stdio::piped())

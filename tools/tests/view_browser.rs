@@ -5,15 +5,15 @@
 //! Without Chromium the test is skipped with a message, unless `CI` is set: then it fails.
 //! `ORRERY_SCREENSHOT=FILE.png` also saves a screenshot of the page at move 150.
 
+mod common;
+
+use common::{repo, scratch};
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
 
 fn orrery(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_orrery"))
@@ -22,15 +22,6 @@ fn orrery(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("runs")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("orrery-browser-{name}-{}", std::process::id()));
-    if dir.exists() {
-        std::fs::remove_dir_all(&dir).expect("old scratch folder removed");
-    }
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
 }
 
 /// The Chromium binary: `$ORRERY_CHROMIUM`, else `chromium` or `chromium-browser` on PATH.

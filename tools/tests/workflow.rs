@@ -1,26 +1,12 @@
 //! The designer's commands: the content stack stated and saved, `explain` and `diff`.
 
+mod common;
+
+use common::{copy_dir, orrery, repo, run_in, run_in_repo, scratch};
+
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn orrery() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_orrery"));
-    c.env_remove("ORRERY_CONTENT");
-    c
-}
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn run_in<I: IntoIterator<Item = S>, S: AsRef<OsStr>>(dir: &Path, args: I) -> Output {
-    orrery().current_dir(dir).args(args).output().expect("runs")
-}
-
-fn run_in_repo<I: IntoIterator<Item = S>, S: AsRef<OsStr>>(args: I) -> Output {
-    run_in(&repo(), args)
-}
+use std::process::Output;
 
 fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
@@ -33,28 +19,6 @@ fn stderr(out: &Output) -> String {
 fn succeeded(out: &Output) -> String {
     assert!(out.status.success(), "{}{}", stdout(out), stderr(out));
     stdout(out)
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("orrery-wf-{name}-{}", std::process::id()));
-    if dir.exists() {
-        std::fs::remove_dir_all(&dir).expect("old scratch removable");
-    }
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("dir");
-    for e in std::fs::read_dir(from).expect("readable").flatten() {
-        let p = e.path();
-        let t = to.join(e.file_name());
-        if p.is_dir() {
-            copy_dir(&p, &t);
-        } else {
-            std::fs::copy(&p, &t).expect("copy");
-        }
-    }
 }
 
 const ERRATA: &str = "name: errata\nchanges:\n  - set: {kind: faction, id: terrans, path: board.power.0, value: 5}\n  - set: {kind: rules, path: rounds, value: 6}\n";
