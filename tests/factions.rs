@@ -1069,3 +1069,24 @@ fn itars_income_token_and_knowledge_academy_three() {
         .iter()
         .any(|e| e.get("t") == Some(&1) && e.len() == 1));
 }
+
+#[test]
+fn a_declined_gaia_phase_trade_leaves_only_the_end() {
+    // rich-015 move 40: the Itars may trade 4 Gaia-area tokens for a tile, or decline.
+    let g0 = at("rich/rich-015", 39);
+    let decline = orrery::notation::Command::Decline(Some("tech".into()));
+    assert!(g0.legal_parts().contains(&decline));
+    let mut g = g0.clone();
+    g.apply_part(&decline).expect("declining applies");
+    assert_eq!(
+        g.legal_parts(),
+        vec![orrery::notation::Command::EndTurn],
+        "after declining, only the end is listed"
+    );
+    let before = serde_json::to_string(&g.state).expect("serialise");
+    assert!(
+        g.apply_part(&decline).is_err(),
+        "declining twice is refused"
+    );
+    assert_eq!(serde_json::to_string(&g.state).expect("serialise"), before);
+}

@@ -281,7 +281,7 @@ impl Game {
             for f in &self.state.turn.follows {
                 self.follow_parts(v, f, reach, out);
             }
-        } else {
+        } else if !self.state.turn.decided {
             self.conversion_parts(v, Phase::Gaia, out);
             let tech_offer = v
                 .conversions

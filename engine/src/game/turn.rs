@@ -1718,9 +1718,16 @@ impl Game {
 
     /// A part of a Gaia-phase decision.
     pub(super) fn gaia_part(&mut self, seat: usize, part: &Command) -> Result<(), MoveError> {
+        // In the Gaia phase only declining decides: after it, nothing but the end is left.
+        if self.state.turn.decided {
+            return err("the Gaia-phase offer was declined: end the turn");
+        }
         match part {
             Command::Spend { cost, gain } => self.convert(seat, cost, gain, Phase::Gaia),
-            Command::Decline(Some(w)) if w == "tech" => Ok(()),
+            Command::Decline(Some(w)) if w == "tech" => {
+                self.state.turn.decided = true;
+                Ok(())
+            }
             Command::Tech(_) | Command::Up(_) | Command::Cover(_) | Command::Decline(_) => {
                 self.turn_part(seat, part)
             }
