@@ -11,34 +11,13 @@ mod shared;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use orrery::game::Game;
-use orrery::notation::{parse_line, Command, MoveLine};
-
-/// Every state of every record where a part is chosen.
-fn states() -> Vec<Game> {
-    let content = shared::platform_content();
-    let mut out = Vec::new();
-    for record in shared::records() {
-        let setup = record.game_setup(&content).expect("setup");
-        let mut game = Game::new(content.clone(), setup).expect("game");
-        for line in record.moves.iter().skip(1) {
-            let Ok(MoveLine::Turn { mut parts, .. }) = parse_line(line) else {
-                continue;
-            };
-            parts.push(Command::EndTurn);
-            for part in &parts {
-                if *part == Command::EndTurn && game.state.open.is_none() {
-                    break;
-                }
-                out.push(game.clone());
-                game.apply_part(part).expect("recorded part applies");
-            }
-        }
-    }
-    out
-}
 
 fn bench(c: &mut Criterion) {
-    let states = states();
+    let content = shared::platform_content();
+    let states: Vec<Game> = shared::decision_points(&content, usize::MAX)
+        .into_iter()
+        .map(|(g, _)| g)
+        .collect();
     let mut group = c.benchmark_group("legal_parts");
     group.throughput(Throughput::Elements(states.len() as u64));
     group.sample_size(10);

@@ -13,33 +13,9 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use orrery::bot::{self, RandomBot};
 use orrery::content::{Content, DirFiles};
 use orrery::game::{Game, Setup};
-use orrery::notation::{parse_line, Command, MoveLine};
+use orrery::notation::Command;
 use orrery::play_api::Playable;
 use orrery::rng::Rng;
-
-/// Every recorded state where a part is chosen, with that part.
-fn states(content: &Arc<Content>) -> Vec<(Game, Command)> {
-    let mut out = Vec::new();
-    for record in shared::records() {
-        let setup = record.game_setup(content).expect("setup");
-        let mut game = Game::new(content.clone(), setup).expect("game");
-        for line in record.moves.iter().skip(1) {
-            let Ok(MoveLine::Turn { mut parts, .. }) = parse_line(line) else {
-                continue;
-            };
-            parts.push(Command::EndTurn);
-            for part in parts {
-                if part == Command::EndTurn && game.state.open.is_none() {
-                    break;
-                }
-                let before = game.clone();
-                game.apply_part(&part).expect("recorded part applies");
-                out.push((before, part));
-            }
-        }
-    }
-    out
-}
 
 /// A random game of `players` seats from a seed, factions chosen, ready to play.
 fn new_game(content: &Arc<Content>, players: usize, seed: u64) -> Game {
@@ -56,7 +32,7 @@ fn new_game(content: &Arc<Content>, players: usize, seed: u64) -> Game {
 
 fn bench(c: &mut Criterion) {
     let content = shared::platform_content();
-    let states = states(&content);
+    let states = shared::decision_points(&content, usize::MAX);
     let mut group = c.benchmark_group("play");
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(10));

@@ -1,9 +1,12 @@
 //! What the benchmarks share: the recording platform's content and the recorded games.
+#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use orrery::content::{Content, DirFiles, OverlaySource};
+use orrery::game::Game;
+use orrery::notation::{parse_line, Command, MoveLine};
 use orrery::record::Record;
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -43,4 +46,29 @@ pub fn records() -> Vec<Record> {
             Record::from_json(&json).expect("record")
         })
         .collect()
+}
+
+/// Every state of the first `games` records where a part is chosen, with the part recorded
+/// there.
+pub fn decision_points(content: &Arc<Content>, games: usize) -> Vec<(Game, Command)> {
+    let mut out = Vec::new();
+    for record in records().into_iter().take(games) {
+        let setup = record.game_setup(content).expect("setup");
+        let mut game = Game::new(content.clone(), setup).expect("game");
+        for line in record.moves.iter().skip(1) {
+            let Ok(MoveLine::Turn { mut parts, .. }) = parse_line(line) else {
+                continue;
+            };
+            parts.push(Command::EndTurn);
+            for part in parts {
+                if part == Command::EndTurn && game.state.open.is_none() {
+                    break;
+                }
+                let before = game.clone();
+                game.apply_part(&part).expect("recorded part applies");
+                out.push((before, part));
+            }
+        }
+    }
+    out
 }
