@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use orrery::content::{id_schema, schema};
 
-use crate::{load_stack, usage, ContentArgs};
+use crate::ContentArgs;
 
 /// The modeline line prefix every content file starts with.
 const MODELINE: &str = "# yaml-language-server: $schema=";
@@ -55,12 +55,8 @@ fn write_new(path: &Path, text: &str) -> Result<(), String> {
 
 /// Sets up `dir`.
 pub fn init(args: &ContentArgs, dir: &Path, copy_base: bool) -> ExitCode {
-    let stack = match args.stack(&[]) {
-        Ok(s) => s,
-        Err(e) => return usage(e),
-    };
-    let content = match load_stack(&stack) {
-        Ok(c) => c,
+    let (stack, content) = match args.load_stacked(&[]) {
+        Ok(x) => x,
         Err(code) => return code,
     };
     let mut files: Vec<(std::path::PathBuf, String)> = id_schema::all_with_ids(&content)

@@ -75,12 +75,8 @@ pub fn explain(args: &ContentArgs, kind: &str, id: Option<&str>, json: bool) -> 
             kind_names().join(", ")
         ));
     };
-    let stack = match args.stack(&[]) {
-        Ok(s) => s,
-        Err(e) => return usage(e),
-    };
-    let content = match load_stack(&stack) {
-        Ok(c) => c,
+    let (stack, content) = match args.load_stacked(&[]) {
+        Ok(x) => x,
         Err(code) => return code,
     };
     if let Err(e) = known_id(&content, kind, id) {

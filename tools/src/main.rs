@@ -76,8 +76,14 @@ impl ContentArgs {
 
     /// Loads the content with its overlays, stating the stack on stderr and printing problems.
     fn load(&self, defaults: &[&str]) -> Result<Content, ExitCode> {
+        self.load_stacked(defaults).map(|(_, content)| content)
+    }
+
+    /// [`ContentArgs::load`], keeping the stack the content came from.
+    fn load_stacked(&self, defaults: &[&str]) -> Result<(Stack, Content), ExitCode> {
         let stack = self.stack(defaults).map_err(usage)?;
-        load_stack(&stack)
+        let content = load_stack(&stack)?;
+        Ok((stack, content))
     }
 }
 
