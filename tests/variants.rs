@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use orrery::bot::RandomBot;
 use orrery::content::{Content, OverlaySource};
-use orrery::game::{Game, Setup};
-use orrery::map::Map;
+use orrery::game::{Decision, Game, Setup};
+use orrery::map::{standard_placements, Map, Placement};
 use orrery::notation::Command;
 use orrery::rng::Rng;
 
@@ -65,6 +65,15 @@ fn play(content: Arc<Content>, players: usize, seed: u64, mut watch: impl FnMut(
     let setup = Setup::random(&content, players, &mut rng).expect("a random setup");
     let fs = factions(&content, players, seed);
     let mut game = Game::new(content, setup).expect("a game");
+    // A sector-rotation step (advanced setup): take one of the listed parts, by the seed.
+    while matches!(game.state.queue.front(), Some(Decision::Rotate(_)))
+        || matches!(game.state.open, Some(Decision::Rotate(_)))
+    {
+        let parts = game.legal_parts();
+        let part = parts[seed as usize % parts.len()].clone();
+        game.apply_part(&part)
+            .unwrap_or_else(|e| panic!("seed {seed}: {part}: {e}"));
+    }
     for f in &fs {
         game.apply_part(&Command::Faction(f.as_str().into()))
             .unwrap_or_else(|e| panic!("seed {seed}: faction {f}: {e}"));
@@ -99,6 +108,10 @@ fn every_shipped_variant_validates_and_plays_complete_games() {
         "boardgamers",
         "small-three-player-board",
         "variable-turn-order",
+        "variable-board-fixed-core",
+        "variable-board-core-shuffled",
+        "variable-board-random",
+        "advanced-setup",
     ] {
         assert!(names.iter().any(|n| n == expected), "{expected} missing");
     }
@@ -181,4 +194,248 @@ fn variable_turn_order_follows_the_order_of_passing() {
             assert_eq!(order, &clockwise);
         }
     }
+}
+
+/// Slots 0, 2, 3, 4: where the standard arrangement puts sectors 1–4 (content/base/sectors.yaml).
+const CORE: [usize; 4] = [0, 2, 3, 4];
+
+/// Sector number without its side letter (`5B` → `5`).
+fn number(p: &Placement) -> u32 {
+    p.sector
+        .trim_end_matches(char::is_alphabetic)
+        .parse()
+        .expect("a sector number")
+}
+
+/// Checked here without `Map::is_valid`: no space holds a wheel planet that a neighbour holds.
+fn no_alike_neighbours(content: &Content, map: &Map) -> bool {
+    map.spaces.iter().all(|s| {
+        let planet = &content.planets.planets[usize::from(s.planet)];
+        planet.kind != orrery::content::PlanetKind::Wheel
+            || s.hex
+                .neighbours()
+                .iter()
+                .all(|n| map.space(*n).is_none_or(|o| o.planet != s.planet))
+    })
+}
+
+/// Maps of a variant for a player count over some seeds.
+fn maps(content: &Content, players: usize, seeds: u64) -> Vec<Map> {
+    (0..seeds)
+        .map(|seed| Map::random(content, players, &mut Rng::new(seed)).expect("a map"))
+        .collect()
+}
+
+#[test]
+fn the_standard_arrangement_is_valid_and_puts_1_to_4_in_the_centre() {
+    for content in [
+        common::base(),
+        (*with_variant("small-three-player-board")).clone(),
+    ] {
+        for layout in &content.sectors.layouts {
+            let standard = standard_placements(layout);
+            let map = Map::build(&content, &standard).expect("builds");
+            assert!(no_alike_neighbours(&content, &map), "{:?}", layout.players);
+            let core: Vec<u32> = CORE.iter().map(|&i| number(&standard[i])).collect();
+            assert_eq!(core, [1, 2, 3, 4]);
+        }
+    }
+}
+
+#[test]
+fn variable_board_fixed_core_keeps_1_to_4_exactly_and_deals_the_rest() {
+    let content = with_variant("variable-board-fixed-core");
+    for players in [2, 3, 4] {
+        let layout = content
+            .sectors
+            .layouts
+            .iter()
+            .find(|l| l.players.contains(&(players as u8)))
+            .unwrap();
+        let standard = standard_placements(layout);
+        let mut outer = std::collections::BTreeSet::new();
+        for map in maps(&content, players, 40) {
+            assert!(no_alike_neighbours(&content, &map));
+            for &i in &CORE {
+                assert_eq!(map.placements[i], standard[i], "slot {i} is fixed");
+            }
+            for (i, p) in map.placements.iter().enumerate() {
+                if !CORE.contains(&i) {
+                    assert!(number(p) > 4, "{players}p slot {i}: {}", p.sector);
+                    outer.insert((i, p.sector.clone(), p.rotation));
+                }
+            }
+        }
+        // The other sectors really move and turn.
+        let slot1: Vec<_> = outer.iter().filter(|(i, ..)| *i == 1).collect();
+        assert!(slot1.len() > 5, "{players}p: {slot1:?}");
+    }
+}
+
+#[test]
+fn variable_board_core_shuffled_keeps_1_to_4_in_the_centre_slots() {
+    let content = with_variant("variable-board-core-shuffled");
+    for players in [2, 3, 4] {
+        let mut centre = std::collections::BTreeSet::new();
+        for map in maps(&content, players, 40) {
+            assert!(no_alike_neighbours(&content, &map));
+            let mut core: Vec<u32> = CORE.iter().map(|&i| number(&map.placements[i])).collect();
+            core.sort_unstable();
+            assert_eq!(core, [1, 2, 3, 4], "{players}p");
+            centre.insert((map.placements[0].sector.clone(), map.placements[0].rotation));
+        }
+        assert!(
+            centre.len() > 5,
+            "{players}p: the centre varies: {centre:?}"
+        );
+    }
+}
+
+#[test]
+fn variable_board_random_deals_any_sector_anywhere_like_the_base() {
+    let content = with_variant("variable-board-random");
+    let base = common::base();
+    for players in [2, 3, 4] {
+        let maps = maps(&content, players, 40);
+        assert!(maps.iter().all(|m| no_alike_neighbours(&content, m)));
+        // Sectors beyond 4 reach the centre slots.
+        assert!(maps
+            .iter()
+            .any(|m| CORE.iter().any(|&i| number(&m.placements[i]) > 4)));
+        // The base content without groups deals the same way, draw for draw.
+        for (seed, m) in maps.iter().enumerate() {
+            let b = Map::random(&base, players, &mut Rng::new(seed as u64)).unwrap();
+            assert_eq!(&b, m);
+        }
+    }
+}
+
+#[test]
+fn a_layout_whose_fixed_sectors_clash_is_refused_by_validate() {
+    // Method 1 keeps sectors 1 and 2 fixed; turned like this they put alike planets side by side.
+    let text = "name: clash\nchanges:\n  - set: {kind: map, path: layouts.0.rotations, value: [4, 0, 0, 0, 0, 0, 0]}\n";
+    let path = common::root().join("content/variants/variable-board-fixed-core.yaml");
+    let overlays = [
+        OverlaySource {
+            file: path.display().to_string(),
+            text: std::fs::read_to_string(&path).unwrap(),
+            scripts: Vec::new(),
+        },
+        OverlaySource {
+            file: "clash.yaml".into(),
+            text: text.into(),
+            scripts: Vec::new(),
+        },
+    ];
+    let diags = Content::load(&common::base_files(), &overlays).expect_err("refused");
+    let shown: Vec<String> = diags.iter().map(|d| d.to_string()).collect();
+    assert!(
+        shown.iter().any(|d| d.contains("no valid map exists")),
+        "{shown:?}"
+    );
+    // Without the fixed core the same rotations are only a starting point: valid content.
+    let random = std::slice::from_ref(&overlays[1]);
+    let content = Content::load(&common::base_files(), random).expect("valid");
+    assert!(Map::random(&content, 2, &mut Rng::new(3)).is_ok());
+    // Built directly (validation bypassed), the kernel still refuses before any draw.
+    let mut content = content;
+    content.sectors.layouts[0].groups = Some(Vec::new());
+    let e = Map::random(&content, 2, &mut Rng::new(3)).unwrap_err();
+    assert!(e.to_string().contains("no valid map exists"), "{e}");
+}
+
+/// A fresh advanced-setup game: the last seat is to turn sectors.
+fn advanced_game(players: usize, seed: u64) -> Game {
+    let content = with_variant("advanced-setup");
+    let setup = Setup::random(&content, players, &mut Rng::new(seed)).expect("a setup");
+    Game::new(content, setup).expect("a game")
+}
+
+#[test]
+fn advanced_setup_lets_the_last_seat_turn_sectors_before_factions() {
+    for players in [2, 3, 4] {
+        let mut g = advanced_game(players, 11);
+        assert_eq!(g.state.queue.front(), Some(&Decision::Rotate(players - 1)));
+        let parts = g.legal_parts();
+        assert!(parts.contains(&Command::EndTurn), "{parts:?}");
+        let rotations: Vec<&Command> = parts
+            .iter()
+            .filter(|p| p.to_string().starts_with("rotate "))
+            .collect();
+        assert!(rotations.len() >= 10, "{players}p: {rotations:?}");
+        // Every listed rotation applies and keeps the map valid.
+        for part in &rotations {
+            let mut t = g.clone();
+            t.apply_part(part).unwrap_or_else(|e| panic!("{part}: {e}"));
+            assert!(t.state.map.is_valid(&t.content), "{part}");
+        }
+        // A whole line of the platform's notation: the named sector turns and its planets move.
+        let text = rotations[0].to_string();
+        let words: Vec<&str> = text.split(' ').collect();
+        let centre = orrery::hex::Hex::parse_axial(words[1]).unwrap();
+        let sixths: i32 = words[2].parse().unwrap();
+        let si = g
+            .state
+            .map
+            .placements
+            .iter()
+            .position(|p| p.center == centre)
+            .unwrap();
+        let before = g.state.map.clone();
+        g.apply_text(&format!("p{players} {text}"))
+            .expect("rotation applies");
+        assert_eq!(
+            i32::from(g.state.map.placements[si].rotation),
+            (i32::from(before.placements[si].rotation) + sixths) % 6
+        );
+        for s in before.spaces.iter().filter(|s| usize::from(s.sector) == si) {
+            let moved = centre + (s.hex - centre).rotate(sixths);
+            assert_eq!(g.state.map.space(moved).map(|m| m.planet), Some(s.planet));
+        }
+        // Then factions are chosen in seat order as in the base game.
+        assert_eq!(g.state.queue.front(), Some(&Decision::Faction(0)));
+        assert_eq!(
+            g.state.setup.sectors, before.placements,
+            "the setup keeps the dealt map"
+        );
+    }
+}
+
+#[test]
+fn advanced_setup_refuses_bad_rotations_and_leaves_the_map_alone() {
+    let g0 = advanced_game(4, 5);
+    let invalid: Option<String> = g0.state.map.placements.iter().find_map(|p| {
+        (1..=5u8).find_map(|k| {
+            let mut m = (*g0.state.map).clone();
+            m.rotate_sector(p.center, k);
+            (!m.is_valid(&g0.content))
+                .then(|| format!("p4 rotate {}x{} {k}", p.center.q, p.center.r))
+        })
+    });
+    let invalid = invalid.expect("some turn clashes");
+    let first = g0.state.map.placements[0].center;
+    let twice = format!("p4 rotate {0}x{1} 1 {0}x{1} 2", first.q, first.r);
+    for (line, why) in [
+        (invalid.as_str(), "side by side"),
+        ("p4 rotate 9x9 1", "not the centre of a sector"),
+        ("p4 rotate 0x0 6", "0 to 5"),
+        ("p4 rotate 0x0", "pairs"),
+        (twice.as_str(), "already turned"),
+        ("p4 faction terrans", "rotate"),
+    ] {
+        let mut g = g0.clone();
+        let e = g.apply_text(line).expect_err(line);
+        assert!(e.to_string().contains(why), "{line}: {e}");
+        assert_eq!(g.state, g0.state, "{line} left the state as it was");
+    }
+    // Without the option the first decision is the faction and `rotate` is refused.
+    let base = Arc::new(common::base());
+    let setup = Setup::random(&base, 4, &mut Rng::new(5)).unwrap();
+    let mut g = Game::new(base, setup).unwrap();
+    assert_eq!(g.state.queue.front(), Some(&Decision::Faction(0)));
+    assert!(g.apply_text("p4 rotate 0x0 1").is_err());
+    assert!(g
+        .legal_parts()
+        .iter()
+        .all(|p| !p.to_string().starts_with("rotate")));
 }

@@ -4,7 +4,7 @@ use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
 
-use crate::content::{Content, PlanetKind};
+use crate::content::{Content, Layout, Planet, PlanetKind, Sector, SlotGroup};
 use crate::hex::{offset_index, position_index, Hex, POSITION_NAMES, SECTOR_OFFSETS};
 use crate::rng::Rng;
 
@@ -67,6 +67,12 @@ pub enum MapError {
     /// A listed space with a letter that no planet type uses.
     #[error("listed hex {0} has an unknown planet letter '{1}'")]
     ListedLetter(Hex, char),
+    /// The sectors a layout keeps fixed put two alike planets side by side: no draw can help.
+    #[error("the {0}-player layout keeps sectors fixed that put alike planets side by side at {1} and {2}: no valid map exists")]
+    FixedClash(usize, String, String),
+    /// Every draw of a layout gave an invalid map.
+    #[error("no valid {0}-player map in {1} draws: the layout's groups leave too little freedom")]
+    NoValidMap(usize, usize),
     /// A space of the placed sectors that the list leaves out, or lists twice.
     #[error("hex {0} is listed {1} times (once expected)")]
     ListedCount(Hex, usize),
@@ -143,21 +149,30 @@ impl HexIndex {
 impl Map {
     /// Builds the map of an explicit placement.
     pub fn build(content: &Content, placements: &[Placement]) -> Result<Map, MapError> {
+        Map::from_tiles(
+            &content.planets.planets,
+            &content.sectors.sectors,
+            placements,
+        )
+    }
+
+    /// [`Map::build`] from the planet types and sector tiles alone.
+    pub fn from_tiles(
+        planets: &[Planet],
+        sectors: &[Sector],
+        placements: &[Placement],
+    ) -> Result<Map, MapError> {
         let mut spaces = Vec::new();
         let mut labels = Vec::new();
         let mut seen = HashSet::new();
         for (si, p) in placements.iter().enumerate() {
-            let sector = content
-                .sectors
-                .sectors
+            let sector = sectors
                 .iter()
                 .find(|s| s.id == p.sector)
                 .ok_or_else(|| MapError::UnknownSector(p.sector.clone()))?;
             labels.push(sector.label.clone());
             for (i, letter) in sector.spaces.chars().enumerate().take(19) {
-                let planet = content
-                    .planets
-                    .planets
+                let planet = planets
                     .iter()
                     .position(|pl| pl.letter == letter)
                     .ok_or(MapError::UnknownLetter(sector.id.clone(), letter))?;
@@ -220,8 +235,10 @@ impl Map {
             .collect()
     }
 
-    /// A random valid map for a player count: sectors shuffled into the layout's slots with
-    /// random rotations, redrawn until no two neighbouring spaces hold the same wheel planet.
+    /// A random valid map for a player count, dealt from the layout's standard arrangement by
+    /// its groups (see [`Layout::groups`]) and redrawn until no two neighbouring spaces hold
+    /// the same wheel planet. Fixed sectors that already clash are an error before any draw;
+    /// after [`MAP_DRAWS`] invalid draws the layout is given up on.
     pub fn random(content: &Content, players: usize, rng: &mut Rng) -> Result<Map, MapError> {
         let layout = content
             .sectors
@@ -229,36 +246,84 @@ impl Map {
             .iter()
             .find(|l| l.players.iter().any(|&p| usize::from(p) == players))
             .ok_or(MapError::NoLayout(players))?;
-        for _ in 0..10_000 {
-            let mut ids = layout.sectors.clone();
-            rng.shuffle(&mut ids);
-            let placements: Vec<Placement> = ids
-                .into_iter()
-                .zip(&layout.slots)
-                .map(|(sector, c)| Placement {
-                    sector,
-                    rotation: rng.below(6) as u8,
-                    center: Hex::new(c[0], c[1]),
-                })
-                .collect();
+        let standard = standard_placements(layout);
+        let groups = deal_groups(layout);
+        let fixed: Vec<Placement> = fixed_slots(layout, &groups)
+            .into_iter()
+            .map(|i| standard[i].clone())
+            .collect();
+        if let Some((a, b)) = Map::build(content, &fixed)?.first_clash(content) {
+            return Err(MapError::FixedClash(players, a, b));
+        }
+        for _ in 0..MAP_DRAWS {
+            let mut placements = standard.clone();
+            for g in &groups {
+                let mut dealt: Vec<(String, u8)> = g
+                    .slots
+                    .iter()
+                    .map(|&i| (standard[i].sector.clone(), standard[i].rotation))
+                    .collect();
+                if g.shuffle {
+                    rng.shuffle(&mut dealt);
+                }
+                for (&i, (sector, rotation)) in g.slots.iter().zip(dealt) {
+                    placements[i].sector = sector;
+                    placements[i].rotation = if g.rotate {
+                        rng.below(6) as u8
+                    } else {
+                        rotation
+                    };
+                }
+            }
             let map = Map::build(content, &placements)?;
             if map.is_valid(content) {
                 return Ok(map);
             }
         }
-        Err(MapError::NoLayout(players))
+        Err(MapError::NoValidMap(players, MAP_DRAWS))
     }
 
     /// No two neighbouring spaces hold the same planet type of the terraforming wheel.
     pub fn is_valid(&self, content: &Content) -> bool {
-        self.spaces.iter().all(|s| {
-            content.planets.planets[usize::from(s.planet)].kind != PlanetKind::Wheel
-                || s.hex
-                    .neighbours()
-                    .iter()
-                    .filter_map(|n| self.space(*n))
-                    .all(|n| n.planet != s.planet)
+        self.first_clash(content).is_none()
+    }
+
+    /// The first two neighbouring spaces holding the same wheel planet, by name.
+    pub fn first_clash(&self, content: &Content) -> Option<(String, String)> {
+        self.clash_with(&content.planets.planets)
+    }
+
+    /// [`Map::first_clash`] with the planet types alone.
+    pub fn clash_with(&self, planets: &[Planet]) -> Option<(String, String)> {
+        self.spaces.iter().find_map(|s| {
+            if planets[usize::from(s.planet)].kind != PlanetKind::Wheel {
+                return None;
+            }
+            let n = s
+                .hex
+                .neighbours()
+                .into_iter()
+                .find(|n| self.space(*n).is_some_and(|n| n.planet == s.planet))?;
+            let name = |h: Hex| self.name_of(h).unwrap_or_else(|| h.to_string());
+            Some((name(s.hex), name(n)))
         })
+    }
+
+    /// Turns the sector placed at `centre` by `sixths` of a turn clockwise about its centre:
+    /// its spaces move with their planets; `None` when no sector is placed there.
+    pub fn rotate_sector(&mut self, centre: Hex, sixths: u8) -> Option<()> {
+        let si = self.placements.iter().position(|p| p.center == centre)?;
+        for s in self
+            .spaces
+            .iter_mut()
+            .filter(|s| usize::from(s.sector) == si)
+        {
+            s.hex = centre + (s.hex - centre).rotate(i32::from(sixths));
+        }
+        let p = &mut self.placements[si];
+        p.rotation = (p.rotation + sixths % 6) % 6;
+        self.reindex();
+        Some(())
     }
 
     /// Rebuilds the hex index (after deserialising).
@@ -302,6 +367,52 @@ impl Map {
     }
 }
 
+/// Draws of a random map before its layout is given up on.
+pub const MAP_DRAWS: usize = 10_000;
+
+/// The standard arrangement of a layout: its sectors in slot order, with their rotations.
+pub fn standard_placements(layout: &Layout) -> Vec<Placement> {
+    layout
+        .sectors
+        .iter()
+        .zip(&layout.slots)
+        .enumerate()
+        .map(|(i, (sector, c))| Placement {
+            sector: sector.clone(),
+            rotation: layout.rotations.get(i).copied().unwrap_or(0),
+            center: Hex::new(c[0], c[1]),
+        })
+        .collect()
+}
+
+/// The layout's groups; absent: one group of every slot, shuffled and rotated.
+fn deal_groups(layout: &Layout) -> Vec<SlotGroup> {
+    layout.groups.clone().unwrap_or_else(|| {
+        vec![SlotGroup {
+            slots: (0..layout.slots.len()).collect(),
+            shuffle: true,
+            rotate: true,
+        }]
+    })
+}
+
+/// Slots whose sector and rotation a random map never changes: in no group, or in a group
+/// that neither shuffles nor rotates (or a shuffled group of one slot that does not rotate).
+pub fn fixed_slots(layout: &Layout, groups: &[SlotGroup]) -> Vec<usize> {
+    (0..layout.slots.len().min(layout.sectors.len()))
+        .filter(|i| {
+            groups
+                .iter()
+                .all(|g| !g.slots.contains(i) || !(g.rotate || (g.shuffle && g.slots.len() > 1)))
+        })
+        .collect()
+}
+
+/// The fixed slots of a layout as it is written (absent groups: none fixed).
+pub fn layout_fixed_slots(layout: &Layout) -> Vec<usize> {
+    fixed_slots(layout, &deal_groups(layout))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -312,6 +423,70 @@ mod tests {
             sector: 0,
             planet: PlanetIx::default(),
         }
+    }
+
+    /// The fixture's content with a second tile, `s2`, and a two-slot layout.
+    fn two_slot_content(s2: &str, groups: Option<Vec<SlotGroup>>) -> Content {
+        let mut c = Content::load(&crate::content::fixture::files(), &[]).expect("valid");
+        let mut tile = c.sectors.sectors[0].clone();
+        tile.id = "s2".into();
+        tile.label = "2".into();
+        tile.spaces = s2.into();
+        c.sectors.sectors.push(tile);
+        let layout = &mut c.sectors.layouts[0];
+        layout.sectors = vec!["s1".into(), "s2".into()];
+        layout.slots = vec![[0, 0], [5, -2]];
+        layout.groups = groups;
+        c
+    }
+
+    fn group(slots: &[usize], shuffle: bool, rotate: bool) -> SlotGroup {
+        SlotGroup {
+            slots: slots.to_vec(),
+            shuffle,
+            rotate,
+        }
+    }
+
+    #[test]
+    fn groups_say_which_slots_are_dealt_and_which_stay() {
+        let c = two_slot_content("eeeeeeeeeeeeeeeeeeb", Some(vec![group(&[1], false, true)]));
+        let mut rotations = HashSet::new();
+        for seed in 0..30 {
+            let map = Map::random(&c, 2, &mut Rng::new(seed)).expect("a map");
+            assert_eq!(map.placements[0].sector, "s1");
+            assert_eq!(map.placements[0].rotation, 0, "slot 0 is in no group");
+            assert_eq!(map.placements[1].sector, "s2");
+            rotations.insert(map.placements[1].rotation);
+        }
+        assert!(rotations.len() > 3, "slot 1 is rotated: {rotations:?}");
+        // Shuffled but not rotated: the sectors swap places and keep their rotations.
+        let c = two_slot_content(
+            "eeeeeeeeeeeeeeeeeeb",
+            Some(vec![group(&[0, 1], true, false)]),
+        );
+        let firsts: HashSet<String> = (0..30)
+            .map(|seed| Map::random(&c, 2, &mut Rng::new(seed)).unwrap())
+            .inspect(|m| assert!(m.placements.iter().all(|p| p.rotation == 0)))
+            .map(|m| m.placements[0].sector.clone())
+            .collect();
+        assert_eq!(firsts.len(), 2);
+        assert_eq!(fixed_slots(&c.sectors.layouts[0], &[]), [0, 1]);
+    }
+
+    #[test]
+    fn an_impossible_layout_is_an_error_not_a_hang() {
+        // Every draw puts two reds side by side inside s2 itself.
+        let c = two_slot_content("rrrrrrrrrrrrrrrrrrr", None);
+        assert_eq!(
+            Map::random(&c, 2, &mut Rng::new(1)),
+            Err(MapError::NoValidMap(2, MAP_DRAWS))
+        );
+        // Fixed sectors that clash are found before any draw.
+        let c = two_slot_content("rrrrrrrrrrrrrrrrrrr", Some(vec![]));
+        let e = Map::random(&c, 2, &mut Rng::new(1)).unwrap_err();
+        assert!(matches!(e, MapError::FixedClash(2, _, _)), "{e}");
+        assert!(e.to_string().contains("no valid map exists"), "{e}");
     }
 
     #[test]

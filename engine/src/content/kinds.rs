@@ -104,6 +104,12 @@ pub struct RuleOptions {
     /// How factions are handed out: chosen in seat order (the printed rules), or auctioned.
     #[serde(default)]
     pub auction: Auction,
+    /// Before factions are chosen, the last seat may turn sectors of the map: parts
+    /// `rotate <centre> <sixths> …` (the recording platform's notation; pairs of a sector's
+    /// centre `QxR` and 0–5 sixths of a turn clockwise), each sector once; every part must
+    /// leave the map valid; `endturn` keeps the map as it is.
+    #[serde(default)]
+    pub rotate_sectors: bool,
 }
 
 /// A faction auction: seats bid victory points for factions, paid at the end of the game.
@@ -219,16 +225,41 @@ pub struct Sector {
     pub spaces: String,
 }
 
-/// A map layout.
+/// A map layout: slots, the standard arrangement of sectors in them, and how a random map is
+/// dealt from it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Layout {
     /// Player counts this layout is for.
     pub players: Vec<u8>,
-    /// Sector ids used.
+    /// Sector ids used: the standard arrangement, one per slot in slot order.
     pub sectors: Vec<String>,
     /// Centres of the slots, axial `[q, r]`.
     pub slots: Vec<[i32; 2]>,
+    /// Rotation (sixths of a turn clockwise, 0–5) of each slot's sector in the standard
+    /// arrangement, in slot order; absent: all 0.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rotations: Vec<u8>,
+    /// How a random map is dealt from the standard arrangement: each group's sectors are
+    /// shuffled among its slots and/or turned at random; a slot in no group keeps its standard
+    /// sector and rotation (`[]`: the standard arrangement itself). Absent: one group of every
+    /// slot, shuffled and rotated. A map is redrawn until it is valid, a bounded number of times.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub groups: Option<Vec<SlotGroup>>,
+}
+
+/// Slots of a layout dealt together in a random map.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SlotGroup {
+    /// Slot indices (0 = the first of the layout's `slots`); a slot belongs to one group at most.
+    pub slots: Vec<usize>,
+    /// The sectors standing in these slots are shuffled among them (else each stays put).
+    #[serde(default)]
+    pub shuffle: bool,
+    /// Each of these slots' sectors gets a random rotation (else its standard rotation).
+    #[serde(default)]
+    pub rotate: bool,
 }
 
 /// A building (structure) on the faction board.

@@ -922,6 +922,12 @@ fn check_references(
                     format!("{} sectors but {} slots", l.sectors.len(), l.slots.len()),
                 ));
             }
+            let planets = c.planets.as_ref().map(|p| p.planets.as_slice());
+            let tiles = c.sectors.as_ref().map(|s| s.sectors.as_slice());
+            for (ptr, message) in check_layout(l, planets.zip(tiles)) {
+                let ptr = format!("/layouts/{i}{ptr}");
+                diags.push(diag_at(&doc.tree.origin_at(&ptr), &ptr, message));
+            }
         }
     }
     for (di, f) in &c.factions {
@@ -954,6 +960,80 @@ fn check_references(
             ));
         }
     }
+}
+
+/// Problems of a layout's standard arrangement and groups, as (pointer inside the layout,
+/// message): rotations and slot indices in range, a slot in one group at most, and — with the
+/// planets and tiles at hand — fixed sectors that do not overlap or clash (no draw could make
+/// such a layout valid).
+fn check_layout(l: &Layout, tiles: Option<(&[Planet], &[Sector])>) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    if !l.rotations.is_empty() && l.rotations.len() != l.slots.len() {
+        out.push((
+            "/rotations".to_string(),
+            format!(
+                "{} rotations but {} slots",
+                l.rotations.len(),
+                l.slots.len()
+            ),
+        ));
+    }
+    for (j, r) in l.rotations.iter().enumerate() {
+        if *r > 5 {
+            out.push((
+                format!("/rotations/{j}"),
+                format!("a rotation is 0 to 5 sixths of a turn, got {r}"),
+            ));
+        }
+    }
+    let mut seen = BTreeSet::new();
+    for (g, group) in l.groups.iter().flatten().enumerate() {
+        for (j, slot) in group.slots.iter().enumerate() {
+            let ptr = format!("/groups/{g}/slots/{j}");
+            if *slot >= l.slots.len() {
+                out.push((
+                    ptr,
+                    format!("slot {slot} is not among the {} slots", l.slots.len()),
+                ));
+            } else if !seen.insert(*slot) {
+                out.push((ptr, format!("slot {slot} is in two groups")));
+            }
+        }
+    }
+    if !out.is_empty() || l.sectors.len() != l.slots.len() {
+        return out;
+    }
+    if let Some((planets, sectors)) = tiles {
+        let standard = crate::map::standard_placements(l);
+        let fixed: Vec<_> = crate::map::layout_fixed_slots(l)
+            .into_iter()
+            .map(|i| standard[i].clone())
+            .collect();
+        let at = if l.groups.is_some() {
+            "/groups"
+        } else {
+            "/sectors"
+        };
+        match crate::map::Map::from_tiles(planets, sectors, &fixed) {
+            Ok(map) => {
+                if let Some((a, b)) = map.clash_with(planets) {
+                    out.push((
+                        at.to_string(),
+                        format!("the sectors this layout keeps fixed put alike planets side by side at {a} and {b}: no valid map exists"),
+                    ));
+                }
+            }
+            // Unknown sectors are reported on their own.
+            Err(crate::map::MapError::UnknownSector(_)) => {}
+            Err(e) => out.push((at.to_string(), e.to_string())),
+        }
+        if let Err(e @ crate::map::MapError::Overlap(_)) =
+            crate::map::Map::from_tiles(planets, sectors, &standard)
+        {
+            out.push(("/slots".to_string(), e.to_string()));
+        }
+    }
+    out
 }
 
 fn building_refs(

@@ -123,6 +123,10 @@ impl Game {
         }
         let decided = self.state.turn.decided;
         match d {
+            Decision::Rotate(_) => {
+                out.push(Command::EndTurn);
+                self.rotate_parts(&mut out);
+            }
             Decision::Faction(_) if !decided => {
                 self.faction_parts(&mut out);
                 if self.content.rules.options.auction == crate::content::Auction::BidWhileChoosing {

@@ -10,6 +10,7 @@ mod legal;
 mod memo;
 mod phases;
 mod playable;
+mod rotation;
 mod setup;
 mod special;
 mod turn;
@@ -90,6 +91,8 @@ pub(crate) fn err<T>(msg: impl Into<String>) -> Result<T, MoveError> {
 /// A decision the game waits for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Decision {
+    /// Turn sectors of the map before factions are chosen (rule option `rotate_sectors`).
+    Rotate(usize),
     /// Choose a faction.
     Faction(usize),
     /// Bid for one of the chosen factions (faction auction).
@@ -119,7 +122,8 @@ impl Decision {
     /// The seat that must decide.
     pub fn seat(&self) -> usize {
         match self {
-            Decision::Faction(s)
+            Decision::Rotate(s)
+            | Decision::Faction(s)
             | Decision::Bid(s)
             | Decision::Place(s, _)
             | Decision::Booster(s)
@@ -359,7 +363,12 @@ impl Game {
                 .collect(),
             fed_supply: word_keys(&setup.federation_tokens).into(),
             track_token: setup.terra_fed_token.as_deref().map(Word::from),
-            queue: (0..setup.players).map(Decision::Faction).collect(),
+            queue: (setup.players.checked_sub(1))
+                .filter(|_| content.rules.options.rotate_sectors)
+                .map(Decision::Rotate)
+                .into_iter()
+                .chain((0..setup.players).map(Decision::Faction))
+                .collect(),
             income_pending: BTreeMap::new(),
             income_todo: VecDeque::new(),
             gaia_todo: VecDeque::new(),
@@ -581,6 +590,7 @@ impl Game {
             return self.close_decision(&decision);
         }
         match decision {
+            Decision::Rotate(s) => self.rotate_sectors(s, part),
             Decision::Faction(s) => self.once(|g| g.choose_faction(s, part)),
             Decision::Bid(s) => self.once(|g| g.bid(s, part)),
             Decision::Place(s, b) => self.once(|g| g.place_start(s, &b, part)),
@@ -627,6 +637,7 @@ impl Game {
                     return err("nothing was decided");
                 }
             }
+            Decision::Rotate(_) => {}
             Decision::Turn(s) => self.end_turn(*s)?,
             Decision::Leech { seat, value } => self.end_leech(*seat, *value)?,
             Decision::Gaia(s) => self.end_gaia(*s)?,
