@@ -426,11 +426,6 @@ impl Game {
                 state.income_pending.keys().copied().collect(),
             ),
             ("question", state.question.iter().map(|q| q.seat).collect()),
-            ("turn.leech", state.turn.leech.clone()),
-            (
-                "turn.deferred_leech",
-                state.turn.deferred_leech.into_iter().collect(),
-            ),
             (
                 "gaiaformers",
                 state.gaiaformers.iter().map(|g| g.seat).collect(),
