@@ -313,7 +313,7 @@ proptest! {
         };
         let mut expected = i64::from(tokens(&power));
         for op in ops {
-            let before = power.clone();
+            let before = power;
             let (ok, change) = match op {
                 Op::Gain(n) => { power.gain_tokens(n); (true, i64::from(n)) }
                 Op::Charge(n) => { power.charge(n, false); (true, 0) }
