@@ -94,8 +94,10 @@ fn a_saved_state_loads_back_identically() {
         .expect("replays");
     let text = serde_json::to_string(&game.state).unwrap();
     let state = serde_json::from_str(&text).unwrap();
-    let loaded = orrery::game::Game::from_state(content, state);
+    // Through `Game::load`, the validating way in a saved file takes.
+    let loaded = orrery::game::Game::load(content, state).expect("a saved state loads");
     assert_eq!(serde_json::to_string(&loaded.state).unwrap(), text);
+    assert_eq!(loaded.legal_parts(), game.legal_parts());
 }
 
 #[test]

@@ -331,6 +331,62 @@ impl Map {
         self.index = HexIndex::new(&self.spaces);
     }
 
+    /// Farthest a space or sector centre of a map read from outside may lie from the origin.
+    pub const MAX_COORD: i32 = 10_000;
+
+    /// Most cells the hex index of a map read from outside may cover.
+    pub const MAX_CELLS: i64 = 1 << 20;
+
+    /// Checks a map read from outside (a saved state): as many labels as placements, none
+    /// empty; every space on a placed sector, with a planet index below `planets`, at its own
+    /// hex; coordinates and the index's extent bounded. The error names the first problem.
+    pub fn check(&self, planets: usize) -> Result<(), String> {
+        if self.labels.len() != self.placements.len() {
+            return Err("map: labels do not match the placed sectors".into());
+        }
+        if self.labels.iter().any(String::is_empty) {
+            return Err("map: a sector label is empty".into());
+        }
+        if self.spaces.len() >= usize::from(HexIndex::NONE) {
+            return Err(format!("map: {} spaces", self.spaces.len()));
+        }
+        let far = |h: Hex| h.q.unsigned_abs().max(h.r.unsigned_abs()) > Self::MAX_COORD as u32;
+        if let Some(p) = self.placements.iter().find(|p| far(p.center)) {
+            return Err(format!("map: sector {} lies off any map", p.sector));
+        }
+        let mut seen = HashSet::new();
+        for s in &self.spaces {
+            if far(s.hex) {
+                return Err(format!(
+                    "map: a space lies off any map ({}x{})",
+                    s.hex.q, s.hex.r
+                ));
+            }
+            if usize::from(s.sector) >= self.placements.len() {
+                return Err(format!(
+                    "map: a space names sector {} of {}",
+                    s.sector,
+                    self.placements.len()
+                ));
+            }
+            if usize::from(s.planet) >= planets {
+                return Err("map: a space has an unknown planet".into());
+            }
+            if !seen.insert(s.hex) {
+                return Err(format!("map: two spaces at {}x{}", s.hex.q, s.hex.r));
+            }
+        }
+        let span = |v: &dyn Fn(&Space) -> i32| {
+            let lo = self.spaces.iter().map(v).min().unwrap_or(0);
+            let hi = self.spaces.iter().map(v).max().unwrap_or(0);
+            i64::from(hi) - i64::from(lo) + 1
+        };
+        if span(&|s| s.hex.q) * span(&|s| s.hex.r) > Self::MAX_CELLS {
+            return Err("map: the spaces spread too far apart".into());
+        }
+        Ok(())
+    }
+
     /// The space at a hex.
     pub fn space(&self, hex: Hex) -> Option<&Space> {
         self.index.get(hex).map(|i| &self.spaces[i])

@@ -179,6 +179,8 @@ impl Power {
         to_gaia: bool,
         with_special: bool,
     ) -> Result<(), PowerError> {
+        // Removing no token removes no special token either.
+        let with_special = with_special && n > 0;
         let normal: u32 = self.areas[..3].iter().sum();
         let need = n.saturating_sub(u32::from(with_special));
         if need > normal || (with_special && self.special_area().is_none_or(|a| a == Area::Gaia)) {
@@ -206,30 +208,35 @@ impl Power {
 
     /// Power available to spend from area III, given each normal token's value.
     pub fn spendable(&self, token_value: u32) -> u32 {
-        self.areas[Area::III.index()] * token_value
-            + if self.special_in(Area::III) {
+        self.areas[Area::III.index()]
+            .saturating_mul(token_value)
+            .saturating_add(if self.special_in(Area::III) {
                 self.special.map_or(0, |s| s.value)
             } else {
                 0
-            }
+            })
     }
 
     /// Spends `n` power from area III (tokens go to area I). Uses the special token first when
     /// `use_special` and it lies in area III; a remainder of a token's value is lost.
     pub fn spend(&mut self, n: u32, token_value: u32, use_special: bool) -> Result<(), PowerError> {
         let have = self.spendable(token_value);
-        let mut need = n;
-        if use_special && self.special_in(Area::III) && need > 0 {
-            let v = self.special.map_or(0, |s| s.value);
-            if let Some(s) = &mut self.special {
-                s.area = Some(Area::I);
-            }
-            need = need.saturating_sub(v);
-        }
+        let special = use_special && self.special_in(Area::III) && n > 0;
+        let need = if special {
+            n.saturating_sub(self.special.map_or(0, |s| s.value))
+        } else {
+            n
+        };
         let value = token_value.max(1);
         let tokens = need.div_ceil(value);
         if tokens > self.areas[Area::III.index()] {
+            // Refused before anything moves, the special token included.
             return Err(PowerError::NotEnoughPower { need: n, have });
+        }
+        if special {
+            if let Some(s) = &mut self.special {
+                s.area = Some(Area::I);
+            }
         }
         self.areas[Area::III.index()] -= tokens;
         self.areas[Area::I.index()] += tokens;
@@ -238,7 +245,7 @@ impl Power {
 
     /// Gains `n` new tokens into area I.
     pub fn gain_tokens(&mut self, n: u32) {
-        self.areas[Area::I.index()] += n;
+        self.areas[Area::I.index()] = self.areas[Area::I.index()].saturating_add(n);
     }
 
     /// Burns `n`: `2n` tokens leave area II, `n` move to area III and `n` are discarded (or go
@@ -322,6 +329,25 @@ mod tests {
         assert_eq!(y.charge(5, false), 3);
         assert_eq!(y.areas, [0, 0, 2, 0]);
         assert_eq!(p([2, 4, 0, 0]).chargeable(), 8);
+    }
+
+    #[test]
+    fn a_refused_spend_leaves_the_special_token_in_place() {
+        // Found by the property test `power_keeps_a_ledger`: the special token used to move
+        // to area I before the spend was found short.
+        let mut x = Power {
+            areas: [0, 0, 0, 0],
+            special: Some(Special {
+                area: Some(Area::III),
+                value: 1,
+            }),
+        };
+        let before = x;
+        assert!(x.spend(2, 1, true).is_err());
+        assert_eq!(x, before);
+        // Also found by it: removing no token used to remove the special token.
+        x.remove_with_special(0, false, true).unwrap();
+        assert_eq!(x, before);
     }
 
     #[test]

@@ -303,6 +303,9 @@ impl SeatFixed {
     }
 }
 
+/// Most power tokens one area of a loaded state may hold (a real game holds a few dozen).
+pub const MAX_TOKENS: u32 = 10_000;
+
 /// A game: content plus state.
 #[derive(Debug, Clone)]
 pub struct Game {
@@ -421,6 +424,55 @@ impl Game {
         let seats = state.queue.iter().chain(&state.open).map(Decision::seat);
         if seats.chain(state.current).any(|s| s >= n) {
             return Err("a decision names a seat that does not exist".into());
+        }
+        let listed = [
+            ("order", state.order.clone()),
+            ("passed_order", state.passed_order.clone()),
+            ("income_todo", state.income_todo.iter().copied().collect()),
+            ("gaia_todo", state.gaia_todo.iter().copied().collect()),
+            (
+                "income_pending",
+                state.income_pending.keys().copied().collect(),
+            ),
+            ("question", state.question.iter().map(|q| q.seat).collect()),
+            (
+                "gaiaformers",
+                state.gaiaformers.iter().map(|g| g.seat).collect(),
+            ),
+        ];
+        if let Some((field, _)) = listed.iter().find(|(_, s)| s.iter().any(|&s| s >= n)) {
+            return Err(format!("{field} names a seat that does not exist"));
+        }
+        state.map.check(content.planets.planets.len())?;
+        let built = state.turn.leech.iter().chain(&state.turn.deferred_leech);
+        if built.copied().any(|i| i >= state.map.spaces.len()) {
+            return Err("turn.leech names a space off the map".into());
+        }
+        let far = |h: &crate::hex::Hex| {
+            h.q.unsigned_abs().max(h.r.unsigned_abs()) > Map::MAX_COORD as u32
+        };
+        let hexes = state
+            .players
+            .iter()
+            .flat_map(|p| p.satellites.iter().chain(p.federations.iter().flatten()));
+        if hexes
+            .chain(state.gaiaformers.iter().map(|g| &g.hex))
+            .any(far)
+        {
+            return Err("a satellite, federation or Gaiaformer lies off any map".into());
+        }
+        for p in &state.players {
+            for (r, &have) in content.rules.resources.iter().zip(&p.resources) {
+                if have < 0 || r.cap.is_some_and(|cap| have > cap) {
+                    return Err(format!("{} holds {have} {}", p.faction, r.id));
+                }
+            }
+            if p.power.areas.iter().any(|&a| a > MAX_TOKENS) {
+                return Err(format!(
+                    "{} holds more than {MAX_TOKENS} power tokens in an area",
+                    p.faction
+                ));
+            }
         }
         let spaces = state.map.spaces.len();
         if state.planets.len() != spaces

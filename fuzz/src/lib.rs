@@ -1,0 +1,112 @@
+//! What the fuzz targets share: the repository's content and recorded games, read once.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use orrery::content::{Content, ContentFiles, DirFiles, MemFiles, OverlaySource};
+use orrery::game::Game;
+use orrery::record::Record;
+
+/// The repository root (the fuzz crate lives in `fuzz/`).
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the fuzz crate has a parent")
+        .to_path_buf()
+}
+
+/// The base game's files in memory, in listing order.
+pub fn base_files() -> &'static MemFiles {
+    static FILES: OnceLock<MemFiles> = OnceLock::new();
+    FILES.get_or_init(|| {
+        let dir = DirFiles::new(root().join("content/base"));
+        let mut m = MemFiles {
+            prefix: "content/base".into(),
+            ..Default::default()
+        };
+        for f in dir.list() {
+            let text = dir.read(&f).expect("readable content file");
+            m.files.insert(f, text);
+        }
+        m
+    })
+}
+
+/// The recording platform's overlay (`content/variants/boardgamers.yaml`).
+pub fn platform_overlay() -> OverlaySource {
+    let path = root().join("content/variants/boardgamers.yaml");
+    OverlaySource {
+        file: path.display().to_string(),
+        text: std::fs::read_to_string(&path).expect("variant readable"),
+        scripts: Vec::new(),
+    }
+}
+
+/// The base game with the platform's overlay, as the recorded games need.
+pub fn platform_content() -> Arc<Content> {
+    static CONTENT: OnceLock<Arc<Content>> = OnceLock::new();
+    CONTENT
+        .get_or_init(|| {
+            Arc::new(Content::load(base_files(), &[platform_overlay()]).expect("valid content"))
+        })
+        .clone()
+}
+
+/// Every recorded game under `tests/data/conformance`, by its name (`rich/rich-019`), sorted.
+pub fn records() -> &'static [(String, Record)] {
+    static RECORDS: OnceLock<Vec<(String, Record)>> = OnceLock::new();
+    RECORDS.get_or_init(|| {
+        let dir = root().join("tests/data/conformance");
+        let mut out = Vec::new();
+        for folder in ["dev", "mixed", "rich"] {
+            let mut paths: Vec<PathBuf> = std::fs::read_dir(dir.join(folder))
+                .expect("conformance folder")
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "json"))
+                .collect();
+            paths.sort();
+            for p in paths {
+                let text = std::fs::read_to_string(&p).expect("record readable");
+                let json: serde_json::Value = serde_json::from_str(&text).expect("record JSON");
+                let record = Record::from_json(&json).expect("a record");
+                let stem = p.file_stem().expect("a name").to_string_lossy();
+                out.push((format!("{folder}/{stem}"), record));
+            }
+        }
+        out
+    })
+}
+
+/// Every `EVERY`-th state of a recorded game, replayed once and kept: `states[k]` is the
+/// game after move `k * EVERY`.
+pub const EVERY: usize = 8;
+
+/// The recorded game `index` after move `at` (clamped to the game's end): a kept state and
+/// the recorded lines after it.
+pub fn recorded_state(index: usize, at: usize) -> Game {
+    static KEPT: OnceLock<Vec<OnceLock<Vec<Game>>>> = OnceLock::new();
+    let records = records();
+    let kept = KEPT.get_or_init(|| (0..records.len()).map(|_| OnceLock::new()).collect());
+    let (_, record) = &records[index % records.len()];
+    let states = kept[index % records.len()].get_or_init(|| {
+        let mut game = orrery::record::replay(platform_content(), record, Some(0), false)
+            .map_err(|(m, _)| m.to_string())
+            .expect("a recorded game sets up");
+        let mut states = vec![game.clone()];
+        for (i, line) in record.moves.iter().enumerate().skip(1) {
+            game.apply_text(line).expect("a recorded line applies");
+            if i % EVERY == 0 {
+                states.push(game.clone());
+            }
+        }
+        states
+    });
+    let k = (at / EVERY).min(states.len() - 1);
+    let mut game = states[k].clone();
+    let last = at.min(record.moves.len().saturating_sub(1));
+    for line in record.moves.iter().take(last + 1).skip(k * EVERY + 1) {
+        game.apply_text(line).expect("a recorded line applies");
+    }
+    game
+}
