@@ -359,6 +359,23 @@ impl ScriptHost {
         })
     }
 
+    /// The numbers of parameters the public functions called `name` of script `file` take
+    /// (one per overload), sorted; empty when there is none.
+    #[must_use]
+    pub fn function_arities(&self, file: &str, name: &str) -> Vec<usize> {
+        let Some(script) = self.scripts.get(file) else {
+            return Vec::new();
+        };
+        let mut out: Vec<usize> = script
+            .ast
+            .iter_functions()
+            .filter(|f| f.access != FnAccess::Private && f.name == name)
+            .map(|f| f.params.len())
+            .collect();
+        out.sort_unstable();
+        out
+    }
+
     /// The line on which function `name` of script `file` is defined (1-based), if known.
     #[must_use]
     pub fn function_line(&self, file: &str, name: &str) -> Option<usize> {

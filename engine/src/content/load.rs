@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
 
-use super::effect::Bundle;
+use super::effect::{Bundle, HOOK_ARITY};
 use super::files::ContentFiles;
 use super::kinds::*;
 use super::located::{LNode, Origin};
@@ -704,11 +704,28 @@ fn check_references(
                     if !scripts.contains_key(&rf.id) {
                         false
                     } else if let Some(func) = &rf.function {
-                        if !host.has_function(&rf.id, func) {
+                        let arities = host.function_arities(&rf.id, func);
+                        let problem = if arities.is_empty() {
+                            Some(format!("script \"{}\" has no function \"{func}\"", rf.id))
+                        } else if !arities.contains(&HOOK_ARITY) {
+                            Some(format!(
+                                "function \"{func}\" of script \"{}\" takes {} parameter(s); \
+                                 a hook is called with {HOOK_ARITY} (the view)",
+                                rf.id,
+                                arities
+                                    .iter()
+                                    .map(usize::to_string)
+                                    .collect::<Vec<_>>()
+                                    .join(" or "),
+                            ))
+                        } else {
+                            None
+                        };
+                        if let Some(message) = problem {
                             diags.push(diag_at(
                                 &doc.tree.origin_at(&rf.pointer),
                                 &rf.pointer,
-                                format!("script \"{}\" has no function \"{func}\"", rf.id),
+                                message,
                             ));
                         }
                         true
