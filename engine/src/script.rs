@@ -197,6 +197,28 @@ fn function_lines(source: &str) -> Vec<(String, usize)> {
     out
 }
 
+/// Each function of a script's source with the line it starts on and its text: from its
+/// `fn` line to the next function's, without the blank and comment lines that end it (those
+/// stand before the next function).
+#[must_use]
+pub fn function_texts(source: &str) -> Vec<(String, usize, String)> {
+    let lines: Vec<&str> = source.lines().collect();
+    let starts = function_lines(source);
+    let mut out = Vec::with_capacity(starts.len());
+    for (i, (name, start)) in starts.iter().enumerate() {
+        let end = starts.get(i + 1).map_or(lines.len(), |(_, l)| l - 1);
+        let mut body: Vec<&str> = lines[start - 1..end].iter().map(|l| l.trim_end()).collect();
+        while body
+            .last()
+            .is_some_and(|l| l.trim().is_empty() || l.trim_start().starts_with("//"))
+        {
+            body.pop();
+        }
+        out.push((name.clone(), *start, body.join("\n")));
+    }
+    out
+}
+
 impl fmt::Debug for ScriptHost {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut files: Vec<&str> = self.scripts.keys().map(String::as_str).collect();

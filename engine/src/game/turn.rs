@@ -359,12 +359,9 @@ impl Game {
             Command::FedTile(id) => {
                 self.take_follow(|f| *f == Follow::FedTile)
                     .ok_or_else(|| MoveError("no federation token to re-score".into()))?;
-                let token = self.state.players[seat]
-                    .tokens
-                    .iter()
-                    .find(|t| t.id == id)
-                    .ok_or_else(|| MoveError(format!("you own no {id}")))?;
-                let _ = token;
+                if !self.state.players[seat].tokens.iter().any(|t| t.id == id) {
+                    return err(format!("you own no {id}"));
+                }
                 let reward = self
                     .content
                     .federation_tokens
