@@ -115,14 +115,8 @@ fn overlay_set_values_are_typed_at_nested_paths() {
             rule("board", r"^income\.[^.]+$")["$ref"],
             "board.json#/definitions/Effect"
         );
-        assert_eq!(
-            rule("map", r"^layouts\.[^.]+\.players$")["type"],
-            "array"
-        );
-        assert_eq!(
-            rule("faction", r"^board\.start\.[^.]+$")["type"],
-            "integer"
-        );
+        assert_eq!(rule("map", r"^layouts\.[^.]+\.players$")["type"], "array");
+        assert_eq!(rule("faction", r"^board\.start\.[^.]+$")["type"], "integer");
     }
     // The self-contained form checks an overlay on its own.
     let check = SchemaCheck::new(&orrery::content::schema::overlay_checked()).expect("compiles");
@@ -131,10 +125,14 @@ fn overlay_set_values_are_typed_at_nested_paths() {
             {"set": {"kind": "faction", "id": "terrans", "path": "abilities.0.income", "value": value}}
         ]})
     };
-    assert!(check.errors(&ov(serde_json::json!([{"gain": {"c": 1}}]))).is_empty());
+    assert!(check
+        .errors(&ov(serde_json::json!([{"gain": {"c": 1}}])))
+        .is_empty());
     let errors = check.errors(&ov(serde_json::json!([{"gian": {"c": 1}}])));
     assert!(
-        errors.iter().any(|e| e.pointer.starts_with("/changes/0/set/value")),
+        errors
+            .iter()
+            .any(|e| e.pointer.starts_with("/changes/0/set/value")),
         "{errors:?}"
     );
 }

@@ -247,7 +247,9 @@ fn print_scripts(scripts: &[ScriptDiff]) {
                 }
                 for f in functions {
                     match (f.before, f.after) {
-                        (Some(b), Some(a)) => println!("    ~ fn {}  (line {b} -> line {a})", f.name),
+                        (Some(b), Some(a)) => {
+                            println!("    ~ fn {}  (line {b} -> line {a})", f.name)
+                        }
                         (None, Some(a)) => println!("    + fn {}  (line {a})", f.name),
                         (Some(b), None) => println!("    - fn {}  (was line {b})", f.name),
                         (None, None) => {}

@@ -391,14 +391,22 @@ fn diff_compares_scripts_function_by_function() {
         std::fs::create_dir_all(&d).expect("dir");
         for f in ["overlay.yaml", "cartographers.rhai"] {
             let text = std::fs::read_to_string(example.join(f)).expect("example file");
-            let text = if f.ends_with(".rhai") { edit(text) } else { text };
+            let text = if f.ends_with(".rhai") {
+                edit(text)
+            } else {
+                text
+            };
             std::fs::write(d.join(f), text).expect("write");
         }
         d.join("overlay.yaml")
     };
     let before = copy("a", &|t| t);
     let after = copy("b", &|t| {
-        let t = t.replacen("fn survey_income(view) {", "fn survey_income(view) {\n    // changed", 1);
+        let t = t.replacen(
+            "fn survey_income(view) {",
+            "fn survey_income(view) {\n    // changed",
+            1,
+        );
         format!("{t}\nfn spare(view) {{ [] }}\n")
     });
     let text = succeeded(&run_in_repo([
@@ -410,7 +418,10 @@ fn diff_compares_scripts_function_by_function() {
         before.as_os_str(),
     ]));
     assert!(text.contains("~ script cartographers.rhai"), "{text}");
-    assert!(text.contains("    ~ fn survey_income  (line 18 -> line 18)"), "{text}");
+    assert!(
+        text.contains("    ~ fn survey_income  (line 18 -> line 18)"),
+        "{text}"
+    );
     assert!(text.contains("    + fn spare  (line "), "{text}");
     assert!(!text.contains("fn chart"), "an unchanged function: {text}");
     assert!(!text.contains("# no differences"), "{text}");
@@ -443,7 +454,9 @@ fn diff_compares_scripts_function_by_function() {
         OsStr::new("--variant"),
         before.as_os_str(),
     ]));
-    let functions = out["scripts"][0]["functions"].as_array().expect("functions");
+    let functions = out["scripts"][0]["functions"]
+        .as_array()
+        .expect("functions");
     let names: Vec<(&str, &str)> = functions
         .iter()
         .map(|f| (f["name"].as_str().unwrap(), f["change"].as_str().unwrap()))

@@ -261,11 +261,12 @@ fn typed_paths<'a>(
         out.push((path.clone(), node));
     }
     if path.len() < MAX_TYPED_DEPTH {
-        let mut below = |seg: String, child: &'a Value, path: &mut Vec<String>, seen: &mut Vec<&'a str>| {
-            path.push(seg);
-            typed_paths(child, file, path, seen, out);
-            path.pop();
-        };
+        let mut below =
+            |seg: String, child: &'a Value, path: &mut Vec<String>, seen: &mut Vec<&'a str>| {
+                path.push(seg);
+                typed_paths(child, file, path, seen, out);
+                path.pop();
+            };
         if let Some(Value::Object(props)) = inner.get("properties") {
             for (field, child) in props {
                 below(field.clone(), child, path, seen);

@@ -4,8 +4,8 @@ use schemars::generate::SchemaSettings;
 use schemars::JsonSchema;
 use serde_json::Value;
 
-use super::kinds::*;
 use super::id_schema::{typed_overlay, Refs};
+use super::kinds::*;
 use super::overlay::Overlay;
 
 /// The schema of one type, draft-07, with doc comments as descriptions.
@@ -28,7 +28,9 @@ pub fn overlay_checked() -> Value {
 }
 
 /// `schemas` with the overlay's `set` values typed against the others.
-pub(crate) fn with_typed_overlay(schemas: Vec<(&'static str, Value)>) -> Vec<(&'static str, Value)> {
+pub(crate) fn with_typed_overlay(
+    schemas: Vec<(&'static str, Value)>,
+) -> Vec<(&'static str, Value)> {
     let typed = schemas
         .iter()
         .find(|(n, _)| *n == "overlay.json")

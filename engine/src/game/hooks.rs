@@ -912,7 +912,8 @@ fn start(v) { [] }
         let content = content("fn start(v) {\n  throw \"no start\"\n}");
         let setup = Setup::random(&content, 2, &mut Rng::new(7)).expect("setup");
         let mut g = Game::new(content, setup).expect("game");
-        g.apply_part(&Command::Faction("blips".into())).expect("faction");
+        g.apply_part(&Command::Faction("blips".into()))
+            .expect("faction");
         g.apply_part(&Command::EndTurn).expect("end");
         let before = saved(&g);
         let zorgs = Command::Faction("zorgs".into());
@@ -949,7 +950,10 @@ fn start(v) { [] }
             "{e:?}"
         );
         let e = errors(QUIET.replace("fn rich(v) { false }", "fn rich() { false }"));
-        assert!(e.len() == 1 && e[0].contains("takes 0 parameter(s)"), "{e:?}");
+        assert!(
+            e.len() == 1 && e[0].contains("takes 0 parameter(s)"),
+            "{e:?}"
+        );
         let e = errors(QUIET.replace("fn rich(v) { false }", ""));
         assert!(
             e.len() == 1 && e[0].contains("script \"t.rhai\" has no function \"rich\""),

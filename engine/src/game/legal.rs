@@ -918,13 +918,7 @@ impl Game {
     fn placement_payable(&self, v: &View<'_>, building: &str, idx: usize, q: u32) -> bool {
         self.placement_cost(v.seat, &v.mods, building, idx, q)
             .is_ok_and(|cost| {
-                self.can_pay_items_from(
-                    v.seat,
-                    v.power,
-                    &v.spent,
-                    cost.iter(),
-                    v.rules.token_value,
-                )
+                self.can_pay_items_from(v.seat, v.power, &v.spent, cost.iter(), v.rules.token_value)
             })
     }
 
