@@ -232,3 +232,33 @@ fn a_broken_overlay_is_reported_at_its_own_lines() {
         show(&diags)
     );
 }
+
+#[test]
+fn an_overlay_set_value_is_typed_at_its_nested_path() {
+    let files = common::base_files();
+    // Each mistyped value is reported at its own line, named by the overlay's change, even
+    // where a later change replaces the item it was set in.
+    let text = "name: typed\nchanges:\n  - set: {kind: board, path: income.0, value: 7}\n  - set: {kind: map, path: layouts.1.players, value: three}\n  - set: {kind: faction, id: terrans, path: board.start.c, value: lots}\n  - set: {kind: booster, id: booster1, path: income, value: [1]}\n  - replace: {kind: booster, id: booster1, value: {id: booster1, name: B, income: [gain: {o: 1}]}}\n";
+    let diags = load_err(&files, &[overlay(text)]);
+    for (needle, words) in [
+        ("7}", "not a valid Effect"),
+        ("three", "expected sequence"),
+        ("lots", "expected integer"),
+        ("1]}", "not a valid Effect"),
+    ] {
+        let pos = line_col(text, needle);
+        assert!(
+            diags.iter().any(|d| d.file == "variants/test.yaml"
+                && d.pos.map(|p| (p.line, p.col)) == Some(pos)
+                && d.pointer.starts_with("/changes/")
+                && d.message.contains(words)),
+            "{needle}: {}",
+            show(&diags)
+        );
+    }
+    assert_eq!(diags.len(), 4, "one error each: {}", show(&diags));
+    // Well-typed values at the same paths load.
+    let text = "name: typed\nchanges:\n  - set: {kind: board, path: income.0, value: {gain: {c: 2}}}\n  - set: {kind: board, path: start.c, value: 9}\n";
+    let c = Content::load(&files, &[overlay(text)]).expect("well-typed sets");
+    assert_eq!(c.board.start.get("c"), 9);
+}

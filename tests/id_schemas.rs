@@ -85,3 +85,54 @@ fn overlay_set_values_are_typed_by_kind_and_path() {
         );
     }
 }
+
+#[test]
+fn overlay_set_values_are_typed_at_nested_paths() {
+    // The committed schema and the one knowing ids both type paths below an item's fields.
+    for overlay in [
+        schema("overlay.json"),
+        orrery::content::schema::all()
+            .into_iter()
+            .find(|(n, _)| *n == "overlay.json")
+            .expect("overlay schema")
+            .1,
+    ] {
+        let rules = overlay["definitions"]["SetChange"]["allOf"]
+            .as_array()
+            .expect("typed sets");
+        let rule = |kind: &str, pattern: &str| {
+            rules
+                .iter()
+                .find(|r| {
+                    r["if"]["properties"]["kind"]["const"] == kind
+                        && r["if"]["properties"]["path"]["pattern"] == pattern
+                })
+                .unwrap_or_else(|| panic!("{kind} {pattern} is typed"))["then"]["properties"]
+                ["value"]
+                .clone()
+        };
+        assert_eq!(
+            rule("board", r"^income\.[^.]+$")["$ref"],
+            "board.json#/definitions/Effect"
+        );
+        assert_eq!(rule("map", r"^layouts\.[^.]+\.players$")["type"], "array");
+        assert_eq!(rule("faction", r"^board\.start\.[^.]+$")["type"], "integer");
+    }
+    // The self-contained form checks an overlay on its own.
+    let check = SchemaCheck::new(&orrery::content::schema::overlay_checked()).expect("compiles");
+    let ov = |value: serde_json::Value| {
+        serde_json::json!({"name": "t", "changes": [
+            {"set": {"kind": "faction", "id": "terrans", "path": "abilities.0.income", "value": value}}
+        ]})
+    };
+    assert!(check
+        .errors(&ov(serde_json::json!([{"gain": {"c": 1}}])))
+        .is_empty());
+    let errors = check.errors(&ov(serde_json::json!([{"gian": {"c": 1}}])));
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.pointer.starts_with("/changes/0/set/value")),
+        "{errors:?}"
+    );
+}

@@ -197,6 +197,28 @@ fn function_lines(source: &str) -> Vec<(String, usize)> {
     out
 }
 
+/// Each function of a script's source with the line it starts on and its text: from its
+/// `fn` line to the next function's, without the blank and comment lines that end it (those
+/// stand before the next function).
+#[must_use]
+pub fn function_texts(source: &str) -> Vec<(String, usize, String)> {
+    let lines: Vec<&str> = source.lines().collect();
+    let starts = function_lines(source);
+    let mut out = Vec::with_capacity(starts.len());
+    for (i, (name, start)) in starts.iter().enumerate() {
+        let end = starts.get(i + 1).map_or(lines.len(), |(_, l)| l - 1);
+        let mut body: Vec<&str> = lines[start - 1..end].iter().map(|l| l.trim_end()).collect();
+        while body
+            .last()
+            .is_some_and(|l| l.trim().is_empty() || l.trim_start().starts_with("//"))
+        {
+            body.pop();
+        }
+        out.push((name.clone(), *start, body.join("\n")));
+    }
+    out
+}
+
 impl fmt::Debug for ScriptHost {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut files: Vec<&str> = self.scripts.keys().map(String::as_str).collect();
@@ -357,6 +379,23 @@ impl ScriptHost {
                 .iter_functions()
                 .any(|f| f.access != FnAccess::Private && f.name == name)
         })
+    }
+
+    /// The numbers of parameters the public functions called `name` of script `file` take
+    /// (one per overload), sorted; empty when there is none.
+    #[must_use]
+    pub fn function_arities(&self, file: &str, name: &str) -> Vec<usize> {
+        let Some(script) = self.scripts.get(file) else {
+            return Vec::new();
+        };
+        let mut out: Vec<usize> = script
+            .ast
+            .iter_functions()
+            .filter(|f| f.access != FnAccess::Private && f.name == name)
+            .map(|f| f.params.len())
+            .collect();
+        out.sort_unstable();
+        out
     }
 
     /// The line on which function `name` of script `file` is defined (1-based), if known.

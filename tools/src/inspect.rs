@@ -4,7 +4,9 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use orrery::content::inspect::{self, Field, FieldChange, ItemChange, ItemDiff};
+use orrery::content::inspect::{
+    self, Field, FieldChange, ItemChange, ItemDiff, ScriptChange, ScriptDiff,
+};
 use orrery::content::located::Origin;
 use orrery::content::overlay::ItemKind;
 use orrery::content::Content;
@@ -153,15 +155,21 @@ pub fn diff(args: &ContentArgs, against: &[String], json: bool) -> ExitCode {
         Err(code) => return code,
     };
     let diffs = inspect::diff(&changed, &reference);
+    let scripts = inspect::diff_scripts(&changed, &reference);
     if json {
         let out = json!({
             "content": changed_stack.to_json(),
             "against": reference_stack.to_json(),
             "items": diffs.iter().map(diff_json).collect::<Vec<_>>(),
+            "scripts": scripts.iter().map(script_json).collect::<Vec<_>>(),
         });
         println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     } else {
+        if diffs.is_empty() && scripts.is_empty() {
+            println!("# no differences");
+        }
         print_diffs(&diffs);
+        print_scripts(&scripts);
     }
     ExitCode::SUCCESS
 }
@@ -189,11 +197,70 @@ fn field_json(f: &FieldChange) -> Value {
     json!({"path": f.path, "before": side(&f.before), "after": side(&f.after)})
 }
 
-fn print_diffs(diffs: &[ItemDiff]) {
-    if diffs.is_empty() {
-        println!("# no differences");
-        return;
+fn script_json(d: &ScriptDiff) -> Value {
+    let (change, before, after, functions) = match &d.change {
+        ScriptChange::Added(f) => ("added", None, Some(f), Vec::new()),
+        ScriptChange::Removed(f) => ("removed", Some(f), None, Vec::new()),
+        ScriptChange::Changed {
+            before,
+            after,
+            functions,
+        } => (
+            "changed",
+            Some(before),
+            Some(after),
+            functions
+                .iter()
+                .map(|f| {
+                    let change = match (f.before, f.after) {
+                        (None, _) => "added",
+                        (_, None) => "removed",
+                        _ => "changed",
+                    };
+                    json!({"name": f.name, "change": change, "before_line": f.before, "after_line": f.after})
+                })
+                .collect(),
+        ),
+    };
+    json!({
+        "script": d.script,
+        "change": change,
+        "before_file": before,
+        "after_file": after,
+        "functions": functions,
+    })
+}
+
+fn print_scripts(scripts: &[ScriptDiff]) {
+    for d in scripts {
+        match &d.change {
+            ScriptChange::Added(f) => println!("+ script {}  (added at {f})", d.script),
+            ScriptChange::Removed(f) => println!("- script {}  (was at {f})", d.script),
+            ScriptChange::Changed {
+                before,
+                after,
+                functions,
+            } => {
+                println!("~ script {}  ({before} -> {after})", d.script);
+                if functions.is_empty() {
+                    println!("    (only text between functions)");
+                }
+                for f in functions {
+                    match (f.before, f.after) {
+                        (Some(b), Some(a)) => {
+                            println!("    ~ fn {}  (line {b} -> line {a})", f.name)
+                        }
+                        (None, Some(a)) => println!("    + fn {}  (line {a})", f.name),
+                        (Some(b), None) => println!("    - fn {}  (was line {b})", f.name),
+                        (None, None) => {}
+                    }
+                }
+            }
+        }
     }
+}
+
+fn print_diffs(diffs: &[ItemDiff]) {
     for d in diffs {
         let name = item_name(d.kind, d.id.as_deref());
         match &d.change {

@@ -381,3 +381,85 @@ fn init_sets_up_a_folder_whose_modelines_resolve_inside_it() {
     let again = orrery().arg("init").arg(&dir).output().expect("runs");
     assert_eq!(again.status.code(), Some(1));
 }
+
+#[test]
+fn diff_compares_scripts_function_by_function() {
+    let dir = scratch("diff-scripts");
+    let example = common::repo().join("content/examples/cartographers");
+    let copy = |name: &str, edit: &dyn Fn(String) -> String| {
+        let d = dir.join(name);
+        std::fs::create_dir_all(&d).expect("dir");
+        for f in ["overlay.yaml", "cartographers.rhai"] {
+            let text = std::fs::read_to_string(example.join(f)).expect("example file");
+            let text = if f.ends_with(".rhai") {
+                edit(text)
+            } else {
+                text
+            };
+            std::fs::write(d.join(f), text).expect("write");
+        }
+        d.join("overlay.yaml")
+    };
+    let before = copy("a", &|t| t);
+    let after = copy("b", &|t| {
+        let t = t.replacen(
+            "fn survey_income(view) {",
+            "fn survey_income(view) {\n    // changed",
+            1,
+        );
+        format!("{t}\nfn spare(view) {{ [] }}\n")
+    });
+    let text = succeeded(&run_in_repo([
+        OsStr::new("diff"),
+        OsStr::new("--variant"),
+        after.as_os_str(),
+        OsStr::new("--against"),
+        OsStr::new("--variant"),
+        before.as_os_str(),
+    ]));
+    assert!(text.contains("~ script cartographers.rhai"), "{text}");
+    assert!(
+        text.contains("    ~ fn survey_income  (line 18 -> line 18)"),
+        "{text}"
+    );
+    assert!(text.contains("    + fn spare  (line "), "{text}");
+    assert!(!text.contains("fn chart"), "an unchanged function: {text}");
+    assert!(!text.contains("# no differences"), "{text}");
+    // Against the base game the script is added; JSON says the same.
+    let out = json(&run_in_repo([
+        OsStr::new("diff"),
+        OsStr::new("--json"),
+        OsStr::new("--variant"),
+        before.as_os_str(),
+        OsStr::new("--against"),
+    ]));
+    let scripts = out["scripts"].as_array().expect("scripts");
+    assert_eq!(scripts.len(), 1, "{out}");
+    assert_eq!(scripts[0]["script"], "cartographers.rhai");
+    assert_eq!(scripts[0]["change"], "added");
+    let out = json(&run_in_repo([
+        OsStr::new("diff"),
+        OsStr::new("--json"),
+        OsStr::new("--against"),
+        OsStr::new("--variant"),
+        after.as_os_str(),
+    ]));
+    assert_eq!(out["scripts"][0]["change"], "removed", "{out}");
+    let out = json(&run_in_repo([
+        OsStr::new("diff"),
+        OsStr::new("--json"),
+        OsStr::new("--variant"),
+        after.as_os_str(),
+        OsStr::new("--against"),
+        OsStr::new("--variant"),
+        before.as_os_str(),
+    ]));
+    let functions = out["scripts"][0]["functions"]
+        .as_array()
+        .expect("functions");
+    let names: Vec<(&str, &str)> = functions
+        .iter()
+        .map(|f| (f["name"].as_str().unwrap(), f["change"].as_str().unwrap()))
+        .collect();
+    assert_eq!(names, [("survey_income", "changed"), ("spare", "added")]);
+}

@@ -148,6 +148,9 @@ pub struct Swap {
     pub verb: String,
 }
 
+/// How many parameters a hook function takes: every hook point passes one value, the view.
+pub const HOOK_ARITY: usize = 1;
+
 /// A function in a content script.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

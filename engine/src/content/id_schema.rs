@@ -3,7 +3,7 @@
 //! content defines (base plus variants), so an editor completes them and flags a typo; and an
 //! overlay's `set` gets its `value` typed wherever its `kind` and `path` name a known field.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{json, Value};
 
@@ -151,27 +151,156 @@ fn item_schema(kind: ItemKind) -> (&'static str, Option<&'static str>) {
     }
 }
 
-/// Rewrites `#/definitions/X` references to point into another schema file.
-fn relocate(node: &mut Value, file: &str) {
+/// Rewrites `#/definitions/X` references with `to` (`X` to the new reference).
+fn relocate(node: &mut Value, to: &dyn Fn(&str) -> String) {
     match node {
         Value::Object(obj) => {
             if let Some(Value::String(r)) = obj.get_mut("$ref") {
-                if r.starts_with("#/") {
-                    *r = format!("{file}{r}");
+                if let Some(name) = r.strip_prefix("#/definitions/") {
+                    *r = to(name);
                 }
             }
-            obj.values_mut().for_each(|v| relocate(v, file));
+            obj.values_mut().for_each(|v| relocate(v, to));
         }
-        Value::Array(items) => items.iter_mut().for_each(|v| relocate(v, file)),
+        Value::Array(items) => items.iter_mut().for_each(|v| relocate(v, to)),
         _ => {}
     }
 }
 
-/// The overlay schema with `set` values typed: for every kind and every top-level field of
-/// its items, `if kind and path are these, then value has the field's schema` (the schema
-/// lives in the kind's own file, referenced relatively, so the schemas must sit together).
-pub fn typed_overlay(mut overlay: Value, schemas: &[(&'static str, Value)]) -> Value {
+/// Where a `set` value's schema points to definitions of another schema file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refs {
+    /// Into the file beside the overlay schema (`faction.json#/definitions/X`), for editors.
+    Beside,
+    /// Into copies of the definitions inside the overlay schema itself, for a check that
+    /// reads no other file.
+    Inside,
+}
+
+/// The names definitions of other schema files have when copied inside the overlay schema:
+/// their own name, unless another file (or the overlay) defines it otherwise, then
+/// `file__Name`.
+fn inside_names(
+    overlay: &Value,
+    schemas: &[(&'static str, Value)],
+) -> BTreeMap<(String, String), String> {
+    let mut first: BTreeMap<String, &Value> = BTreeMap::new();
+    if let Some(Value::Object(defs)) = overlay.get("definitions") {
+        first.extend(defs.iter().map(|(d, v)| (d.clone(), v)));
+    }
+    let mut out = BTreeMap::new();
+    for (file, schema) in schemas {
+        let Some(Value::Object(defs)) = schema.get("definitions") else {
+            continue;
+        };
+        for (d, v) in defs {
+            let name = match first.get(d) {
+                Some(seen) if *seen != v => format!("{}__{d}", file.trim_end_matches(".json")),
+                _ => {
+                    first.insert(d.clone(), v);
+                    d.clone()
+                }
+            };
+            out.insert((file.to_string(), d.clone()), name);
+        }
+    }
+    out
+}
+
+/// How deep below an item `set` paths are typed (the deepest content path is shallower).
+const MAX_TYPED_DEPTH: usize = 8;
+
+/// A path segment that stands for any list index, list element id or map key.
+const ANY_SEGMENT: &str = "[^.]+";
+
+/// The schema a `$ref` (`#/definitions/X`) in `file` points to, if it is one.
+fn deref<'a>(node: &'a Value, file: &'a Value) -> Option<(&'a Value, Option<&'a str>)> {
+    let r = node.get("$ref").and_then(Value::as_str)?;
+    let name = r.strip_prefix("#/definitions/")?;
+    Some((file.pointer(&format!("/definitions/{name}"))?, Some(name)))
+}
+
+/// What a field's schema stands for, looking through a `$ref`, an `allOf` of one and an
+/// optional value (`anyOf` of one schema and `null`), with the definition it names.
+fn resolved<'a>(node: &'a Value, file: &'a Value) -> (&'a Value, Option<&'a str>) {
+    if let Some(hit) = deref(node, file) {
+        return hit;
+    }
+    for key in ["allOf", "anyOf"] {
+        if let Some(Value::Array(list)) = node.get(key) {
+            let real: Vec<&Value> = list
+                .iter()
+                .filter(|v| v.get("type") != Some(&json!("null")))
+                .collect();
+            if real.len() == 1 && (key == "allOf" || list.len() == 2) {
+                return resolved(real[0], file);
+            }
+        }
+    }
+    (node, None)
+}
+
+/// Every path below an item schema, as segments (`ANY_SEGMENT` for a list element or map
+/// key), with the schema of the value found there; recursive definitions are entered once
+/// per path.
+fn typed_paths<'a>(
+    node: &'a Value,
+    file: &'a Value,
+    path: &mut Vec<String>,
+    seen: &mut Vec<&'a str>,
+    out: &mut Vec<(Vec<String>, &'a Value)>,
+) {
+    let (inner, def) = resolved(node, file);
+    if let Some(d) = def {
+        if seen.contains(&d) {
+            return;
+        }
+        seen.push(d);
+    }
+    if !path.is_empty() {
+        out.push((path.clone(), node));
+    }
+    if path.len() < MAX_TYPED_DEPTH {
+        let mut below =
+            |seg: String, child: &'a Value, path: &mut Vec<String>, seen: &mut Vec<&'a str>| {
+                path.push(seg);
+                typed_paths(child, file, path, seen, out);
+                path.pop();
+            };
+        if let Some(Value::Object(props)) = inner.get("properties") {
+            for (field, child) in props {
+                below(field.clone(), child, path, seen);
+            }
+        }
+        for key in ["items", "additionalProperties"] {
+            if let Some(child @ Value::Object(_)) = inner.get(key) {
+                below(ANY_SEGMENT.into(), child, path, seen);
+            }
+        }
+    }
+    if def.is_some() {
+        seen.pop();
+    }
+}
+
+/// The overlay schema with `set` values typed: for every kind and every path into its items
+/// that the content types know (`home`, `board.income.0`, `levels.1.immediate`, a bundle's
+/// code), `if kind and path are these, then value has the schema found there` (the schema lives
+/// in the kind's own file, referenced relatively, so the schemas must sit together). Paths
+/// through a list or map match any index, element id or key.
+pub fn typed_overlay(mut overlay: Value, schemas: &[(&'static str, Value)], refs: Refs) -> Value {
     let mut rules = Vec::new();
+    let mut inside = serde_json::Map::new();
+    let names = match refs {
+        Refs::Inside => inside_names(&overlay, schemas),
+        Refs::Beside => BTreeMap::new(),
+    };
+    let inside_ref = |file: &str, d: &str| {
+        let name = names
+            .get(&(file.to_string(), d.to_string()))
+            .map_or(d, String::as_str);
+        format!("#/definitions/{name}")
+    };
     for kind in ItemKind::ALL {
         let (file, def) = item_schema(kind);
         let Some((_, schema)) = schemas.iter().find(|(n, _)| *n == file) else {
@@ -181,18 +310,40 @@ pub fn typed_overlay(mut overlay: Value, schemas: &[(&'static str, Value)]) -> V
             None => Some(schema),
             Some(d) => schema.pointer(&format!("/definitions/{d}")),
         };
-        let Some(Value::Object(props)) = item.and_then(|i| i.get("properties")) else {
+        let Some(item) = item else {
             continue;
         };
-        for (field, field_schema) in props {
+        if refs == Refs::Inside {
+            if let Some(Value::Object(defs)) = schema.get("definitions") {
+                for (d, def_schema) in defs {
+                    let mut copy = def_schema.clone();
+                    relocate(&mut copy, &|x| inside_ref(file, x));
+                    let name = inside_ref(file, d).replace("#/definitions/", "");
+                    inside.entry(name).or_insert(copy);
+                }
+            }
+        }
+        let mut paths = Vec::new();
+        let mut seen: Vec<&str> = def.into_iter().collect();
+        typed_paths(item, schema, &mut Vec::new(), &mut seen, &mut paths);
+        for (segs, field_schema) in paths {
             let mut typed = field_schema.clone();
-            relocate(&mut typed, file);
+            match refs {
+                Refs::Beside => relocate(&mut typed, &|d| format!("{file}#/definitions/{d}")),
+                Refs::Inside => relocate(&mut typed, &|d| inside_ref(file, d)),
+            }
             if let Some(o) = typed.as_object_mut() {
                 o.remove("description");
             }
+            // Field names are plain words: only the separators need escaping in a pattern.
+            let path = if segs.iter().any(|s| s == ANY_SEGMENT) {
+                json!({"pattern": format!("^{}$", segs.join("\\."))})
+            } else {
+                json!({"const": segs.join(".")})
+            };
             rules.push(json!({
                 "if": {
-                    "properties": {"kind": {"const": kind.name()}, "path": {"const": field}},
+                    "properties": {"kind": {"const": kind.name()}, "path": path},
                     "required": ["kind", "path"],
                 },
                 "then": {"properties": {"value": typed}},
@@ -202,22 +353,19 @@ pub fn typed_overlay(mut overlay: Value, schemas: &[(&'static str, Value)]) -> V
     if let Some(Value::Object(set)) = overlay.pointer_mut("/definitions/SetChange") {
         set.insert("allOf".into(), Value::Array(rules));
     }
+    if let Some(Value::Object(defs)) = overlay.pointer_mut("/definitions") {
+        for (name, def) in inside {
+            defs.entry(name).or_insert(def);
+        }
+    }
     overlay
 }
 
 /// Every schema of `schema::all`, knowing the content's ids, with the overlay's values typed.
 pub fn all_with_ids(content: &Content) -> Vec<(&'static str, Value)> {
-    let schemas: Vec<(&'static str, Value)> = super::schema::all()
+    let schemas: Vec<(&'static str, Value)> = super::schema::plain()
         .into_iter()
         .map(|(n, s)| (n, with_ids(s, content)))
         .collect();
-    let mut out = Vec::new();
-    for (name, s) in &schemas {
-        if *name == "overlay.json" {
-            out.push((*name, typed_overlay(s.clone(), &schemas)));
-        } else {
-            out.push((*name, s.clone()));
-        }
-    }
-    out
+    super::schema::with_typed_overlay(schemas)
 }

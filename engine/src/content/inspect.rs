@@ -6,6 +6,7 @@ use serde_json::Value;
 use super::located::{LKind, LNode, Origin};
 use super::overlay::ItemKind;
 use super::Content;
+use crate::script::function_texts;
 
 /// One leaf field of an item.
 #[derive(Debug, Clone, PartialEq)]
@@ -160,6 +161,106 @@ fn field_changes(before: &[Field], after: &[Field]) -> Vec<FieldChange> {
             out.push(FieldChange {
                 path: b.path.clone(),
                 before: Some((b.value.clone(), b.origin.clone())),
+                after: None,
+            });
+        }
+    }
+    out
+}
+
+/// What changed in one function of a script: its line before and after (`None` on the side
+/// where it does not exist).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FunctionChange {
+    /// Function name.
+    pub name: String,
+    /// Its line in the reference's script.
+    pub before: Option<usize>,
+    /// Its line in the changed script.
+    pub after: Option<usize>,
+}
+
+/// How one script differs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ScriptChange {
+    /// Only in the changed content, from this file.
+    Added(String),
+    /// Only in the reference, from this file.
+    Removed(String),
+    /// In both with different text (files before and after); the functions added, removed or
+    /// changed (empty when only comments or spacing between functions changed).
+    Changed {
+        /// The reference's file.
+        before: String,
+        /// The changed content's file.
+        after: String,
+        /// The functions that differ.
+        functions: Vec<FunctionChange>,
+    },
+}
+
+/// One script's difference.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScriptDiff {
+    /// The script's name (`x.rhai`), as content refers to it.
+    pub script: String,
+    /// What changed.
+    pub change: ScriptChange,
+}
+
+/// Every script of `changed` that differs from `reference`, by name (scripts gone after
+/// those that remain).
+pub fn diff_scripts(changed: &Content, reference: &Content) -> Vec<ScriptDiff> {
+    let after = changed.provenance.scripts();
+    let before = reference.provenance.scripts();
+    let mut out = Vec::new();
+    for (name, (file, text)) in after {
+        let change = match before.get(name) {
+            None => ScriptChange::Added(file.clone()),
+            Some((_, old)) if old == text => continue,
+            Some((old_file, old)) => ScriptChange::Changed {
+                before: old_file.clone(),
+                after: file.clone(),
+                functions: function_changes(old, text),
+            },
+        };
+        out.push(ScriptDiff {
+            script: name.clone(),
+            change,
+        });
+    }
+    for (name, (file, _)) in before {
+        if !after.contains_key(name) {
+            out.push(ScriptDiff {
+                script: name.clone(),
+                change: ScriptChange::Removed(file.clone()),
+            });
+        }
+    }
+    out
+}
+
+/// The functions whose text differs between two versions of a script, in the changed
+/// version's order, then those removed.
+fn function_changes(before: &str, after: &str) -> Vec<FunctionChange> {
+    let old = function_texts(before);
+    let new = function_texts(after);
+    let mut out = Vec::new();
+    for (name, line, text) in &new {
+        match old.iter().find(|(n, ..)| n == name) {
+            Some((_, _, t)) if t == text => {}
+            found => out.push(FunctionChange {
+                name: name.clone(),
+                before: found.map(|(_, l, _)| *l),
+                after: Some(*line),
+            }),
+        }
+    }
+    for (name, line, _) in &old {
+        if !new.iter().any(|(n, ..)| n == name) {
+            out.push(FunctionChange {
+                name: name.clone(),
+                before: Some(*line),
                 after: None,
             });
         }

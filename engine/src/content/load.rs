@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
 
-use super::effect::Bundle;
+use super::effect::{Bundle, HOOK_ARITY};
 use super::files::ContentFiles;
 use super::kinds::*;
 use super::located::{LNode, Origin};
@@ -150,6 +150,8 @@ pub struct OverlaySource {
 #[derive(Debug, Default)]
 pub struct Provenance {
     docs: Vec<Doc>,
+    /// Every script by name: the file it came from and its source.
+    scripts: BTreeMap<String, (String, String)>,
 }
 
 impl Provenance {
@@ -193,6 +195,11 @@ impl Provenance {
                 _ => Vec::new(),
             })
             .collect()
+    }
+
+    /// Every script by name (`x.rhai`), with the file it came from and its source.
+    pub fn scripts(&self) -> &BTreeMap<String, (String, String)> {
+        &self.scripts
     }
 
     /// The located tree of one item (after every overlay).
@@ -275,7 +282,8 @@ impl Content {
 
         // Schema checks, then typed decoding of the documents that pass.
         let mut checks: HashMap<&'static str, SchemaCheck> = HashMap::new();
-        for (name, schema) in schema::all() {
+        // Content files only (an overlay is checked as it is applied).
+        for (name, schema) in schema::plain() {
             match SchemaCheck::new(&schema) {
                 Ok(c) => {
                     checks.insert(name, c);
@@ -310,7 +318,7 @@ impl Content {
         sort_dedup(&mut diags);
         match content {
             Some(mut c) if diags.is_empty() => {
-                c.provenance = Arc::new(Provenance { docs });
+                c.provenance = Arc::new(Provenance { docs, scripts });
                 Ok(c)
             }
             _ => {
@@ -704,11 +712,28 @@ fn check_references(
                     if !scripts.contains_key(&rf.id) {
                         false
                     } else if let Some(func) = &rf.function {
-                        if !host.has_function(&rf.id, func) {
+                        let arities = host.function_arities(&rf.id, func);
+                        let problem = if arities.is_empty() {
+                            Some(format!("script \"{}\" has no function \"{func}\"", rf.id))
+                        } else if !arities.contains(&HOOK_ARITY) {
+                            Some(format!(
+                                "function \"{func}\" of script \"{}\" takes {} parameter(s); \
+                                 a hook is called with {HOOK_ARITY} (the view)",
+                                rf.id,
+                                arities
+                                    .iter()
+                                    .map(usize::to_string)
+                                    .collect::<Vec<_>>()
+                                    .join(" or "),
+                            ))
+                        } else {
+                            None
+                        };
+                        if let Some(message) = problem {
                             diags.push(diag_at(
                                 &doc.tree.origin_at(&rf.pointer),
                                 &rf.pointer,
-                                format!("script \"{}\" has no function \"{func}\"", rf.id),
+                                message,
                             ));
                         }
                         true

@@ -6,7 +6,6 @@ use std::sync::Arc;
 use super::load::{Doc, Kind, OverlaySource};
 use super::located::{pointer_join, LKind, LNode, MapEntry};
 use super::overlay::{Change, ItemKind, Overlay};
-use super::schema::schema_of;
 use crate::diagnostics::{Diagnostic, SchemaCheck, SourceDoc};
 
 /// Finds an item: the index of its document and its JSON pointer there.
@@ -105,7 +104,46 @@ fn item_noun(kind: ItemKind) -> String {
         .unwrap_or_default()
 }
 
-/// Applies one overlay, reporting problems at the overlay's own positions.
+/// The checks of an overlay file: its structure, and its `set` values typed by kind and path
+/// (each compiled once).
+fn overlay_checks() -> Result<&'static (SchemaCheck, SchemaCheck), &'static str> {
+    static CHECKS: std::sync::OnceLock<Result<(SchemaCheck, SchemaCheck), String>> =
+        std::sync::OnceLock::new();
+    CHECKS
+        .get_or_init(|| {
+            Ok((
+                SchemaCheck::new(&super::schema::schema_of::<Overlay>())?,
+                SchemaCheck::new(&super::schema::overlay_checked())?,
+            ))
+        })
+        .as_ref()
+        .map_err(String::as_str)
+}
+
+/// Schema errors of an overlay tree as diagnostics at the overlay's own positions.
+fn overlay_errors(check: &SchemaCheck, tree: &LNode) -> Vec<Diagnostic> {
+    check
+        .errors(&tree.to_value())
+        .into_iter()
+        .map(|e| {
+            let o = if e.at_key {
+                tree.key_origin_at(&e.pointer)
+            } else {
+                tree.origin_at(&e.pointer)
+            };
+            Diagnostic {
+                file: o.file.to_string(),
+                pos: o.pos,
+                pointer: e.pointer,
+                message: e.message,
+            }
+        })
+        .collect()
+}
+
+/// Applies one overlay, reporting problems at the overlay's own positions: a malformed
+/// overlay is not applied; a `set` whose value does not have the type at its path is reported
+/// and left out, the other changes applied.
 pub(crate) fn apply_overlay(
     ov: &OverlaySource,
     docs: &mut Vec<Doc>,
@@ -121,26 +159,8 @@ pub(crate) fn apply_overlay(
     };
     let file: Arc<str> = Arc::from(ov.file.as_str());
     let tree = LNode::from_doc(&source, &file);
-    match SchemaCheck::new(&schema_of::<Overlay>()) {
-        Ok(check) => {
-            let errors = check.errors(&tree.to_value());
-            if !errors.is_empty() {
-                for e in errors {
-                    let o = if e.at_key {
-                        tree.key_origin_at(&e.pointer)
-                    } else {
-                        tree.origin_at(&e.pointer)
-                    };
-                    diags.push(Diagnostic {
-                        file: o.file.to_string(),
-                        pos: o.pos,
-                        pointer: e.pointer,
-                        message: e.message,
-                    });
-                }
-                return;
-            }
-        }
+    let (structure, typed) = match overlay_checks() {
+        Ok(checks) => checks,
         Err(e) => {
             diags.push(Diagnostic::plain(
                 &ov.file,
@@ -148,6 +168,22 @@ pub(crate) fn apply_overlay(
             ));
             return;
         }
+    };
+    let errors = overlay_errors(structure, &tree);
+    if !errors.is_empty() {
+        diags.extend(errors);
+        return;
+    }
+    // The changes whose value is mistyped: reported here, not applied.
+    let mut mistyped = Vec::new();
+    for d in overlay_errors(typed, &tree) {
+        let change = d
+            .pointer
+            .strip_prefix("/changes/")
+            .and_then(|rest| rest.split('/').next())
+            .and_then(|i| i.parse::<usize>().ok());
+        mistyped.extend(change);
+        diags.push(d);
     }
     let overlay: Overlay = match serde_json::from_value(tree.to_value()) {
         Ok(o) => o,
@@ -157,6 +193,9 @@ pub(crate) fn apply_overlay(
         }
     };
     for (i, change) in overlay.changes.iter().enumerate() {
+        if mistyped.contains(&i) {
+            continue;
+        }
         let (op, at) = match change {
             Change::Set(_) => ("set", format!("/changes/{i}/set")),
             Change::Replace(_) => ("replace", format!("/changes/{i}/replace")),

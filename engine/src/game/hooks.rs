@@ -184,7 +184,8 @@ impl Game {
         }
     }
 
-    /// Calls a hook with one argument.
+    /// Calls a hook with its one argument (validation checks each hook takes
+    /// [`crate::content::HOOK_ARITY`] parameters).
     fn call_hook(&self, s: &ScriptRef, arg: &Value) -> Result<Value, MoveError> {
         self.content
             .scripts
@@ -421,25 +422,25 @@ impl Game {
             .any(|m| matches!(m, Modifier::CostHook(_) | Modifier::PlacementHook(_)))
     }
 
-    /// Runs a seat's placement hooks, then its cost hooks in turn, on an action's cost; the
-    /// cost to pay, or why the building may not go there.
-    pub(crate) fn hooked_cost(
-        &self,
-        seat: usize,
-        mods: &[&Modifier],
-        site: Site<'_>,
-        mut parts: CostParts,
-    ) -> Result<Bundle, MoveError> {
-        if !Self::names_site_hooks(mods) {
-            return Ok(parts.total());
-        }
+    /// What a placement or cost hook gets: the seat's view, with the site as `action`.
+    fn site_context(&self, seat: usize, site: Site<'_>) -> Value {
         let mut ctx = self.hook_view(seat, json!({"kind": "placement"}));
         ctx["action"] = self.site_value(site);
+        ctx
+    }
+
+    /// Asks each placement hook in `mods` about a site, with its context.
+    fn ask_placement_hooks(
+        &self,
+        mods: &[&Modifier],
+        site: Site<'_>,
+        ctx: &Value,
+    ) -> Result<(), MoveError> {
         for m in mods {
             let Modifier::PlacementHook(s) = m else {
                 continue;
             };
-            match self.call_hook(s, &ctx)? {
+            match self.call_hook(s, ctx)? {
                 Value::Bool(true) => {}
                 Value::Bool(false) => {
                     return Err(MoveError(format!(
@@ -461,6 +462,23 @@ impl Game {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Runs a seat's placement hooks, then its cost hooks in turn, on an action's cost; the
+    /// cost to pay, or why the building may not go there.
+    pub(crate) fn hooked_cost(
+        &self,
+        seat: usize,
+        mods: &[&Modifier],
+        site: Site<'_>,
+        mut parts: CostParts,
+    ) -> Result<Bundle, MoveError> {
+        if !Self::names_site_hooks(mods) {
+            return Ok(parts.total());
+        }
+        let mut ctx = self.site_context(seat, site);
+        self.ask_placement_hooks(mods, site, &ctx)?;
         ctx["event"] = json!({"kind": "cost"});
         for m in mods {
             let Modifier::CostHook(s) = m else {
@@ -554,6 +572,14 @@ changes:
               - placement_hook: {script: t.rhai, function: place}
           - when: {script: {script: t.rhai, function: rich}}
             modifiers: [nav_range: 9]
+          - action:
+              key: 1vp
+              effects: [place: {building: hut, verb: drop, creates_planet: blue, on_empty_space: true}]
+  - set:
+      kind: track
+      id: lore
+      path: levels.1.immediate
+      value: [gain: {gold: 2}, script: {script: t.rhai, function: start}]
 "#;
 
     /// Harmless versions of every function the faction names.
@@ -564,6 +590,7 @@ fn built(v) { [] }
 fn cost(v) { #{} }
 fn place(v) { true }
 fn rich(v) { false }
+fn start(v) { [] }
 "#;
 
     /// The made-up game with `blips` and the given functions (replacing the quiet ones of the
@@ -807,6 +834,131 @@ fn rich(v) { false }
         let e = g.apply_part(&part).unwrap_err();
         assert!(e.0.contains("script t.rhai, function built, line 2"), "{e}");
         assert_eq!(saved(&g), before);
+    }
+
+    /// The special action whose follow-up places a hut on empty space (`drop <hex>`).
+    fn drop_action() -> Command {
+        Command::Special(crate::notation::parse_amounts("1vp").expect("key"))
+    }
+
+    /// `drop` on every space of the map.
+    fn every_drop(g: &Game) -> Vec<Command> {
+        g.state
+            .map
+            .spaces
+            .iter()
+            .map(|s| Command::Other {
+                verb: "drop".into(),
+                args: vec![g.hex_word(s.hex)],
+            })
+            .collect()
+    }
+
+    /// A game whose seat 0 has just taken the `drop` action; the drops listed, each checked
+    /// to apply exactly when listed.
+    fn drops_listed_exactly(script: &str) -> (Game, Vec<Command>) {
+        let mut g = game(script);
+        assert!(g.legal_parts().contains(&drop_action()), "{script}");
+        g.apply_part(&drop_action()).expect("drop action");
+        let listed = g.legal_parts();
+        let mut drops = Vec::new();
+        for part in every_drop(&g) {
+            let ok = g.clone().apply_part(&part).is_ok();
+            assert_eq!(ok, listed.contains(&part), "{script}: {part}");
+            if ok {
+                drops.push(part);
+            }
+        }
+        (g, drops)
+    }
+
+    #[test]
+    fn placement_hooks_decide_place_follow_ups_and_listing_agrees() {
+        let (g, free) = drops_listed_exactly("");
+        let first = free.first().expect("a drop").clone();
+        let Command::Other { args, .. } = &first else {
+            unreachable!()
+        };
+        let hex = g.hex(&crate::notation::parse_hex_ref(&args[0]).expect("hex"));
+        let name = g.hex_name(hex.expect("on the map"));
+        let script = format!(
+            "fn place(v) {{ if v.action.planet == \"void\" && v.action.hex == \"{name}\" {{ \"not there\" }} else {{ true }} }}"
+        );
+        let (mut g, hooked) = drops_listed_exactly(&script);
+        assert_eq!(hooked.len() + 1, free.len());
+        assert!(!hooked.contains(&first));
+        let before = saved(&g);
+        let e = g.apply_part(&first).unwrap_err();
+        assert!(e.0.contains("not there (t.rhai, function place)"), "{e}");
+        assert_eq!(saved(&g), before);
+        // A hook refusing every placement on empty space: the action is not listed, as its
+        // follow-up could not be done.
+        let g = game("fn place(v) { v.action.planet != \"void\" }");
+        assert!(!g.legal_parts().contains(&drop_action()));
+        // A cost hook on the placement's range: making it cost 9 gold leaves nothing payable.
+        let g = game("fn cost(v) { #{range: #{gold: 9}} }");
+        assert!(!g.legal_parts().contains(&drop_action()));
+    }
+
+    #[test]
+    fn starting_research_levels_run_their_effect_hooks() {
+        // Zorgs (seat 1) start on lore 1, whose immediate effects name `start`.
+        let vp = |g: &Game, seat: usize| g.state.players[seat].resource(&g.content, "vp");
+        let quiet = game("");
+        let hooked = game("fn start(v) { #{gain: #{vp: v.research.lore * 7}} }");
+        assert_eq!(vp(&hooked, 1), vp(&quiet, 1) + 7);
+        assert_eq!(vp(&hooked, 0), vp(&quiet, 0));
+        // A failing one refuses the part that lays out the boards, leaving the state as it was.
+        let content = content("fn start(v) {\n  throw \"no start\"\n}");
+        let setup = Setup::random(&content, 2, &mut Rng::new(7)).expect("setup");
+        let mut g = Game::new(content, setup).expect("game");
+        g.apply_part(&Command::Faction("blips".into()))
+            .expect("faction");
+        g.apply_part(&Command::EndTurn).expect("end");
+        let before = saved(&g);
+        let zorgs = Command::Faction("zorgs".into());
+        let e = g.apply_part(&zorgs).unwrap_err();
+        assert!(e.0.contains("script t.rhai, function start, line 2"), "{e}");
+        assert_eq!(saved(&g), before);
+        assert!(!g.legal_parts().contains(&zorgs));
+    }
+
+    #[test]
+    fn validate_checks_each_hook_function_exists_and_takes_the_view() {
+        // The load errors of the faction with the given script in full.
+        let errors = |script: String| -> Vec<String> {
+            let overlay = OverlaySource {
+                file: "hooks.yaml".into(),
+                text: BLIPS.into(),
+                scripts: vec![("t.rhai".into(), script)],
+            };
+            match Content::load(&fixture::files(), &[overlay]) {
+                Ok(_) => Vec::new(),
+                Err(d) => d.iter().map(ToString::to_string).collect(),
+            }
+        };
+        assert_eq!(errors(QUIET.into()), Vec::<String>::new());
+        let line = 1 + BLIPS
+            .lines()
+            .position(|l| l.contains("function: act"))
+            .expect("act is named");
+        let e = errors(QUIET.replace("fn act(v) { [] }", "fn act(v, w) { [] }"));
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert!(e[0].starts_with(&format!("hooks.yaml:{line}:")), "{e:?}");
+        assert!(
+            e[0].contains("function \"act\" of script \"t.rhai\" takes 2 parameter(s)"),
+            "{e:?}"
+        );
+        let e = errors(QUIET.replace("fn rich(v) { false }", "fn rich() { false }"));
+        assert!(
+            e.len() == 1 && e[0].contains("takes 0 parameter(s)"),
+            "{e:?}"
+        );
+        let e = errors(QUIET.replace("fn rich(v) { false }", ""));
+        assert!(
+            e.len() == 1 && e[0].contains("script \"t.rhai\" has no function \"rich\""),
+            "{e:?}"
+        );
     }
 
     #[test]

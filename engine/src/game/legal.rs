@@ -874,6 +874,8 @@ impl Game {
             }
         }
         let rules = &v.rules;
+        // A placement or cost hook decides each space itself.
+        let hooks = self.hooked && Self::names_site_hooks(&v.mods);
         for (idx, space) in self.state.map.spaces.iter().enumerate() {
             let hex = space.hex;
             if p.on_empty_space && self.planet_kind(idx) != PlanetKind::Empty {
@@ -890,11 +892,13 @@ impl Game {
                 .iter()
                 .enumerate()
                 .any(|(s, pl)| (!station || s == v.seat) && pl.satellites.contains(&hex));
-            if occupied
-                || satellite
-                || rules.surely_out_of_reach(hex, reach.range)
-                || self.qic_for_range_from(hex, rules, reach.range).is_err()
-            {
+            if occupied || satellite || rules.surely_out_of_reach(hex, reach.range) {
+                continue;
+            }
+            let Ok(q) = self.qic_for_range_from(hex, rules, reach.range) else {
+                continue;
+            };
+            if hooks && !self.placement_payable(v, &p.building, idx, q) {
                 continue;
             }
             out.push(match &p.verb {
@@ -911,6 +915,15 @@ impl Game {
                 return;
             }
         }
+    }
+
+    /// Whether the seat's hooks let a building be placed (a `place` follow-up) on a space
+    /// whose range costs `q`, and the seat can pay what they make it cost.
+    fn placement_payable(&self, v: &View<'_>, building: &str, idx: usize, q: u32) -> bool {
+        self.placement_cost(v.seat, &v.mods, building, idx, q)
+            .is_ok_and(|cost| {
+                self.can_pay_items_from(v.seat, v.power, &v.spent, cost.iter(), v.rules.token_value)
+            })
     }
 
     /// Conversions of a phase, each in every multiple the seat can pay.
@@ -970,7 +983,7 @@ impl Game {
     }
 
     /// The name of a hex as one notation word.
-    fn hex_word(&self, hex: Hex) -> Word {
+    pub(crate) fn hex_word(&self, hex: Hex) -> Word {
         match self.state.map.name_parts(hex) {
             Some((sector, position)) => {
                 let mut w = word(sector);

@@ -134,7 +134,34 @@ impl Game {
             self.state.players[s] = player.into();
         }
         self.refresh_seats();
+        if self.hooked {
+            self.start_research_hooks()?;
+        }
         self.queue_setup();
+        Ok(())
+    }
+
+    /// Runs the effect hooks of the research levels each seat starts on (their gains are
+    /// part of the starting holdings), seat by seat once every board is laid out.
+    fn start_research_hooks(&mut self) -> Result<(), MoveError> {
+        for seat in 0..self.state.players.len() {
+            let mut hooks = Vec::new();
+            for (track, level) in &self.board(seat).research {
+                let Some(t) = self.content.research.tracks.iter().find(|t| &t.id == track) else {
+                    continue;
+                };
+                for l in t.levels.iter().take(*level as usize + 1).skip(1) {
+                    for e in &l.immediate {
+                        if let Effect::Script(s) = e {
+                            hooks.push(s.clone());
+                        }
+                    }
+                }
+            }
+            for s in &hooks {
+                self.run_effect_hook(seat, s, "research")?;
+            }
+        }
         Ok(())
     }
 
@@ -350,30 +377,39 @@ impl Game {
         let mut events: Vec<Bundle> = Vec::with_capacity(effects.len());
         for e in &effects {
             match e {
-                Effect::Gain(b) => events.push(b.clone()),
                 Effect::Script(s) => {
                     for got in self.hook_effects(seat, s, "income")? {
-                        match got {
-                            Effect::Gain(b) => events.push(b),
-                            Effect::GainPer(g) => {
-                                let n = self.count(seat, &g.per) as i32;
-                                events.push(crate::game::legal::scaled(&g.gain, n));
-                            }
-                            other => {
-                                return err(format!(
-                                    "script {}, function {}: income may only gain, not {other:?}",
-                                    s.script, s.function
-                                ))
-                            }
-                        }
+                        let event = self.income_event(seat, &got).ok_or_else(|| {
+                            MoveError(format!(
+                                "script {}, function {}: income may only gain, not {got:?}",
+                                s.script, s.function
+                            ))
+                        })?;
+                        events.push(event);
                     }
                 }
-                _ => {}
+                other => match self.income_event(seat, other) {
+                    Some(event) => events.push(event),
+                    None => return err(format!("income may only gain, not {other:?}")),
+                },
             }
         }
         self.state.income_pending.insert(seat, events);
         self.settle_income(seat);
         Ok(())
+    }
+
+    /// What an income effect pays, as one income event: a gain, or a gain per counted thing;
+    /// `None` for an effect income cannot hold.
+    fn income_event(&self, seat: usize, e: &Effect) -> Option<Bundle> {
+        match e {
+            Effect::Gain(b) => Some(b.clone()),
+            Effect::GainPer(g) => Some(crate::game::legal::scaled(
+                &g.gain,
+                self.count(seat, &g.per) as i32,
+            )),
+            _ => None,
+        }
     }
 
     /// Whether pending income mixes token gains and charges (so the player orders them).

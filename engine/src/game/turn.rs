@@ -359,12 +359,9 @@ impl Game {
             Command::FedTile(id) => {
                 self.take_follow(|f| *f == Follow::FedTile)
                     .ok_or_else(|| MoveError("no federation token to re-score".into()))?;
-                let token = self.state.players[seat]
-                    .tokens
-                    .iter()
-                    .find(|t| t.id == id)
-                    .ok_or_else(|| MoveError(format!("you own no {id}")))?;
-                let _ = token;
+                if !self.state.players[seat].tokens.iter().any(|t| t.id == id) {
+                    return err(format!("you own no {id}"));
+                }
                 let reward = self
                     .content
                     .federation_tokens
@@ -889,6 +886,36 @@ impl Game {
         self.hooked_cost(seat, mods, site, parts)
     }
 
+    /// What `q` QIC for range cost, in the content's range resource.
+    pub(crate) fn range_cost(&self, q: u32) -> Bundle {
+        match q {
+            0 => Bundle::default(),
+            q => Bundle::of(&[(self.content.rules.range_resource.as_str(), q as i32)]),
+        }
+    }
+
+    /// What placing a building by a follow-up (`place`) on a space costs when its range costs
+    /// `q`: the seat's placement hooks may refuse the space, its cost hooks change the cost.
+    pub(crate) fn placement_cost(
+        &self,
+        seat: usize,
+        mods: &[&Modifier],
+        building: &str,
+        idx: usize,
+        q: u32,
+    ) -> Result<Bundle, MoveError> {
+        let parts = super::hooks::CostParts {
+            range: self.range_cost(q),
+            ..Default::default()
+        };
+        let site = super::hooks::Site {
+            building,
+            idx,
+            upgrade_from: None,
+        };
+        self.hooked_cost(seat, mods, site, parts)
+    }
+
     /// What a colonization costs on top of the building's own cost.
     fn colonize_extras<'a>(
         &'a self,
@@ -1063,11 +1090,13 @@ impl Game {
             return err(format!("{} is taken", self.hex_name(hex)));
         }
         let q = self.qic_for_range(seat, hex)?;
-        if q > 0 {
-            self.pay(
-                seat,
-                &Bundle::of(&[(self.content.rules.range_resource.as_str(), q as i32)]),
-            )?;
+        // The seat's placement hooks may refuse the space, its cost hooks change the range.
+        let cost = match self.hooked {
+            true => self.placement_cost(seat, &self.modifiers(seat), &p.building, idx, q)?,
+            false => self.range_cost(q),
+        };
+        if !cost.0.is_empty() {
+            self.pay(seat, &cost)?;
         }
         if let Some(planet) = &p.creates_planet {
             if let Some(i) = self
