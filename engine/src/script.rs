@@ -64,6 +64,14 @@ const STACK_PER_DEPTH: usize = 1536;
 /// error, never a crash.
 const INLINE_STACK_BUDGET: usize = 1536 * 1024;
 
+/// Largest script source compiled, in bytes: compiling is bounded by the source's size as well
+/// as by [`MAX_SCRIPT_FUNCTIONS`], so a hostile script fails at once instead of compiling for
+/// minutes.
+pub const MAX_SCRIPT_BYTES: usize = 128 * 1024;
+/// Most functions one script may define. Rhai's compile time grows faster than the square of
+/// the number of functions (20,000 took about 19 s); 256 compile in a few milliseconds.
+pub const MAX_SCRIPT_FUNCTIONS: usize = 256;
+
 /// Longest call chain shown in a runtime error before it is abridged.
 const MAX_CHAIN_SHOWN: usize = 8;
 
@@ -98,11 +106,16 @@ pub struct Limits {
     pub max_array_len: usize,
     /// Maximum number of properties in an object map (nested maps count in total).
     pub max_map_len: usize,
+    /// Maximum size of a script's source, in bytes, checked before compiling.
+    pub max_source_bytes: usize,
+    /// Maximum number of functions one script defines, checked while compiling (zero: no limit).
+    pub max_functions: usize,
 }
 
 impl Default for Limits {
     /// 100 000 operations, call depth 32, expression depth 64, 4 KiB strings,
-    /// 1024-element arrays and maps.
+    /// 1024-element arrays and maps, sources of [`MAX_SCRIPT_BYTES`] and
+    /// [`MAX_SCRIPT_FUNCTIONS`] functions.
     fn default() -> Self {
         Self {
             max_operations: 100_000,
@@ -111,6 +124,8 @@ impl Default for Limits {
             max_string_len: 4 * 1024,
             max_array_len: 1024,
             max_map_len: 1024,
+            max_source_bytes: MAX_SCRIPT_BYTES,
+            max_functions: MAX_SCRIPT_FUNCTIONS,
         }
     }
 }
@@ -266,7 +281,11 @@ impl ScriptHost {
             .set_max_expr_depths(limits.max_expr_depth, limits.max_expr_depth)
             .set_max_string_size(limits.max_string_len)
             .set_max_array_size(limits.max_array_len)
-            .set_max_map_size(limits.max_map_len);
+            .set_max_map_size(limits.max_map_len)
+            .set_max_functions(match limits.max_functions {
+                0 => usize::MAX,
+                n => n,
+            });
 
         Self {
             engine,
@@ -293,6 +312,16 @@ impl ScriptHost {
     /// A syntax error, an undeclared variable (strict mode), use of `eval`,
     /// an over-deep expression or a top-level statement, with its position.
     pub fn compile(&mut self, file: &str, source: &str) -> Result<(), ScriptError> {
+        let max_bytes = self.limits.max_source_bytes;
+        if max_bytes > 0 && source.len() > max_bytes {
+            return Err(ScriptError::unpositioned(
+                file,
+                format!(
+                    "the script is {} bytes, more than the limit of {max_bytes} bytes",
+                    source.len()
+                ),
+            ));
+        }
         // Parse without optimisation so that no top-level statement can be
         // folded away before it is checked.
         self.engine.set_optimization_level(OptimizationLevel::None);
@@ -303,7 +332,17 @@ impl ScriptHost {
         };
         self.engine
             .set_optimization_level(OptimizationLevel::Simple);
-        let ast = parsed.map_err(|err| parse_error(file, &err))?;
+        let ast = parsed.map_err(|err| match err.err_type() {
+            rhai::ParseErrorType::TooManyFunctions => ScriptError::new(
+                file,
+                err.position(),
+                format!(
+                    "the script defines more than {} functions, the limit per script",
+                    self.limits.max_functions
+                ),
+            ),
+            _ => parse_error(file, &err),
+        })?;
 
         let statements: &[_] = ast.as_ref();
         if let Some(stmt) = statements.iter().find(|stmt| !stmt.is_noop()) {

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use orrery::content::files::{read_bounded, MAX_RECORD_BYTES, MAX_STATE_BYTES};
 use orrery::content::Content;
 use orrery::game::{Game, GameState};
 use orrery::record::{replay as replay_record, Record};
@@ -34,7 +35,7 @@ pub fn collect(path: &Path, out: &mut Vec<PathBuf>) {
 /// A record, whether the recording platform wrote it, and the variants it names (records of
 /// `orrery simulate` name the variants they were played with).
 fn read_record(path: &Path) -> Result<(Record, bool, Vec<String>), String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
+    let text = read_bounded(path, MAX_RECORD_BYTES, true)?;
     let record = Record::from_json_text(&text)?;
     let platform = record.engine_version.is_some();
     let variants = record.variants.clone();
@@ -255,7 +256,7 @@ pub fn replay(
 /// played with: its saved stack, with any `--variant` on top. Problems are printed.
 pub fn load_saved(args: &ContentArgs, state_file: &Path) -> Result<(Game, Stack), ExitCode> {
     let usage = |msg: String| crate::usage(format!("{}: {msg}", state_file.display()));
-    let text = std::fs::read_to_string(state_file)
+    let text = read_bounded(state_file, MAX_STATE_BYTES, true)
         .map_err(|e| crate::usage(format!("cannot read {}: {e}", state_file.display())))?;
     let value: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| usage(format!("not JSON: {e}")))?;

@@ -3,7 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
+use orrery::content::files::{read_bounded, MAX_CONTENT_FILE_BYTES};
+use orrery::content::overlay::scripts_beside;
 use orrery::content::{ContentFiles, DirFiles, MemFiles, OverlaySource};
+use orrery::script::MAX_SCRIPT_BYTES;
 
 mod embedded {
     include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
@@ -89,7 +92,9 @@ impl ContentSource {
     /// Reads one variant: a file, a folder with `overlay.yaml`, or a name under `variants/`.
     pub fn overlay(&self, name: &str) -> Result<OverlaySource, String> {
         let path = Path::new(name);
-        if path.is_file() {
+        // Anything there but a folder is read as an overlay file (a FIFO or device is
+        // refused by name).
+        if path.exists() && !path.is_dir() {
             return read_overlay_file(path, path.parent());
         }
         if path.is_dir() {
@@ -110,7 +115,7 @@ impl ContentSource {
             ContentSource::Embedded => {
                 let files = embedded_under(&format!("variants/{name}/"), "<built-in>/variants");
                 if let Ok(text) = files.read("overlay.yaml") {
-                    let scripts = rhai_files(&files);
+                    let scripts = named_scripts(&text, |name| files.read(name).ok().map(Ok))?;
                     return Ok(OverlaySource {
                         file: files.display_name("overlay.yaml"),
                         text,
@@ -131,25 +136,38 @@ impl ContentSource {
     }
 }
 
-fn rhai_files(files: &dyn ContentFiles) -> Vec<(String, String)> {
-    files
-        .list()
-        .into_iter()
-        .filter(|f| f.ends_with(".rhai"))
-        .filter_map(|f| {
-            let text = files.read(&f).ok()?;
-            let name = f.rsplit('/').next().unwrap_or(&f).to_string();
-            Some((name, text))
-        })
-        .collect()
+/// The scripts an overlay names (`script` changes without `source`), read from `files`;
+/// a missing one is left for loading to report.
+fn named_scripts(
+    text: &str,
+    mut read: impl FnMut(&str) -> Option<Result<String, String>>,
+) -> Result<Vec<(String, String)>, String> {
+    let mut out = Vec::new();
+    for name in scripts_beside(text) {
+        match read(&name) {
+            Some(Ok(src)) => out.push((name, src)),
+            Some(Err(e)) => return Err(e),
+            None => {}
+        }
+    }
+    Ok(out)
 }
 
+/// Reads an overlay file and the scripts it names from its own folder `dir` (only those: an
+/// overlay in a big folder reads nothing else there). The overlay itself may be reached
+/// through a link (it was named); the scripts beside it must be plain files.
 fn read_overlay_file(file: &Path, dir: Option<&Path>) -> Result<OverlaySource, String> {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-    let scripts = dir
-        .map(|d| rhai_files(&DirFiles::new(d)))
-        .unwrap_or_default();
+    let text = read_bounded(file, MAX_CONTENT_FILE_BYTES, true)
+        .map_err(|e| format!("{}: {e}", file.display()))?;
+    let scripts = named_scripts(&text, |name| {
+        let path = dir?.join(name);
+        // A missing file is loading's to report; anything else there must be readable.
+        std::fs::symlink_metadata(&path).ok()?;
+        Some(
+            read_bounded(&path, MAX_SCRIPT_BYTES as u64, false)
+                .map_err(|e| format!("{}: {e}", path.display())),
+        )
+    })?;
     Ok(OverlaySource {
         file: file.display().to_string(),
         text,

@@ -122,18 +122,21 @@ impl Stack {
         {
             let name = v.get("name").and_then(Value::as_str).unwrap_or_default();
             let file = v.get("file").and_then(Value::as_str).unwrap_or_default();
-            // The file it was read from, else the same name in the (possibly new) source.
-            let found = if Path::new(file).is_file() {
-                source.overlay(file)
+            // The file it was read from, else the same name in the (possibly new) source. A
+            // file that is there but cannot be read as an overlay (a FIFO, a pseudo-file, too
+            // big) is an error naming it.
+            let overlay = if !file.is_empty() && Path::new(file).exists() {
+                source.overlay(file).map_err(|e| {
+                    format!("the game was saved with the variant \"{name}\" read from {file}: {e}")
+                })?
             } else {
-                source.overlay(name)
+                source.overlay(name).map_err(|_| {
+                    format!(
+                        "the game was saved with the variant \"{name}\" read from {file}, which \
+                         cannot be found now; restore it, or pass --content DIR holding variants/{name}"
+                    )
+                })?
             };
-            let overlay = found.map_err(|_| {
-                format!(
-                    "the game was saved with the variant \"{name}\" read from {file}, which \
-                     cannot be found now; restore it, or pass --content DIR holding variants/{name}"
-                )
-            })?;
             variants.push(Variant {
                 name: name.to_string(),
                 overlay,

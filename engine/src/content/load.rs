@@ -7,12 +7,12 @@ use std::sync::Arc;
 use serde::de::DeserializeOwned;
 
 use super::effect::{Bundle, HOOK_ARITY};
-use super::files::ContentFiles;
+use super::files::{ContentFiles, MAX_CONTENT_FILE_BYTES};
 use super::kinds::*;
 use super::located::{LNode, Origin};
 use super::overlay::ItemKind;
 use super::refs::{RefKind, Refs};
-use super::{patch, schema, Content};
+use super::{patch, playable, schema, Content};
 use crate::diagnostics::{Diagnostic, SchemaCheck, SourceDoc};
 use crate::script::{Limits, ScriptHost};
 
@@ -228,6 +228,9 @@ impl Content {
         let mut diags = Vec::new();
         let mut docs = Vec::new();
         let mut scripts: BTreeMap<String, (String, String)> = BTreeMap::new();
+        for (shown, problem) in files.problems() {
+            diags.push(Diagnostic::plain(&shown, problem));
+        }
         for rel in files.list() {
             let shown = files.display_name(&rel);
             if let Some(name) = rel.strip_prefix(SCRIPTS_DIR) {
@@ -251,6 +254,10 @@ impl Content {
                 continue;
             };
             let text = match files.read(&rel) {
+                Ok(t) if t.len() as u64 > MAX_CONTENT_FILE_BYTES => {
+                    diags.push(Diagnostic::plain(&shown, too_big(t.len())));
+                    continue;
+                }
                 Ok(t) => t,
                 Err(e) => {
                     diags.push(Diagnostic::plain(&shown, e));
@@ -311,6 +318,19 @@ impl Content {
         let host = compile_scripts(&scripts, &mut diags);
         let parts = decode_all(&docs, &valid, &mut diags);
         check_references(&parts, &docs, &host, &scripts, &mut diags);
+        playable::check(
+            &playable::Decoded {
+                rules: parts.rules.as_ref(),
+                sectors: parts.sectors.as_ref(),
+                research: parts.research.as_ref(),
+                advanced_tiles: parts.advanced_tiles.as_ref(),
+                boosters: parts.boosters.as_ref(),
+                round_scoring: parts.round_scoring.as_ref(),
+                final_scoring: parts.final_scoring.as_ref(),
+            },
+            &docs,
+            &mut diags,
+        );
         let content = parts.into_content().map(|mut c| {
             c.scripts = Arc::new(host);
             c
@@ -329,6 +349,11 @@ impl Content {
             }
         }
     }
+}
+
+/// The message for a content or overlay file over [`MAX_CONTENT_FILE_BYTES`].
+pub(crate) fn too_big(len: usize) -> String {
+    format!("the file is {len} bytes, more than the limit of {MAX_CONTENT_FILE_BYTES} bytes")
 }
 
 fn sort_dedup(diags: &mut Vec<Diagnostic>) {

@@ -18,6 +18,7 @@ mod load;
 pub mod located;
 pub mod overlay;
 mod patch;
+pub mod playable;
 pub mod reference;
 pub mod refs;
 pub mod schema;

@@ -16,6 +16,34 @@ pub struct Overlay {
     pub changes: Vec<Change>,
 }
 
+/// The script files an overlay's text asks to be read from beside it: the `file` of each
+/// `script` change without a `source`, when it is a plain file name (no folder, not hidden).
+/// Tolerant: text that does not parse names none (loading reports why).
+pub fn scripts_beside(text: &str) -> Vec<String> {
+    let Ok(value) = serde_yaml::from_str::<serde_json::Value>(text) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = value
+        .get("changes")
+        .and_then(serde_json::Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c.get("script"))
+        .filter(|s| s.get("source").is_none())
+        .filter_map(|s| s.get("file").and_then(serde_json::Value::as_str))
+        .filter(|f| is_plain_name(f))
+        .map(str::to_string)
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// A file name without folders that is not hidden (`shared.rhai`, not `../x` or `.x`).
+pub fn is_plain_name(name: &str) -> bool {
+    !name.is_empty() && !name.starts_with('.') && !name.contains(['/', '\\', '\0'])
+}
+
 /// One change.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]

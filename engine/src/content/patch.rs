@@ -150,6 +150,13 @@ pub(crate) fn apply_overlay(
     scripts: &mut BTreeMap<String, (String, String)>,
     diags: &mut Vec<Diagnostic>,
 ) {
+    if ov.text.len() as u64 > super::files::MAX_CONTENT_FILE_BYTES {
+        diags.push(Diagnostic::plain(
+            &ov.file,
+            super::load::too_big(ov.text.len()),
+        ));
+        return;
+    }
     let source = match SourceDoc::parse(&ov.file, &ov.text) {
         Ok(s) => s,
         Err(d) => {
@@ -224,8 +231,27 @@ pub(crate) fn apply_overlay(
                 set_path(node, &segs, value_node(&tree))
             }),
             Change::Replace(r) => locate(docs, r.kind, r.id.as_deref()).and_then(|(d, ptr)| {
+                let value = value_node(&tree);
+                if let Some(id) = r.id.as_deref().filter(|_| !r.kind.is_single()) {
+                    match value.str_member("id") {
+                        Some(new) if new == id => {}
+                        Some(new) => {
+                            return Err(format!(
+                                "the new value's id \"{new}\" differs from the replaced {}'s \
+                                 \"{id}\" (a replace keeps the id; remove and add to rename)",
+                                item_noun(r.kind)
+                            ))
+                        }
+                        None => {
+                            return Err(format!(
+                                "the new value has no id; write `id: {id}` in it (a replace \
+                                 keeps the id)"
+                            ))
+                        }
+                    }
+                }
                 let node = docs[d].tree.at_mut(&ptr).ok_or("item vanished")?;
-                *node = value_node(&tree);
+                *node = value;
                 Ok(())
             }),
             Change::Remove(t) => locate(docs, t.kind, t.id.as_deref()).and_then(|(d, ptr)| {
@@ -282,17 +308,22 @@ pub(crate) fn apply_overlay(
                 }
             }
             Change::Script(s) => {
+                // A script beside the overlay is shown by its own path, so that its problems
+                // name it; an inline source by the overlay's.
                 let src = match &s.source {
-                    Some(src) => Some(src.clone()),
+                    Some(src) => Some((ov.file.clone(), src.clone())),
                     None => ov
                         .scripts
                         .iter()
                         .find(|(n, _)| n == &s.file)
-                        .map(|(_, src)| src.clone()),
+                        .map(|(_, src)| {
+                            let beside = std::path::Path::new(&ov.file).with_file_name(&s.file);
+                            (beside.to_string_lossy().into_owned(), src.clone())
+                        }),
                 };
                 match src {
-                    Some(src) => {
-                        scripts.insert(s.file.clone(), (ov.file.clone(), src));
+                    Some((shown, src)) => {
+                        scripts.insert(s.file.clone(), (shown, src));
                         Ok(())
                     }
                     None => Err(format!(
