@@ -70,7 +70,30 @@ pub enum MapError {
     /// A space of the placed sectors that the list leaves out, or lists twice.
     #[error("hex {0} is listed {1} times (once expected)")]
     ListedCount(Hex, usize),
+    /// A sector centre farther from the origin than any map reaches.
+    #[error("sector \"{0}\" is centred at {1}, beyond the map's extent (coordinates from -{MAX_CENTER} to {MAX_CENTER})")]
+    FarCentre(String, Hex),
+    /// More sectors or spaces than a map holds.
+    #[error("{0} sectors placed (at most {MAX_SECTORS})")]
+    TooManySectors(usize),
 }
+
+/// The farthest a sector centre may lie from the origin, on either axis (the base game's
+/// maps stay within 20): the map's index is a rectangle of that extent at most.
+pub const MAX_CENTER: i32 = 250;
+
+/// The farthest a space may lie from the origin, on either axis: a centre's reach plus a
+/// sector's radius.
+pub const MAX_SPACE_COORD: i32 = MAX_CENTER + 2;
+
+/// Whether both coordinates of a hex lie in `-limit..=limit`.
+pub fn within(hex: Hex, limit: i32) -> bool {
+    let limit = limit.unsigned_abs();
+    hex.q.unsigned_abs() <= limit && hex.r.unsigned_abs() <= limit
+}
+
+/// The most sectors one map may place (a space names its sector in one byte).
+pub const MAX_SECTORS: usize = u8::MAX as usize;
 
 /// The map of one game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -146,7 +169,13 @@ impl Map {
         let mut spaces = Vec::new();
         let mut labels = Vec::new();
         let mut seen = HashSet::new();
+        if placements.len() > MAX_SECTORS {
+            return Err(MapError::TooManySectors(placements.len()));
+        }
         for (si, p) in placements.iter().enumerate() {
+            if !within(p.center, MAX_CENTER) {
+                return Err(MapError::FarCentre(p.sector.clone(), p.center));
+            }
             let sector = content
                 .sectors
                 .sectors

@@ -13,6 +13,7 @@ mod playable;
 mod setup;
 mod special;
 mod turn;
+mod state_check;
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
@@ -74,6 +75,14 @@ pub enum SetupError {
         kind: &'static str,
         /// Its id.
         id: String,
+    },
+    /// A player count the content does not play with.
+    #[error("players: {players} is not a player count of the content ({allowed:?})")]
+    Players {
+        /// The count asked for.
+        players: usize,
+        /// The counts `rules.players` allows.
+        allowed: Vec<u8>,
     },
 }
 
@@ -382,8 +391,9 @@ impl Game {
         })
     }
 
-    /// A game resumed from a saved state.
-    pub fn from_state(content: Arc<Content>, mut state: GameState) -> Game {
+    /// A game resumed from a state this crate made (a clone's state, a test's): not checked.
+    /// From outside, use [`Game::load`].
+    pub(crate) fn from_state(content: Arc<Content>, mut state: GameState) -> Game {
         Arc::make_mut(&mut state.map).reindex();
         let mut g = Game {
             hooked: hooks::content_names_hooks(&content),
@@ -397,41 +407,17 @@ impl Game {
         g
     }
 
-    /// A game resumed from a saved state that may come from anywhere: the state is checked
-    /// against the content first (known factions, seats and spaces in range).
+    /// A game resumed from a saved state that may come from anywhere (the only way in from
+    /// outside): the whole state is checked against the content first (see
+    /// `state_check.rs`: every seat index, id and amount, the map), so listing and applying
+    /// parts afterwards cannot meet a value the engine could not have made.
+    ///
+    /// # Errors
+    ///
+    /// The first problem found, naming its field as a path into the state
+    /// (`players[1].resources[0] (c): -5 is negative`).
     pub fn load(content: Arc<Content>, state: GameState) -> Result<Game, String> {
-        let n = state.players.len();
-        for p in &state.players {
-            if !p.faction.is_empty() && content.faction(&p.faction).is_none() {
-                return Err(format!("unknown faction \"{}\"", p.faction));
-            }
-            if p.resources.len() != content.rules.resources.len() {
-                return Err("resources do not match the content".into());
-            }
-        }
-        let seats = state.queue.iter().chain(&state.open).map(Decision::seat);
-        if seats.chain(state.current).any(|s| s >= n) {
-            return Err("a decision names a seat that does not exist".into());
-        }
-        let spaces = state.map.spaces.len();
-        if state.planets.len() != spaces
-            || state
-                .planets
-                .iter()
-                .any(|p| usize::from(*p) >= content.planets.planets.len())
-        {
-            return Err("planets do not match the map".into());
-        }
-        if state
-            .structures
-            .iter()
-            .any(|(i, l)| *i >= spaces || l.iter().any(|s| s.seat >= n))
-        {
-            return Err("a building lies off the map or belongs to no seat".into());
-        }
-        if state.players.iter().any(|p| p.faction.is_empty()) && state.stage != Stage::Setup {
-            return Err("a seat has no faction after setup".into());
-        }
+        state_check::check(&content, &state)?;
         Ok(Game::from_state(content, state))
     }
 
