@@ -111,7 +111,12 @@ fn saved_states_load_back_identically() {
             let loaded = orrery::game::Game::load(content.clone(), state)
                 .unwrap_or_else(|e| panic!("{} move {i}: {e}", path.display()));
             assert_eq!(serde_json::to_string(&loaded.state).unwrap(), text);
-            assert_eq!(loaded.legal_parts(), game.legal_parts(), "{} move {i}", path.display());
+            assert_eq!(
+                loaded.legal_parts(),
+                game.legal_parts(),
+                "{} move {i}",
+                path.display()
+            );
             checked += 1;
         }
     }

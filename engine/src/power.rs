@@ -74,8 +74,7 @@ pub struct Power {
 impl Power {
     /// Tokens in an area, the special token included.
     pub fn tokens(&self, area: Area) -> u32 {
-        self.areas[area.index()]
-            .saturating_add(u32::from(self.special_in(area)))
+        self.areas[area.index()].saturating_add(u32::from(self.special_in(area)))
     }
 
     /// Normal tokens in areas I, II and III (saturating).
@@ -206,7 +205,8 @@ impl Power {
             self.areas[area.index()] -= take;
             left -= take;
             if to_gaia {
-                self.areas[Area::Gaia.index()] = self.areas[Area::Gaia.index()].saturating_add(take);
+                self.areas[Area::Gaia.index()] =
+                    self.areas[Area::Gaia.index()].saturating_add(take);
             }
         }
         Ok(())
@@ -307,7 +307,8 @@ impl Power {
             self.areas[area.index()] -= take;
             left -= take;
             if to_gaia {
-                self.areas[Area::Gaia.index()] = self.areas[Area::Gaia.index()].saturating_add(take);
+                self.areas[Area::Gaia.index()] =
+                    self.areas[Area::Gaia.index()].saturating_add(take);
             }
         }
         if left > 0 {

@@ -12,8 +12,8 @@ mod phases;
 mod playable;
 mod setup;
 mod special;
-mod turn;
 mod state_check;
+mod turn;
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;

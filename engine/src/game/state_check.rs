@@ -53,7 +53,10 @@ fn seats<'a>(path: &str, list: impl IntoIterator<Item = &'a usize>, n: usize) ->
     let mut seen = HashSet::new();
     for (i, s) in list.into_iter().enumerate() {
         if *s >= n {
-            return fail(format!("{path}[{i}]"), format!("seat {s} does not exist ({n} seats)"));
+            return fail(
+                format!("{path}[{i}]"),
+                format!("seat {s} does not exist ({n} seats)"),
+            );
         }
         if !seen.insert(*s) {
             return fail(format!("{path}[{i}]"), format!("seat {s} is listed twice"));
@@ -76,7 +79,10 @@ pub(crate) fn check(content: &Content, state: &GameState) -> Check {
     if n == 0 || !content.rules.players.iter().any(|&p| usize::from(p) == n) {
         return fail(
             "players",
-            format!("{n} seats; the content plays with {:?}", content.rules.players),
+            format!(
+                "{n} seats; the content plays with {:?}",
+                content.rules.players
+            ),
         );
     }
     if state.setup.players != n {
@@ -128,26 +134,41 @@ fn check_map(content: &Content, state: &GameState) -> Check {
             content.sectors.sectors.iter().map(|s| s.id.as_str()),
         )?;
         if !within(p.center, crate::map::MAX_CENTER) {
-            return fail(format!("{path}.center"), format!("{} is beyond the map's extent", p.center));
+            return fail(
+                format!("{path}.center"),
+                format!("{} is beyond the map's extent", p.center),
+            );
         }
         if p.rotation > 5 {
-            return fail(format!("{path}.rotation"), format!("{} (0 to 5)", p.rotation));
+            return fail(
+                format!("{path}.rotation"),
+                format!("{} (0 to 5)", p.rotation),
+            );
         }
     }
     let mut hexes = HashSet::new();
     for (i, s) in map.spaces.iter().enumerate() {
         let path = format!("map.spaces[{i}]");
         if !within(s.hex, MAX_SPACE_COORD) {
-            return fail(format!("{path}.hex"), format!("{} is beyond the map's extent", s.hex));
+            return fail(
+                format!("{path}.hex"),
+                format!("{} is beyond the map's extent", s.hex),
+            );
         }
         if !hexes.insert(s.hex) {
             return fail(format!("{path}.hex"), format!("{} is listed twice", s.hex));
         }
         if usize::from(s.sector) >= map.placements.len() {
-            return fail(format!("{path}.sector"), format!("sector {} is not placed", s.sector));
+            return fail(
+                format!("{path}.sector"),
+                format!("sector {} is not placed", s.sector),
+            );
         }
         if usize::from(s.planet) >= content.planets.planets.len() {
-            return fail(format!("{path}.planet"), format!("unknown planet {}", s.planet));
+            return fail(
+                format!("{path}.planet"),
+                format!("unknown planet {}", s.planet),
+            );
         }
     }
     if map.spaces.len() >= usize::from(u16::MAX) {
@@ -165,7 +186,10 @@ fn check_map(content: &Content, state: &GameState) -> Check {
         .iter()
         .position(|p| usize::from(*p) >= content.planets.planets.len())
     {
-        return fail(format!("planets[{i}]"), format!("unknown planet {}", state.planets[i]));
+        return fail(
+            format!("planets[{i}]"),
+            format!("unknown planet {}", state.planets[i]),
+        );
     }
     let n = state.players.len();
     for (at, list) in state.structures.iter() {
@@ -185,7 +209,10 @@ fn check_map(content: &Content, state: &GameState) -> Check {
                     board.buildings.iter().map(|b| b.id.as_str()),
                 )?;
             } else {
-                return fail(format!("{path}.seat"), format!("seat {} has no faction", s.seat));
+                return fail(
+                    format!("{path}.seat"),
+                    format!("seat {} has no faction", s.seat),
+                );
             }
         }
     }
@@ -193,13 +220,19 @@ fn check_map(content: &Content, state: &GameState) -> Check {
     for (i, g) in state.gaiaformers.iter().enumerate() {
         seat(format!("gaiaformers[{i}].seat"), g.seat, n)?;
         if !on_map(g.hex) {
-            return fail(format!("gaiaformers[{i}].hex"), format!("{} is not on the map", g.hex));
+            return fail(
+                format!("gaiaformers[{i}].hex"),
+                format!("{} is not on the map", g.hex),
+            );
         }
     }
     for (s, p) in state.players.iter().enumerate() {
         for (i, h) in p.satellites.iter().enumerate() {
             if !on_map(*h) {
-                return fail(format!("players[{s}].satellites[{i}]"), format!("{h} is not on the map"));
+                return fail(
+                    format!("players[{s}].satellites[{i}]"),
+                    format!("{h} is not on the map"),
+                );
             }
         }
         for (i, fed) in p.federations.iter().enumerate() {
@@ -221,7 +254,10 @@ fn check_players(content: &Content, state: &GameState) -> Check {
         let path = format!("players[{s}]");
         if !p.faction.is_empty() {
             if content.faction(&p.faction).is_none() {
-                return fail(format!("{path}.faction"), format!("unknown faction \"{}\"", p.faction));
+                return fail(
+                    format!("{path}.faction"),
+                    format!("unknown faction \"{}\"", p.faction),
+                );
             }
             if !factions.insert(p.faction.clone()) {
                 return fail(
@@ -230,7 +266,10 @@ fn check_players(content: &Content, state: &GameState) -> Check {
                 );
             }
         } else if state.stage != Stage::Setup {
-            return fail(format!("{path}.faction"), "a seat has no faction after setup");
+            return fail(
+                format!("{path}.faction"),
+                "a seat has no faction after setup",
+            );
         }
         let resources = &content.rules.resources;
         if p.resources.len() != resources.len() {
@@ -266,12 +305,20 @@ fn check_players(content: &Content, state: &GameState) -> Check {
         }
         for (track, level) in &p.research {
             let at = format!("{path}.research.{track}");
-            let Some(t) = content.research.tracks.iter().find(|t| t.id == track.as_str()) else {
+            let Some(t) = content
+                .research
+                .tracks
+                .iter()
+                .find(|t| t.id == track.as_str())
+            else {
                 return fail(at, format!("unknown research track \"{track}\""));
             };
             let top = t.levels.len().saturating_sub(1);
             if usize::try_from(*level).map_or(true, |l| l > top) {
-                return fail(at, format!("level {level} is beyond the track's top ({top})"));
+                return fail(
+                    at,
+                    format!("level {level} is beyond the track's top ({top})"),
+                );
             }
         }
         amount(format!("{path}.gaiaformers"), p.gaiaformers)?;
@@ -292,12 +339,24 @@ fn check_players(content: &Content, state: &GameState) -> Check {
             known(format!("{path}.advanced[{i}]"), "advanced tile", t, tiles)?;
         }
         for (i, t) in p.tokens.iter().enumerate() {
-            let tokens = content.federation_tokens.tokens.iter().map(|t| t.id.as_str());
-            known(format!("{path}.tokens[{i}]"), "federation token", &t.id, tokens)?;
+            let tokens = content
+                .federation_tokens
+                .tokens
+                .iter()
+                .map(|t| t.id.as_str());
+            known(
+                format!("{path}.tokens[{i}]"),
+                "federation token",
+                &t.id,
+                tokens,
+            )?;
         }
         for (source, vp) in &p.vp_sources {
             if vp.unsigned_abs() > MAX_AMOUNT {
-                return fail(format!("{path}.vp_sources.{source}"), format!("{vp} is beyond {MAX_AMOUNT}"));
+                return fail(
+                    format!("{path}.vp_sources.{source}"),
+                    format!("{vp} is beyond {MAX_AMOUNT}"),
+                );
             }
         }
     }
@@ -312,17 +371,31 @@ fn check_board(content: &Content, state: &GameState) -> Check {
     }
     let positions = || content.tech_tiles.positions.iter().map(|t| t.id.as_str());
     for (pos, count) in state.tech_left.iter() {
-        known(format!("tech_left.{pos}"), "tech tile position", pos, positions())?;
+        known(
+            format!("tech_left.{pos}"),
+            "tech tile position",
+            pos,
+            positions(),
+        )?;
         amount(format!("tech_left.{pos}"), *count)?;
     }
     let adv = || content.advanced_tiles.tiles.iter().map(|t| t.id.as_str());
     for (pos, tile) in state.adv_left.iter() {
         if !state.setup.adv_techs.contains_key(pos.as_str()) {
-            return fail(format!("adv_left.{pos}"), "not an advanced tile position of the setup");
+            return fail(
+                format!("adv_left.{pos}"),
+                "not an advanced tile position of the setup",
+            );
         }
         known(format!("adv_left.{pos}"), "advanced tile", tile, adv())?;
     }
-    let tokens = || content.federation_tokens.tokens.iter().map(|t| t.id.as_str());
+    let tokens = || {
+        content
+            .federation_tokens
+            .tokens
+            .iter()
+            .map(|t| t.id.as_str())
+    };
     for (id, count) in state.fed_supply.iter() {
         known(format!("fed_supply.{id}"), "federation token", id, tokens())?;
         amount(format!("fed_supply.{id}"), *count)?;
@@ -349,7 +422,10 @@ fn check_board(content: &Content, state: &GameState) -> Check {
 fn check_flow(content: &Content, state: &GameState) -> Check {
     let n = state.players.len();
     if state.round > content.rules.rounds.saturating_add(1) {
-        return fail("round", format!("{} (the game has {})", state.round, content.rules.rounds));
+        return fail(
+            "round",
+            format!("{} (the game has {})", state.round, content.rules.rounds),
+        );
     }
     seats("order", &state.order, n)?;
     seats("passed_order", &state.passed_order, n)?;
@@ -384,7 +460,10 @@ fn check_flow(content: &Content, state: &GameState) -> Check {
     if let Some(q) = &state.question {
         seat("question.seat", q.seat, n)?;
         if state.players[q.seat].faction.is_empty() {
-            return fail("question.seat", format!("seat {} has no faction yet", q.seat));
+            return fail(
+                "question.seat",
+                format!("seat {} has no faction yet", q.seat),
+            );
         }
     }
     let t = &state.turn;
