@@ -157,7 +157,10 @@ fn edited_saved_states_are_refused_naming_the_field() {
     state_refused(|v| v["income_todo"] = json!([5]), "income_todo[0]");
     state_refused(|v| v["queue"] = json!([{"Turn": 9}]), "queue[0]");
     state_refused(|v| v["open"] = json!({"Turn": 9}), "open");
-    state_refused(|v| v["turn"]["leech"] = json!([0, 8]), "turn.leech[1]");
+    state_refused(
+        |v| v["turn"]["leech"] = json!([0, 100_000]),
+        "turn.leech[1]",
+    );
     state_refused(
         |v| v["question"] = json!({"seat": 6, "options": [], "base": null}),
         "question.seat",

@@ -467,9 +467,19 @@ fn check_flow(content: &Content, state: &GameState) -> Check {
         }
     }
     let t = &state.turn;
-    seats("turn.leech", &t.leech, n)?;
-    if let Some(s) = t.deferred_leech {
-        seat("turn.deferred_leech", s, n)?;
+    // Leech sources are spaces of the map.
+    let spaces = state.map.spaces.len();
+    if let Some(i) = t.leech.iter().position(|s| *s >= spaces) {
+        return fail(
+            format!("turn.leech[{i}]"),
+            format!("space {} is not on the map", t.leech[i]),
+        );
+    }
+    if let Some(s) = t.deferred_leech.filter(|s| *s >= spaces) {
+        return fail(
+            "turn.deferred_leech",
+            format!("space {s} is not on the map"),
+        );
     }
     amount("turn.steps", t.steps)?;
     amount("turn.range", t.range)?;
