@@ -1812,7 +1812,7 @@ fn faq_75_turn_order_of_the_next_round() {
     assert_eq!(g.state.order, vec![1, 0, 2]);
     // Printed rule: the first to pass starts, then clockwise.
     let state = at(name, 29).state;
-    let mut g = Game::load(base_content(), state).expect("the state loads");
+    let mut g = Game::load(base_content(), state).expect("a valid state");
     ok(&mut g, &line);
     assert_eq!(g.state.order, vec![1, 2, 0]);
 }
@@ -1940,7 +1940,7 @@ fn canyon_ode_end(content: Arc<Content>) -> Game {
     let rec = record(name);
     let last = rec.moves.len() - 1;
     let state = at(name, last - 1).state;
-    let mut g = Game::load(content, state).expect("the state loads");
+    let mut g = Game::load(content, state).expect("a valid state");
     assert_eq!(purse(&g, "baltaks")[..4], [1, 9, 1, 1]);
     assert_eq!(pw(&g, "baltaks"), [0, 5, 0, 0]);
     ok(&mut g, &rec.moves[last]);

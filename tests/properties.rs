@@ -26,7 +26,7 @@ use std::sync::Arc;
 
 use orrery::bot::RandomBot;
 use orrery::content::{Content, DirFiles, OverlaySource};
-use orrery::game::{Game, GameState, Setup, Stage};
+use orrery::game::{Decision, Game, GameState, Setup, Stage};
 use orrery::notation::Command;
 use orrery::power::{Area, Power, Special};
 use orrery::rng::Rng;
@@ -202,6 +202,16 @@ fn playout(
     let setup = Setup::random(content, factions.len(), &mut rng).expect("a random setup");
     let mut game = Game::new(content.clone(), setup).expect("a game");
     let mut played = Vec::new();
+    // A sector-rotation step before factions (advanced setup): one listed part, by the seed.
+    while matches!(game.state.queue.front(), Some(Decision::Rotate(_)))
+        || matches!(game.state.open, Some(Decision::Rotate(_)))
+    {
+        let parts = game.legal_parts();
+        let part = parts[seed as usize % parts.len()].clone();
+        game.apply_part(&part)
+            .map_err(|e| TestCaseError::fail(format!("{part}: {e}")))?;
+        played.push(part);
+    }
     for f in factions {
         for part in [Command::Faction(f.as_str().into()), Command::EndTurn] {
             game.apply_part(&part)

@@ -46,7 +46,7 @@ fn lineups(content: &Content, players: usize, games: usize) -> Vec<Vec<String>> 
 fn round_trip(game: &Game) {
     let json = serde_json::to_string(&game.state).expect("state serializes");
     let state: GameState = serde_json::from_str(&json).expect("state deserializes");
-    let loaded = Game::load(game.content.clone(), state).expect("Game::load takes a saved state");
+    let loaded = Game::load(game.content.clone(), state).expect("a saved state loads");
     assert_eq!(loaded.state, game.state, "state changed by save/load");
     assert_eq!(
         loaded.legal_parts(),

@@ -76,7 +76,30 @@ pub enum MapError {
     /// A space of the placed sectors that the list leaves out, or lists twice.
     #[error("hex {0} is listed {1} times (once expected)")]
     ListedCount(Hex, usize),
+    /// A sector centre farther from the origin than any map reaches.
+    #[error("sector \"{0}\" is centred at {1}, beyond the map's extent (coordinates from -{MAX_CENTER} to {MAX_CENTER})")]
+    FarCentre(String, Hex),
+    /// More sectors or spaces than a map holds.
+    #[error("{0} sectors placed (at most {MAX_SECTORS})")]
+    TooManySectors(usize),
 }
+
+/// The farthest a sector centre may lie from the origin, on either axis (the base game's
+/// maps stay within 20): the map's index is a rectangle of that extent at most.
+pub const MAX_CENTER: i32 = 250;
+
+/// The farthest a space may lie from the origin, on either axis: a centre's reach plus a
+/// sector's radius.
+pub const MAX_SPACE_COORD: i32 = MAX_CENTER + 2;
+
+/// Whether both coordinates of a hex lie in `-limit..=limit`.
+pub fn within(hex: Hex, limit: i32) -> bool {
+    let limit = limit.unsigned_abs();
+    hex.q.unsigned_abs() <= limit && hex.r.unsigned_abs() <= limit
+}
+
+/// The most sectors one map may place (a space names its sector in one byte).
+pub const MAX_SECTORS: usize = u8::MAX as usize;
 
 /// The map of one game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -165,7 +188,13 @@ impl Map {
         let mut spaces = Vec::new();
         let mut labels = Vec::new();
         let mut seen = HashSet::new();
+        if placements.len() > MAX_SECTORS {
+            return Err(MapError::TooManySectors(placements.len()));
+        }
         for (si, p) in placements.iter().enumerate() {
+            if !within(p.center, MAX_CENTER) {
+                return Err(MapError::FarCentre(p.sector.clone(), p.center));
+            }
             let sector = sectors
                 .iter()
                 .find(|s| s.id == p.sector)
@@ -329,62 +358,6 @@ impl Map {
     /// Rebuilds the hex index (after deserialising).
     pub fn reindex(&mut self) {
         self.index = HexIndex::new(&self.spaces);
-    }
-
-    /// Farthest a space or sector centre of a map read from outside may lie from the origin.
-    pub const MAX_COORD: i32 = 10_000;
-
-    /// Most cells the hex index of a map read from outside may cover.
-    pub const MAX_CELLS: i64 = 1 << 20;
-
-    /// Checks a map read from outside (a saved state): as many labels as placements, none
-    /// empty; every space on a placed sector, with a planet index below `planets`, at its own
-    /// hex; coordinates and the index's extent bounded. The error names the first problem.
-    pub fn check(&self, planets: usize) -> Result<(), String> {
-        if self.labels.len() != self.placements.len() {
-            return Err("map: labels do not match the placed sectors".into());
-        }
-        if self.labels.iter().any(String::is_empty) {
-            return Err("map: a sector label is empty".into());
-        }
-        if self.spaces.len() >= usize::from(HexIndex::NONE) {
-            return Err(format!("map: {} spaces", self.spaces.len()));
-        }
-        let far = |h: Hex| h.q.unsigned_abs().max(h.r.unsigned_abs()) > Self::MAX_COORD as u32;
-        if let Some(p) = self.placements.iter().find(|p| far(p.center)) {
-            return Err(format!("map: sector {} lies off any map", p.sector));
-        }
-        let mut seen = HashSet::new();
-        for s in &self.spaces {
-            if far(s.hex) {
-                return Err(format!(
-                    "map: a space lies off any map ({}x{})",
-                    s.hex.q, s.hex.r
-                ));
-            }
-            if usize::from(s.sector) >= self.placements.len() {
-                return Err(format!(
-                    "map: a space names sector {} of {}",
-                    s.sector,
-                    self.placements.len()
-                ));
-            }
-            if usize::from(s.planet) >= planets {
-                return Err("map: a space has an unknown planet".into());
-            }
-            if !seen.insert(s.hex) {
-                return Err(format!("map: two spaces at {}x{}", s.hex.q, s.hex.r));
-            }
-        }
-        let span = |v: &dyn Fn(&Space) -> i32| {
-            let lo = self.spaces.iter().map(v).min().unwrap_or(0);
-            let hi = self.spaces.iter().map(v).max().unwrap_or(0);
-            i64::from(hi) - i64::from(lo) + 1
-        };
-        if span(&|s| s.hex.q) * span(&|s| s.hex.r) > Self::MAX_CELLS {
-            return Err("map: the spaces spread too far apart".into());
-        }
-        Ok(())
     }
 
     /// The space at a hex.

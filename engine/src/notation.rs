@@ -184,6 +184,19 @@ pub enum Command {
     },
 }
 
+/// The largest count a move may name (an amount, a burn, a bid): far above anything a game
+/// reaches, low enough that scaling it by any count content sets stays within range.
+pub const MAX_AMOUNT: u32 = 1_000_000;
+
+/// The largest axial coordinate (either sign) a move may name; far beyond any map.
+pub const MAX_COORD: i32 = 1 << 20;
+
+/// The longest move line accepted, in bytes (recorded lines are below 400).
+pub const MAX_LINE_BYTES: usize = 16 * 1024;
+
+/// The most parts one move line may have (recorded lines have at most 20).
+pub const MAX_PARTS: usize = 256;
+
 /// A notation error; the message names the offending part, e.g.
 /// `bad burn amount "x" in part 3 "burn x"`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -562,7 +575,8 @@ pub fn strip_annotations(line: &str) -> String {
 ///
 /// # Errors
 ///
-/// `bad hex "<s>"` when `s` has neither form (or an axial coordinate overflows `i32`).
+/// `bad hex "<s>"` when `s` has neither form (or an axial coordinate is beyond
+/// [`MAX_COORD`]).
 pub fn parse_hex_ref(s: &str) -> Result<HexRef, NotationError> {
     let bad = || NotationError::new(format!("bad hex \"{s}\""));
     let bytes = s.as_bytes();
@@ -590,7 +604,7 @@ pub fn parse_hex_ref(s: &str) -> Result<HexRef, NotationError> {
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
-        t.parse().ok()
+        t.parse().ok().filter(|c: &i32| c.abs() <= MAX_COORD)
     };
     match (coord(q), coord(r)) {
         (Some(q), Some(r)) => Ok(HexRef::Axial { q, r }),
@@ -614,7 +628,15 @@ fn parse_amount(item: &str) -> Result<Amount, NotationError> {
     if count.is_empty() {
         Ok(Amount::single(code))
     } else {
-        let count = count.parse::<u32>().map_err(|_| bad())?;
+        let count = count
+            .parse::<u32>()
+            .ok()
+            .filter(|n| *n <= MAX_AMOUNT)
+            .ok_or_else(|| {
+                NotationError::new(format!(
+                    "bad amount \"{item}\" (counts go up to {MAX_AMOUNT})"
+                ))
+            })?;
         Ok(Amount::new(count, code))
     }
 }
@@ -624,8 +646,8 @@ fn parse_amount(item: &str) -> Result<Amount, NotationError> {
 /// # Errors
 ///
 /// `bad amount "<item>"` for an empty item, a code not starting with an ASCII letter or
-/// containing other characters than ASCII letters, digits, `-`, `+`, `_`, or a count that
-/// overflows `u32`.
+/// containing other characters than ASCII letters, digits, `-`, `+`, `_`, or a count above
+/// [`MAX_AMOUNT`].
 pub fn parse_amounts(s: &str) -> Result<Amounts, NotationError> {
     s.split(',').map(parse_amount).collect()
 }
@@ -680,7 +702,9 @@ fn parse_part(text: &str) -> Result<Command, NotationError> {
                 faction: owned(0, "faction id")?,
                 amount: amount
                     .parse()
-                    .map_err(|_| NotationError::new(format!("bad bid \"{amount}\"")))?,
+                    .ok()
+                    .filter(|n| *n <= MAX_AMOUNT)
+                    .ok_or_else(|| NotationError::new(format!("bad bid \"{amount}\"")))?,
             }
         }
         "build" => Command::Build {
@@ -722,10 +746,11 @@ fn parse_part(text: &str) -> Result<Command, NotationError> {
             if !n.bytes().all(|b| b.is_ascii_digit()) {
                 return Err(NotationError::new(format!("bad burn amount \"{n}\"")));
             }
-            Command::Burn(
-                n.parse()
-                    .map_err(|_| NotationError::new(format!("bad burn amount \"{n}\"")))?,
-            )
+            Command::Burn(n.parse().ok().filter(|n| *n <= MAX_AMOUNT).ok_or_else(|| {
+                NotationError::new(format!(
+                    "bad burn amount \"{n}\" (counts go up to {MAX_AMOUNT})"
+                ))
+            })?)
         }
         _ => Command::Other {
             verb: verb.into(),
@@ -746,11 +771,23 @@ fn parse_part(text: &str) -> Result<Command, NotationError> {
 ///
 /// # Errors
 ///
-/// An empty line, a bad actor or `init` argument, a missing or malformed argument of a known
+/// A line longer than [`MAX_LINE_BYTES`] or with more than [`MAX_PARTS`] parts, an empty
+/// line, a bad actor or `init` argument, a missing or malformed argument of a known
 /// verb (hex, reward list, number, `for`), or annotation-like text outside an annotation
 /// position. Part errors name the offending part (1-based), e.g.
 /// `bad burn amount "x" in part 3 "burn x"`.
 pub fn parse_line(line: &str) -> Result<MoveLine, NotationError> {
+    if line.len() > MAX_LINE_BYTES {
+        return Err(NotationError::new(format!(
+            "move line too long ({} bytes; at most {MAX_LINE_BYTES})",
+            line.len()
+        )));
+    }
+    if line.bytes().filter(|b| *b == b'.').count() >= MAX_PARTS {
+        return Err(NotationError::new(format!(
+            "too many parts in one move line (at most {MAX_PARTS})"
+        )));
+    }
     let normalized = line.split_whitespace().collect::<Vec<_>>().join(" ");
     let stripped = strip_annotations(&normalized);
     let stripped = stripped.trim();
@@ -804,6 +841,27 @@ pub fn parse_line(line: &str) -> Result<MoveLine, NotationError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn amounts_coordinates_and_lines_beyond_the_limits_are_refused() {
+        assert!(parse_line("p1 burn 1000000").is_ok());
+        for line in [
+            "p1 burn 1000001",
+            "p1 burn 2147483648",
+            "p1 spend 1000001pw for 1c",
+            "p1 charge 4294967296pw",
+            "p1 build m 1048577x0",
+            "p1 build m 0x-1048577",
+        ] {
+            assert!(parse_line(line).is_err(), "{line}");
+        }
+        let dots = format!("p1 {}", ".".repeat(MAX_PARTS));
+        let e = parse_line(&dots).unwrap_err();
+        assert!(e.message.contains("too many parts"), "{e}");
+        let long = format!("p1 burn 1 {}", " ".repeat(MAX_LINE_BYTES));
+        let e = parse_line(&long).unwrap_err();
+        assert!(e.message.contains("too long"), "{e}");
+    }
 
     fn turn(line: &str) -> (Actor, Vec<Command>) {
         match parse_line(line) {
@@ -1367,9 +1425,11 @@ mod tests {
         ] {
             let _ = parse_line(garbage);
         }
-        let long = "zorgs spend 1o for 1c. ".repeat(20_000);
+        let long = "zorgs spend 1o for 1c. ".repeat(MAX_PARTS - 1);
         assert!(parse_line(&long).is_ok());
-        let long_garbage = "( ⇒ (1 ⇒ ".repeat(50_000);
+        let too_long = "zorgs spend 1o for 1c. ".repeat(20_000);
+        assert!(parse_line(&too_long).is_err());
+        let long_garbage = "( ⇒ (1 ⇒ ".repeat(1_000);
         let _ = parse_line(&long_garbage);
         let _ = strip_annotations(&" (1/".repeat(50_000));
     }

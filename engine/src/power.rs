@@ -74,7 +74,14 @@ pub struct Power {
 impl Power {
     /// Tokens in an area, the special token included.
     pub fn tokens(&self, area: Area) -> u32 {
-        self.areas[area.index()] + u32::from(self.special_in(area))
+        self.areas[area.index()].saturating_add(u32::from(self.special_in(area)))
+    }
+
+    /// Normal tokens in areas I, II and III (saturating).
+    pub fn normal_tokens(&self) -> u32 {
+        self.areas[..3]
+            .iter()
+            .fold(0u32, |sum, n| sum.saturating_add(*n))
     }
 
     /// Whether the special token lies in an area.
@@ -117,7 +124,7 @@ impl Power {
             }
         } else if normal {
             self.areas[from.index()] -= 1;
-            self.areas[to.index()] += 1;
+            self.areas[to.index()] = self.areas[to.index()].saturating_add(1);
         }
     }
 
@@ -135,7 +142,7 @@ impl Power {
     fn move_normal(&mut self, from: Area, to: Area, n: u32) -> u32 {
         let k = n.min(self.areas[from.index()]);
         self.areas[from.index()] -= k;
-        self.areas[to.index()] += k;
+        self.areas[to.index()] = self.areas[to.index()].saturating_add(k);
         k
     }
 
@@ -181,12 +188,12 @@ impl Power {
     ) -> Result<(), PowerError> {
         // Removing no token removes no special token either.
         let with_special = with_special && n > 0;
-        let normal: u32 = self.areas[..3].iter().sum();
+        let normal = self.normal_tokens();
         let need = n.saturating_sub(u32::from(with_special));
         if need > normal || (with_special && self.special_area().is_none_or(|a| a == Area::Gaia)) {
             return Err(PowerError::NotEnoughTokens {
                 need: n,
-                have: normal + u32::from(self.special.is_some()),
+                have: normal.saturating_add(u32::from(self.special.is_some())),
             });
         }
         if with_special {
@@ -200,7 +207,8 @@ impl Power {
             self.areas[area.index()] -= take;
             left -= take;
             if to_gaia {
-                self.areas[Area::Gaia.index()] += take;
+                self.areas[Area::Gaia.index()] =
+                    self.areas[Area::Gaia.index()].saturating_add(take);
             }
         }
         Ok(())
@@ -239,7 +247,7 @@ impl Power {
             }
         }
         self.areas[Area::III.index()] -= tokens;
-        self.areas[Area::I.index()] += tokens;
+        self.areas[Area::I.index()] = self.areas[Area::I.index()].saturating_add(tokens);
         Ok(())
     }
 
@@ -256,6 +264,22 @@ impl Power {
         if need > have || n == 0 {
             return Err(PowerError::NotEnoughTokens { need, have });
         }
+        self.burn_checked(n, to_gaia);
+        Ok(())
+    }
+
+    /// Burns as much as area II allows (half its tokens, the special token counted); the
+    /// amount burned.
+    pub fn burn_all(&mut self, to_gaia: bool) -> u32 {
+        let n = self.tokens(Area::II) / 2;
+        if n > 0 {
+            self.burn_checked(n, to_gaia);
+        }
+        n
+    }
+
+    /// Burns `n`, at least 1, with `2n` tokens in area II (checked by the caller).
+    fn burn_checked(&mut self, n: u32, to_gaia: bool) {
         // The special token, when in area II, is moved up rather than discarded.
         let mut up = n;
         if self.special_in(Area::II) {
@@ -265,18 +289,21 @@ impl Power {
             up -= 1;
         }
         let normal = &mut self.areas;
+        // `need` (2n) is at most area II plus the special token, so this cannot wrap.
         normal[Area::II.index()] -= up + n;
-        normal[Area::III.index()] += up;
+        normal[Area::III.index()] = normal[Area::III.index()].saturating_add(up);
         if to_gaia {
-            normal[Area::Gaia.index()] += n;
+            normal[Area::Gaia.index()] = normal[Area::Gaia.index()].saturating_add(n);
         }
-        Ok(())
     }
 
     /// Removes `n` tokens from areas I, II, III in that order (to the supply, or into the Gaia
     /// area when `to_gaia`). The special token is taken last.
     pub fn remove_tokens(&mut self, n: u32, to_gaia: bool) -> Result<(), PowerError> {
-        let have = self.tokens(Area::I) + self.tokens(Area::II) + self.tokens(Area::III);
+        let have = self
+            .tokens(Area::I)
+            .saturating_add(self.tokens(Area::II))
+            .saturating_add(self.tokens(Area::III));
         if n > have {
             return Err(PowerError::NotEnoughTokens { need: n, have });
         }
@@ -286,7 +313,8 @@ impl Power {
             self.areas[area.index()] -= take;
             left -= take;
             if to_gaia {
-                self.areas[Area::Gaia.index()] += take;
+                self.areas[Area::Gaia.index()] =
+                    self.areas[Area::Gaia.index()].saturating_add(take);
             }
         }
         if left > 0 {
@@ -300,7 +328,7 @@ impl Power {
     /// Moves every token in the Gaia area to `area` (the special token to area I).
     pub fn return_from_gaia(&mut self, area: Area) {
         let n = std::mem::take(&mut self.areas[Area::Gaia.index()]);
-        self.areas[area.index()] += n;
+        self.areas[area.index()] = self.areas[area.index()].saturating_add(n);
         if self.special_in(Area::Gaia) {
             if let Some(s) = &mut self.special {
                 s.area = Some(Area::I);

@@ -28,9 +28,9 @@ pub fn files() -> MemFiles {
                 "cost: {gold: 2}\ntop_level: {exclusive: true, flip_token: false}\ntracks:\n  - id: lore\n    name: Lore\n    levels:\n      - {}\n      - {immediate: [gain: {gold: 2}], income: [gain: {vp: 1}]}\n",
             ),
             ("tech-tiles.yaml", "tiles:\n  - {id: widget1, name: A widget, income: [gain: {pw: 1}]}\npositions:\n  - {id: left, track: lore}\n"),
-            ("advanced-tech-tiles.yaml", "tiles: []\nmin_level: 1\nposition_prefix: adv-\n"),
-            ("boosters.yaml", "boosters:\n  - {id: perk1, name: Perk, income: [gain: {gold: 1}]}\n"),
-            ("round-scoring.yaml", "tiles: []\n"),
+            ("advanced-tech-tiles.yaml", "tiles:\n  - {id: gizmo1, name: A gizmo}\nmin_level: 1\nposition_prefix: adv-\n"),
+            ("boosters.yaml", "boosters:\n  - {id: perk1, name: Perk, income: [gain: {gold: 1}]}\n  - {id: spare1, name: Spare, income: [gain: {vp: 1}]}\n  - {id: spare2, name: Plain}\n"),
+            ("round-scoring.yaml", "tiles:\n  - {id: quiet1, name: Quiet}\n  - {id: quiet2, name: Quiet too}\n"),
             ("final-scoring.yaml", "tiles:\n  - {id: most, name: Most huts, count: {buildings: [hut]}, neutral: 1}\nper_game: 1\n"),
             ("federation-tokens.yaml", "tokens:\n  - {id: star, name: Star, copies: 2, green: true, reward: [gain: {vp: 3}]}\n"),
             ("board-actions.yaml", "actions:\n  - {id: dig, cost: {pw: 2}, effects: [steps: 1]}\n"),
@@ -54,7 +54,7 @@ mod tests {
         assert_eq!(c.factions.len(), 1);
         assert!(c
             .summary()
-            .starts_with("1 factions, 1 tech tiles, 0 advanced tech tiles, 1 boosters"));
+            .starts_with("1 factions, 1 tech tiles, 1 advanced tech tiles, 3 boosters"));
     }
 
     #[test]
@@ -105,7 +105,7 @@ mod tests {
             "{shown:?}"
         );
         assert!(
-            shown.iter().any(|s| s.starts_with("mini/boosters.yaml:3:")
+            shown.iter().any(|s| s.starts_with("mini/boosters.yaml:5:")
                 && s.contains("duplicate booster id \"perk1\"")),
             "{shown:?}"
         );

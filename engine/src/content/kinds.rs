@@ -98,9 +98,6 @@ pub struct RuleOptions {
     /// Allow free actions between a main action and its follow-ups (the printed rules do not).
     #[serde(default)]
     pub free_actions_within_actions: bool,
-    /// Refuse board actions whose whole gain would be lost to caps.
-    #[serde(default)]
-    pub refuse_capped_actions: bool,
     /// How factions are handed out: chosen in seat order (the printed rules), or auctioned.
     #[serde(default)]
     pub auction: Auction,

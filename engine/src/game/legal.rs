@@ -956,30 +956,36 @@ impl Game {
             }
             // Two conversions can list the same part only if they pay and gain the same codes.
             let may_repeat = form.may_repeat;
-            let payable = |k: i32| {
-                let cost = form.pay.iter().map(|&(c, n)| (c, n * k));
+            let payable = |k: u32| {
+                let Ok(k) = i32::try_from(k) else {
+                    return false;
+                };
+                let mut cost = SmallVec::<[(PayCode, i32); 2]>::new();
+                for &(c, n) in &form.pay {
+                    match n.checked_mul(k) {
+                        Some(total) => cost.push((c, total)),
+                        None => return false,
+                    }
+                }
                 self.can_pay_coded(v.seat, power, &[], cost, token_value)
             };
-            let mut k = 1;
-            while payable(k) {
-                let cmd = form.part(k);
+            for k in listed_multiples(payable) {
+                let cmd = form.part(k as i32);
                 if !may_repeat || !out[start..].contains(&cmd) {
                     out.push(cmd);
                 }
-                k += 1;
             }
         }
     }
 
     fn burn_parts(&self, v: &View<'_>, out: &mut Vec<Command>) {
         let to_gaia = v.mods.iter().any(|m| matches!(m, Modifier::BurnToGaia));
-        for n in 1.. {
-            let mut power = self.state.players[v.seat].power;
-            if power.burn(n, to_gaia).is_err() {
-                break;
-            }
-            out.push(Command::Burn(n));
-        }
+        let power = self.state.players[v.seat].power;
+        let burnable = |n: u32| {
+            let mut p = power;
+            p.burn(n, to_gaia).is_ok()
+        };
+        out.extend(listed_multiples(burnable).map(Command::Burn));
     }
 
     /// The name of a hex as one notation word.
@@ -1004,6 +1010,42 @@ impl Game {
             None => HexRef::Axial { q: hex.q, r: hex.r },
         }
     }
+}
+
+/// How many multiples of an amount part (a conversion, a burn) are listed one by one; above
+/// that only the largest possible one is listed too, so a listing does not grow with a
+/// seat's resources. Any multiple in between is still accepted when applied.
+pub(crate) const LISTED_MULTIPLES: u32 = 8;
+
+/// The multiples of an amount part a listing offers, given whether `k` uses are possible
+/// (`possible` must hold for every `k` below one for which it holds): `1..=LISTED_MULTIPLES`
+/// while possible, then the largest possible multiple, found by doubling and bisection.
+fn listed_multiples(possible: impl Fn(u32) -> bool) -> impl Iterator<Item = u32> {
+    let mut small: SmallVec<[u32; 9]> = (1..=LISTED_MULTIPLES)
+        .take_while(|&k| possible(k))
+        .collect();
+    if small.len() == LISTED_MULTIPLES as usize && possible(LISTED_MULTIPLES + 1) {
+        // `lo` is possible, `hi` is not (or is past every amount a move can name).
+        let mut lo = LISTED_MULTIPLES + 1;
+        let mut hi = lo;
+        while hi < crate::notation::MAX_AMOUNT && possible(hi) {
+            lo = hi;
+            hi = hi.saturating_mul(2).min(crate::notation::MAX_AMOUNT);
+        }
+        if hi == crate::notation::MAX_AMOUNT && possible(hi) {
+            lo = hi;
+        }
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if possible(mid) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        small.push(lo);
+    }
+    small.into_iter()
 }
 
 /// The follow-up an effect brings, if any (a research step can always be declined, so it is
@@ -1104,4 +1146,28 @@ fn dedup(out: &mut Vec<Command>) {
             true
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn listed(max: u32) -> Vec<u32> {
+        listed_multiples(|k| k <= max).collect()
+    }
+
+    #[test]
+    fn multiples_are_listed_one_by_one_up_to_the_cap_then_only_the_largest() {
+        assert_eq!(listed(0), Vec::<u32>::new());
+        assert_eq!(listed(3), vec![1, 2, 3]);
+        assert_eq!(listed(8), (1..=8).collect::<Vec<_>>());
+        assert_eq!(listed(9), (1..=9).collect::<Vec<_>>());
+        let mut big = (1..=8).collect::<Vec<_>>();
+        big.push(1_000);
+        assert_eq!(listed(1_000), big);
+        // Resources beyond any nameable amount list the largest amount a move may name.
+        big.pop();
+        big.push(crate::notation::MAX_AMOUNT);
+        assert_eq!(listed(u32::MAX), big);
+    }
 }

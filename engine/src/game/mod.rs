@@ -13,6 +13,7 @@ mod playable;
 mod rotation;
 mod setup;
 mod special;
+mod state_check;
 mod turn;
 
 use std::collections::{BTreeMap, VecDeque};
@@ -75,6 +76,14 @@ pub enum SetupError {
         kind: &'static str,
         /// Its id.
         id: String,
+    },
+    /// A player count the content does not play with.
+    #[error("players: {players} is not a player count of the content ({allowed:?})")]
+    Players {
+        /// The count asked for.
+        players: usize,
+        /// The counts `rules.players` allows.
+        allowed: Vec<u8>,
     },
 }
 
@@ -303,9 +312,6 @@ impl SeatFixed {
     }
 }
 
-/// Most power tokens one area of a loaded state may hold (a real game holds a few dozen).
-pub const MAX_TOKENS: u32 = 10_000;
-
 /// A game: content plus state.
 #[derive(Debug, Clone)]
 pub struct Game {
@@ -394,8 +400,9 @@ impl Game {
         })
     }
 
-    /// A game resumed from a saved state.
-    pub fn from_state(content: Arc<Content>, mut state: GameState) -> Game {
+    /// A game resumed from a state this crate made (a clone's state, a test's): not checked.
+    /// From outside, use [`Game::load`].
+    pub(crate) fn from_state(content: Arc<Content>, mut state: GameState) -> Game {
         Arc::make_mut(&mut state.map).reindex();
         let mut g = Game {
             hooked: hooks::content_names_hooks(&content),
@@ -409,90 +416,17 @@ impl Game {
         g
     }
 
-    /// A game resumed from a saved state that may come from anywhere: the state is checked
-    /// against the content first (known factions, seats and spaces in range).
+    /// A game resumed from a saved state that may come from anywhere (the only way in from
+    /// outside): the whole state is checked against the content first (see
+    /// `state_check.rs`: every seat index, id and amount, the map), so listing and applying
+    /// parts afterwards cannot meet a value the engine could not have made.
+    ///
+    /// # Errors
+    ///
+    /// The first problem found, naming its field as a path into the state
+    /// (`players[1].resources[0] (c): -5 is negative`).
     pub fn load(content: Arc<Content>, state: GameState) -> Result<Game, String> {
-        let n = state.players.len();
-        for p in &state.players {
-            if !p.faction.is_empty() && content.faction(&p.faction).is_none() {
-                return Err(format!("unknown faction \"{}\"", p.faction));
-            }
-            if p.resources.len() != content.rules.resources.len() {
-                return Err("resources do not match the content".into());
-            }
-        }
-        let seats = state.queue.iter().chain(&state.open).map(Decision::seat);
-        if seats.chain(state.current).any(|s| s >= n) {
-            return Err("a decision names a seat that does not exist".into());
-        }
-        let listed = [
-            ("order", state.order.clone()),
-            ("passed_order", state.passed_order.clone()),
-            ("income_todo", state.income_todo.iter().copied().collect()),
-            ("gaia_todo", state.gaia_todo.iter().copied().collect()),
-            (
-                "income_pending",
-                state.income_pending.keys().copied().collect(),
-            ),
-            ("question", state.question.iter().map(|q| q.seat).collect()),
-            (
-                "gaiaformers",
-                state.gaiaformers.iter().map(|g| g.seat).collect(),
-            ),
-        ];
-        if let Some((field, _)) = listed.iter().find(|(_, s)| s.iter().any(|&s| s >= n)) {
-            return Err(format!("{field} names a seat that does not exist"));
-        }
-        state.map.check(content.planets.planets.len())?;
-        let built = state.turn.leech.iter().chain(&state.turn.deferred_leech);
-        if built.copied().any(|i| i >= state.map.spaces.len()) {
-            return Err("turn.leech names a space off the map".into());
-        }
-        let far = |h: &crate::hex::Hex| {
-            h.q.unsigned_abs().max(h.r.unsigned_abs()) > Map::MAX_COORD as u32
-        };
-        let hexes = state
-            .players
-            .iter()
-            .flat_map(|p| p.satellites.iter().chain(p.federations.iter().flatten()));
-        if hexes
-            .chain(state.gaiaformers.iter().map(|g| &g.hex))
-            .any(far)
-        {
-            return Err("a satellite, federation or Gaiaformer lies off any map".into());
-        }
-        for p in &state.players {
-            for (r, &have) in content.rules.resources.iter().zip(&p.resources) {
-                if have < 0 || r.cap.is_some_and(|cap| have > cap) {
-                    return Err(format!("{} holds {have} {}", p.faction, r.id));
-                }
-            }
-            if p.power.areas.iter().any(|&a| a > MAX_TOKENS) {
-                return Err(format!(
-                    "{} holds more than {MAX_TOKENS} power tokens in an area",
-                    p.faction
-                ));
-            }
-        }
-        let spaces = state.map.spaces.len();
-        if state.planets.len() != spaces
-            || state
-                .planets
-                .iter()
-                .any(|p| usize::from(*p) >= content.planets.planets.len())
-        {
-            return Err("planets do not match the map".into());
-        }
-        if state
-            .structures
-            .iter()
-            .any(|(i, l)| *i >= spaces || l.iter().any(|s| s.seat >= n))
-        {
-            return Err("a building lies off the map or belongs to no seat".into());
-        }
-        if state.players.iter().any(|p| p.faction.is_empty()) && state.stage != Stage::Setup {
-            return Err("a seat has no faction after setup".into());
-        }
+        state_check::check(&content, &state)?;
         Ok(Game::from_state(content, state))
     }
 

@@ -683,10 +683,7 @@ impl Game {
         let to_gaia = self.burn_to_gaia(seat);
         let value = self.token_value(seat).max(1);
         let p = &mut self.state.players[seat];
-        let burnable = p.power.tokens(Area::II) / 2;
-        if burnable > 0 {
-            let _ = p.power.burn(burnable, to_gaia);
-        }
+        p.power.burn_all(to_gaia);
         // The recording platform pays `power ÷ token value` power for `power` credits, so a
         // token worth more than 1 moves fewer tokens than it is worth (its quirk, kept here).
         let special = p.power.special_in(Area::III);
@@ -696,17 +693,18 @@ impl Game {
             0
         };
         let normal = p.power.areas[Area::III.index()];
-        let credits = normal * value + special_value;
+        let credits = normal.saturating_mul(value).saturating_add(special_value);
         let payment = (credits / value).saturating_sub(special_value);
         let moved = payment.div_ceil(value).min(normal);
         p.power.areas[Area::III.index()] -= moved;
-        p.power.areas[Area::I.index()] += moved;
+        p.power.areas[Area::I.index()] = p.power.areas[Area::I.index()].saturating_add(moved);
         if special {
             if let Some(s) = &mut p.power.special {
                 s.area = Some(Area::I);
             }
         }
-        self.gain_code(seat, &fc.power_to, credits as i32, "resources");
+        let credits = i32::try_from(credits).unwrap_or(i32::MAX);
+        self.gain_code(seat, &fc.power_to, credits, "resources");
         for x in &fc.exchanges {
             let n = self.state.players[seat]
                 .resource(&self.content, &x.from)

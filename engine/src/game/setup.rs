@@ -34,6 +34,17 @@ impl Setup {
     /// Checks that every tile, token, position and sector the setup names exists in the
     /// content; the error names the first that does not.
     pub fn check(&self, content: &Content) -> Result<(), SetupError> {
+        if !content
+            .rules
+            .players
+            .iter()
+            .any(|&p| usize::from(p) == self.players)
+        {
+            return Err(SetupError::Players {
+                players: self.players,
+                allowed: content.rules.players.clone(),
+            });
+        }
         let techs = || content.tech_tiles.tiles.iter().map(|t| t.id.as_str());
         let positions = || content.tech_tiles.positions.iter().map(|t| t.id.as_str());
         for (pos, tile) in &self.techs {
