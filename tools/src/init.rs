@@ -111,7 +111,9 @@ pub fn init(args: &ContentArgs, dir: &Path, copy_base: bool, from: Option<&Path>
         let base = stack.source.files();
         for rel in base.list() {
             match base.read(&rel) {
-                Ok(text) => files.push((dir.join("base").join(&rel), relink(&text, &up_from(&rel)))),
+                Ok(text) => {
+                    files.push((dir.join("base").join(&rel), relink(&text, &up_from(&rel))))
+                }
                 Err(e) => {
                     eprintln!("error: {}: {e}", base.display_name(&rel));
                     return ExitCode::from(1);

@@ -398,7 +398,10 @@ fn init_from_copies_an_overlay_folder_whose_modeline_resolves_there() {
     assert!(dir.join(target).is_file(), "{target}");
     // The rest of the overlay, and its script, are copied as they are.
     let original = std::fs::read_to_string(example.join("overlay.yaml")).unwrap();
-    assert_eq!(overlay.split_once('\n').unwrap().1, original.split_once('\n').unwrap().1);
+    assert_eq!(
+        overlay.split_once('\n').unwrap().1,
+        original.split_once('\n').unwrap().1
+    );
     assert_eq!(
         std::fs::read_to_string(dir.join("cartographers.rhai")).expect("script copied"),
         std::fs::read_to_string(example.join("cartographers.rhai")).unwrap()
@@ -410,7 +413,10 @@ fn init_from_copies_an_overlay_folder_whose_modeline_resolves_there() {
     // Again into the same folder: refused, the designer's copy left as it was.
     std::fs::write(dir.join("overlay.yaml"), "edited").unwrap();
     assert_eq!(run_in_repo(&init).status.code(), Some(1));
-    assert_eq!(std::fs::read_to_string(dir.join("overlay.yaml")).unwrap(), "edited");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("overlay.yaml")).unwrap(),
+        "edited"
+    );
     // A missing overlay folder: a clear refusal, nothing written.
     let fresh = scratch("init-from-missing").join("mine");
     let out = run_in_repo([
