@@ -1,11 +1,12 @@
 //! `orrery init DIR`: a designer's own folder, with schemas that know the content's ids and
-//! `$schema` modelines that resolve inside it.
+//! `$schema` modelines that resolve inside it; `--from` starts it from an overlay folder.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use orrery::content::{id_schema, schema};
+use orrery::content::{id_schema, overlay::scripts_beside, schema};
 
+use crate::source::ContentSource;
 use crate::ContentArgs;
 
 /// The modeline line prefix every content file starts with.
@@ -25,9 +26,9 @@ description: What this variant changes, and why.
 changes: []
 ";
 
-/// A content file's text with its modeline pointing at `DIR/schemas/` from `rel` in
-/// `DIR/base/`.
-fn relink(text: &str, rel: &str) -> String {
+/// A content file's text with its modeline pointing at `{up}schemas/` (the same schema file
+/// name); unchanged without a modeline.
+fn relink(text: &str, up: &str) -> String {
     let Some((first, rest)) = text.split_once('\n') else {
         return text.to_string();
     };
@@ -35,8 +36,41 @@ fn relink(text: &str, rel: &str) -> String {
         return text.to_string();
     };
     let file = target.rsplit('/').next().unwrap_or(target);
-    let up = "../".repeat(rel.matches('/').count() + 1);
     format!("{MODELINE}{up}schemas/{file}\n{rest}")
+}
+
+/// The files of the overlay folder `from` as they go into `dir`: `overlay.yaml`, its modeline
+/// pointing at `dir/schemas/overlay.json`, and the scripts it names, all of which must be there.
+fn overlay_copy(
+    source: &ContentSource,
+    from: &Path,
+    dir: &Path,
+) -> Result<Vec<(PathBuf, String)>, String> {
+    let shown = from.display();
+    if !from.is_dir() {
+        return Err(format!(
+            "--from {shown}: no such overlay folder (give a folder holding overlay.yaml, \
+             such as content/examples/cartographers)"
+        ));
+    }
+    let found = source
+        .overlay(&from.to_string_lossy())
+        .map_err(|e| format!("--from {shown}: {e}"))?;
+    for name in scripts_beside(&found.text) {
+        if !found.scripts.iter().any(|(n, _)| *n == name) {
+            return Err(format!(
+                "--from {shown}: overlay.yaml names the script {name}, which is not in that folder"
+            ));
+        }
+    }
+    let text = if found.text.starts_with(MODELINE) {
+        relink(&found.text, "")
+    } else {
+        format!("{MODELINE}schemas/overlay.json\n{}", found.text)
+    };
+    let mut files = vec![(dir.join("overlay.yaml"), text)];
+    files.extend(found.scripts.into_iter().map(|(n, src)| (dir.join(n), src)));
+    Ok(files)
 }
 
 fn write_new(path: &Path, text: &str) -> Result<(), String> {
@@ -54,7 +88,7 @@ fn write_new(path: &Path, text: &str) -> Result<(), String> {
 }
 
 /// Sets up `dir`.
-pub fn init(args: &ContentArgs, dir: &Path, copy_base: bool) -> ExitCode {
+pub fn init(args: &ContentArgs, dir: &Path, copy_base: bool, from: Option<&Path>) -> ExitCode {
     let (stack, content) = match args.load_stacked(&[]) {
         Ok(x) => x,
         Err(code) => return code,
@@ -63,12 +97,23 @@ pub fn init(args: &ContentArgs, dir: &Path, copy_base: bool) -> ExitCode {
         .into_iter()
         .map(|(name, s)| (dir.join("schemas").join(name), schema::render(&s)))
         .collect();
-    files.push((dir.join("variants/my-variant.yaml"), STARTER.to_string()));
+    match from {
+        Some(from) => match overlay_copy(&stack.source, from, dir) {
+            Ok(copy) => files.extend(copy),
+            Err(e) => {
+                eprintln!("error: {e}; nothing was written");
+                return ExitCode::from(1);
+            }
+        },
+        None => files.push((dir.join("variants/my-variant.yaml"), STARTER.to_string())),
+    }
     if copy_base {
         let base = stack.source.files();
         for rel in base.list() {
             match base.read(&rel) {
-                Ok(text) => files.push((dir.join("base").join(&rel), relink(&text, &rel))),
+                Ok(text) => {
+                    files.push((dir.join("base").join(&rel), relink(&text, &up_from(&rel))))
+                }
                 Err(e) => {
                     eprintln!("error: {}: {e}", base.display_name(&rel));
                     return ExitCode::from(1);
@@ -76,8 +121,20 @@ pub fn init(args: &ContentArgs, dir: &Path, copy_base: bool) -> ExitCode {
             }
         }
     }
-    // Refuse before writing anything when a file would be overwritten (schemas excepted).
-    for (path, _) in &files {
+    // Refuse before writing anything when a file would be overwritten (schemas excepted) or
+    // two would clash (a script named like another file or folder written here).
+    for (i, (path, _)) in files.iter().enumerate() {
+        if let Some((other, _)) = files[..i]
+            .iter()
+            .find(|(o, _)| o.starts_with(path) || path.starts_with(o))
+        {
+            eprintln!(
+                "error: {} and {} would clash; nothing was written",
+                other.display(),
+                path.display()
+            );
+            return ExitCode::from(1);
+        }
         if path.exists() && !path.starts_with(dir.join("schemas")) {
             eprintln!(
                 "error: {} exists already; nothing was written",
@@ -100,10 +157,17 @@ pub fn init(args: &ContentArgs, dir: &Path, copy_base: bool) -> ExitCode {
     }
     println!("wrote {} files to {}", files.len(), dir.display());
     println!("  schemas/  JSON Schemas knowing this content's ids (rerun init or `orrery schema --ids --out schemas` after adding ids)");
-    println!(
-        "  variants/my-variant.yaml  check it with: orrery validate --variant {}",
-        dir.join("variants/my-variant.yaml").display()
-    );
+    if from.is_some() {
+        println!(
+            "  overlay.yaml and its scripts  check them with: orrery validate --variant {}",
+            dir.display()
+        );
+    } else {
+        println!(
+            "  variants/my-variant.yaml  check it with: orrery validate --variant {}",
+            dir.join("variants/my-variant.yaml").display()
+        );
+    }
     if copy_base {
         println!(
             "  base/  the base game; use it with: orrery validate --content {}",
@@ -111,4 +175,9 @@ pub fn init(args: &ContentArgs, dir: &Path, copy_base: bool) -> ExitCode {
         );
     }
     ExitCode::SUCCESS
+}
+
+/// The way up from `rel` in `DIR/base/` to DIR (`../` per folder, plus one for `base/`).
+fn up_from(rel: &str) -> String {
+    "../".repeat(rel.matches('/').count() + 1)
 }

@@ -257,15 +257,21 @@ enum Command {
         content: ContentArgs,
     },
     /// Set up a designer's folder: `schemas/` knowing the content's ids, and a starting
-    /// overlay `variants/my-variant.yaml` (or, with `--copy-base`, a copy of the base game in
-    /// `base/`), every file with a `$schema` modeline that resolves inside DIR. Exit 0, 1 when
-    /// a file cannot be written or DIR already holds one of them, 2 on usage errors.
+    /// overlay `variants/my-variant.yaml` (or, with `--from`, a copy of an overlay folder; with
+    /// `--copy-base`, also a copy of the base game in `base/`), every file with a `$schema`
+    /// modeline that resolves inside DIR. Exit 0, 1 when a file cannot be read or written or
+    /// DIR already holds one of them, 2 on usage errors.
     Init {
         /// The folder to set up (created if missing).
         dir: PathBuf,
         /// Also copy the base game's files into DIR/base, to edit it as a whole.
         #[arg(long)]
         copy_base: bool,
+        /// Start from a copy of this overlay folder (its `overlay.yaml` and the scripts it
+        /// names), written to DIR itself so that DIR is an overlay folder:
+        /// `orrery validate --variant DIR`. Replaces the starting `variants/my-variant.yaml`.
+        #[arg(long, value_name = "OVERLAY_FOLDER")]
+        from: Option<PathBuf>,
         #[command(flatten)]
         content: ContentArgs,
     },
@@ -288,8 +294,9 @@ fn main() -> ExitCode {
         Command::Init {
             dir,
             copy_base,
+            from,
             content,
-        } => init::init(&content, &dir, copy_base),
+        } => init::init(&content, &dir, copy_base, from.as_deref()),
         Command::Conformance {
             content,
             paths,

@@ -383,6 +383,58 @@ fn init_sets_up_a_folder_whose_modelines_resolve_inside_it() {
 }
 
 #[test]
+fn init_from_copies_an_overlay_folder_whose_modeline_resolves_there() {
+    let dir = scratch("init-from").join("my-faction");
+    let example = repo().join("content/examples/cartographers");
+    let mut init = vec![OsStr::new("init"), dir.as_os_str(), OsStr::new("--from")];
+    init.push(OsStr::new("content/examples/cartographers"));
+    succeeded(&run_in_repo(&init));
+    let overlay = std::fs::read_to_string(dir.join("overlay.yaml")).expect("overlay copied");
+    let target = overlay
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("# yaml-language-server: $schema="))
+        .expect("a modeline");
+    assert!(dir.join(target).is_file(), "{target}");
+    // The rest of the overlay, and its script, are copied as they are.
+    let original = std::fs::read_to_string(example.join("overlay.yaml")).unwrap();
+    assert_eq!(
+        overlay.split_once('\n').unwrap().1,
+        original.split_once('\n').unwrap().1
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("cartographers.rhai")).expect("script copied"),
+        std::fs::read_to_string(example.join("cartographers.rhai")).unwrap()
+    );
+    assert!(!dir.join("variants").exists());
+    let mut validate = vec![OsStr::new("validate"), OsStr::new("--variant")];
+    validate.push(dir.as_os_str());
+    assert!(succeeded(&run_in_repo(&validate)).contains("15 factions"));
+    // Again into the same folder: refused, the designer's copy left as it was.
+    std::fs::write(dir.join("overlay.yaml"), "edited").unwrap();
+    assert_eq!(run_in_repo(&init).status.code(), Some(1));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("overlay.yaml")).unwrap(),
+        "edited"
+    );
+    // A missing overlay folder: a clear refusal, nothing written.
+    let fresh = scratch("init-from-missing").join("mine");
+    let out = run_in_repo([
+        OsStr::new("init"),
+        fresh.as_os_str(),
+        OsStr::new("--from"),
+        OsStr::new("content/examples/no-such-faction"),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("no-such-faction: no such overlay folder"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!fresh.exists());
+}
+
+#[test]
 fn diff_compares_scripts_function_by_function() {
     let dir = scratch("diff-scripts");
     let example = common::repo().join("content/examples/cartographers");
