@@ -111,7 +111,7 @@ pub fn run(args: &ContentArgs, paths: &[PathBuf], json: bool) -> ExitCode {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");
-            return ExitCode::from(2);
+            return ExitCode::from(1);
         }
     };
     let mut failed = 0;
@@ -208,9 +208,9 @@ pub fn run(args: &ContentArgs, paths: &[PathBuf], json: bool) -> ExitCode {
                 "name": f.name, "value": f.value, "unit": f.unit, "target": f.target,
             })).collect::<Vec<_>>(),
         });
-        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     } else {
-        println!(
+        outln!(
             "{} records ({} failed), {} recorded states, {} random games",
             records.len(),
             failed,
@@ -219,9 +219,13 @@ pub fn run(args: &ContentArgs, paths: &[PathBuf], json: bool) -> ExitCode {
         );
         for f in &figures {
             let mark = if f.value <= f.target { "ok  " } else { "SLOW" };
-            println!(
+            outln!(
                 "{mark} {:<42} {:>9.3} {} (target ≤ {} {})",
-                f.name, f.value, f.unit, f.target, f.unit
+                f.name,
+                f.value,
+                f.unit,
+                f.target,
+                f.unit
             );
         }
     }

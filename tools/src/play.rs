@@ -198,15 +198,15 @@ pub fn conformance(args: &ContentArgs, paths: &[PathBuf], verbose: bool) -> Exit
         match result {
             Ok(()) => {
                 ok += 1;
-                println!("ok {}", f.display());
+                outln!("ok {}", f.display());
             }
-            Err(e) => println!("FAIL {} {e}", f.display()),
+            Err(e) => outln!("FAIL {} {e}", f.display()),
         }
         if let Some(d) = detail {
-            println!("{d}");
+            outln!("{d}");
         }
     }
-    println!("{ok}/{} games identical", files.len());
+    outln!("{ok}/{} games identical", files.len());
     if ok == files.len() {
         ExitCode::SUCCESS
     } else {
@@ -228,7 +228,7 @@ pub fn replay(
     match replay_record(content, &record, until, false) {
         Ok(game) => {
             for (seat, vp) in game.scores().iter().enumerate() {
-                println!("{} {vp}", game.seat_name(seat));
+                outln!("{} {vp}", game.seat_name(seat));
             }
             if let Some(path) = save {
                 if stack.variants.iter().any(|v| v.name == STORED_BOARDS) {
@@ -246,7 +246,7 @@ pub fn replay(
             ExitCode::SUCCESS
         }
         Err((m, _)) => {
-            println!("{m}");
+            outln!("{m}");
             ExitCode::from(1)
         }
     }
@@ -255,11 +255,15 @@ pub fn replay(
 /// Reads a saved game (`replay --save-state`, or a bare state) and loads the content it was
 /// played with: its saved stack, with any `--variant` on top. Problems are printed.
 pub fn load_saved(args: &ContentArgs, state_file: &Path) -> Result<(Game, Stack), ExitCode> {
-    let usage = |msg: String| crate::usage(format!("{}: {msg}", state_file.display()));
+    // The file itself refused: exit 1 (a stack that cannot be rebuilt stays a usage error).
+    let invalid = |msg: String| {
+        eprintln!("error: {}: {msg}", state_file.display());
+        ExitCode::from(1)
+    };
     let text = read_bounded(state_file, MAX_STATE_BYTES, true)
-        .map_err(|e| crate::usage(format!("cannot read {}: {e}", state_file.display())))?;
+        .map_err(|e| invalid(format!("cannot read: {e}")))?;
     let value: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| usage(format!("not JSON: {e}")))?;
+        serde_json::from_str(&text).map_err(|e| invalid(format!("not JSON: {e}")))?;
     // A saved game names its content stack (older saves: only the variants' names); a bare
     // state names none.
     let stack = match value.get("content") {
@@ -273,12 +277,12 @@ pub fn load_saved(args: &ContentArgs, state_file: &Path) -> Result<(Game, Stack)
             args.stack(&names.iter().map(String::as_str).collect::<Vec<_>>())
         }
     }
-    .map_err(usage)?;
+    .map_err(|msg| crate::usage(format!("{}: {msg}", state_file.display())))?;
     let state = value.get("state").cloned().unwrap_or(value);
     let state: GameState =
-        serde_json::from_value(state).map_err(|e| usage(format!("not a saved game: {e}")))?;
+        serde_json::from_value(state).map_err(|e| invalid(format!("not a saved game: {e}")))?;
     let content = Arc::new(crate::load_stack(&stack)?);
-    let game = Game::load(content, state).map_err(usage)?;
+    let game = Game::load(content, state).map_err(invalid)?;
     Ok((game, stack))
 }
 
@@ -292,7 +296,7 @@ pub fn load_log(args: &ContentArgs, log: &Path) -> Result<(Record, Arc<Content>)
 fn log_content(args: &ContentArgs, log: &Path) -> Result<(Record, Arc<Content>, Stack), ExitCode> {
     let (record, platform, named) = read_record(log).map_err(|e| {
         eprintln!("error: {}: {e}", log.display());
-        ExitCode::from(2)
+        ExitCode::from(1)
     })?;
     // Records of `orrery simulate` name their variants; the platform's records get its variant.
     let mut defaults: Vec<&str> = named.iter().map(String::as_str).collect();
@@ -327,18 +331,18 @@ pub fn moves(args: &ContentArgs, state_file: &Path, json: bool) -> ExitCode {
                 "command": p,
             })).collect::<Vec<_>>(),
         });
-        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     } else {
         match seat {
-            Some(s) => println!(
+            Some(s) => outln!(
                 "# {} to decide; {} legal parts",
                 game.seat_name(s),
                 parts.len()
             ),
-            None => println!("# the game is over"),
+            None => outln!("# the game is over"),
         }
         for p in &parts {
-            println!("{p}");
+            outln!("{p}");
         }
     }
     ExitCode::SUCCESS

@@ -164,12 +164,12 @@ fn moves_lists_the_legal_parts_of_a_saved_state() {
     assert!(listed
         .iter()
         .all(|p| p["text"].is_string() && !p["command"].is_null()));
-    // A file that is not a saved game is a usage error, not a panic.
+    // A file that is not a saved game is refused (exit 1), not a panic.
     std::fs::write(dir.join("bad.json"), "{\"state\": 3}").unwrap();
     let out = orrery()
         .arg("moves")
         .arg(dir.join("bad.json"))
         .output()
         .expect("runs");
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
 }

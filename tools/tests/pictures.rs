@@ -274,7 +274,7 @@ fn refusals_have_their_exit_codes() {
     let bad = dir.join("bad.json");
     std::fs::write(&bad, "{\"state\": 3}").expect("write");
     let out = run(&["render", "--state", bad.to_str().expect("utf-8")]);
-    assert_eq!(out.status.code(), Some(2), "not a saved game");
+    assert_eq!(out.status.code(), Some(1), "not a saved game");
     let broken = dir.join("broken.json");
     std::fs::write(
         &broken,
