@@ -66,7 +66,10 @@ fn every_listed_seat_must_exist() {
         let mut s = saved_state();
         s[field] = serde_json::json!([0, 9]);
         let e = load_error(s);
-        assert!(e.starts_with(&format!("{field}[1]: seat 9 does not exist")), "{e}");
+        assert!(
+            e.starts_with(&format!("{field}[1]: seat 9 does not exist")),
+            "{e}"
+        );
     }
     let mut s = saved_state();
     s["turn"]["leech"] = serde_json::json!([100_000]);

@@ -155,21 +155,21 @@ pub fn init(args: &ContentArgs, dir: &Path, copy_base: bool, from: Option<&Path>
             return ExitCode::from(1);
         }
     }
-    println!("wrote {} files to {}", files.len(), dir.display());
-    println!("  schemas/  JSON Schemas knowing this content's ids (rerun init or `orrery schema --ids --out schemas` after adding ids)");
+    outln!("wrote {} files to {}", files.len(), dir.display());
+    outln!("  schemas/  JSON Schemas knowing this content's ids (rerun init or `orrery schema --ids --out schemas` after adding ids)");
     if from.is_some() {
-        println!(
+        outln!(
             "  overlay.yaml and its scripts  check them with: orrery validate --variant {}",
             dir.display()
         );
     } else {
-        println!(
+        outln!(
             "  variants/my-variant.yaml  check it with: orrery validate --variant {}",
             dir.join("variants/my-variant.yaml").display()
         );
     }
     if copy_base {
-        println!(
+        outln!(
             "  base/  the base game; use it with: orrery validate --content {}",
             dir.display()
         );

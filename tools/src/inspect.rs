@@ -100,9 +100,9 @@ pub fn explain(args: &ContentArgs, kind: &str, id: Option<&str>, json: bool) -> 
                 "origin": origin_json(&f.origin),
             })).collect::<Vec<_>>(),
         });
-        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     } else {
-        println!("# {}", item_name(kind, id));
+        outln!("# {}", item_name(kind, id));
         print_fields(&fields);
     }
     ExitCode::SUCCESS
@@ -124,7 +124,7 @@ fn print_fields(fields: &[Field]) {
         .max()
         .unwrap_or(0);
     for (left, origin) in rows {
-        println!("{left:width$}  {origin}");
+        outln!("{left:width$}  {origin}");
     }
 }
 
@@ -163,10 +163,10 @@ pub fn diff(args: &ContentArgs, against: &[String], json: bool) -> ExitCode {
             "items": diffs.iter().map(diff_json).collect::<Vec<_>>(),
             "scripts": scripts.iter().map(script_json).collect::<Vec<_>>(),
         });
-        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     } else {
         if diffs.is_empty() && scripts.is_empty() {
-            println!("# no differences");
+            outln!("# no differences");
         }
         print_diffs(&diffs);
         print_scripts(&scripts);
@@ -234,24 +234,24 @@ fn script_json(d: &ScriptDiff) -> Value {
 fn print_scripts(scripts: &[ScriptDiff]) {
     for d in scripts {
         match &d.change {
-            ScriptChange::Added(f) => println!("+ script {}  (added at {f})", d.script),
-            ScriptChange::Removed(f) => println!("- script {}  (was at {f})", d.script),
+            ScriptChange::Added(f) => outln!("+ script {}  (added at {f})", d.script),
+            ScriptChange::Removed(f) => outln!("- script {}  (was at {f})", d.script),
             ScriptChange::Changed {
                 before,
                 after,
                 functions,
             } => {
-                println!("~ script {}  ({before} -> {after})", d.script);
+                outln!("~ script {}  ({before} -> {after})", d.script);
                 if functions.is_empty() {
-                    println!("    (only text between functions)");
+                    outln!("    (only text between functions)");
                 }
                 for f in functions {
                     match (f.before, f.after) {
                         (Some(b), Some(a)) => {
-                            println!("    ~ fn {}  (line {b} -> line {a})", f.name)
+                            outln!("    ~ fn {}  (line {b} -> line {a})", f.name)
                         }
-                        (None, Some(a)) => println!("    + fn {}  (line {a})", f.name),
-                        (Some(b), None) => println!("    - fn {}  (was line {b})", f.name),
+                        (None, Some(a)) => outln!("    + fn {}  (line {a})", f.name),
+                        (Some(b), None) => outln!("    - fn {}  (was line {b})", f.name),
                         (None, None) => {}
                     }
                 }
@@ -264,20 +264,20 @@ fn print_diffs(diffs: &[ItemDiff]) {
     for d in diffs {
         let name = item_name(d.kind, d.id.as_deref());
         match &d.change {
-            ItemChange::Added(o) => println!("+ {name}  (added at {o})"),
-            ItemChange::Removed(o) => println!("- {name}  (was at {o})"),
+            ItemChange::Added(o) => outln!("+ {name}  (added at {o})"),
+            ItemChange::Removed(o) => outln!("- {name}  (was at {o})"),
             ItemChange::Changed(fields) => {
-                println!("~ {name}");
+                outln!("~ {name}");
                 for f in fields {
                     match (&f.before, &f.after) {
                         (Some((b, bo)), Some((a, ao))) => {
-                            println!("    {}: {} -> {}  ({bo} -> {ao})", f.path, show(b), show(a))
+                            outln!("    {}: {} -> {}  ({bo} -> {ao})", f.path, show(b), show(a))
                         }
                         (None, Some((a, ao))) => {
-                            println!("    + {} = {}  ({ao})", f.path, show(a))
+                            outln!("    + {} = {}  ({ao})", f.path, show(a))
                         }
                         (Some((b, bo)), None) => {
-                            println!("    - {} = {}  (was {bo})", f.path, show(b))
+                            outln!("    - {} = {}  (was {bo})", f.path, show(b))
                         }
                         (None, None) => {}
                     }

@@ -1,11 +1,29 @@
 //! `orrery`: the command line of the Orrery rules engine.
 
+/// `println!` for a command's output: a write error ends the command cleanly ([`out`]).
+macro_rules! outln {
+    () => {
+        $crate::out::write(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::out::write(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// `print!` for a command's output: a write error ends the command cleanly ([`out`]).
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::out::write(format_args!($($arg)*))
+    };
+}
+
 mod bench;
 mod chart;
 mod init;
 mod inspect;
 mod interactive;
 mod merge;
+mod out;
 mod pictures;
 mod play;
 mod render;
@@ -365,12 +383,12 @@ fn validate(args: &ContentArgs) -> ExitCode {
     eprintln!("{}", stack.describe());
     match stack.load() {
         Ok(content) => {
-            println!("{}", content.summary());
+            outln!("{}", content.summary());
             ExitCode::SUCCESS
         }
         Err(diags) => {
             for d in &diags {
-                println!("{d}");
+                outln!("{d}");
             }
             eprintln!(
                 "{} problem{} found",
@@ -394,6 +412,6 @@ fn write_schemas(out: &std::path::Path, schemas: &[(&str, serde_json::Value)]) -
             return ExitCode::from(1);
         }
     }
-    println!("wrote {} schemas to {}", schemas.len(), out.display());
+    outln!("wrote {} schemas to {}", schemas.len(), out.display());
     ExitCode::SUCCESS
 }

@@ -31,8 +31,8 @@ pub fn run(shards: &[PathBuf], out: &Path) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    print!("{}", merged.table());
-    println!("{} games merged from {} shards", merged.games, shards.len());
+    out!("{}", merged.table());
+    outln!("{} games merged from {} shards", merged.games, shards.len());
     match crate::simulate::write_study(&merged, out) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

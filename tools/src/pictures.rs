@@ -20,7 +20,7 @@ fn write_out(out: Option<&Path>, text: &str) -> ExitCode {
             }
         },
         None => {
-            print!("{text}");
+            out!("{text}");
             ExitCode::SUCCESS
         }
     }

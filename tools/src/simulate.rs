@@ -255,8 +255,8 @@ fn execute(plan: &Plan, args: &SimulateArgs) -> ExitCode {
             }
         }
     }
-    print!("{}", study.table());
-    println!(
+    out!("{}", study.table());
+    outln!(
         "{} games in {:.1} s{}",
         study.games,
         study.timing.seconds,
