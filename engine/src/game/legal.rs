@@ -192,7 +192,13 @@ impl Game {
             return true;
         };
         let gv = g.view(seat);
-        g.follows_possible(&gv)
+        let reach = g.reach();
+        let mut scratch = Vec::new();
+        g.state.turn.follows.iter().all(|f| {
+            scratch.clear();
+            g.follow_parts_of(&gv, f, reach, true, &mut scratch);
+            g.lapses_in(&gv, f) || !scratch.is_empty()
+        })
     }
 
     fn faction_parts(&self, out: &mut Vec<Command>) {
@@ -334,17 +340,6 @@ impl Game {
         self.state.players[seat].built_count(&def.id) < def.count
     }
 
-    /// Whether each of the open turn's follow-ups, seen from `v`, can still be done or lapses.
-    fn follows_possible(&self, v: &View<'_>) -> bool {
-        let reach = self.reach();
-        let mut scratch = Vec::new();
-        self.state.turn.follows.iter().all(|f| {
-            scratch.clear();
-            self.follow_parts_of(v, f, reach, true, &mut scratch);
-            self.lapses_in(v, f) || !scratch.is_empty()
-        })
-    }
-
     /// Whether the open turn's follow-ups can still be done after a free action. Only
     /// placements cost resources a free action could spend.
     fn follows_stay_possible(&self, v: &View<'_>, part: &Command) -> bool {
@@ -357,7 +352,13 @@ impl Game {
         // plain, what it gains added. An answer without the whole gain is only sure when it
         // is yes (a gain can only help); otherwise apply the free action on a copy.
         if let Some((hv, exact)) = self.view_after_free_action(v, part) {
-            let still = self.follows_possible(&hv);
+            let reach = self.reach();
+            let mut scratch = Vec::new();
+            let still = self.state.turn.follows.iter().all(|f| {
+                scratch.clear();
+                self.follow_parts_of(&hv, f, reach, true, &mut scratch);
+                self.lapses_in(&hv, f) || !scratch.is_empty()
+            });
             if still || exact {
                 return still;
             }
@@ -367,7 +368,13 @@ impl Game {
             return false;
         }
         let gv = g.view(v.seat);
-        g.follows_possible(&gv)
+        let reach = g.reach();
+        let mut scratch = Vec::new();
+        g.state.turn.follows.iter().all(|f| {
+            scratch.clear();
+            g.follow_parts_of(&gv, f, reach, true, &mut scratch);
+            g.lapses_in(&gv, f) || !scratch.is_empty()
+        })
     }
 
     /// The view after a free action that pays plain resources, spends power with no special
