@@ -1422,8 +1422,10 @@ impl Game {
         let mut federated: Vec<Hex> = p.federations.iter().flatten().copied().collect();
         federated.sort_unstable();
         federated.dedup();
+        // Under the single-federation rule every formation counts (a growth merges into the
+        // one federation, so the number of federations would stay 1).
         let threshold = if single {
-            threshold * (p.federations.len() as u32 + 1)
+            threshold.saturating_mul(p.formations.saturating_add(1))
         } else {
             threshold
         };
@@ -1615,6 +1617,7 @@ impl Game {
             .collect();
         let p = &mut self.state.players[seat];
         p.satellites.extend(fed.satellites.iter().copied());
+        p.formations = p.formations.saturating_add(1);
         if single_federation && !p.federations.is_empty() {
             for h in members {
                 if !p.federations[0].contains(&h) {

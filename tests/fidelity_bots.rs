@@ -1,0 +1,102 @@
+//! Rules that games of Orrery's own bots reached and the recording platform reads otherwise
+//! (issue "Fidelity III"): one test or more per rule, on the base content with the platform's
+//! variant, from the shipped conformance records.
+
+mod common;
+
+use orrery::game::Game;
+use orrery::hex::Hex;
+
+use common::scenario::*;
+
+/// Line `i` of a recorded game.
+fn line(name: &str, i: usize) -> String {
+    record(name).moves[i].clone()
+}
+
+/// A federation token id still in the supply.
+fn token_in_supply(g: &Game) -> String {
+    g.state
+        .fed_supply
+        .iter()
+        .find(|(_, n)| **n > 0)
+        .map(|(id, _)| id.to_string())
+        .expect("a federation token left")
+}
+
+/// Plays the record's lines until it is `faction`'s turn.
+fn until_turn_of(name: &str, g: &mut Game, faction: &str) {
+    let rec = record(name);
+    while turn_of(g).as_deref() != Some(faction) {
+        let j = g.state.moves + 1;
+        ok(g, &rec.moves[j]);
+    }
+}
+
+fn ivits_federations(g: &Game) -> Vec<Vec<Hex>> {
+    g.state.players[seat(g, "ivits")].federations.clone()
+}
+
+// 1. The Ivits' one federation: every formation raises the threshold --------------------------
+
+/// rich-005, move 92: the Ivits grow their federation (formed at move 28, value 7) to the
+/// nine hexes below, their second formation (threshold 14).
+const GROWN: &str = "1A0,1A1,1A10,1A11,2A1,3A5,3A7,3B3,3B4";
+
+#[test]
+fn ivits_forming_the_same_federation_again_needs_the_next_threshold() {
+    // The study's case: the grown federation still counts as one entry, but two formations
+    // were made, so a third needs 21, which the same hexes do not reach.
+    let name = "rich/rich-005";
+    let mut g = at(name, 92);
+    let s = seat(&g, "ivits");
+    assert_eq!(g.state.players[s].formations, 2);
+    assert_eq!(ivits_federations(&g).len(), 1, "one federation");
+    until_turn_of(name, &mut g, "ivits");
+    let token = token_in_supply(&g);
+    refused_with(
+        &mut g,
+        &format!("ivits federation {GROWN} {token}"),
+        "below 21",
+    );
+    // Listing agrees: no federation is offered on the same buildings.
+    let listed: Vec<String> = g
+        .legal_parts()
+        .iter()
+        .map(|p| p.to_string())
+        .filter(|p| p.starts_with("federation"))
+        .collect();
+    assert!(listed.is_empty(), "federations listed: {listed:?}");
+}
+
+#[test]
+fn ivits_growth_reaching_the_threshold_is_a_formation() {
+    let name = "rich/rich-005";
+    let mut g = at(name, 91);
+    let s = seat(&g, "ivits");
+    assert_eq!(g.state.players[s].formations, 1);
+    let tokens = g.state.players[s].tokens.len();
+    ok(&mut g, &line(name, 92));
+    assert_eq!(g.state.players[s].formations, 2);
+    assert_eq!(g.state.players[s].tokens.len(), tokens + 1);
+    assert_eq!(ivits_federations(&g).len(), 1, "still one federation");
+}
+
+#[test]
+fn saved_state_without_formations_loads_with_one_per_federation() {
+    let mut g = at("rich/rich-005", 92);
+    let mut json = serde_json::to_value(&g.state).unwrap();
+    let s = seat(&g, "ivits");
+    let player = json["players"][s].as_object_mut().unwrap();
+    assert!(player.remove("formations").is_some(), "saved when not zero");
+    let state = serde_json::from_value(json).expect("an old state decodes");
+    let loaded = Game::load(g.content.clone(), state).expect("an old state loads");
+    assert_eq!(loaded.state.players[s].formations, 1);
+    // A state claiming more formations than federation tokens held is refused.
+    g.state.players[s].formations = 9;
+    let state = serde_json::from_value(serde_json::to_value(&g.state).unwrap()).unwrap();
+    let e = Game::load(g.content.clone(), state)
+        .map(|_| ())
+        .unwrap_err();
+    assert!(e.contains("formations"), "{e}");
+}
