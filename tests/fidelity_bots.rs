@@ -4,8 +4,12 @@
 
 mod common;
 
-use orrery::game::Game;
+use std::collections::BTreeSet;
+
+use orrery::game::{Decision, Game};
 use orrery::hex::Hex;
+use orrery::notation::{parse_line, Command, MoveLine};
+use orrery::record::{replay, Record};
 
 use common::scenario::*;
 
@@ -99,4 +103,83 @@ fn saved_state_without_formations_loads_with_one_per_federation() {
         .map(|_| ())
         .unwrap_err();
     assert!(e.contains("formations"), "{e}");
+}
+
+// 5.1 No free action between the parts of a main action --------------------------------------
+
+/// The words naming a part's kind: `special step`, `action power6`, `build lab`, `tech`.
+fn kind(part: &Command) -> String {
+    let text = part.to_string();
+    let words: Vec<&str> = text.split_whitespace().collect();
+    match words.as_slice() {
+        [verb @ ("special" | "action" | "build"), what, ..] => format!("{verb} {what}"),
+        [verb, ..] => (*verb).to_string(),
+        [] => String::new(),
+    }
+}
+
+#[test]
+fn no_free_action_while_a_follow_up_is_owed() {
+    // Every recorded line is applied part by part; wherever a part of a turn leaves a
+    // follow-up owed, no conversion or burn is listed and one is refused, as the platform
+    // refuses it (it takes a main action's follow-ups right after it). Under the printed rules
+    // and the platform's variant alike.
+    let content = platform_content();
+    let mut kinds = BTreeSet::new();
+    let mut checked = 0;
+    for path in common::records() {
+        let rec = Record::from_json(&common::read_record(&path)).expect("a record");
+        let mut g = replay(content.clone(), &rec, Some(0), false).expect("set up");
+        for line in rec.moves.iter().skip(1) {
+            let parsed = parse_line(line).expect("a recorded line parses");
+            if let MoveLine::Turn { parts, .. } = &parsed {
+                let mut h = g.clone();
+                for part in &parts[..parts.len().saturating_sub(1)] {
+                    if *part == Command::EndTurn || h.apply_part(part).is_err() {
+                        break;
+                    }
+                    let in_turn = matches!(h.state.open, Some(Decision::Turn(_)));
+                    if !in_turn || h.state.turn.follows.is_empty() {
+                        continue;
+                    }
+                    checked += 1;
+                    kinds.insert(kind(part));
+                    let free: Vec<String> = h
+                        .legal_parts()
+                        .iter()
+                        .filter(|c| matches!(c, Command::Spend { .. } | Command::Burn(_)))
+                        .map(|c| c.to_string())
+                        .collect();
+                    assert!(free.is_empty(), "{line:?} after {part}: listed {free:?}");
+                    for bad in ["burn 1", "spend 1pw for 1c", "spend 1o for 1c"] {
+                        let e = h.apply_part(&parse_part(bad)).unwrap_err();
+                        assert!(e.0.contains("cannot interrupt"), "{line:?}: {bad}: {e}");
+                    }
+                }
+            }
+            ok(&mut g, line);
+        }
+    }
+    for k in [
+        "special step",
+        "special range+3",
+        "action power6",
+        "tech",
+        "special up-lowest",
+        "build lab",
+    ] {
+        assert!(
+            kinds.contains(k),
+            "no recorded {k} owes a follow-up: {kinds:?}"
+        );
+    }
+    assert!(checked > 500, "{checked} points checked");
+}
+
+/// One part in the notation.
+fn parse_part(text: &str) -> Command {
+    match parse_line(&format!("p1 {text}")).expect("a part") {
+        MoveLine::Turn { mut parts, .. } => parts.remove(0),
+        MoveLine::Init { .. } => unreachable!("a turn line"),
+    }
 }
