@@ -1189,7 +1189,11 @@ fn faq_43_a_track_tile_advances_only_that_track_free_tiles_any() {
         "baltaks build lab 4B2. tech nav. up nav",
         "may not advance on nav",
     );
-    ok(&mut g, "baltaks build lab 4B2. tech nav");
+    // The recording platform asks for the step to be declined; the printed rules let it lapse.
+    let mut b = at_with(base_content(), "rich/rich-011", 26);
+    ok(&mut b, "baltaks build lab 4B2. tech nav");
+    refused_with(&mut g, "baltaks build lab 4B2. tech nav", "not finished");
+    ok(&mut g, "baltaks build lab 4B2. tech nav. decline up");
     assert!(g.state.players[seat(&g, "baltaks")]
         .techs
         .iter()

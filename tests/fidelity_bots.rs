@@ -5,6 +5,9 @@
 mod common;
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use orrery::content::Content;
 
 use orrery::game::{Decision, Game};
 use orrery::hex::Hex;
@@ -12,6 +15,11 @@ use orrery::notation::{parse_line, Command, MoveLine};
 use orrery::record::{replay, Record};
 
 use common::scenario::*;
+
+/// The printed base game, without the platform variant.
+fn base_content() -> Arc<Content> {
+    Arc::new(common::base())
+}
 
 /// Line `i` of a recorded game.
 fn line(name: &str, i: usize) -> String {
@@ -182,4 +190,72 @@ fn parse_part(text: &str) -> Command {
         MoveLine::Turn { mut parts, .. } => parts.remove(0),
         MoveLine::Init { .. } => unreachable!("a turn line"),
     }
+}
+
+// 5.4 Follow-ups in the order they are owed --------------------------------------------------
+
+/// The listed parts as text.
+fn listed(g: &Game) -> Vec<String> {
+    g.legal_parts().iter().map(|c| c.to_string()).collect()
+}
+
+#[test]
+fn advanced_tile_cover_comes_before_its_research_step() {
+    // rich-003 move 52: `ambas spend 3pw for 3c. build ac2 7B0. tech adv-nav. cover nav. up gaia`.
+    let name = "rich/rich-003";
+    let swapped = "ambas spend 3pw for 3c. build ac2 7B0. tech adv-nav. up gaia. cover nav";
+    let mut g = at(name, 51);
+    refused(&mut g, swapped);
+    let mut h = g.clone();
+    for part in ["spend 3pw for 3c", "build ac2 7B0", "tech adv-nav"] {
+        h.apply_part(&parse_part(part)).expect("recorded part");
+    }
+    let parts = listed(&h);
+    assert!(parts.iter().any(|p| p.starts_with("cover")), "{parts:?}");
+    assert!(!parts.iter().any(|p| p.starts_with("up")), "{parts:?}");
+    ok(&mut g, &line(name, 52));
+    // The printed rules leave the order open.
+    let mut g = at_with(base_content(), name, 51);
+    ok(&mut g, swapped);
+}
+
+#[test]
+fn downgrade_comes_before_its_research_step() {
+    // dev-030 move 66: `firaks special down-lab. build ts 3B1. up terra`.
+    let name = "dev/dev-030";
+    let swapped = "firaks special down-lab. up terra. build ts 3B1";
+    let mut g = at(name, 65);
+    refused(&mut g, swapped);
+    let mut h = g.clone();
+    h.apply_part(&parse_part("special down-lab"))
+        .expect("recorded part");
+    assert_eq!(listed(&h), ["build ts 3B1"]);
+    let mut g = at_with(base_content(), name, 65);
+    ok(&mut g, swapped);
+}
+
+// 5.3 A free research step no track can take is declined ---------------------------------------
+
+#[test]
+fn unusable_research_step_is_declined_explicitly() {
+    // rich-004 move 50: `ambas build lab 7B1. tech eco. up eco`; with Economy at its top the
+    // tile's step cannot be taken.
+    let name = "rich/rich-004";
+    let top = |g: &mut Game| {
+        let s = seat(g, "ambas");
+        g.state.players[s].research.insert("eco".into(), 5);
+    };
+    let mut g = at(name, 49);
+    top(&mut g);
+    refused_with(&mut g, "ambas build lab 7B1. tech eco", "not finished");
+    let mut h = g.clone();
+    for part in ["build lab 7B1", "tech eco"] {
+        h.apply_part(&parse_part(part)).expect("recorded part");
+    }
+    assert_eq!(listed(&h), ["decline up"]);
+    ok(&mut g, "ambas build lab 7B1. tech eco. decline up");
+    // The printed rules: it lapses.
+    let mut g = at_with(base_content(), name, 49);
+    top(&mut g);
+    ok(&mut g, "ambas build lab 7B1. tech eco");
 }
