@@ -259,3 +259,28 @@ fn unusable_research_step_is_declined_explicitly() {
     top(&mut g);
     ok(&mut g, "ambas build lab 7B1. tech eco");
 }
+
+// 5.5 A board action whose whole gain a cap would waste ----------------------------------------
+
+#[test]
+fn board_action_gaining_only_a_capped_resource_at_its_cap_is_refused() {
+    // mix-aurora-mint move 39: `baltaks action power4` (7 credits).
+    let name = "mixed/mix-aurora-mint";
+    let recorded = line(name, 39);
+    let at_cap = |content: Arc<Content>, credits: i32| {
+        let mut g = at_with(content, name, 38);
+        set_res(&mut g, "baltaks", "c", credits);
+        g
+    };
+    let mut g = at_cap(platform_content(), 30);
+    assert!(!listed(&g).contains(&"action power4".to_string()));
+    refused_with(&mut g, &recorded, "at the cap");
+    // One credit below the cap it is offered and taken (the rest of the gain is lost).
+    let mut g = at_cap(platform_content(), 29);
+    assert!(listed(&g).contains(&"action power4".to_string()));
+    ok(&mut g, &recorded);
+    assert_eq!(res(&g, "baltaks", "c"), 30);
+    // The printed rules allow it (the gain is lost).
+    let mut g = at_cap(base_content(), 30);
+    ok(&mut g, &recorded);
+}

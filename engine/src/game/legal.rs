@@ -467,6 +467,30 @@ impl Game {
         }
     }
 
+    /// Whether every effect of an action is a plain gain of capped resources the seat already
+    /// holds at their caps, so the action would gain nothing (refused under the rule option
+    /// `refuse_useless_actions`, as the recording platform refuses such board actions).
+    pub(crate) fn gain_wholly_capped(&self, seat: usize, effects: &[Effect]) -> bool {
+        if !self.content.rules.options.refuse_useless_actions || effects.is_empty() {
+            return false;
+        }
+        let p = &self.state.players[seat];
+        effects.iter().all(|e| match e {
+            Effect::Gain(b) => b.iter().all(|(code, n)| {
+                n <= 0
+                    || self
+                        .content
+                        .rules
+                        .resources
+                        .iter()
+                        .find(|r| r.id == code)
+                        .and_then(|r| r.cap)
+                        .is_some_and(|cap| p.resource(&self.content, code) >= cap)
+            }),
+            _ => false,
+        })
+    }
+
     /// [`Game::lapses`] with the seat's view given.
     fn lapses_in(&self, v: &View<'_>, f: &Follow) -> bool {
         match f {
@@ -527,6 +551,7 @@ impl Game {
         for a in &self.content.board_actions.actions {
             if !self.state.actions_used.iter().any(|u| *u == a.id)
                 && self.can_pay_with(v.seat, &a.cost, v.rules.token_value)
+                && !self.gain_wholly_capped(v.seat, &a.effects)
                 && self.effects_possible(v, &a.effects, out)
             {
                 out.push(Command::Action(word(&a.id)));

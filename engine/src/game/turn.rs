@@ -1361,6 +1361,9 @@ impl Game {
         if self.state.actions_used.iter().any(|u| u == id) {
             return err(format!("{id} was used this round"));
         }
+        if self.gain_wholly_capped(seat, &a.effects) {
+            return err(format!("{id} would gain nothing: its gain is at the cap"));
+        }
         self.pay(seat, &a.cost)?;
         self.state.actions_used.push(id.into());
         self.apply_effects(seat, &a.effects, "board actions")
