@@ -48,6 +48,10 @@ pub struct Record {
     /// The recording platform's engine version (present in the platform's records).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine_version: Option<String>,
+    /// The seed the recording engine drew the setup from (the platform's records), kept by
+    /// logs of games played on this record's setup.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<Value>,
     /// Variants the game was played with (records written by `orrery simulate`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub variants: Vec<String>,
