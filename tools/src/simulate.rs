@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use orrery::bot::{self, Bot, PlayError};
 use orrery::content::Content;
+use orrery::game::invariants::Watch;
 use orrery::game::{Decision, Game, Setup};
 use orrery::notation::{Actor, Command, MoveLine};
 use orrery::play_api::Playable;
@@ -23,6 +24,9 @@ use crate::ContentArgs;
 
 /// Most parts one game may take before it is reported as stuck.
 pub const MAX_PARTS: usize = 50_000;
+
+/// How many failed games' reasons a study's summary repeats (stderr lists every one).
+const SHOWN_FAILURES: usize = 3;
 
 /// The options of `simulate`.
 #[derive(clap::Args)]
@@ -195,6 +199,7 @@ fn prepare(args: &SimulateArgs) -> Result<Plan, (String, u8)> {
                 list.len(),
             )));
         }
+        refuse_shared_homes(&content, &list, players).map_err(usage)?;
         FactionChoice::Given(list)
     };
     let config = Config {
@@ -216,6 +221,31 @@ fn prepare(args: &SimulateArgs) -> Result<Plan, (String, u8)> {
         logs: args.logs.clone(),
         setups,
     })
+}
+
+/// Refuses a `--factions` list that would seat two factions of the same home planet in one
+/// game (the lineups rotate the list over the seats; see [`lineup`]).
+fn refuse_shared_homes(content: &Content, list: &[String], players: usize) -> Result<(), String> {
+    let home = |f: &str| content.faction(f).map(|f| f.home.as_str());
+    for start in 0..list.len() {
+        let seated: Vec<&str> = (0..players)
+            .map(|s| list[(start + s) % list.len()].as_str())
+            .collect();
+        for (i, a) in seated.iter().enumerate() {
+            for b in &seated[i + 1..] {
+                if a == b {
+                    return Err(format!("--factions: {a} would play two seats of one game"));
+                }
+                if home(a) == home(b) {
+                    return Err(format!(
+                        "--factions: {a} and {b} share the home planet {} and would play one game",
+                        home(a).unwrap_or_default()
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The records of `--setups DIR` in file-name order, each with the content `replay` would use
@@ -312,7 +342,7 @@ fn execute(plan: &Plan, args: &SimulateArgs) -> ExitCode {
     bar.finish_and_clear();
     let mut study = Study::new(plan.config.clone());
     study.timing.seconds = started.elapsed().as_secs_f64();
-    let mut failed = 0;
+    let mut failed: Vec<String> = Vec::new();
     for r in &results {
         if let (Some(dir), Some(rec)) = (&plan.logs, &r.record) {
             let path = dir.join(format!("game-{:06}.json", r.index));
@@ -340,22 +370,26 @@ fn execute(plan: &Plan, args: &SimulateArgs) -> ExitCode {
                 }
             }
             Err(e) => {
-                failed += 1;
                 eprintln!("game {}: {e}", r.index);
+                failed.push(format!("game {}: {e}", r.index));
             }
         }
     }
-    out!("{}", study.table());
-    outln!(
-        "{} games in {:.1} s{}",
-        study.games,
-        study.timing.seconds,
-        if failed > 0 {
-            format!("; {failed} failed (listed above)")
-        } else {
-            String::new()
+    // Tables of no game would only show empty rows and meaningless intervals.
+    if study.games > 0 {
+        out!("{}", study.table());
+    }
+    outln!("{} games in {:.1} s", study.games, study.timing.seconds);
+    if !failed.is_empty() {
+        outln!(
+            "{} of {} games failed (not counted above); the first reasons:",
+            failed.len(),
+            results.len()
+        );
+        for f in failed.iter().take(SHOWN_FAILURES) {
+            outln!("  {f}");
         }
-    );
+    }
     if let Some(out) = &args.out {
         if let Err(e) = write_study(&study, out) {
             eprintln!("error: {e}");
@@ -368,7 +402,7 @@ fn execute(plan: &Plan, args: &SimulateArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     }
-    if failed > 0 {
+    if !failed.is_empty() {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -516,10 +550,21 @@ fn play_game(
                 .expect("bot names are checked before the study")
         })
         .collect();
-    bot::play_game(&mut game, &mut bots, MAX_PARTS, |g, _, part| {
+    // Invariants a rules bug would break, checked before every part (so after the one before)
+    // and at the end; the first one broken fails the game.
+    let mut watch = Watch::new(config.players);
+    let mut broken: Option<String> = None;
+    bot::play_game(&mut game, &mut bots, MAX_PARTS, |g, seat, part| {
+        if broken.is_none() {
+            let check = watch.after(g).and_then(|()| watch.before(g, seat, part));
+            broken = check.err().map(|e| format!("line {}: {e}", lines.len()));
+        }
         line.note(g, part, lines)
     })
     .map_err(|e: PlayError| format!("{e} (seed {seed})"))?;
+    if let Some(e) = broken.or_else(|| watch.after(&game).err()) {
+        return Err(format!("invariant broken: {e} (seed {seed})"));
+    }
     let winners = game.winners();
     let scores = game.scores();
     let seats = (0..config.players)

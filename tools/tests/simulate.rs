@@ -211,7 +211,7 @@ fn given_factions_rotate_over_seats() {
         assert_eq!(v["factions"][f]["games"], 2, "{f}");
     }
     assert_eq!(v["config"]["factions"][0], "terrans");
-    // Two factions of one home planet cannot meet: that game is reported, the others played.
+    // Two factions of one home planet cannot meet: refused before any game is played.
     let out = run(&[
         "simulate",
         "--games",
@@ -223,9 +223,8 @@ fn given_factions_rotate_over_seats() {
         "--factions",
         "terrans,xenos,gleens",
     ]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("game 1: "));
-    assert!(String::from_utf8_lossy(&out.stdout).contains("2 games in"));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("xenos and gleens share"));
 }
 
 #[test]
@@ -373,6 +372,8 @@ fn logs_write_endturn_only_after_an_action() {
         "3",
         "--bots",
         "random,greedy,best",
+        "--factions",
+        "terrans,taklons,nevlas,hadsch-hallas",
         "--jobs",
         "1",
         "--logs",
@@ -455,5 +456,114 @@ fn bad_setups_are_refused_before_the_study() {
     assert!(
         err.contains("broken.json") && err.contains("not a record"),
         "{err}"
+    );
+}
+
+/// Factions that would meet in one game with the same home planet (or one faction twice) are
+/// refused before the study plays: exit 2, nothing played.
+#[test]
+fn factions_sharing_a_home_planet_are_refused_before_the_study() {
+    // Terrans and Lantids share a home planet; with three factions over two seats the
+    // rotation seats them together in the third game only.
+    for list in ["terrans,lantids", "terrans,ivits,lantids", "ivits,ivits"] {
+        let out = run(&["simulate", "--games", "3", "--factions", list]);
+        assert_eq!(out.status.code(), Some(2), "{list}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("error: --factions"), "{err}");
+        assert!(out.stdout.is_empty(), "nothing is played for {list}");
+    }
+    // Two of the same home planet in a list whose rotation never seats them together
+    // (terrans-ivits, ivits-lantids, lantids-gleens, gleens-terrans) are played.
+    let out = run(&[
+        "simulate",
+        "--games",
+        "4",
+        "--factions",
+        "terrans,ivits,lantids,gleens",
+        "--players",
+        "2",
+        "--jobs",
+        "1",
+    ]);
+    succeeded(&out);
+    succeeded(&run(&[
+        "simulate",
+        "--games",
+        "2",
+        "--factions",
+        "terrans,ivits",
+        "--jobs",
+        "1",
+    ]));
+}
+
+/// A study checks every game's invariants: a game where a seat holds a negative amount (here
+/// the Bescods, under a variant that starts everyone with 2 knowledge fewer) is a failed game
+/// with its seed, not counted; the study says how many failed and why, and exits 1. A study of
+/// failed games only prints no empty tables.
+#[test]
+fn games_breaking_an_invariant_fail_the_study() {
+    let dir = scratch("invariant");
+    let overlay = dir.join("less-knowledge.yaml");
+    std::fs::write(
+        &overlay,
+        "name: less-knowledge\ndescription: test\nchanges:\n  - set: {kind: rules, path: start, value: {vp: 10, k: -2}}\n",
+    )
+    .expect("write");
+    let overlay = overlay.to_str().expect("path");
+    // Seats rotate over the list: games 0 and 2 seat the Bescods (start: 1 knowledge), game 1
+    // the Terrans and the Ivits (3 knowledge each).
+    let out = run(&[
+        "simulate",
+        "--games",
+        "3",
+        "--factions",
+        "bescods,terrans,ivits",
+        "--variant",
+        overlay,
+        "--jobs",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("1 games in"), "{text}");
+    assert!(
+        text.contains("2 of 3 games failed (not counted above)"),
+        "{text}"
+    );
+    assert!(text.contains("game 0: invariant broken"), "{text}");
+    assert!(
+        text.contains("bescods holds -1 k, below 0 (seed "),
+        "{text}"
+    );
+    assert!(text.contains("game 2: invariant broken"), "{text}");
+    assert!(text.contains("terrans "), "game 1 is counted: {text}");
+    // Every game failing: the count and reasons, no table.
+    let out = run(&[
+        "simulate",
+        "--games",
+        "5",
+        "--factions",
+        "bescods,ivits",
+        "--variant",
+        overlay,
+        "--jobs",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("0 games in"), "{text}");
+    assert!(text.contains("5 of 5 games failed"), "{text}");
+    assert!(!text.contains("100.0%"), "no empty table: {text}");
+    assert_eq!(
+        text.matches("invariant broken").count(),
+        3,
+        "the first three: {text}"
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        err.matches("invariant broken").count(),
+        5,
+        "every one: {err}"
     );
 }
