@@ -25,6 +25,11 @@ pub fn substitutions(mods: &[&Modifier]) -> Vec<(String, String)> {
 
 /// Whether a condition holds, given how many of a building are on the map and which
 /// condition hooks held when last asked.
+/// Whether a count is zero (a count left out of a saved state when zero).
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
 fn holds_with(cond: Option<&Condition>, built: impl Fn(&str) -> u32, hooks: &[Word]) -> bool {
     match cond {
         None => true,
@@ -82,6 +87,11 @@ pub struct Player {
     /// The player's federations: their member hexes (structures and satellites).
     #[serde(default)]
     pub federations: Vec<Vec<crate::hex::Hex>>,
+    /// How many times the player has formed a federation (every formation, a growth of a
+    /// single federation included). Saved states from before it was kept load with it raised
+    /// to the number of federations ([`crate::game::Game::load`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub formations: u32,
     /// Special actions used this round, by key.
     #[serde(default)]
     pub specials_used: Vec<Word>,
@@ -153,6 +163,7 @@ impl Player {
             tokens: Vec::new(),
             satellites: Vec::new(),
             federations: Vec::new(),
+            formations: 0,
             specials_used: Vec::new(),
             passed: false,
             vp_sources: BTreeMap::new(),

@@ -307,8 +307,8 @@ pub enum Modifier {
     LockTrack(String),
     /// The player may build a mine on a planet another player colonized.
     ShareOccupiedPlanets,
-    /// The player has one federation that grows: each formation must extend it to the next
-    /// multiple of the threshold.
+    /// The player has one federation that grows: each formation (the first, and every growth)
+    /// must extend it to a total of the threshold × (formations so far + 1).
     SingleFederation,
     /// Taking a charge offered by a neighbour also gains power tokens.
     ChargeGainsTokens(u32),

@@ -92,12 +92,23 @@ pub struct RuleOptions {
     /// A final scoring tile counted as 0 scores nothing.
     #[serde(default)]
     pub zero_count_scores_nothing: bool,
-    /// Refuse step and range actions that would not lower the cost of the build.
+    /// Refuse step and range actions that would not lower the cost of the build, and board
+    /// actions whose whole gain is of capped resources already at their caps.
     #[serde(default)]
     pub refuse_useless_actions: bool,
     /// Allow free actions between a main action and its follow-ups (the printed rules do not).
     #[serde(default)]
     pub free_actions_within_actions: bool,
+    /// A main action's follow-ups are answered in the order they are owed, those a part opens
+    /// before the ones still owed from earlier (a tech tile's research step after the tile;
+    /// an advanced tile's cover before its step); one that cannot be done is skipped.
+    /// Otherwise they are answered in any order.
+    #[serde(default)]
+    pub follow_ups_in_order: bool,
+    /// A free research step that no track can take is still declined (`decline up`) rather
+    /// than lapsing at the end of the turn.
+    #[serde(default)]
+    pub decline_unusable_research_step: bool,
     /// How factions are handed out: chosen in seat order (the printed rules), or auctioned.
     #[serde(default)]
     pub auction: Auction,

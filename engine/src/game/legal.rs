@@ -282,7 +282,7 @@ impl Game {
     fn gaia_phase_parts(&self, v: &View<'_>, out: &mut Vec<Command>) {
         let reach = self.reach();
         if !self.state.turn.follows.is_empty() {
-            for f in &self.state.turn.follows {
+            for f in &self.state.turn.follows[self.answerable_follows(v)] {
                 self.follow_parts(v, f, reach, out);
             }
         } else if !self.state.turn.decided {
@@ -307,7 +307,7 @@ impl Game {
             return;
         }
         let reach = self.reach();
-        for f in &t.follows {
+        for f in &t.follows[self.answerable_follows(v)] {
             self.follow_parts(v, f, reach, out);
         }
         if t.follows.is_empty() && !t.main {
@@ -454,9 +454,47 @@ impl Game {
         self.lapses_in(&self.view(seat), f)
     }
 
+    /// The owed follow-ups a part may answer now: all of them, or under the rule option
+    /// `follow_ups_in_order` the first one that does not lapse.
+    pub(crate) fn answerable_follows(&self, v: &View<'_>) -> std::ops::Range<usize> {
+        let follows = &self.state.turn.follows;
+        if !self.content.rules.options.follow_ups_in_order {
+            return 0..follows.len();
+        }
+        match follows.iter().position(|f| !self.lapses_in(v, f)) {
+            Some(i) => i..i + 1,
+            None => 0..0,
+        }
+    }
+
+    /// Whether every effect of an action is a plain gain of capped resources the seat already
+    /// holds at their caps, so the action would gain nothing (refused under the rule option
+    /// `refuse_useless_actions`, as the recording platform refuses such board actions).
+    pub(crate) fn gain_wholly_capped(&self, seat: usize, effects: &[Effect]) -> bool {
+        if !self.content.rules.options.refuse_useless_actions || effects.is_empty() {
+            return false;
+        }
+        let p = &self.state.players[seat];
+        effects.iter().all(|e| match e {
+            Effect::Gain(b) => b.iter().all(|(code, n)| {
+                n <= 0
+                    || self
+                        .content
+                        .rules
+                        .resources
+                        .iter()
+                        .find(|r| r.id == code)
+                        .and_then(|r| r.cap)
+                        .is_some_and(|cap| p.resource(&self.content, code) >= cap)
+            }),
+            _ => false,
+        })
+    }
+
     /// [`Game::lapses`] with the seat's view given.
     fn lapses_in(&self, v: &View<'_>, f: &Follow) -> bool {
         match f {
+            Follow::Up(_) if self.content.rules.options.decline_unusable_research_step => false,
             Follow::Up(choice) => !self.content.research.tracks.iter().any(|t| {
                 self.research_allowed(v.seat, choice, &t.id)
                     && self.can_advance_with(v.seat, &t.id, &v.mods).is_ok()
@@ -513,6 +551,7 @@ impl Game {
         for a in &self.content.board_actions.actions {
             if !self.state.actions_used.iter().any(|u| *u == a.id)
                 && self.can_pay_with(v.seat, &a.cost, v.rules.token_value)
+                && !self.gain_wholly_capped(v.seat, &a.effects)
                 && self.effects_possible(v, &a.effects, out)
             {
                 out.push(Command::Action(word(&a.id)));

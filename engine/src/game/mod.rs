@@ -426,8 +426,13 @@ impl Game {
     ///
     /// The first problem found, naming its field as a path into the state
     /// (`players[1].resources[0] (c): -5 is negative`).
-    pub fn load(content: Arc<Content>, state: GameState) -> Result<Game, String> {
+    pub fn load(content: Arc<Content>, mut state: GameState) -> Result<Game, String> {
         state_check::check(&content, &state)?;
+        // A state saved before formations were counted: each federation is one at least.
+        for p in &mut state.players {
+            let feds = u32::try_from(p.federations.len()).unwrap_or(u32::MAX);
+            p.formations = p.formations.max(feds);
+        }
         Ok(Game::from_state(content, state))
     }
 

@@ -323,6 +323,18 @@ fn check_players(content: &Content, state: &GameState) -> Check {
         }
         amount(format!("{path}.gaiaformers"), p.gaiaformers)?;
         amount(format!("{path}.gaiaformers_in_gaia"), p.gaiaformers_in_gaia)?;
+        amount(format!("{path}.formations"), p.formations)?;
+        // Every formation gained a federation token, and tokens are never given back.
+        let formed = (p.formations as usize).max(p.federations.len());
+        if formed > p.tokens.len() {
+            return fail(
+                format!("{path}.formations"),
+                format!(
+                    "{formed} federations formed but {} federation tokens held",
+                    p.tokens.len()
+                ),
+            );
+        }
         for (b, count) in &p.built {
             amount(format!("{path}.built.{b}"), *count)?;
         }

@@ -241,18 +241,24 @@ impl Game {
     }
 
     fn main_action(&mut self) -> Result<(), MoveError> {
-        if self.state.turn.main {
-            return err("the turn's main action is already taken");
-        }
-        if !self.state.turn.follows.is_empty() {
-            return err("finish the current action first");
-        }
+        let owed = self.state.turn.follows.first();
+        match (self.state.turn.main, owed) {
+            (true, Some(f)) => err(format!(
+                "the turn's main action is already taken; it expected {f:?}"
+            )),
+            (true, None) => err("the turn's main action is already taken"),
+            (false, Some(f)) => err(format!("finish the current action first: expected {f:?}")),
+            (false, None) => Ok(()),
+        }?;
         self.state.turn.main = true;
         Ok(())
     }
 
-    fn take_follow(&mut self, pred: impl Fn(&Follow) -> bool) -> Option<Follow> {
-        let i = self.state.turn.follows.iter().position(pred)?;
+    /// Takes the first owed follow-up that `pred` accepts among those a part may answer now
+    /// ([`Game::answerable_follows`]).
+    fn take_follow(&mut self, seat: usize, pred: impl Fn(&Follow) -> bool) -> Option<Follow> {
+        let open = self.answerable_follows(&self.view(seat));
+        let i = open.start + self.state.turn.follows[open].iter().position(pred)?;
         Some(self.state.turn.follows.remove(i))
     }
 
@@ -278,19 +284,21 @@ impl Game {
                 let colony = def.is_some_and(|d| d.founds_colony());
                 let gaia = def.is_some_and(|d| d.role == BuildingRole::Gaiaformer);
                 if self
-                    .take_follow(|f| {
+                    .take_follow(seat, |f| {
                         matches!(f, Follow::Build { gaia_project } if colony || (gaia && *gaia_project))
                     })
                     .is_some()
                 {
                     return self.build(seat, building, hex, true);
                 }
-                if let Some(Follow::Downgrade(d)) =
-                    self.take_follow(|f| matches!(f, Follow::Downgrade(d) if d.to == building))
-                {
+                if let Some(Follow::Downgrade(d)) = self.take_follow(
+                    seat,
+                    |f| matches!(f, Follow::Downgrade(d) if d.to == building),
+                ) {
                     return self.downgrade(seat, &d, hex);
                 }
                 if let Some(Follow::Place(p)) = self.take_follow(
+                    seat,
                     |f| matches!(f, Follow::Place(p) if p.verb.is_none() && p.building == building),
                 ) {
                     return self.place(seat, &p, hex);
@@ -302,11 +310,13 @@ impl Game {
                 r
             }
             Command::Up(track) => {
-                let pos = self.state.turn.follows.iter().position(
-                    |f| matches!(f, Follow::Up(c) if self.research_allowed(seat, c, track)),
-                );
+                let allowed = |c: &ResearchChoice| self.research_allowed(seat, c, track);
+                let open = self.answerable_follows(&self.view(seat));
+                let pos = self.state.turn.follows[open.clone()]
+                    .iter()
+                    .position(|f| matches!(f, Follow::Up(c) if allowed(c)));
                 if let Some(i) = pos {
-                    self.state.turn.follows.remove(i);
+                    self.state.turn.follows.remove(open.start + i);
                     return self.advance_research(seat, track);
                 }
                 self.main_action()?;
@@ -317,16 +327,16 @@ impl Game {
             }
             // A free research step is declined with `decline up` or a bare `decline`.
             Command::Decline(what) if what.as_deref().is_none_or(|w| w == "up") => self
-                .take_follow(|f| matches!(f, Follow::Up(_)))
+                .take_follow(seat, |f| matches!(f, Follow::Up(_)))
                 .map(|_| ())
                 .ok_or_else(|| MoveError("no research step to decline".into())),
             Command::Tech(pos) => {
-                self.take_follow(|f| *f == Follow::Tech)
+                self.take_follow(seat, |f| *f == Follow::Tech)
                     .ok_or_else(|| MoveError("no tech tile to take".into()))?;
                 self.take_tech(seat, pos)
             }
             Command::Cover(pos) => {
-                self.take_follow(|f| *f == Follow::Cover)
+                self.take_follow(seat, |f| *f == Follow::Cover)
                     .ok_or_else(|| MoveError("nothing to cover".into()))?;
                 self.cover(seat, pos)
             }
@@ -357,7 +367,7 @@ impl Game {
                 self.federate(seat, &hexes, token)
             }
             Command::FedTile(id) => {
-                self.take_follow(|f| *f == Follow::FedTile)
+                self.take_follow(seat, |f| *f == Follow::FedTile)
                     .ok_or_else(|| MoveError("no federation token to re-score".into()))?;
                 if !self.state.players[seat].tokens.iter().any(|t| t.id == id) {
                     return err(format!("you own no {id}"));
@@ -380,6 +390,7 @@ impl Game {
                     })
                     .transpose()?;
                 if let Some(Follow::Place(p)) = self.take_follow(
+                    seat,
                     |f| matches!(f, Follow::Place(p) if p.verb.as_deref() == Some(verb)),
                 ) {
                     let hex =
@@ -387,7 +398,7 @@ impl Game {
                     return self.place(seat, &p, hex);
                 }
                 if let Some(Follow::Swap(s)) =
-                    self.take_follow(|f| matches!(f, Follow::Swap(s) if s.verb == verb))
+                    self.take_follow(seat, |f| matches!(f, Follow::Swap(s) if s.verb == verb))
                 {
                     let hex =
                         self.hex(&hex.ok_or_else(|| MoveError(format!("{verb} needs a hex")))?)?;
@@ -1350,6 +1361,9 @@ impl Game {
         if self.state.actions_used.iter().any(|u| u == id) {
             return err(format!("{id} was used this round"));
         }
+        if self.gain_wholly_capped(seat, &a.effects) {
+            return err(format!("{id} would gain nothing: its gain is at the cap"));
+        }
         self.pay(seat, &a.cost)?;
         self.state.actions_used.push(id.into());
         self.apply_effects(seat, &a.effects, "board actions")
@@ -1422,8 +1436,10 @@ impl Game {
         let mut federated: Vec<Hex> = p.federations.iter().flatten().copied().collect();
         federated.sort_unstable();
         federated.dedup();
+        // Under the single-federation rule every formation counts (a growth merges into the
+        // one federation, so the number of federations would stay 1).
         let threshold = if single {
-            threshold * (p.federations.len() as u32 + 1)
+            threshold.saturating_mul(p.formations.saturating_add(1))
         } else {
             threshold
         };
@@ -1615,6 +1631,7 @@ impl Game {
             .collect();
         let p = &mut self.state.players[seat];
         p.satellites.extend(fed.satellites.iter().copied());
+        p.formations = p.formations.saturating_add(1);
         if single_federation && !p.federations.is_empty() {
             for h in members {
                 if !p.federations[0].contains(&h) {
