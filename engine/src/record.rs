@@ -31,9 +31,10 @@ pub struct Record {
     /// Whether the game reached final scoring.
     #[serde(default)]
     pub finished: bool,
-    /// The faction of each seat, when the record names them.
+    /// The faction of each seat, when the record names them (`null`: not chosen yet, as the
+    /// platform writes a game that stopped before every seat chose).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub factions: Vec<String>,
+    pub factions: Vec<Option<String>>,
     /// The recording engine's options (faction-board family and revision, auction mode, …).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub options: Option<Value>,
@@ -47,6 +48,10 @@ pub struct Record {
     /// The recording platform's engine version (present in the platform's records).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine_version: Option<String>,
+    /// The seed the recording engine drew the setup from (the platform's records), kept by
+    /// logs of games played on this record's setup.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<Value>,
     /// Variants the game was played with (records written by `orrery simulate`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub variants: Vec<String>,
@@ -88,8 +93,8 @@ pub struct SeatSnapshot {
 /// A final score.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct FinalScore {
-    /// Faction.
-    pub faction: String,
+    /// Faction (`null` for a seat that had not chosen one).
+    pub faction: Option<String>,
     /// VP.
     pub vp: i32,
 }
@@ -113,7 +118,12 @@ impl Record {
 
     /// The game setup it describes: the recorded one, or one drawn from the `init` seed.
     pub fn game_setup(&self, content: &Content) -> Result<Setup, String> {
-        if let Some(f) = self.factions.iter().find(|f| content.faction(f).is_none()) {
+        if let Some(f) = self
+            .factions
+            .iter()
+            .flatten()
+            .find(|f| content.faction(f).is_none())
+        {
             return Err(format!(
                 "the record names faction \"{f}\", which the content lacks"
             ));
@@ -220,9 +230,13 @@ impl Record {
         let mut changes = Vec::new();
         for (seat, board) in stored.iter().enumerate() {
             let Some(board) = board else { continue };
-            let faction = self.factions.get(seat).ok_or_else(|| {
-                format!("player_variants names seat {} without a faction", seat + 1)
-            })?;
+            let faction = self
+                .factions
+                .get(seat)
+                .and_then(Option::as_deref)
+                .ok_or_else(|| {
+                    format!("player_variants names seat {} without a faction", seat + 1)
+                })?;
             let obj = board.as_object().filter(|o| !o.is_empty()).ok_or_else(|| {
                 format!("seat {}: an empty stored board is not supported", seat + 1)
             })?;
@@ -531,7 +545,10 @@ pub fn replay(
                         Mismatch::Differs {
                             index: record.moves.len() - 1,
                             line: "final scores".into(),
-                            field: format!("{}.final", f.faction),
+                            field: format!(
+                                "{}.final",
+                                f.faction.clone().unwrap_or_else(|| game.seat_name(seat))
+                            ),
                             expected: f.vp.to_string(),
                             got: got.to_string(),
                         },

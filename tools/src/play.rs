@@ -34,7 +34,7 @@ pub fn collect(path: &Path, out: &mut Vec<PathBuf>) {
 
 /// A record, whether the recording platform wrote it, and the variants it names (records of
 /// `orrery simulate` name the variants they were played with).
-fn read_record(path: &Path) -> Result<(Record, bool, Vec<String>), String> {
+pub(crate) fn read_record(path: &Path) -> Result<(Record, bool, Vec<String>), String> {
     let text = read_bounded(path, MAX_RECORD_BYTES, true)?;
     let record = Record::from_json_text(&text)?;
     let platform = record.engine_version.is_some();
@@ -45,9 +45,9 @@ fn read_record(path: &Path) -> Result<(Record, bool, Vec<String>), String> {
 /// Content for records: the command's stack (content, the platform's variant unless left out,
 /// the `--variant`s), plus the faction boards each record names (its options' board family,
 /// its stored per-seat boards), loaded once per distinct stack.
-struct RecordContent {
+pub(crate) struct RecordContent {
     /// The stack the command applies to every record.
-    stack: Stack,
+    pub(crate) stack: Stack,
     /// The variant names the content source holds.
     available: Vec<String>,
     loaded: HashMap<String, Arc<Content>>,
@@ -57,19 +57,24 @@ struct RecordContent {
 const STORED_BOARDS: &str = "stored-boards";
 
 impl RecordContent {
-    fn new(args: &ContentArgs, defaults: &[&str]) -> Result<RecordContent, ExitCode> {
+    pub(crate) fn new(args: &ContentArgs, defaults: &[&str]) -> Result<RecordContent, ExitCode> {
         let stack = args.stack(defaults).map_err(crate::usage)?;
+        Ok(RecordContent::from_stack(stack))
+    }
+
+    /// Content for records on top of the command's `stack`.
+    pub(crate) fn from_stack(stack: Stack) -> RecordContent {
         let available = stack.source.variant_names();
-        Ok(RecordContent {
+        RecordContent {
             stack,
             available,
             loaded: HashMap::new(),
-        })
+        }
     }
 
     /// The stack a record is replayed on and its content: the command's stack with the
     /// record's own boards on top.
-    fn for_record(&mut self, record: &Record) -> Result<(Arc<Content>, Stack), String> {
+    pub(crate) fn for_record(&mut self, record: &Record) -> Result<(Arc<Content>, Stack), String> {
         let boards = record.board_variants(&self.available)?;
         let stored = record.stored_boards_overlay()?;
         let mut stack = self.stack.clone();
@@ -286,6 +291,17 @@ pub fn load_saved(args: &ContentArgs, state_file: &Path) -> Result<(Game, Stack)
     Ok((game, stack))
 }
 
+/// The variants a record is replayed with before any `--variant`: those it names (records of
+/// `orrery simulate` name the variants they were played with), else the platform's variant for
+/// the platform's records (`platform`), else none.
+pub(crate) fn record_defaults(named: &[String], platform: bool) -> Vec<String> {
+    if named.is_empty() && platform {
+        vec![PLATFORM_VARIANT.to_string()]
+    } else {
+        named.to_vec()
+    }
+}
+
 /// Reads a game log and loads the content it is replayed with (as `replay` does: the variants
 /// it names or the platform's, the `--variant`s, the record's own boards). Problems are printed.
 pub fn load_log(args: &ContentArgs, log: &Path) -> Result<(Record, Arc<Content>), ExitCode> {
@@ -298,11 +314,8 @@ fn log_content(args: &ContentArgs, log: &Path) -> Result<(Record, Arc<Content>, 
         eprintln!("error: {}: {e}", log.display());
         ExitCode::from(1)
     })?;
-    // Records of `orrery simulate` name their variants; the platform's records get its variant.
-    let mut defaults: Vec<&str> = named.iter().map(String::as_str).collect();
-    if platform && defaults.is_empty() {
-        defaults.push(PLATFORM_VARIANT);
-    }
+    let defaults = record_defaults(&named, platform);
+    let defaults: Vec<&str> = defaults.iter().map(String::as_str).collect();
     let mut contents = RecordContent::new(args, &defaults)?;
     let (content, stack) = contents.for_record(&record).map_err(|e| {
         eprintln!("error: {}: {e}", log.display());

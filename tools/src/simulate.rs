@@ -10,17 +10,23 @@ use std::time::Instant;
 
 use orrery::bot::{self, Bot, PlayError};
 use orrery::content::Content;
-use orrery::game::{Game, Setup};
+use orrery::game::invariants::Watch;
+use orrery::game::{Decision, Game, Setup};
 use orrery::notation::{Actor, Command, MoveLine};
 use orrery::play_api::Playable;
+use orrery::record::Record;
 use orrery::rng::Rng;
 use rayon::prelude::*;
 
+use crate::play::RecordContent;
 use crate::study::{Config, FactionChoice, Study};
 use crate::ContentArgs;
 
 /// Most parts one game may take before it is reported as stuck.
 pub const MAX_PARTS: usize = 50_000;
+
+/// How many failed games' reasons a study's summary repeats (stderr lists every one).
+const SHOWN_FAILURES: usize = 3;
 
 /// The options of `simulate`.
 #[derive(clap::Args)]
@@ -30,9 +36,9 @@ pub struct SimulateArgs {
     /// Games in the whole study.
     #[arg(long, default_value_t = 100)]
     pub games: u64,
-    /// Seats per game.
-    #[arg(long, default_value_t = 2)]
-    pub players: usize,
+    /// Seats per game (default 2; with `--setups`, the records' player count).
+    #[arg(long)]
+    pub players: Option<usize>,
     /// `random`, or faction ids separated by commas, rotated over seats.
     #[arg(long, default_value = "random")]
     pub factions: String,
@@ -58,6 +64,22 @@ pub struct SimulateArgs {
     /// Draw the study's charts (as `orrery chart` does) into this SVG file.
     #[arg(long, value_name = "FILE.svg")]
     pub chart: Option<PathBuf>,
+    /// Play game i on the setup of the i-th record in DIR (sorted by file name, cycled): its
+    /// map, tiles, boosters, options and `init` line, under the content `replay` would use
+    /// for it.
+    #[arg(long, value_name = "DIR")]
+    pub setups: Option<PathBuf>,
+}
+
+/// A recorded setup games of the study are played on (`--setups`).
+struct SetupRecord {
+    /// The record (only its `init` line, setup, seed and options are used).
+    record: Record,
+    /// The content `replay` uses for the record.
+    content: Arc<Content>,
+    /// The variants a log of a game on it names (the board variants its options give are
+    /// found again from the options).
+    variants: Vec<String>,
 }
 
 /// One seat's result in one game.
@@ -105,6 +127,8 @@ struct Plan {
     content: Arc<Content>,
     config: Config,
     logs: Option<PathBuf>,
+    /// The recorded setups games are played on, in order (empty: random setups).
+    setups: Vec<SetupRecord>,
 }
 
 pub fn run(args: &SimulateArgs) -> ExitCode {
@@ -119,11 +143,23 @@ pub fn run(args: &SimulateArgs) -> ExitCode {
 
 fn prepare(args: &SimulateArgs) -> Result<Plan, (String, u8)> {
     let usage = |m: String| (m, 2u8);
-    if !(1..=8).contains(&args.players) {
-        return Err(usage(format!(
-            "--players must be 1 to 8, got {}",
-            args.players
-        )));
+    let setups = match &args.setups {
+        Some(dir) => read_setups(args, dir)?,
+        None => Vec::new(),
+    };
+    let players = match (args.players, setups.first()) {
+        (Some(p), Some(s)) if p != s.record.players => {
+            return Err(usage(format!(
+                "--players {p}, but the records in --setups have {} players",
+                s.record.players
+            )))
+        }
+        (Some(p), _) => p,
+        (None, Some(s)) => s.record.players,
+        (None, None) => 2,
+    };
+    if !(1..=8).contains(&players) {
+        return Err(usage(format!("--players must be 1 to 8, got {players}")));
     }
     let shard = match &args.shard {
         Some(s) => parse_shard(s).map_err(usage)?,
@@ -157,17 +193,17 @@ fn prepare(args: &SimulateArgs) -> Result<Plan, (String, u8)> {
                 return Err(usage(format!("unknown faction `{f}`")));
             }
         }
-        if list.len() < args.players {
+        if list.len() < players {
             return Err(usage(format!(
-                "--factions names {} factions for {} seats",
+                "--factions names {} factions for {players} seats",
                 list.len(),
-                args.players
             )));
         }
+        refuse_shared_homes(&content, &list, players).map_err(usage)?;
         FactionChoice::Given(list)
     };
     let config = Config {
-        players: args.players,
+        players,
         factions,
         bots,
         variants: args.content.variants.clone(),
@@ -183,7 +219,89 @@ fn prepare(args: &SimulateArgs) -> Result<Plan, (String, u8)> {
         content: Arc::new(content),
         config,
         logs: args.logs.clone(),
+        setups,
     })
+}
+
+/// Refuses a `--factions` list that would seat two factions of the same home planet in one
+/// game (the lineups rotate the list over the seats; see [`lineup`]).
+fn refuse_shared_homes(content: &Content, list: &[String], players: usize) -> Result<(), String> {
+    let home = |f: &str| content.faction(f).map(|f| f.home.as_str());
+    for start in 0..list.len() {
+        let seated: Vec<&str> = (0..players)
+            .map(|s| list[(start + s) % list.len()].as_str())
+            .collect();
+        for (i, a) in seated.iter().enumerate() {
+            for b in &seated[i + 1..] {
+                if a == b {
+                    return Err(format!("--factions: {a} would play two seats of one game"));
+                }
+                if home(a) == home(b) {
+                    return Err(format!(
+                        "--factions: {a} and {b} share the home planet {} and would play one game",
+                        home(a).unwrap_or_default()
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The records of `--setups DIR` in file-name order, each with the content `replay` would use
+/// for it; all must have the same number of players and start with `init`.
+fn read_setups(args: &SimulateArgs, dir: &Path) -> Result<Vec<SetupRecord>, (String, u8)> {
+    if !dir.is_dir() {
+        return Err((format!("--setups {} is not a folder", dir.display()), 2));
+    }
+    let mut files = Vec::new();
+    crate::play::collect(dir, &mut files);
+    if files.is_empty() {
+        return Err((
+            format!("--setups {}: no *.json record in it", dir.display()),
+            2,
+        ));
+    }
+    let mut contents: BTreeMap<Vec<String>, RecordContent> = BTreeMap::new();
+    let mut out: Vec<SetupRecord> = Vec::with_capacity(files.len());
+    for f in &files {
+        let bad = |e: String| (format!("{}: {e}", f.display()), 1u8);
+        let (record, platform, named) = crate::play::read_record(f).map_err(bad)?;
+        if !record.moves.first().is_some_and(|m| m.starts_with("init ")) {
+            return Err(bad("the first move is not an `init` line".into()));
+        }
+        if let Some(first) = out.first() {
+            if first.record.players != record.players {
+                return Err((
+                    format!(
+                        "--setups {}: records of {} and {} players; a study has one player count",
+                        dir.display(),
+                        first.record.players,
+                        record.players
+                    ),
+                    2,
+                ));
+            }
+        }
+        let defaults = crate::play::record_defaults(&named, platform);
+        let rc = match contents.entry(defaults.clone()) {
+            std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::btree_map::Entry::Vacant(e) => {
+                let names: Vec<&str> = defaults.iter().map(String::as_str).collect();
+                let stack = args.content.stack(&names).map_err(|m| (m, 2u8))?;
+                e.insert(RecordContent::from_stack(stack))
+            }
+        };
+        let variants = rc.stack.variants.iter().map(|v| v.name.clone()).collect();
+        let (content, _) = rc.for_record(&record).map_err(bad)?;
+        record.game_setup(&content).map_err(bad)?;
+        out.push(SetupRecord {
+            record,
+            content,
+            variants,
+        });
+    }
+    Ok(out)
 }
 
 fn execute(plan: &Plan, args: &SimulateArgs) -> ExitCode {
@@ -213,7 +331,9 @@ fn execute(plan: &Plan, args: &SimulateArgs) -> ExitCode {
             .clone()
             .into_par_iter()
             .map(|i| {
-                let r = play_one(&plan.content, &plan.config, i, want_logs);
+                let on = (!plan.setups.is_empty())
+                    .then(|| &plan.setups[(i % plan.setups.len() as u64) as usize]);
+                let r = play_one(&plan.content, &plan.config, i, want_logs, on);
                 bar.inc(1);
                 r
             })
@@ -222,7 +342,7 @@ fn execute(plan: &Plan, args: &SimulateArgs) -> ExitCode {
     bar.finish_and_clear();
     let mut study = Study::new(plan.config.clone());
     study.timing.seconds = started.elapsed().as_secs_f64();
-    let mut failed = 0;
+    let mut failed: Vec<String> = Vec::new();
     for r in &results {
         if let (Some(dir), Some(rec)) = (&plan.logs, &r.record) {
             let path = dir.join(format!("game-{:06}.json", r.index));
@@ -250,22 +370,26 @@ fn execute(plan: &Plan, args: &SimulateArgs) -> ExitCode {
                 }
             }
             Err(e) => {
-                failed += 1;
                 eprintln!("game {}: {e}", r.index);
+                failed.push(format!("game {}: {e}", r.index));
             }
         }
     }
-    out!("{}", study.table());
-    outln!(
-        "{} games in {:.1} s{}",
-        study.games,
-        study.timing.seconds,
-        if failed > 0 {
-            format!("; {failed} failed (listed above)")
-        } else {
-            String::new()
+    // Tables of no game would only show empty rows and meaningless intervals.
+    if study.games > 0 {
+        out!("{}", study.table());
+    }
+    outln!("{} games in {:.1} s", study.games, study.timing.seconds);
+    if !failed.is_empty() {
+        outln!(
+            "{} of {} games failed (not counted above); the first reasons:",
+            failed.len(),
+            results.len()
+        );
+        for f in failed.iter().take(SHOWN_FAILURES) {
+            outln!("  {f}");
         }
-    );
+    }
     if let Some(out) = &args.out {
         if let Err(e) = write_study(&study, out) {
             eprintln!("error: {e}");
@@ -278,7 +402,7 @@ fn execute(plan: &Plan, args: &SimulateArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     }
-    if failed > 0 {
+    if !failed.is_empty() {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -323,26 +447,62 @@ fn lineup(config: &Config, index: u64) -> (Option<Vec<String>>, Vec<String>) {
     (factions, bots)
 }
 
-fn play_one(content: &Arc<Content>, config: &Config, index: u64, log: bool) -> GameResult {
+/// Where a game's setup comes from: drawn from its seed, or a recorded one (`--setups`).
+fn game_setup(
+    content: &Arc<Content>,
+    config: &Config,
+    on: Option<&SetupRecord>,
+    rng: &mut Rng,
+) -> Result<Setup, String> {
+    match on {
+        Some(s) => s.record.game_setup(&s.content),
+        None => Setup::random(content, config.players, rng).map_err(|e| e.to_string()),
+    }
+}
+
+fn play_one(
+    content: &Arc<Content>,
+    config: &Config,
+    index: u64,
+    log: bool,
+    on: Option<&SetupRecord>,
+) -> GameResult {
     let seed = game_seed(config.seed, index);
-    let mut lines: Vec<String> = vec![format!("init {} s{}-{index}", config.players, config.seed)];
-    let outcome = play_game(content, config, index, seed, &mut lines);
+    let init = match on {
+        Some(s) => s.record.moves[0].clone(),
+        None => format!("init {} s{}-{index}", config.players, config.seed),
+    };
+    let mut lines: Vec<String> = vec![init];
+    let content = on.map_or(content, |s| &s.content);
+    let outcome = play_game(content, config, index, seed, on, &mut lines);
     // A failed game is logged too, as far as it went, with the reason.
-    let record = log.then(|| match &outcome {
-        Ok((game, _)) => record(game, &lines, config),
-        Err(e) => {
-            let mut rng = Rng::new(seed);
-            let setup = Setup::random(content, config.players, &mut rng).ok();
-            serde_json::json!({
-                "source": "orrery simulate",
-                "players": config.players,
-                "variants": config.variants,
-                "setup": setup,
-                "moves": lines,
-                "finished": false,
-                "error": e,
-            })
+    let record = log.then(|| {
+        let mut rec = match &outcome {
+            Ok((game, _)) => record(game, &lines, config),
+            Err(e) => {
+                let setup = game_setup(content, config, on, &mut Rng::new(seed)).ok();
+                serde_json::json!({
+                    "source": "orrery simulate",
+                    "players": config.players,
+                    "variants": config.variants,
+                    "setup": setup,
+                    "moves": lines,
+                    "finished": false,
+                    "error": e,
+                })
+            }
+        };
+        if let Some(s) = on {
+            // The platform replays the log as it stands: its seed, options and variants.
+            rec["variants"] = serde_json::json!(s.variants);
+            if let Some(seed) = &s.record.seed {
+                rec["seed"] = seed.clone();
+            }
+            if let Some(options) = &s.record.options {
+                rec["options"] = options.clone();
+            }
         }
+        rec
     });
     GameResult {
         index,
@@ -357,10 +517,11 @@ fn play_game(
     config: &Config,
     index: u64,
     seed: u64,
+    on: Option<&SetupRecord>,
     lines: &mut Vec<String>,
 ) -> Result<(Game, Vec<SeatResult>), String> {
     let mut rng = Rng::new(seed);
-    let setup = Setup::random(content, config.players, &mut rng).map_err(|e| e.to_string())?;
+    let setup = game_setup(content, config, on, &mut rng)?;
     let mut game = Game::new(content.clone(), setup).map_err(|e| e.to_string())?;
     let (factions, bot_names) = lineup(config, index);
     let mut line = LineWriter::default();
@@ -389,10 +550,21 @@ fn play_game(
                 .expect("bot names are checked before the study")
         })
         .collect();
-    bot::play_game(&mut game, &mut bots, MAX_PARTS, |g, _, part| {
+    // Invariants a rules bug would break, checked before every part (so after the one before)
+    // and at the end; the first one broken fails the game.
+    let mut watch = Watch::new(config.players);
+    let mut broken: Option<String> = None;
+    bot::play_game(&mut game, &mut bots, MAX_PARTS, |g, seat, part| {
+        if broken.is_none() {
+            let check = watch.after(g).and_then(|()| watch.before(g, seat, part));
+            broken = check.err().map(|e| format!("line {}: {e}", lines.len()));
+        }
         line.note(g, part, lines)
     })
     .map_err(|e: PlayError| format!("{e} (seed {seed})"))?;
+    if let Some(e) = broken.or_else(|| watch.after(&game).err()) {
+        return Err(format!("invariant broken: {e} (seed {seed})"));
+    }
     let winners = game.winners();
     let scores = game.scores();
     let seats = (0..config.players)
@@ -414,11 +586,19 @@ fn play_game(
     Ok((game, seats))
 }
 
-/// Gathers parts into move lines: one line per decision, closed by `endturn`.
+/// Gathers parts into move lines, one line per decision, written as the recording platform
+/// writes them: `endturn` closes only a turn that took an action (not a pass); every other
+/// decision (a faction, a booster, income, a charge, the Gaia phase, a pass) ends with its
+/// line, and the platform refuses an `endturn` there.
 #[derive(Default)]
 struct LineWriter {
     actor: Option<Actor>,
     parts: Vec<Command>,
+}
+
+/// Whether the decision open in `game` is closed by a written `endturn` (see [`LineWriter`]).
+fn ends_with_endturn(game: &Game) -> bool {
+    matches!(game.state.open, Some(Decision::Turn(_))) && !game.state.turn.passed
 }
 
 impl LineWriter {
@@ -435,12 +615,17 @@ impl LineWriter {
                 Actor::Faction(f.to_string())
             });
         }
-        self.parts.push(part.clone());
-        if *part == Command::EndTurn {
-            if let Some(actor) = self.actor.take() {
-                let parts = std::mem::take(&mut self.parts);
-                lines.push(MoveLine::Turn { actor, parts }.to_string());
-            }
+        if *part != Command::EndTurn {
+            self.parts.push(part.clone());
+            return;
+        }
+        // A decision made of its end alone keeps it, so that the line says something.
+        if ends_with_endturn(game) || self.parts.is_empty() {
+            self.parts.push(Command::EndTurn);
+        }
+        if let Some(actor) = self.actor.take() {
+            let parts = std::mem::take(&mut self.parts);
+            lines.push(MoveLine::Turn { actor, parts }.to_string());
         }
     }
 }

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{in_repo, run, scratch, succeeded};
+use common::{in_repo, repo, run, scratch, succeeded};
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -211,7 +211,7 @@ fn given_factions_rotate_over_seats() {
         assert_eq!(v["factions"][f]["games"], 2, "{f}");
     }
     assert_eq!(v["config"]["factions"][0], "terrans");
-    // Two factions of one home planet cannot meet: that game is reported, the others played.
+    // Two factions of one home planet cannot meet: refused before any game is played.
     let out = run(&[
         "simulate",
         "--games",
@@ -223,9 +223,8 @@ fn given_factions_rotate_over_seats() {
         "--factions",
         "terrans,xenos,gleens",
     ]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("game 1: "));
-    assert!(String::from_utf8_lossy(&out.stdout).contains("2 games in"));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("xenos and gleens share"));
 }
 
 #[test]
@@ -269,5 +268,302 @@ fn a_study_draws_its_charts() {
     assert_eq!(
         svg, again,
         "simulate --chart and chart draw the same study alike"
+    );
+}
+
+/// The records of a test setups folder, sorted by file name, as JSON.
+fn setup_records(dir: &Path) -> Vec<serde_json::Value> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("setups folder")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|f| serde_json::from_str(&std::fs::read_to_string(f).expect("read")).expect("json"))
+        .collect()
+}
+
+/// The logs a study wrote, sorted, as JSON.
+fn logs_of(dir: &Path) -> Vec<(PathBuf, serde_json::Value)> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("logs written")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|f| {
+            let v =
+                serde_json::from_str(&std::fs::read_to_string(&f).expect("read")).expect("json");
+            (f, v)
+        })
+        .collect()
+}
+
+/// Game i of a study with `--setups` is played on the i-th record (cycled): its log starts with
+/// that record's `init` line and keeps its seed, options and tiles, names the platform's
+/// variant, and replays to its own final scores (with the board variant its options name).
+#[test]
+fn a_study_on_recorded_setups_plays_each_record_in_turn() {
+    let dir = scratch("setups");
+    let setups = repo().join("tools/tests/data/setups/3p");
+    let records = setup_records(&setups);
+    assert_eq!(records.len(), 3);
+    let logs = dir.join("logs");
+    let out = run(&[
+        "simulate",
+        "--setups",
+        setups.to_str().expect("path"),
+        "--games",
+        "4",
+        "--bots",
+        "random,greedy",
+        "--jobs",
+        "1",
+        "--logs",
+        logs.to_str().expect("path"),
+    ]);
+    let text = succeeded(&out);
+    assert!(text.contains("4 games"), "{text}");
+    let logs = logs_of(&logs);
+    assert_eq!(logs.len(), 4);
+    for (i, (path, log)) in logs.iter().enumerate() {
+        let rec = &records[i % records.len()];
+        assert_eq!(log["moves"][0], rec["moves"][0], "{}", path.display());
+        assert_eq!(log["seed"], rec["seed"]);
+        assert_eq!(log["options"], rec["options"]);
+        assert_eq!(log["players"], 3);
+        for key in ["boosters", "round_scoring", "final_scoring", "techs"] {
+            assert_eq!(log["setup"][key], rec["setup"][key], "{key}");
+        }
+        assert_eq!(log["variants"], serde_json::json!(["boardgamers"]));
+        let want: String = log["final"]
+            .as_array()
+            .expect("final scores")
+            .iter()
+            .map(|s| format!("{} {}\n", s["faction"].as_str().expect("id"), s["vp"]))
+            .collect();
+        let replayed = run(&["replay", path.to_str().expect("path")]);
+        assert_eq!(succeeded(&replayed), want, "{}", path.display());
+        // The beta record's options bring its boards, as `replay` finds them.
+        let stack = String::from_utf8_lossy(&replayed.stderr).into_owned();
+        let beta = rec["options"]["factionVariant"] == "beta";
+        assert_eq!(stack.contains("beta-2"), beta, "{stack}");
+    }
+}
+
+/// Logs are written as the recording platform writes them: `endturn` closes a turn that took
+/// an action, and no other line (a faction, a starting placement or booster, income, a charge
+/// or its refusal, a pass).
+#[test]
+fn logs_write_endturn_only_after_an_action() {
+    let dir = scratch("endturn");
+    let setups = repo().join("tools/tests/data/setups/3p");
+    let logs = dir.join("logs");
+    succeeded(&run(&[
+        "simulate",
+        "--setups",
+        setups.to_str().expect("path"),
+        "--games",
+        "3",
+        "--bots",
+        "random,greedy,best",
+        "--factions",
+        "terrans,taklons,nevlas,hadsch-hallas",
+        "--jobs",
+        "1",
+        "--logs",
+        logs.to_str().expect("path"),
+    ]));
+    let (mut with, mut without) = (0, 0);
+    let mut verbs = std::collections::BTreeSet::new();
+    for (path, log) in logs_of(&logs) {
+        for line in log["moves"].as_array().expect("moves").iter().skip(1) {
+            let line = line.as_str().expect("text");
+            let parts: Vec<&str> = line.split(". ").collect();
+            let first = parts[0].split_whitespace().nth(1).unwrap_or_default();
+            let verbs_of: Vec<&str> = parts
+                .iter()
+                .enumerate()
+                .map(|(i, p)| p.split_whitespace().nth(usize::from(i == 0)).unwrap_or(""))
+                .collect();
+            let ends = line.ends_with(". endturn");
+            let no_end = ["faction", "booster", "income", "charge", "decline"].contains(&first)
+                || verbs_of.contains(&"pass");
+            let action = verbs_of
+                .iter()
+                .any(|v| ["action", "special", "federation", "up", "upgrade"].contains(v));
+            if no_end {
+                assert!(!ends, "{}: {line}", path.display());
+            }
+            if action && !verbs_of.contains(&"pass") {
+                assert!(ends, "{}: {line}", path.display());
+            }
+            assert!(!line.contains("endturn. "), "{line}");
+            verbs.insert(first.to_string());
+            if ends {
+                with += 1;
+            } else {
+                without += 1;
+            }
+        }
+    }
+    assert!(with > 20 && without > 20, "{with} with, {without} without");
+    for v in ["faction", "booster", "pass", "charge", "build"] {
+        assert!(verbs.contains(v), "no `{v}` line in {verbs:?}");
+    }
+}
+
+/// `--setups` problems: a missing folder, records of two player counts, or `--players` that
+/// contradicts the records are usage errors (exit 2); a record that cannot be read exits 1.
+#[test]
+fn bad_setups_are_refused_before_the_study() {
+    let data = repo().join("tools/tests/data/setups");
+    let mixed = data.join("mixed").display().to_string();
+    let three = data.join("3p").display().to_string();
+    for args in [
+        &["simulate", "--games", "1", "--setups", "/no/such/folder"][..],
+        &["simulate", "--games", "1", "--setups", &mixed],
+        &[
+            "simulate",
+            "--games",
+            "1",
+            "--setups",
+            &three,
+            "--players",
+            "2",
+        ],
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("error:"));
+    }
+    let dir = scratch("bad-setups");
+    std::fs::write(dir.join("broken.json"), "{\"players\": 3, \"moves\": 5}").expect("write");
+    let out = run(&[
+        "simulate",
+        "--games",
+        "1",
+        "--setups",
+        dir.to_str().expect("path"),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("broken.json") && err.contains("not a record"),
+        "{err}"
+    );
+}
+
+/// Factions that would meet in one game with the same home planet (or one faction twice) are
+/// refused before the study plays: exit 2, nothing played.
+#[test]
+fn factions_sharing_a_home_planet_are_refused_before_the_study() {
+    // Terrans and Lantids share a home planet; with three factions over two seats the
+    // rotation seats them together in the third game only.
+    for list in ["terrans,lantids", "terrans,ivits,lantids", "ivits,ivits"] {
+        let out = run(&["simulate", "--games", "3", "--factions", list]);
+        assert_eq!(out.status.code(), Some(2), "{list}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("error: --factions"), "{err}");
+        assert!(out.stdout.is_empty(), "nothing is played for {list}");
+    }
+    // Two of the same home planet in a list whose rotation never seats them together
+    // (terrans-ivits, ivits-lantids, lantids-gleens, gleens-terrans) are played.
+    let out = run(&[
+        "simulate",
+        "--games",
+        "4",
+        "--factions",
+        "terrans,ivits,lantids,gleens",
+        "--players",
+        "2",
+        "--jobs",
+        "1",
+    ]);
+    succeeded(&out);
+    succeeded(&run(&[
+        "simulate",
+        "--games",
+        "2",
+        "--factions",
+        "terrans,ivits",
+        "--jobs",
+        "1",
+    ]));
+}
+
+/// A study checks every game's invariants: a game where a seat holds a negative amount (here
+/// the Bescods, under a variant that starts everyone with 2 knowledge fewer) is a failed game
+/// with its seed, not counted; the study says how many failed and why, and exits 1. A study of
+/// failed games only prints no empty tables.
+#[test]
+fn games_breaking_an_invariant_fail_the_study() {
+    let dir = scratch("invariant");
+    let overlay = dir.join("less-knowledge.yaml");
+    std::fs::write(
+        &overlay,
+        "name: less-knowledge\ndescription: test\nchanges:\n  - set: {kind: rules, path: start, value: {vp: 10, k: -2}}\n",
+    )
+    .expect("write");
+    let overlay = overlay.to_str().expect("path");
+    // Seats rotate over the list: games 0 and 2 seat the Bescods (start: 1 knowledge), game 1
+    // the Terrans and the Ivits (3 knowledge each).
+    let out = run(&[
+        "simulate",
+        "--games",
+        "3",
+        "--factions",
+        "bescods,terrans,ivits",
+        "--variant",
+        overlay,
+        "--jobs",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("1 games in"), "{text}");
+    assert!(
+        text.contains("2 of 3 games failed (not counted above)"),
+        "{text}"
+    );
+    assert!(text.contains("game 0: invariant broken"), "{text}");
+    assert!(
+        text.contains("bescods holds -1 k, below 0 (seed "),
+        "{text}"
+    );
+    assert!(text.contains("game 2: invariant broken"), "{text}");
+    assert!(text.contains("terrans "), "game 1 is counted: {text}");
+    // Every game failing: the count and reasons, no table.
+    let out = run(&[
+        "simulate",
+        "--games",
+        "5",
+        "--factions",
+        "bescods,ivits",
+        "--variant",
+        overlay,
+        "--jobs",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("0 games in"), "{text}");
+    assert!(text.contains("5 of 5 games failed"), "{text}");
+    assert!(!text.contains("100.0%"), "no empty table: {text}");
+    assert_eq!(
+        text.matches("invariant broken").count(),
+        3,
+        "the first three: {text}"
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        err.matches("invariant broken").count(),
+        5,
+        "every one: {err}"
     );
 }

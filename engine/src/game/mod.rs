@@ -6,6 +6,7 @@ mod conversion_form;
 mod effects;
 mod eval;
 mod hooks;
+pub mod invariants;
 mod legal;
 mod memo;
 mod phases;
