@@ -262,6 +262,7 @@ pub fn load_saved(args: &ContentArgs, state_file: &Path) -> Result<(Game, Stack)
     };
     let text = read_bounded(state_file, MAX_STATE_BYTES, true)
         .map_err(|e| invalid(format!("cannot read: {e}")))?;
+    orrery::unique_keys::check(&text).map_err(|e| invalid(format!("not a saved game: {e}")))?;
     let value: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| invalid(format!("not JSON: {e}")))?;
     // A saved game names its content stack (older saves: only the variants' names); a bare

@@ -1,0 +1,113 @@
+//! Records, saved states, studies and outputs read or written by the command line: strict
+//! reading (no words ignored, no key repeated, options of their type), errors that print no
+//! raw control character, games that replay from any folder, studies that know what made
+//! them, outputs that never overwrite an input and are written whole or not at all.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use common::{repo, run_in, run_in_repo, scratch, succeeded};
+
+const LOG: &str = "tests/data/conformance/rich/rich-001.json";
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The record `LOG` as JSON, edited by `edit`, written to `dir/name`.
+fn edited_log(dir: &Path, name: &str, edit: impl FnOnce(&mut serde_json::Value)) -> PathBuf {
+    let text = std::fs::read_to_string(repo().join(LOG)).expect("the log");
+    let mut v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    edit(&mut v);
+    let path = dir.join(name);
+    std::fs::write(&path, v.to_string()).expect("written");
+    path
+}
+
+#[test]
+fn words_after_a_part_are_refused_by_replay() {
+    let dir = scratch("junk");
+    let log = edited_log(&dir, "junk.json", |v| {
+        let line = v["moves"][5].as_str().unwrap().to_string();
+        v["moves"][5] = format!("{line} please and thank you").into();
+    });
+    let out = run_in_repo([Path::new("replay"), &log]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("unexpected \"please and thank you\""),
+        "{text}"
+    );
+}
+
+#[test]
+fn records_with_wrongly_typed_options_are_refused() {
+    let dir = scratch("options");
+    for (key, value, says) in [
+        (
+            "factionVariant",
+            serde_json::json!(["beta-0"]),
+            "options.factionVariant must be",
+        ),
+        (
+            "factionVariantVersion",
+            serde_json::json!("x"),
+            "revision number",
+        ),
+        ("layout", serde_json::json!(5), "options.layout must be"),
+        (
+            "map",
+            serde_json::json!("x"),
+            "options.map must be an object",
+        ),
+    ] {
+        let log = edited_log(&dir, &format!("{key}.json"), |v| {
+            v["options"][key] = value;
+        });
+        let out = run_in_repo([Path::new("replay"), &log]);
+        assert_eq!(out.status.code(), Some(1), "{key}: {}", stderr(&out));
+        assert!(stderr(&out).contains(says), "{key}: {}", stderr(&out));
+    }
+    let log = edited_log(&dir, "many.json", |v| {
+        v["factions"] = (0..1002).map(|i| format!("f{i}")).collect();
+    });
+    let out = run_in_repo([Path::new("replay"), &log]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("1002 factions for 2 players"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_saved_state_with_a_repeated_key_is_refused() {
+    let dir = scratch("dupkey");
+    let state = dir.join("s.json");
+    succeeded(&run_in_repo([
+        Path::new("replay"),
+        Path::new(LOG),
+        Path::new("--until"),
+        Path::new("30"),
+        Path::new("--save-state"),
+        &state,
+    ]));
+    succeeded(&run_in(&dir, ["moves", "s.json"]));
+    let text = std::fs::read_to_string(&state).unwrap();
+    let edited = text.replacen("\"state\": {", "\"state\": {\n    \"round\": 1,", 1);
+    assert_ne!(text, edited);
+    std::fs::write(&state, edited).unwrap();
+    let out = run_in(&dir, ["moves", "s.json"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("the key \"round\" appears twice in one object (at /state)"),
+        "{}",
+        stderr(&out)
+    );
+}
