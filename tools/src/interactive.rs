@@ -119,7 +119,7 @@ pub fn run(args: &PlayArgs) -> ExitCode {
     match session(args) {
         Ok(code) => code,
         Err((msg, code)) => {
-            eprintln!("error: {msg}");
+            errln!("error: {msg}");
             ExitCode::from(code)
         }
     }
@@ -212,7 +212,8 @@ fn session(args: &PlayArgs) -> Result<ExitCode, (String, u8)> {
                             save(&game, &variants, path).map_err(|e| (e, 1))?;
                         }
                     }
-                    Err(e) => writeln!(out, "refused: {e}").map_err(io)?,
+                    Err(e) => writeln!(out, "refused: {}", crate::out::clean(&e.to_string()))
+                        .map_err(io)?,
                 }
             }
             Ok(Input::Undo) => match history.pop() {
@@ -233,7 +234,7 @@ fn session(args: &PlayArgs) -> Result<ExitCode, (String, u8)> {
             )
             .map_err(io)?,
             Ok(Input::Quit) => return Ok(ExitCode::SUCCESS),
-            Err(e) => writeln!(out, "# {e}").map_err(io)?,
+            Err(e) => writeln!(out, "# {}", crate::out::clean(&e)).map_err(io)?,
         }
     }
     writeln!(out, "# the game is over").map_err(io)?;

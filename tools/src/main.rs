@@ -17,6 +17,13 @@ macro_rules! out {
     };
 }
 
+/// `eprintln!` for errors and diagnostics: control characters are escaped ([`out::clean`]).
+macro_rules! errln {
+    ($($arg:tt)*) => {
+        $crate::out::error_line(format_args!($($arg)*))
+    };
+}
+
 mod bench;
 mod chart;
 mod init;
@@ -107,7 +114,7 @@ impl ContentArgs {
 
 /// Reports a usage problem (exit code 2).
 fn usage(e: String) -> ExitCode {
-    eprintln!("error: {e}");
+    errln!("error: {e}");
     ExitCode::from(2)
 }
 
@@ -118,10 +125,10 @@ fn load_stack(stack: &Stack) -> Result<Content, ExitCode> {
 
 /// [`load_stack`] with a label before the stated stack (`against `).
 fn load_stack_as(stack: &Stack, label: &str) -> Result<Content, ExitCode> {
-    eprintln!("{label}{}", stack.describe());
+    errln!("{label}{}", stack.describe());
     stack.load().map_err(|diags| {
         for d in &diags {
-            eprintln!("{d}");
+            errln!("{d}");
         }
         ExitCode::from(1)
     })
@@ -380,7 +387,7 @@ fn validate(args: &ContentArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return usage(e),
     };
-    eprintln!("{}", stack.describe());
+    errln!("{}", stack.describe());
     match stack.load() {
         Ok(content) => {
             outln!("{}", content.summary());
@@ -388,9 +395,9 @@ fn validate(args: &ContentArgs) -> ExitCode {
         }
         Err(diags) => {
             for d in &diags {
-                outln!("{d}");
+                outln!("{}", out::clean(&d.to_string()));
             }
-            eprintln!(
+            errln!(
                 "{} problem{} found",
                 diags.len(),
                 if diags.len() == 1 { "" } else { "s" }
@@ -402,13 +409,13 @@ fn validate(args: &ContentArgs) -> ExitCode {
 
 fn write_schemas(out: &std::path::Path, schemas: &[(&str, serde_json::Value)]) -> ExitCode {
     if let Err(e) = std::fs::create_dir_all(out) {
-        eprintln!("error: cannot create {}: {e}", out.display());
+        errln!("error: cannot create {}: {e}", out.display());
         return ExitCode::from(2);
     }
     for (name, s) in schemas {
         let path = out.join(name);
         if let Err(e) = std::fs::write(&path, schema::render(s)) {
-            eprintln!("error: cannot write {}: {e}", path.display());
+            errln!("error: cannot write {}: {e}", path.display());
             return ExitCode::from(1);
         }
     }

@@ -19,7 +19,7 @@ pub fn run(shards: &[PathBuf], out: &Path) -> ExitCode {
         match read(p) {
             Ok(s) => studies.push(s),
             Err(e) => {
-                eprintln!("error: {e}");
+                errln!("error: {e}");
                 return ExitCode::from(1);
             }
         }
@@ -27,7 +27,7 @@ pub fn run(shards: &[PathBuf], out: &Path) -> ExitCode {
     let merged = match study::merge(studies) {
         Ok(m) => m,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return ExitCode::from(1);
         }
     };
@@ -36,7 +36,7 @@ pub fn run(shards: &[PathBuf], out: &Path) -> ExitCode {
     match crate::simulate::write_study(&merged, out) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             ExitCode::from(1)
         }
     }

@@ -15,7 +15,7 @@ fn write_out(out: Option<&Path>, text: &str) -> ExitCode {
         Some(p) => match std::fs::write(p, text) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!("error: cannot write {}: {e}", p.display());
+                errln!("error: cannot write {}: {e}", p.display());
                 ExitCode::from(1)
             }
         },
@@ -38,7 +38,7 @@ fn game_after(args: &ContentArgs, log: &Path, n: Option<usize>) -> Result<(Game,
     let total = record.moves.len().saturating_sub(1);
     let n = n.unwrap_or(total);
     if n > total {
-        eprintln!("error: {} has moves 0 to {total}, not {n}", log.display());
+        errln!("error: {} has moves 0 to {total}, not {n}", log.display());
         return Err(ExitCode::from(2));
     }
     let game = step_through(&record, content, n, |_, _, _| {})?;
@@ -55,11 +55,11 @@ fn step_through(
     mut f: impl FnMut(&Game, usize, &str),
 ) -> Result<Game, ExitCode> {
     let setup = record.game_setup(&content).map_err(|e| {
-        eprintln!("error: {e}");
+        errln!("error: {e}");
         ExitCode::from(1)
     })?;
     let mut game = Game::new(content, setup).map_err(|e| {
-        eprintln!("error: {e}");
+        errln!("error: {e}");
         ExitCode::from(1)
     })?;
     f(
@@ -69,7 +69,7 @@ fn step_through(
     );
     for (i, line) in record.moves.iter().enumerate().take(last + 1).skip(1) {
         if let Err(e) = game.apply_text(line) {
-            eprintln!("move {i} \"{line}\": {}", e.0);
+            errln!("move {i} \"{line}\": {}", e.0);
             return Err(ExitCode::from(1));
         }
         f(&game, i, line);
@@ -101,7 +101,7 @@ pub fn render(
             Err(code) => return code,
         },
         _ => {
-            eprintln!("error: give a LOG (with --move N if wanted) or --state STATE.json");
+            errln!("error: give a LOG (with --move N if wanted) or --state STATE.json");
             return ExitCode::from(2);
         }
     };
@@ -132,14 +132,14 @@ pub fn chart(studies: &[PathBuf], out: Option<&Path>) -> ExitCode {
         let text = match std::fs::read_to_string(p) {
             Ok(t) => t,
             Err(e) => {
-                eprintln!("error: cannot read {}: {e}", p.display());
+                errln!("error: cannot read {}: {e}", p.display());
                 return ExitCode::from(2);
             }
         };
         match serde_json::from_str(&text) {
             Ok(v) => loaded.push((stem(p), v)),
             Err(e) => {
-                eprintln!("error: {}: not JSON: {e}", p.display());
+                errln!("error: {}: not JSON: {e}", p.display());
                 return ExitCode::from(1);
             }
         }
@@ -147,7 +147,7 @@ pub fn chart(studies: &[PathBuf], out: Option<&Path>) -> ExitCode {
     match crate::chart::study_charts_svg(&loaded) {
         Ok(svg) => write_out(out, &svg),
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             ExitCode::from(1)
         }
     }

@@ -159,7 +159,7 @@ pub fn conformance(args: &ContentArgs, paths: &[PathBuf], verbose: bool) -> Exit
     let mut files = Vec::new();
     for p in paths {
         if !p.exists() {
-            eprintln!("error: {} does not exist", p.display());
+            errln!("error: {} does not exist", p.display());
             return ExitCode::from(2);
         }
         collect(p, &mut files);
@@ -200,10 +200,10 @@ pub fn conformance(args: &ContentArgs, paths: &[PathBuf], verbose: bool) -> Exit
                 ok += 1;
                 outln!("ok {}", f.display());
             }
-            Err(e) => outln!("FAIL {} {e}", f.display()),
+            Err(e) => outln!("FAIL {} {}", f.display(), crate::out::clean(&e)),
         }
         if let Some(d) = detail {
-            outln!("{d}");
+            outln!("{}", crate::out::clean(&d));
         }
     }
     outln!("{ok}/{} games identical", files.len());
@@ -232,21 +232,21 @@ pub fn replay(
             }
             if let Some(path) = save {
                 if stack.variants.iter().any(|v| v.name == STORED_BOARDS) {
-                    eprintln!("error: a game on stored per-seat boards cannot be saved yet");
+                    errln!("error: a game on stored per-seat boards cannot be saved yet");
                     return ExitCode::from(1);
                 }
                 // The stack is saved with the state, so `moves` finds it from any folder.
                 let saved = serde_json::json!({ "content": stack.to_json(), "state": &game.state });
                 let json = serde_json::to_string_pretty(&saved).unwrap_or_default();
                 if let Err(e) = std::fs::write(path, json) {
-                    eprintln!("error: cannot write {}: {e}", path.display());
+                    errln!("error: cannot write {}: {e}", path.display());
                     return ExitCode::from(1);
                 }
             }
             ExitCode::SUCCESS
         }
         Err((m, _)) => {
-            outln!("{m}");
+            outln!("{}", crate::out::clean(&m.to_string()));
             ExitCode::from(1)
         }
     }
@@ -257,7 +257,7 @@ pub fn replay(
 pub fn load_saved(args: &ContentArgs, state_file: &Path) -> Result<(Game, Stack), ExitCode> {
     // The file itself refused: exit 1 (a stack that cannot be rebuilt stays a usage error).
     let invalid = |msg: String| {
-        eprintln!("error: {}: {msg}", state_file.display());
+        errln!("error: {}: {msg}", state_file.display());
         ExitCode::from(1)
     };
     let text = read_bounded(state_file, MAX_STATE_BYTES, true)
@@ -296,7 +296,7 @@ pub fn load_log(args: &ContentArgs, log: &Path) -> Result<(Record, Arc<Content>)
 /// [`load_log`], with the stack the content was loaded from (stated on stderr).
 fn log_content(args: &ContentArgs, log: &Path) -> Result<(Record, Arc<Content>, Stack), ExitCode> {
     let (record, platform, named) = read_record(log).map_err(|e| {
-        eprintln!("error: {}: {e}", log.display());
+        errln!("error: {}: {e}", log.display());
         ExitCode::from(1)
     })?;
     // Records of `orrery simulate` name their variants; the platform's records get its variant.
@@ -306,10 +306,10 @@ fn log_content(args: &ContentArgs, log: &Path) -> Result<(Record, Arc<Content>, 
     }
     let mut contents = RecordContent::new(args, &defaults)?;
     let (content, stack) = contents.for_record(&record).map_err(|e| {
-        eprintln!("error: {}: {e}", log.display());
+        errln!("error: {}: {e}", log.display());
         ExitCode::from(1)
     })?;
-    eprintln!("{}", stack.describe());
+    errln!("{}", stack.describe());
     Ok((record, content, stack))
 }
 

@@ -111,7 +111,7 @@ pub fn run(args: &SimulateArgs) -> ExitCode {
     match prepare(args) {
         Ok(plan) => execute(&plan, args),
         Err((msg, code)) => {
-            eprintln!("error: {msg}");
+            errln!("error: {msg}");
             ExitCode::from(code)
         }
     }
@@ -197,7 +197,7 @@ fn execute(plan: &Plan, args: &SimulateArgs) -> ExitCode {
     {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("error: cannot start {jobs} threads: {e}");
+            errln!("error: cannot start {jobs} threads: {e}");
             return ExitCode::from(1);
         }
     };
@@ -228,7 +228,7 @@ fn execute(plan: &Plan, args: &SimulateArgs) -> ExitCode {
             let path = dir.join(format!("game-{:06}.json", r.index));
             let text = serde_json::to_string(rec).unwrap_or_default();
             if let Err(e) = std::fs::write(&path, text) {
-                eprintln!("error: cannot write {}: {e}", path.display());
+                errln!("error: cannot write {}: {e}", path.display());
                 return ExitCode::from(1);
             }
         }
@@ -251,7 +251,7 @@ fn execute(plan: &Plan, args: &SimulateArgs) -> ExitCode {
             }
             Err(e) => {
                 failed += 1;
-                eprintln!("game {}: {e}", r.index);
+                errln!("game {}: {e}", r.index);
             }
         }
     }
@@ -268,13 +268,13 @@ fn execute(plan: &Plan, args: &SimulateArgs) -> ExitCode {
     );
     if let Some(out) = &args.out {
         if let Err(e) = write_study(&study, out) {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return ExitCode::from(1);
         }
     }
     if let Some(path) = &args.chart {
         if let Err(e) = write_chart(&study, path) {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return ExitCode::from(1);
         }
     }

@@ -111,3 +111,43 @@ fn a_saved_state_with_a_repeated_key_is_refused() {
         stderr(&out)
     );
 }
+
+/// Whether text holds a control or bidi character other than the line ends it is made of.
+fn hidden(text: &str) -> Option<char> {
+    text.chars().find(|c| {
+        (c.is_control() && *c != '\n')
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}')
+    })
+}
+
+#[test]
+fn control_characters_from_a_record_are_escaped_in_every_error() {
+    let dir = scratch("controls");
+    let nasty = "\u{1b}[2J\u{7}\u{0}\u{202e}\u{2066}";
+    let bad_move = edited_log(&dir, "move.json", |v| {
+        v["moves"][5] = format!("terrans build m {nasty}").into();
+    });
+    let bad_faction = edited_log(&dir, "faction.json", |v| {
+        v["factions"][0] = format!("x{nasty}").into();
+    });
+    let bad_option = edited_log(&dir, "option.json", |v| {
+        v["options"][format!("o{nasty}")] = 1.into();
+    });
+    for args in [
+        vec![Path::new("replay"), &bad_move],
+        vec![Path::new("replay"), &bad_faction],
+        vec![Path::new("replay"), &bad_option],
+        vec![Path::new("render"), &bad_move],
+        vec![Path::new("conformance"), &bad_move],
+        vec![Path::new("conformance"), &bad_faction],
+    ] {
+        let out = run_in_repo(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let all = format!("{}{}", stdout(&out), stderr(&out));
+        assert_eq!(hidden(&all), None, "{args:?}: {all:?}");
+        assert!(
+            all.contains("\\u{1b}[2J\\u{7}\\u{0}\\u{202e}\\u{2066}"),
+            "{args:?}: {all}"
+        );
+    }
+}
