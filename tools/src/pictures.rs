@@ -38,8 +38,12 @@ fn game_after(args: &ContentArgs, log: &Path, n: Option<usize>) -> Result<(Game,
     let total = record.moves.len().saturating_sub(1);
     let n = n.unwrap_or(total);
     if n > total {
-        errln!("error: {} has moves 0 to {total}, not {n}", log.display());
-        return Err(ExitCode::from(2));
+        // The log is read and found shorter: refused input (exit 1), with the valid range.
+        errln!(
+            "error: {} has moves 0 to {total}; --move {n} is out of range",
+            log.display()
+        );
+        return Err(ExitCode::from(1));
     }
     let game = step_through(&record, content, n, |_, _, _| {})?;
     Ok((game, total))
