@@ -38,6 +38,60 @@ pub struct PlayArgs {
     pub save_state: Option<PathBuf>,
 }
 
+/// The longest line `play` reads, in bytes: a move line's bound (a part is shorter).
+pub const MAX_INPUT_LINE: usize = orrery::notation::MAX_LINE_BYTES;
+
+/// Reads one line of at most `limit` bytes (without its line end). A longer line is read to its
+/// end and dropped, holding no more than `limit` bytes; it and a line that is not UTF-8 are
+/// `Some(Err(why))`. `None` at the end of the input.
+fn read_line(
+    input: &mut impl BufRead,
+    limit: usize,
+) -> std::io::Result<Option<Result<String, String>>> {
+    let mut line: Vec<u8> = Vec::new();
+    let mut long = false;
+    let mut any = false;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            break;
+        }
+        any = true;
+        let (chunk, done) = match buf.iter().position(|b| *b == b'\n') {
+            Some(i) => (&buf[..i], Some(i + 1)),
+            None => (buf, None),
+        };
+        if line.len() + chunk.len() > limit {
+            long = true;
+        } else {
+            line.extend_from_slice(chunk);
+        }
+        let used = done.unwrap_or(buf.len());
+        input.consume(used);
+        if done.is_some() {
+            break;
+        }
+    }
+    if !any {
+        return Ok(None);
+    }
+    if long {
+        return Ok(Some(Err(format!(
+            "line too long (at most {limit} bytes); ignored"
+        ))));
+    }
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    Ok(Some(String::from_utf8(line).map_err(|_| {
+        "the line is not UTF-8 text; ignored".to_string()
+    })))
+}
+
 /// What a typed line asks for.
 enum Input {
     Part(Command),
@@ -170,7 +224,7 @@ fn session(args: &PlayArgs) -> Result<ExitCode, (String, u8)> {
     }
     let variants = args.content.variants.clone();
     let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    let mut input = stdin.lock();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let io = |e: std::io::Error| (e.to_string(), 1u8);
@@ -195,11 +249,17 @@ fn session(args: &PlayArgs) -> Result<ExitCode, (String, u8)> {
         }
         write!(out, "> ").map_err(io)?;
         out.flush().map_err(io)?;
-        let Some(line) = lines.next() else {
-            writeln!(out, "\n# input ended before the game did").map_err(io)?;
-            return Ok(ExitCode::SUCCESS);
+        let line = match read_line(&mut input, MAX_INPUT_LINE).map_err(io)? {
+            None => {
+                writeln!(out, "\n# input ended before the game did").map_err(io)?;
+                return Ok(ExitCode::SUCCESS);
+            }
+            Some(Err(e)) => {
+                writeln!(out, "# {e}").map_err(io)?;
+                continue;
+            }
+            Some(Ok(line)) => line,
         };
-        let line = line.map_err(io)?;
         match interpret(&line, &legal) {
             Ok(Input::Part(part)) => {
                 let before = game.clone();
@@ -242,4 +302,27 @@ fn session(args: &PlayArgs) -> Result<ExitCode, (String, u8)> {
         writeln!(out, "{} {vp}", game.seat_name(s)).map_err(io)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read_line;
+
+    #[test]
+    fn lines_are_read_within_a_bound() {
+        let long = "x".repeat(100);
+        let text = format!("a\r\n{long}\nb\n\u{ff}\n\nlast");
+        let mut text = text.into_bytes();
+        let bad = text.iter().position(|b| *b == 0xc3).expect("the encoded ÿ");
+        text[bad] = 0xff;
+        let mut input = std::io::BufReader::with_capacity(7, &text[..]);
+        let mut next = || read_line(&mut input, 10).expect("reads");
+        assert_eq!(next(), Some(Ok("a".into())));
+        assert!(next().expect("a line").unwrap_err().contains("too long"));
+        assert_eq!(next(), Some(Ok("b".into())));
+        assert!(next().expect("a line").unwrap_err().contains("not UTF-8"));
+        assert_eq!(next(), Some(Ok(String::new())));
+        assert_eq!(next(), Some(Ok("last".into())));
+        assert_eq!(next(), None);
+    }
 }

@@ -151,3 +151,33 @@ fn control_characters_from_a_record_are_escaped_in_every_error() {
         );
     }
 }
+
+#[test]
+fn play_reads_a_huge_line_within_a_bound_and_goes_on() {
+    use std::io::Write;
+    let mut child = common::in_repo()
+        .args(["play", "--factions", "terrans,xenos", "--bots", "random"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || {
+        // 64 MB without a line end, then a line the session reads.
+        let chunk = vec![b'x'; 1 << 20];
+        for _ in 0..64 {
+            stdin.write_all(&chunk).expect("written");
+        }
+        stdin.write_all(b"\nlist\nquit\n").expect("written");
+    });
+    let out = child.wait_with_output().expect("ends");
+    writer.join().expect("the writer ends");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("# line too long (at most 16384 bytes); ignored"),
+        "{text}"
+    );
+    assert!(text.matches("legal parts:").count() >= 2, "{text}");
+}
