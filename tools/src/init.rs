@@ -84,7 +84,7 @@ fn write_new(path: &Path, text: &str) -> Result<(), String> {
         std::fs::create_dir_all(parent)
             .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
     }
-    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    crate::out::write_file(path, text.as_bytes())
 }
 
 /// Sets up `dir`.

@@ -147,7 +147,7 @@ fn interpret(line: &str, legal: &[Command]) -> Result<Input, String> {
 fn save(game: &Game, variants: &[String], path: &Path) -> Result<(), String> {
     let saved = serde_json::json!({ "variants": variants, "state": &game.state });
     let json = serde_json::to_string_pretty(&saved).map_err(|e| e.to_string())?;
-    std::fs::write(path, json).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    crate::out::write_file(path, json.as_bytes())
 }
 
 fn list(game: &Game, legal: &[Command], out: &mut impl Write) -> std::io::Result<()> {

@@ -302,8 +302,77 @@ enum Command {
     },
 }
 
+/// The files a command reads and writes, for [`out::Paths::clash`].
+fn paths(command: &Command) -> out::Paths<'_> {
+    use std::path::Path;
+    let mut p = out::Paths::default();
+    let content = match command {
+        Command::Validate { content }
+        | Command::Conformance { content, .. }
+        | Command::Replay { content, .. }
+        | Command::Moves { content, .. }
+        | Command::Explain { content, .. }
+        | Command::Diff { content, .. }
+        | Command::Bench { content, .. }
+        | Command::Render { content, .. }
+        | Command::View { content, .. }
+        | Command::Schema { content, .. }
+        | Command::Init { content, .. } => Some(content),
+        Command::Simulate(a) => Some(&a.content),
+        Command::Play(a) => Some(&a.content),
+        Command::Merge { .. } | Command::Chart { .. } => None,
+    };
+    if let Some(c) = content {
+        p.inputs
+            .extend(c.variants.iter().map(Path::new).filter(|v| v.is_file()));
+    }
+    match command {
+        Command::Replay {
+            log, save_state, ..
+        } => {
+            p.inputs.push(log);
+            p.outputs
+                .extend(save_state.as_deref().map(|s| ("--save-state", s)));
+        }
+        Command::Render {
+            log, state, out, ..
+        } => {
+            p.inputs.extend(log.as_deref());
+            p.inputs.extend(state.as_deref());
+            p.outputs.extend(out.as_deref().map(|o| ("-o", o)));
+        }
+        Command::View { log, out, .. } => {
+            p.inputs.push(log);
+            p.outputs.extend(out.as_deref().map(|o| ("-o", o)));
+        }
+        Command::Chart { studies, out } => {
+            p.inputs.extend(studies.iter().map(PathBuf::as_path));
+            p.outputs.extend(out.as_deref().map(|o| ("-o", o)));
+        }
+        Command::Merge { shards, out } => {
+            p.inputs.extend(shards.iter().map(PathBuf::as_path));
+            p.outputs.push(("--out", out));
+        }
+        Command::Simulate(a) => {
+            p.outputs.extend(a.out.as_deref().map(|o| ("--out", o)));
+            p.outputs.extend(a.chart.as_deref().map(|o| ("--chart", o)));
+            p.folders.extend(a.logs.as_deref().map(|l| ("--logs", l)));
+        }
+        Command::Play(a) => {
+            p.outputs
+                .extend(a.save_state.as_deref().map(|s| ("--save-state", s)));
+        }
+        _ => {}
+    }
+    p
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // No output may overwrite an input or another output (exit 2, before anything runs).
+    if let Some(clash) = paths(&cli.command).clash() {
+        return usage(clash);
+    }
     match cli.command {
         Command::Validate { content } => validate(&content),
         Command::Schema { out, ids, content } => {
@@ -414,8 +483,8 @@ fn write_schemas(out: &std::path::Path, schemas: &[(&str, serde_json::Value)]) -
     }
     for (name, s) in schemas {
         let path = out.join(name);
-        if let Err(e) = std::fs::write(&path, schema::render(s)) {
-            errln!("error: cannot write {}: {e}", path.display());
+        if let Err(e) = out::write_file(&path, schema::render(s).as_bytes()) {
+            errln!("error: {e}");
             return ExitCode::from(1);
         }
     }

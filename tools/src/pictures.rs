@@ -12,10 +12,10 @@ use crate::ContentArgs;
 
 fn write_out(out: Option<&Path>, text: &str) -> ExitCode {
     match out {
-        Some(p) => match std::fs::write(p, text) {
+        Some(p) => match crate::out::write_file(p, text.as_bytes()) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                errln!("error: cannot write {}: {e}", p.display());
+                errln!("error: {e}");
                 ExitCode::from(1)
             }
         },

@@ -238,8 +238,8 @@ pub fn replay(
                 // The stack is saved with the state, so `moves` finds it from any folder.
                 let saved = serde_json::json!({ "content": stack.to_json(), "state": &game.state });
                 let json = serde_json::to_string_pretty(&saved).unwrap_or_default();
-                if let Err(e) = std::fs::write(path, json) {
-                    errln!("error: cannot write {}: {e}", path.display());
+                if let Err(e) = crate::out::write_file(path, json.as_bytes()) {
+                    errln!("error: {e}");
                     return ExitCode::from(1);
                 }
             }

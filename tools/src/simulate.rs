@@ -227,8 +227,8 @@ fn execute(plan: &Plan, args: &SimulateArgs) -> ExitCode {
         if let (Some(dir), Some(rec)) = (&plan.logs, &r.record) {
             let path = dir.join(format!("game-{:06}.json", r.index));
             let text = serde_json::to_string(rec).unwrap_or_default();
-            if let Err(e) = std::fs::write(&path, text) {
-                errln!("error: cannot write {}: {e}", path.display());
+            if let Err(e) = crate::out::write_file(&path, text.as_bytes()) {
+                errln!("error: {e}");
                 return ExitCode::from(1);
             }
         }
@@ -294,7 +294,7 @@ fn write_chart(study: &Study, path: &Path) -> Result<(), String> {
         .map(|s| s.to_string_lossy().to_string())
         .unwrap_or_else(|| "study".into());
     let svg = crate::chart::study_charts_svg(&[(name, value)])?;
-    std::fs::write(path, svg).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    crate::out::write_file(path, svg.as_bytes())
 }
 
 /// Writes a study as JSON, or CSV for a `.csv` name.
@@ -304,7 +304,7 @@ pub fn write_study(study: &Study, out: &Path) -> Result<(), String> {
     } else {
         study.to_json()
     };
-    std::fs::write(out, text).map_err(|e| format!("cannot write {}: {e}", out.display()))
+    crate::out::write_file(out, text.as_bytes())
 }
 
 /// The factions and bots of game `index`, by seat.

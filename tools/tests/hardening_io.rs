@@ -181,3 +181,77 @@ fn play_reads_a_huge_line_within_a_bound_and_goes_on() {
     );
     assert!(text.matches("legal parts:").count() >= 2, "{text}");
 }
+
+#[test]
+fn no_output_may_overwrite_an_input() {
+    let dir = scratch("clobber");
+    let log = dir.join("r.json");
+    std::fs::copy(repo().join(LOG), &log).unwrap();
+    let study = dir.join("s.json");
+    std::fs::copy(repo().join("tools/tests/data/study-base.json"), &study).unwrap();
+    let before = |p: &Path| std::fs::read(p).unwrap();
+    let (log_text, study_text) = (before(&log), before(&study));
+    std::fs::create_dir_all(dir.join("logs")).unwrap();
+    for (args, says) in [
+        (
+            vec!["render", "r.json", "-o", "r.json"],
+            "-o r.json would overwrite the input r.json",
+        ),
+        (
+            vec!["render", "r.json", "-o", "./logs/../r.json"],
+            "would overwrite the input",
+        ),
+        (
+            vec!["view", "r.json", "-o", "r.json"],
+            "would overwrite the input",
+        ),
+        (
+            vec!["replay", "r.json", "--save-state", "r.json"],
+            "would overwrite the input",
+        ),
+        (
+            vec!["merge", "s.json", "s.json", "--out", "s.json"],
+            "would overwrite the input",
+        ),
+        (
+            vec!["chart", "s.json", "-o", "s.json"],
+            "would overwrite the input",
+        ),
+        (
+            vec![
+                "simulate", "--games", "1", "--out", "x.json", "--chart", "x.json",
+            ],
+            "--chart x.json is also --out",
+        ),
+        (
+            vec![
+                "simulate",
+                "--games",
+                "1",
+                "--logs",
+                "logs",
+                "--out",
+                "logs/x.json",
+            ],
+            "--out logs/x.json is inside --logs logs",
+        ),
+    ] {
+        let out = run_in(&dir, &args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
+    }
+    assert_eq!(before(&log), log_text);
+    assert_eq!(before(&study), study_text);
+    assert!(!dir.join("x.json").exists());
+    // Another file is fine, and written whole, with no temporary file left beside it.
+    succeeded(&run_in(&dir, ["render", "r.json", "-o", "board.svg"]));
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.contains("orrery-tmp")), "{names:?}");
+    assert!(std::fs::read_to_string(dir.join("board.svg"))
+        .unwrap()
+        .ends_with("</svg>\n"));
+}
