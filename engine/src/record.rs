@@ -47,9 +47,14 @@ pub struct Record {
     /// The recording platform's engine version (present in the platform's records).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine_version: Option<String>,
-    /// Variants the game was played with (records written by `orrery simulate`).
+    /// Variants the game was played with (older records written by `orrery simulate`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub variants: Vec<String>,
+    /// The content stack the game was played on (records written by `orrery simulate`): the
+    /// content folder and variants, paths relative to the record and absolute, as the command
+    /// line saves them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<Value>,
 }
 
 /// What a JSON value is, for errors: `a list`, `the number 5`, `the text "x"`.
@@ -142,6 +147,11 @@ impl Record {
                 self.factions.len(),
                 self.players
             ));
+        }
+        if let Some(c) = &self.content {
+            if !c.is_object() {
+                return Err(format!("content must be an object, not {}", kind(c)));
+            }
         }
         let Some(options) = &self.options else {
             return Ok(());

@@ -4,7 +4,7 @@
 //! Reads standard input line by line, so a session can be scripted by piping.
 
 use std::io::{BufRead, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -144,12 +144,6 @@ fn interpret(line: &str, legal: &[Command]) -> Result<Input, String> {
     }
 }
 
-fn save(game: &Game, variants: &[String], path: &Path) -> Result<(), String> {
-    let saved = serde_json::json!({ "variants": variants, "state": &game.state });
-    let json = serde_json::to_string_pretty(&saved).map_err(|e| e.to_string())?;
-    crate::out::write_file(path, json.as_bytes())
-}
-
 fn list(game: &Game, legal: &[Command], out: &mut impl Write) -> std::io::Result<()> {
     let seat = game.deciding_seat().unwrap_or(0);
     let p = &game.state.players[seat];
@@ -191,12 +185,13 @@ fn session(args: &PlayArgs) -> Result<ExitCode, (String, u8)> {
         return Err(usage(format!("--seat must be 1 to {players}")));
     }
     let bot_names: Vec<String> = args.bots.split(',').map(|b| b.trim().to_string()).collect();
-    let content = Arc::new(args.content.load(&[]).map_err(|_| {
+    let (stack, content) = args.content.load_stacked(&[]).map_err(|_| {
         (
             "the content does not load (problems above)".to_string(),
             1u8,
         )
-    })?);
+    })?;
+    let content = Arc::new(content);
     for f in &factions {
         if content.faction(f).is_none() {
             return Err(usage(format!("unknown faction `{f}`")));
@@ -222,7 +217,6 @@ fn session(args: &PlayArgs) -> Result<ExitCode, (String, u8)> {
                 .map_err(|e| usage(format!("`{part}`: {e}")))?;
         }
     }
-    let variants = args.content.variants.clone();
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let stdout = std::io::stdout();
@@ -269,7 +263,8 @@ fn session(args: &PlayArgs) -> Result<ExitCode, (String, u8)> {
                         history.push(before);
                         listed = false;
                         if let Some(path) = &args.save_state {
-                            save(&game, &variants, path).map_err(|e| (e, 1))?;
+                            crate::stack::save_game(&stack, &game.state, path)
+                                .map_err(|e| (e, 1))?;
                         }
                     }
                     Err(e) => writeln!(out, "refused: {}", crate::out::clean(&e.to_string()))
@@ -282,7 +277,7 @@ fn session(args: &PlayArgs) -> Result<ExitCode, (String, u8)> {
                     listed = false;
                     writeln!(out, "# undone").map_err(io)?;
                     if let Some(path) = &args.save_state {
-                        save(&game, &variants, path).map_err(|e| (e, 1))?;
+                        crate::stack::save_game(&stack, &game.state, path).map_err(|e| (e, 1))?;
                     }
                 }
                 None => writeln!(out, "# nothing to undo").map_err(io)?,

@@ -82,7 +82,18 @@ impl ContentArgs {
 
     /// Adds `defaults` and the `--variant`s to a stack, leaving out the platform's variant when
     /// asked to.
-    fn finish(&self, mut stack: Stack, defaults: &[&str]) -> Result<Stack, String> {
+    fn finish(&self, stack: Stack, defaults: &[&str]) -> Result<Stack, String> {
+        self.finish_with(stack, defaults, &self.variants)
+    }
+
+    /// [`ContentArgs::finish`] with `variants` in place of the `--variant`s (those a saved
+    /// game's stack did not take as replacements).
+    fn finish_with(
+        &self,
+        mut stack: Stack,
+        defaults: &[&str],
+        variants: &[String],
+    ) -> Result<Stack, String> {
         if self.no_platform_variant {
             stack.variants.retain(|v| v.name != play::PLATFORM_VARIANT);
         }
@@ -91,7 +102,7 @@ impl ContentArgs {
             .filter(|d| !(self.no_platform_variant && **d == play::PLATFORM_VARIANT))
             .map(|d| d.to_string())
             .collect();
-        names.extend(self.variants.iter().cloned());
+        names.extend(variants.iter().cloned());
         for n in names {
             let overlay = stack.source.overlay(&n)?;
             stack.variants.push(stack::Variant { name: n, overlay });

@@ -58,13 +58,19 @@ const STORED_BOARDS: &str = "stored-boards";
 
 impl RecordContent {
     fn new(args: &ContentArgs, defaults: &[&str]) -> Result<RecordContent, ExitCode> {
-        let stack = args.stack(defaults).map_err(crate::usage)?;
+        Ok(RecordContent::of(
+            args.stack(defaults).map_err(crate::usage)?,
+        ))
+    }
+
+    /// Content for records on `stack`.
+    fn of(stack: Stack) -> RecordContent {
         let available = stack.source.variant_names();
-        Ok(RecordContent {
+        RecordContent {
             stack,
             available,
             loaded: HashMap::new(),
-        })
+        }
     }
 
     /// The stack a record is replayed on and its content: the command's stack with the
@@ -236,9 +242,7 @@ pub fn replay(
                     return ExitCode::from(1);
                 }
                 // The stack is saved with the state, so `moves` finds it from any folder.
-                let saved = serde_json::json!({ "content": stack.to_json(), "state": &game.state });
-                let json = serde_json::to_string_pretty(&saved).unwrap_or_default();
-                if let Err(e) = crate::out::write_file(path, json.as_bytes()) {
+                if let Err(e) = crate::stack::save_game(&stack, &game.state, path) {
                     errln!("error: {e}");
                     return ExitCode::from(1);
                 }
@@ -268,8 +272,12 @@ pub fn load_saved(args: &ContentArgs, state_file: &Path) -> Result<(Game, Stack)
     // A saved game names its content stack (older saves: only the variants' names); a bare
     // state names none.
     let stack = match value.get("content") {
-        Some(saved) => crate::stack::Stack::from_json(saved, args.content.as_deref())
-            .and_then(|s| args.finish(s, &[])),
+        Some(saved) => {
+            let mut given = args.variants.clone();
+            let dir = crate::stack::folder_of(state_file);
+            Stack::from_saved(saved, args.content.as_deref(), &dir, &mut given)
+                .and_then(|s| args.finish_with(s, &[], &given))
+        }
         None => {
             let names: Vec<String> = value
                 .get("variants")
@@ -299,12 +307,29 @@ fn log_content(args: &ContentArgs, log: &Path) -> Result<(Record, Arc<Content>, 
         errln!("error: {}: {e}", log.display());
         ExitCode::from(1)
     })?;
-    // Records of `orrery simulate` name their variants; the platform's records get its variant.
-    let mut defaults: Vec<&str> = named.iter().map(String::as_str).collect();
-    if platform && defaults.is_empty() {
-        defaults.push(PLATFORM_VARIANT);
-    }
-    let mut contents = RecordContent::new(args, &defaults)?;
+    // Records of `orrery simulate` carry their stack (older ones name their variants); the
+    // platform's records get its variant.
+    let mut contents = match &record.content {
+        Some(saved) => {
+            let mut given = args.variants.clone();
+            let stack = Stack::from_saved(
+                saved,
+                args.content.as_deref(),
+                &crate::stack::folder_of(log),
+                &mut given,
+            )
+            .and_then(|s| args.finish_with(s, &[], &given))
+            .map_err(|e| crate::usage(format!("{}: {e}", log.display())))?;
+            RecordContent::of(stack)
+        }
+        None => {
+            let mut defaults: Vec<&str> = named.iter().map(String::as_str).collect();
+            if platform && defaults.is_empty() {
+                defaults.push(PLATFORM_VARIANT);
+            }
+            RecordContent::new(args, &defaults)?
+        }
+    };
     let (content, stack) = contents.for_record(&record).map_err(|e| {
         errln!("error: {}: {e}", log.display());
         ExitCode::from(1)

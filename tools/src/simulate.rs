@@ -105,6 +105,8 @@ struct Plan {
     content: Arc<Content>,
     config: Config,
     logs: Option<PathBuf>,
+    /// The stack as each log stores it (paths relative to the logs' folder).
+    saved_stack: serde_json::Value,
 }
 
 pub fn run(args: &SimulateArgs) -> ExitCode {
@@ -138,7 +140,7 @@ fn prepare(args: &SimulateArgs) -> Result<Plan, (String, u8)> {
             )));
         }
     }
-    let content = args.content.load(&[]).map_err(|_| {
+    let (stack, content) = args.content.load_stacked(&[]).map_err(|_| {
         (
             "the content does not load (problems above)".to_string(),
             1u8,
@@ -179,10 +181,12 @@ fn prepare(args: &SimulateArgs) -> Result<Plan, (String, u8)> {
         std::fs::create_dir_all(dir)
             .map_err(|e| (format!("cannot create {}: {e}", dir.display()), 1))?;
     }
+    let saved_stack = stack.saved(args.logs.as_deref().unwrap_or(Path::new(".")));
     Ok(Plan {
         content: Arc::new(content),
         config,
         logs: args.logs.clone(),
+        saved_stack,
     })
 }
 
@@ -213,7 +217,7 @@ fn execute(plan: &Plan, args: &SimulateArgs) -> ExitCode {
             .clone()
             .into_par_iter()
             .map(|i| {
-                let r = play_one(&plan.content, &plan.config, i, want_logs);
+                let r = play_one(plan, i, want_logs);
                 bar.inc(1);
                 r
             })
@@ -323,20 +327,21 @@ fn lineup(config: &Config, index: u64) -> (Option<Vec<String>>, Vec<String>) {
     (factions, bots)
 }
 
-fn play_one(content: &Arc<Content>, config: &Config, index: u64, log: bool) -> GameResult {
+fn play_one(plan: &Plan, index: u64, log: bool) -> GameResult {
+    let (content, config) = (&plan.content, &plan.config);
     let seed = game_seed(config.seed, index);
     let mut lines: Vec<String> = vec![format!("init {} s{}-{index}", config.players, config.seed)];
     let outcome = play_game(content, config, index, seed, &mut lines);
     // A failed game is logged too, as far as it went, with the reason.
     let record = log.then(|| match &outcome {
-        Ok((game, _)) => record(game, &lines, config),
+        Ok((game, _)) => record(game, &lines, config, &plan.saved_stack),
         Err(e) => {
             let mut rng = Rng::new(seed);
             let setup = Setup::random(content, config.players, &mut rng).ok();
             serde_json::json!({
                 "source": "orrery simulate",
                 "players": config.players,
-                "variants": config.variants,
+                "content": plan.saved_stack,
                 "setup": setup,
                 "moves": lines,
                 "finished": false,
@@ -446,12 +451,17 @@ impl LineWriter {
 }
 
 /// A finished game as a record (`orrery replay` reads it).
-fn record(game: &Game, lines: &[String], config: &Config) -> serde_json::Value {
+fn record(
+    game: &Game,
+    lines: &[String],
+    config: &Config,
+    stack: &serde_json::Value,
+) -> serde_json::Value {
     let scores = game.scores();
     serde_json::json!({
         "source": "orrery simulate",
         "players": config.players,
-        "variants": config.variants,
+        "content": stack,
         "setup": &*game.state.setup,
         "moves": lines,
         "finished": game.finished(),

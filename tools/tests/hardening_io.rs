@@ -255,3 +255,158 @@ fn no_output_may_overwrite_an_input() {
         .unwrap()
         .ends_with("</svg>\n"));
 }
+
+/// Runs `orrery play` in `dir` with `args`, playing the first listed part, then quitting.
+fn play_one_part(dir: &Path, args: &[&str]) -> Output {
+    use std::io::Write;
+    let mut child = orrery_in(dir)
+        .arg("play")
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"1\nquit\n")
+        .expect("written");
+    child.wait_with_output().expect("ends")
+}
+
+fn orrery_in(dir: &Path) -> std::process::Command {
+    let mut c = common::orrery();
+    c.current_dir(dir);
+    c
+}
+
+#[test]
+fn a_saved_game_keeps_its_content_and_variants_from_any_folder() {
+    let dir = scratch("portable");
+    let work = dir.join("work");
+    common::copy_dir(&repo().join("content"), &work.join("my-content"));
+    // A variant only this folder has: the shipped turn-order variant under another name.
+    std::fs::copy(
+        repo().join("content/variants/variable-turn-order.yaml"),
+        work.join("turns.yaml"),
+    )
+    .unwrap();
+    let out = play_one_part(
+        &work,
+        &[
+            "--content",
+            "my-content",
+            "--variant",
+            "turns.yaml",
+            "--factions",
+            "terrans,xenos",
+            "--bots",
+            "random",
+            "--save-state",
+            "s.json",
+        ],
+    );
+    succeeded(&out);
+    // From another folder, `moves` uses the saved content folder and variant.
+    let moves = orrery_in(&dir)
+        .args(["moves", "work/s.json"])
+        .output()
+        .unwrap();
+    let said = stderr(&moves);
+    succeeded(&moves);
+    assert!(
+        said.contains("my-content") && said.contains("turns.yaml"),
+        "{said}"
+    );
+    // Moved somewhere else as a whole, it finds both beside it.
+    let moved = dir.join("moved");
+    std::fs::rename(&work, &moved).unwrap();
+    let moves = orrery_in(&repo())
+        .arg("moves")
+        .arg(moved.join("s.json"))
+        .output()
+        .unwrap();
+    succeeded(&moves);
+    assert!(
+        stderr(&moves).contains(&moved.join("my-content").display().to_string()),
+        "{}",
+        stderr(&moves)
+    );
+    // A variant that cannot be found is named, and a --variant of that name replaces it.
+    std::fs::rename(moved.join("turns.yaml"), dir.join("turns.yaml")).unwrap();
+    let missing = orrery_in(&repo())
+        .arg("moves")
+        .arg(moved.join("s.json"))
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(
+        stderr(&missing).contains("\"turns.yaml\"") && stderr(&missing).contains("--variant FILE"),
+        "{}",
+        stderr(&missing)
+    );
+    let replaced = orrery_in(&repo())
+        .arg("moves")
+        .arg(moved.join("s.json"))
+        .arg("--variant")
+        .arg(dir.join("turns.yaml"))
+        .output()
+        .unwrap();
+    succeeded(&replaced);
+    let said = stderr(&replaced);
+    assert_eq!(
+        said.matches("turns.yaml").count(),
+        2,
+        "stacked once: {said}"
+    );
+}
+
+#[test]
+fn simulated_logs_replay_from_any_folder() {
+    let dir = scratch("portable-logs");
+    std::fs::copy(
+        repo().join("content/variants/variable-turn-order.yaml"),
+        dir.join("turns.yaml"),
+    )
+    .unwrap();
+    let out = run_in(
+        &dir,
+        [
+            "simulate",
+            "--games",
+            "1",
+            "--bots",
+            "random",
+            "--variant",
+            "turns.yaml",
+            "--logs",
+            "logs",
+            "--jobs",
+            "1",
+        ],
+    );
+    succeeded(&out);
+    let log = dir.join("logs/game-000000.json");
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&log).unwrap()).unwrap();
+    assert_eq!(
+        record["content"]["variants"][0]["relative"],
+        "../turns.yaml"
+    );
+    let replay = orrery_in(&repo()).arg("replay").arg(&log).output().unwrap();
+    let scores = succeeded(&replay);
+    assert!(
+        stderr(&replay).contains("turns.yaml"),
+        "{}",
+        stderr(&replay)
+    );
+    let finals: Vec<String> = record["final"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| format!("{} {}", f["faction"].as_str().unwrap(), f["vp"]))
+        .collect();
+    assert_eq!(scores.lines().collect::<Vec<_>>(), finals);
+}
