@@ -133,17 +133,17 @@ pub fn view(args: &ContentArgs, log: &Path, out: Option<&Path>) -> ExitCode {
 pub fn chart(studies: &[PathBuf], out: Option<&Path>) -> ExitCode {
     let mut loaded = Vec::new();
     for p in studies {
-        let text = match std::fs::read_to_string(p) {
-            Ok(t) => t,
-            Err(e) => {
-                errln!("error: cannot read {}: {e}", p.display());
-                return ExitCode::from(2);
-            }
-        };
-        match serde_json::from_str(&text) {
+        if !p.exists() {
+            errln!("error: {} does not exist", p.display());
+            return ExitCode::from(2);
+        }
+        // Read and checked as merge reads it; the chart draws the checked study.
+        match crate::merge::read(p).and_then(|s| {
+            serde_json::from_str(&s.to_json()).map_err(|e| format!("{}: {e}", p.display()))
+        }) {
             Ok(v) => loaded.push((stem(p), v)),
             Err(e) => {
-                errln!("error: {}: not JSON: {e}", p.display());
+                errln!("error: {e}");
                 return ExitCode::from(1);
             }
         }

@@ -52,9 +52,14 @@ pub struct SimulateArgs {
     /// Write the study: JSON (`orrery-study/1`) or, for a name ending in `.csv`, a table.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// Write each game as a record that `orrery replay` replays.
+    /// Write each game as a record that `orrery replay` replays. The folder must be empty
+    /// (or new), so that studies do not mix, unless `--clear-logs` is given.
     #[arg(long, value_name = "DIR")]
     pub logs: Option<PathBuf>,
+    /// Before writing `--logs`, remove the game logs (`game-NNNNNN.json`) an earlier study
+    /// left there; other files stay.
+    #[arg(long, requires = "logs")]
+    pub clear_logs: bool,
     /// Draw the study's charts (as `orrery chart` does) into this SVG file.
     #[arg(long, value_name = "FILE.svg")]
     pub chart: Option<PathBuf>,
@@ -176,10 +181,10 @@ fn prepare(args: &SimulateArgs) -> Result<Plan, (String, u8)> {
         seed: args.seed,
         games: args.games,
         shard,
+        content: stack.identity().map_err(|e| (e, 1))?,
     };
     if let Some(dir) = &args.logs {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| (format!("cannot create {}: {e}", dir.display()), 1))?;
+        prepare_logs(dir, args.clear_logs)?;
     }
     let saved_stack = stack.saved(args.logs.as_deref().unwrap_or(Path::new(".")));
     Ok(Plan {
@@ -188,6 +193,46 @@ fn prepare(args: &SimulateArgs) -> Result<Plan, (String, u8)> {
         logs: args.logs.clone(),
         saved_stack,
     })
+}
+
+/// Makes the `--logs` folder ready: created if missing; one that holds anything is refused
+/// (exit 2), unless `clear`, which removes the game logs in it first.
+fn prepare_logs(dir: &Path, clear: bool) -> Result<(), (String, u8)> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| (format!("cannot create {}: {e}", dir.display()), 1))?;
+    let cannot = |e: std::io::Error| (format!("cannot read {}: {e}", dir.display()), 1);
+    let mut others = 0;
+    for entry in std::fs::read_dir(dir).map_err(cannot)? {
+        let entry = entry.map_err(cannot)?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let is_log = name
+            .strip_prefix("game-")
+            .and_then(|n| n.strip_suffix(".json"))
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        if clear && is_log {
+            std::fs::remove_file(entry.path())
+                .map_err(|e| (format!("cannot remove {}: {e}", entry.path().display()), 1))?;
+        } else if !clear {
+            return Err((
+                format!(
+                    "--logs {} is not empty (it holds {name}); choose an empty folder, or \
+                     pass --clear-logs to remove the game logs of an earlier study",
+                    dir.display()
+                ),
+                2,
+            ));
+        } else {
+            others += 1;
+        }
+    }
+    if others > 0 {
+        errln!(
+            "note: --logs {} keeps {others} file{} that are not game logs",
+            dir.display(),
+            if others == 1 { "" } else { "s" }
+        );
+    }
+    Ok(())
 }
 
 fn execute(plan: &Plan, args: &SimulateArgs) -> ExitCode {
@@ -255,6 +300,9 @@ fn execute(plan: &Plan, args: &SimulateArgs) -> ExitCode {
             }
             Err(e) => {
                 failed += 1;
+                study
+                    .failed
+                    .add(r.index, game_seed(plan.config.seed, r.index), e);
                 errln!("game {}: {e}", r.index);
             }
         }

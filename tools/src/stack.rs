@@ -57,6 +57,29 @@ impl Stack {
         Content::load(self.source.files().as_ref(), &self.overlays())
     }
 
+    /// The identity of what this stack plays: a 128-bit FNV-1a hash (`fnv1a128:<hex>`) of
+    /// every file that shapes the content — each base file's name and text, then each
+    /// variant's overlay text and its scripts' names and sources, in order. Two stacks with
+    /// the same identity load the same content, wherever their files are.
+    pub fn identity(&self) -> Result<String, String> {
+        let mut h = Fnv128::default();
+        let files = self.source.files();
+        for rel in files.list() {
+            h.field(b"base");
+            h.field(rel.as_bytes());
+            h.field(files.read(&rel)?.as_bytes());
+        }
+        for v in &self.variants {
+            h.field(b"variant");
+            h.field(v.overlay.text.as_bytes());
+            for (name, source) in &v.overlay.scripts {
+                h.field(name.as_bytes());
+                h.field(source.as_bytes());
+            }
+        }
+        Ok(format!("fnv1a128:{:032x}", h.0))
+    }
+
     /// One line for stderr: `content: folder /abs/content; variants: boardgamers (file)`.
     pub fn describe(&self) -> String {
         let base = match &self.source {
@@ -211,6 +234,33 @@ impl Stack {
     }
 }
 
+/// The 128-bit FNV-1a hash, fed length-prefixed fields so that no two sequences of fields
+/// feed it the same bytes. Written out because identity needs no cryptographic strength (it
+/// tells apart content a user changed, not content an attacker forged) and is a dozen lines.
+struct Fnv128(u128);
+
+impl Default for Fnv128 {
+    fn default() -> Self {
+        Fnv128(0x6c62_272e_07bb_0142_62b8_2175_6295_c58d)
+    }
+}
+
+impl Fnv128 {
+    fn bytes(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 ^= u128::from(*b);
+            self.0 = self
+                .0
+                .wrapping_mul(0x0000_0000_0100_0000_0000_0000_0000_013b);
+        }
+    }
+
+    fn field(&mut self, bytes: &[u8]) {
+        self.bytes(&(bytes.len() as u64).to_le_bytes());
+        self.bytes(bytes);
+    }
+}
+
 /// A variant's short name: its file or folder name without `.yaml` (`a/b/x.yaml` → `x`).
 fn short_name(name: &str) -> &str {
     let base = name
@@ -276,7 +326,7 @@ fn shown_file(file: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{relative, short_name};
+    use super::{relative, short_name, Fnv128};
     use std::path::Path;
 
     #[test]
@@ -289,5 +339,25 @@ mod tests {
         assert_eq!(short_name("content/variants/beta-2.yaml"), "beta-2");
         assert_eq!(short_name("examples/cartographers/"), "cartographers");
         assert_eq!(short_name("boardgamers"), "boardgamers");
+    }
+
+    #[test]
+    fn fnv_matches_its_reference_values() {
+        // The published FNV-1a 128 values of "" and "a".
+        let h = |s: &str| {
+            let mut f = Fnv128::default();
+            f.bytes(s.as_bytes());
+            format!("{:032x}", f.0)
+        };
+        assert_eq!(h(""), "6c62272e07bb014262b821756295c58d");
+        assert_eq!(h("a"), "d228cb696f1a8caf78912b704e4a8964");
+        // Fields are length-prefixed: ("ab", "c") and ("a", "bc") differ.
+        let fields = |a: &str, b: &str| {
+            let mut f = Fnv128::default();
+            f.field(a.as_bytes());
+            f.field(b.as_bytes());
+            f.0
+        };
+        assert_ne!(fields("ab", "c"), fields("a", "bc"));
     }
 }

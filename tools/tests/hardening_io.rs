@@ -410,3 +410,117 @@ fn simulated_logs_replay_from_any_folder() {
         .collect();
     assert_eq!(scores.lines().collect::<Vec<_>>(), finals);
 }
+
+/// Runs a 2-game study slice in `dir` with `extra` arguments, writing `out`.
+fn shard(dir: &Path, out: &str, extra: &[&str]) {
+    let mut args = vec![
+        "simulate", "--games", "4", "--bots", "random", "--jobs", "1", "--out", out,
+    ];
+    args.extend(extra);
+    succeeded(&run_in(dir, &args));
+}
+
+#[test]
+fn merge_refuses_shards_of_other_content_and_reports_failed_games() {
+    let dir = scratch("merge-identity");
+    std::fs::copy(
+        repo().join("content/variants/variable-turn-order.yaml"),
+        dir.join("v.yaml"),
+    )
+    .unwrap();
+    shard(&dir, "a1.json", &["--shard", "1/2", "--variant", "v.yaml"]);
+    shard(&dir, "a2.json", &["--shard", "2/2", "--variant", "v.yaml"]);
+    succeeded(&run_in(
+        &dir,
+        ["merge", "a1.json", "a2.json", "--out", "m.json"],
+    ));
+    // The same path with other text is other content.
+    let text = std::fs::read_to_string(dir.join("v.yaml")).unwrap();
+    std::fs::write(dir.join("v.yaml"), format!("{text}\n# edited\n")).unwrap();
+    shard(&dir, "b2.json", &["--shard", "2/2", "--variant", "v.yaml"]);
+    let out = run_in(&dir, ["merge", "a1.json", "b2.json", "--out", "m2.json"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("different content"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!dir.join("m2.json").exists());
+    // A shard whose games failed: the merged study carries them and merge says so (exit 1).
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("a2.json")).unwrap()).unwrap();
+    v["config"]["games"] = 5.into();
+    v["failed"] =
+        serde_json::json!({"count": 1, "games": [{"index": 4, "seed": 7, "reason": "stuck"}]});
+    std::fs::write(dir.join("f2.json"), v.to_string()).unwrap();
+    let mut a1: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("a1.json")).unwrap()).unwrap();
+    a1["config"]["games"] = 5.into();
+    // 5 games in 2 slices: the first has 2, the second 3 (2 played, 1 failed).
+    std::fs::write(dir.join("f1.json"), a1.to_string()).unwrap();
+    let out = run_in(&dir, ["merge", "f1.json", "f2.json", "--out", "fm.json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("4 games of 5 merged from 2 shards; 1 failed"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(
+        stderr(&out).contains("1 game failed: game 4 (seed 7): stuck"),
+        "{}",
+        stderr(&out)
+    );
+    let merged: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("fm.json")).unwrap()).unwrap();
+    assert_eq!(merged["failed"]["count"], 1);
+    // An inconsistent study is refused by merge and chart alike.
+    let mut w = v.clone();
+    w["failed"] = serde_json::json!({"count": 0, "games": []});
+    w["config"]["games"] = 4.into();
+    w["seats"][0]["wins"] = 1000.into();
+    std::fs::write(dir.join("w.json"), w.to_string()).unwrap();
+    for args in [
+        vec!["merge", "a1.json", "w.json", "--out", "wm.json"],
+        vec!["chart", "w.json", "-o", "w.svg"],
+    ] {
+        let out = run_in(&dir, &args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(
+            stderr(&out).contains("seat 1: 1000 wins in 2 games"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
+fn logs_go_only_into_an_empty_folder_unless_cleared() {
+    let dir = scratch("logs-folder");
+    let study = |extra: &[&str]| {
+        let mut args = vec![
+            "simulate", "--games", "2", "--bots", "random", "--jobs", "1", "--logs", "logs",
+        ];
+        args.extend(extra);
+        run_in(&dir, &args)
+    };
+    succeeded(&study(&["--seed", "1"]));
+    let out = study(&["--seed", "2"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("is not empty") && stderr(&out).contains("--clear-logs"),
+        "{}",
+        stderr(&out)
+    );
+    std::fs::write(dir.join("logs/notes.txt"), "mine").unwrap();
+    std::fs::write(dir.join("logs/game-000009.json"), "{}").unwrap();
+    succeeded(&study(&["--seed", "2", "--clear-logs"]));
+    let mut names: Vec<String> = std::fs::read_dir(dir.join("logs"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["game-000000.json", "game-000001.json", "notes.txt"]);
+    let log = std::fs::read_to_string(dir.join("logs/game-000000.json")).unwrap();
+    assert!(log.contains("s2-0"), "the second study's game: {log}");
+}
