@@ -20,3 +20,4 @@ pub mod record;
 pub mod rng;
 pub mod script;
 pub mod shared;
+pub mod unique_keys;

@@ -679,6 +679,18 @@ fn parse_actor(token: &str) -> Result<Actor, NotationError> {
 /// How the recording platform's bot writes a missing argument (`pass undefined`).
 pub const NO_VALUE: &str = "undefined";
 
+/// How many words a known verb takes at most; `None` for verbs kept as [`Command::Other`].
+fn known_arity(verb: &str) -> Option<usize> {
+    Some(match verb {
+        "endturn" => 0,
+        "faction" | "booster" | "pass" | "up" | "tech" | "cover" | "decline" | "charge"
+        | "income" | "action" | "special" | "fedtile" | "burn" => 1,
+        "bid" | "build" | "federation" => 2,
+        "spend" => 3,
+        _ => return None,
+    })
+}
+
 /// Parses one trimmed part (without its index context).
 fn parse_part(text: &str) -> Result<Command, NotationError> {
     let mut words = text.split_whitespace();
@@ -693,6 +705,21 @@ fn parse_part(text: &str) -> Result<Command, NotationError> {
     };
     let owned = |i: usize, what: &str| arg(i, what).map(Word::from);
     let optional = |i: usize| args.get(i).map(|s| Word::from(*s));
+    // A known verb takes at most this many words; anything after them is refused, not
+    // ignored (a typo or a pasted sentence must not replay as something else).
+    if let Some(most) = known_arity(verb) {
+        if args.len() > most {
+            return Err(NotationError::new(format!(
+                "unexpected \"{}\" after {verb} (it takes {})",
+                args[most..].join(" "),
+                match most {
+                    0 => "nothing".to_string(),
+                    1 => "one word".to_string(),
+                    n => format!("{n} words"),
+                }
+            )));
+        }
+    }
     Ok(match verb {
         "endturn" => Command::EndTurn,
         "faction" => Command::Faction(owned(0, "faction id")?),
@@ -764,15 +791,15 @@ fn parse_part(text: &str) -> Result<Command, NotationError> {
 /// Whitespace runs are collapsed to single spaces, then [`strip_annotations`] removes the
 /// display annotations. The first token is `init` (then `init <players> <seed>`) or the actor;
 /// the rest is split on every `.`, each piece trimmed and parsed as one [`Command`] (an empty
-/// piece is [`Command::EndTurn`]). Unknown verbs become [`Command::Other`]; trailing extra
-/// arguments of known verbs are ignored, as the reference engine does.
+/// piece is [`Command::EndTurn`]). Unknown verbs become [`Command::Other`]; words beyond what a
+/// known verb takes are refused.
 ///
 /// Never panics.
 ///
 /// # Errors
 ///
 /// A line longer than [`MAX_LINE_BYTES`] or with more than [`MAX_PARTS`] parts, an empty
-/// line, a bad actor or `init` argument, a missing or malformed argument of a known
+/// line, a bad actor or `init` argument, a missing, malformed or extra argument of a known
 /// verb (hex, reward list, number, `for`), or annotation-like text outside an annotation
 /// position. Part errors name the offending part (1-based), e.g.
 /// `bad burn amount "x" in part 3 "burn x"`.
@@ -806,6 +833,13 @@ pub fn parse_line(line: &str) -> Result<MoveLine, NotationError> {
         let seed = words
             .next()
             .ok_or_else(|| NotationError::new("missing seed in init line"))?;
+        let extra: Vec<&str> = words.collect();
+        if !extra.is_empty() {
+            return Err(NotationError::new(format!(
+                "unexpected \"{}\" after the init line's seed",
+                extra.join(" ")
+            )));
+        }
         MoveLine::Init {
             players,
             seed: seed.to_string(),
@@ -1219,10 +1253,35 @@ mod tests {
             "zorgs spend 1pw for 1c. spend 1o for 1c. endturn"
         );
         assert_eq!(roundtrip("\tzorgs\tburn 2\n"), "zorgs burn 2");
+    }
+
+    #[test]
+    fn words_after_a_known_part_are_refused() {
+        for (line, extra) in [
+            ("zorgs build m 4B2 junk more", "junk more"),
+            ("zorgs booster booster4 lots of junk", "lots of junk"),
+            ("zorgs pass booster3 please", "please"),
+            (
+                "zorgs burn 1. endturn please and thank you",
+                "please and thank you",
+            ),
+            ("zorgs spend 1pw for 1c now", "now"),
+            ("zorgs decline 2pw twice", "twice"),
+            ("init 2 seed extra", "extra"),
+        ] {
+            let e = parse_line(line).expect_err(line).message;
+            assert!(
+                e.contains(&format!("unexpected \"{extra}\"")),
+                "{line}: {e}"
+            );
+        }
+        // What a verb may take is still read, and unknown verbs keep their arguments.
         assert_eq!(
-            roundtrip("zorgs build m 4B2 junk more"),
-            "zorgs build m 4B2"
+            one("zorgs pass booster3"),
+            Command::Pass(Some("booster3".into()))
         );
+        assert_eq!(one("zorgs decline"), Command::Decline(None));
+        assert!(parse_line("zorgs swap 1 2 3").is_ok());
     }
 
     #[test]

@@ -52,9 +52,27 @@ pub struct Record {
     /// logs of games played on this record's setup.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<Value>,
-    /// Variants the game was played with (records written by `orrery simulate`).
+    /// Variants the game was played with (older records written by `orrery simulate`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub variants: Vec<String>,
+    /// The content stack the game was played on (records written by `orrery simulate`): the
+    /// content folder and variants, paths relative to the record and absolute, as the command
+    /// line saves them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<Value>,
+}
+
+/// What a JSON value is, for errors: `a list`, `the number 5`, `the text "x"`.
+fn kind(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => format!("the number {n}"),
+        Value::String(t) if t.chars().count() <= 40 => format!("the text {v}"),
+        Value::String(_) => "a long text".into(),
+        Value::Array(_) => "a list".into(),
+        Value::Object(_) => "an object".into(),
+    }
 }
 
 /// The family of faction boards that means "no overlay".
@@ -108,12 +126,68 @@ impl Record {
                 obj.insert("final_scores".into(), f);
             }
         }
-        serde_json::from_value(v).map_err(|e| format!("not a record: {e}"))
+        let record: Record = serde_json::from_value(v).map_err(|e| format!("not a record: {e}"))?;
+        record.check()?;
+        Ok(record)
     }
 
     /// Reads a record from JSON text, decoding it in one pass (no intermediate JSON tree).
+    /// A key repeated in any object is refused ([`crate::unique_keys`]).
     pub fn from_json_text(text: &str) -> Result<Record, String> {
-        serde_json::from_str(text).map_err(|e| format!("not a record: {e}"))
+        crate::unique_keys::check(text).map_err(|e| format!("not a record: {e}"))?;
+        let record: Record =
+            serde_json::from_str(text).map_err(|e| format!("not a record: {e}"))?;
+        record.check()?;
+        Ok(record)
+    }
+
+    /// What decoding cannot say: at most one faction per seat, and the options Orrery reads
+    /// (`factionVariant`, `factionVariantVersion`, `layout`, `map`, `auction`) of their type.
+    /// An option Orrery does not know is refused: it may change the rules, and replaying
+    /// without it would not be the recorded game.
+    fn check(&self) -> Result<(), String> {
+        if self.factions.len() > self.players {
+            return Err(format!(
+                "the record names {} factions for {} players",
+                self.factions.len(),
+                self.players
+            ));
+        }
+        if let Some(c) = &self.content {
+            if !c.is_object() {
+                return Err(format!("content must be an object, not {}", kind(c)));
+            }
+        }
+        let Some(options) = &self.options else {
+            return Ok(());
+        };
+        let Some(options) = options.as_object() else {
+            return Err(format!("options must be an object, not {}", kind(options)));
+        };
+        for (key, value) in options {
+            let ok = match key.as_str() {
+                "factionVariant" | "layout" => value.is_string(),
+                "factionVariantVersion" => value.as_u64().is_some_and(|v| u32::try_from(v).is_ok()),
+                "map" => value.is_object() || value.is_null(),
+                "auction" => value.is_string() || value.is_boolean() || value.is_null(),
+                other => {
+                    return Err(format!(
+                        "options.{other} is not an option Orrery knows (it reads \
+                         factionVariant, factionVariantVersion, layout, map, auction)"
+                    ))
+                }
+            };
+            if !ok {
+                let want = match key.as_str() {
+                    "factionVariantVersion" => "a revision number (0 or more)",
+                    "map" => "an object",
+                    "auction" => "a mode name, true or false",
+                    _ => "a name (text)",
+                };
+                return Err(format!("options.{key} must be {want}, not {}", kind(value)));
+            }
+        }
+        Ok(())
     }
 
     /// The game setup it describes: the recorded one, or one drawn from the `init` seed.
@@ -559,4 +633,63 @@ pub fn replay(
         }
     }
     Ok(game)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Record;
+
+    fn read(options: &str, factions: &str) -> Result<Record, String> {
+        Record::from_json_text(&format!(
+            r#"{{"players": 2, "moves": ["init 2 s"], "factions": {factions}, "options": {options}}}"#
+        ))
+    }
+
+    #[test]
+    fn options_and_factions_are_checked_strictly() {
+        let good = r#"{"factionVariant": "beta", "factionVariantVersion": 2, "layout": "standard",
+                       "map": {"sectors": []}, "auction": "choose-bid"}"#;
+        assert!(read(good, r#"["a", "b"]"#).is_ok());
+        for (options, says) in [
+            (
+                r#"{"factionVariant": ["beta-0"]}"#,
+                "options.factionVariant must be a name",
+            ),
+            (
+                r#"{"factionVariantVersion": "x"}"#,
+                "must be a revision number",
+            ),
+            (
+                r#"{"factionVariantVersion": -1}"#,
+                "must be a revision number",
+            ),
+            (
+                r#"{"layout": 5}"#,
+                "options.layout must be a name (text), not the number 5",
+            ),
+            (
+                r#"{"map": "x"}"#,
+                "options.map must be an object, not the text \"x\"",
+            ),
+            (r#"{"auction": 3}"#, "options.auction must be a mode name"),
+            (
+                r#"{"shinyRule": true}"#,
+                "options.shinyRule is not an option",
+            ),
+            (r#"[]"#, "options must be an object"),
+            (
+                r#"{"layout": "a", "layout": "b"}"#,
+                "\"layout\" appears twice",
+            ),
+        ] {
+            let e = read(options, "[]").expect_err(options);
+            assert!(e.contains(says), "{options}: {e}");
+        }
+        let many: Vec<String> = (0..1002).map(|i| format!("\"f{i}\"")).collect();
+        let e = read("{}", &format!("[{}]", many.join(","))).unwrap_err();
+        assert!(e.contains("1002 factions for 2 players"), "{e}");
+        // The same checks hold for a record read from a JSON tree.
+        let v = serde_json::json!({"players": 2, "moves": ["init 2 s"], "options": {"layout": 5}});
+        assert!(Record::from_json(&v).is_err());
+    }
 }

@@ -98,19 +98,19 @@ pub fn run(args: &ContentArgs, paths: &[PathBuf], json: bool) -> ExitCode {
         Ok(x) => x,
         Err(e) => return crate::usage(e),
     };
-    eprintln!("{}", stack.describe());
+    errln!("{}", stack.describe());
     let overlays = stack.overlays();
     let files = stack.source.files();
     let mut loaded = None;
     let load = time_median(9, || loaded = Content::load(files.as_ref(), &overlays).ok());
     let Some(content) = loaded.map(Arc::new) else {
-        eprintln!("error: the content does not load (run `orrery validate`)");
+        errln!("error: the content does not load (run `orrery validate`)");
         return ExitCode::from(1);
     };
     let records = match read_records(paths) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return ExitCode::from(1);
         }
     };

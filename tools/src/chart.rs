@@ -30,6 +30,11 @@ pub struct Tally {
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
+struct Failed {
+    count: u64,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
 struct Config {
     #[serde(default)]
     players: Option<u64>,
@@ -45,6 +50,9 @@ pub struct Study {
     config: Config,
     /// Games in the file.
     pub games: u64,
+    /// Games that failed (none in older files).
+    #[serde(default)]
+    failed: Failed,
     /// Per faction id.
     pub factions: BTreeMap<String, Tally>,
     /// Per seat, first player first.
@@ -227,7 +235,15 @@ pub fn study_charts_svg(studies: &[(String, serde_json::Value)]) -> Result<Strin
             11.5,
             "#111111",
             "start",
-            &format!("{name}: {} games{players}, {variants}", s.games),
+            &format!(
+                "{name}: {} games{players}, {variants}{}",
+                s.games,
+                if s.failed.count > 0 {
+                    format!("; {} failed (not counted)", s.failed.count)
+                } else {
+                    String::new()
+                }
+            ),
         ));
         y += 16.0;
     }
@@ -313,6 +329,28 @@ fn grid(ticks: &[(f64, String)], min: f64, max: f64, y0: f64, y1: f64) -> String
         s.push_str(&text(x, y1 + 11.0, 9.5, "#555b66", "middle", label));
     }
     s
+}
+
+/// The most grid lines an axis gets, whatever range the data spans.
+const MAX_TICKS: usize = 12;
+
+/// The step between grid lines over `range`: at least `least`, and 1, 2 or 5 times a power of
+/// ten, so that no more than [`MAX_TICKS`] lines fit in the range.
+fn tick_step(range: f64, least: f64) -> f64 {
+    let mut step = least;
+    let range = if range.is_finite() { range.abs() } else { 0.0 };
+    let mut scale = 1.0;
+    // At most ~300 rounds: the range of an f64 is bounded.
+    while range / step > MAX_TICKS as f64 && step.is_finite() {
+        for m in [2.0, 5.0, 10.0] {
+            step = least * scale * m;
+            if range / step <= MAX_TICKS as f64 {
+                break;
+            }
+        }
+        scale *= 10.0;
+    }
+    step
 }
 
 fn row_height(k: usize) -> f64 {
@@ -466,10 +504,10 @@ fn vp_section(rows: &[(String, Vec<Option<&Tally>>)], y: f64) -> (String, f64) {
     ));
     let top = y + 22.0;
     let bottom = top + rows.len() as f64 * rh;
-    let step = if max > 200.0 { 40.0 } else { 20.0 };
+    let step = tick_step(max - min, 20.0);
     let mut ticks = Vec::new();
-    let mut v = min;
-    while v <= max {
+    let mut v = (min / step).ceil() * step;
+    while v <= max && ticks.len() <= MAX_TICKS {
         ticks.push((v, num(v)));
         v += step;
     }
@@ -602,10 +640,10 @@ fn source_section(
     ));
     let top = y + 22.0;
     let bottom = top + rows.len() as f64 * rh;
-    let step = if total > 100.0 { 20.0 } else { 10.0 };
+    let step = tick_step(total, 10.0);
     let mut ticks = Vec::new();
     let mut v = -(max_neg / step).floor() * step;
-    while v <= max_pos {
+    while v <= max_pos && ticks.len() <= MAX_TICKS {
         ticks.push((v, num(v)));
         v += step;
     }
@@ -728,5 +766,31 @@ mod tests {
         let bad = serde_json::json!({"format": "orrery-study/1", "games": 1});
         let e = study_charts_svg(&[("b".into(), bad)]).unwrap_err();
         assert!(e.starts_with("b: not a study"), "{e}");
+    }
+
+    #[test]
+    fn ticks_stay_few_whatever_the_data_spans() {
+        assert_eq!(tick_step(100.0, 20.0), 20.0);
+        assert_eq!(tick_step(300.0, 20.0), 40.0);
+        for range in [0.0, 1.0, 1e3, 1e9, 1e15, f64::MAX, f64::INFINITY, f64::NAN] {
+            let step = tick_step(range, 10.0);
+            assert!(step >= 10.0, "{range}: {step}");
+            if range.is_finite() {
+                assert!(range / step <= MAX_TICKS as f64, "{range}: {step}");
+            }
+        }
+        // A study whose sources span a billion VP draws a small picture.
+        let mut t = tally(1, &[(90, 2)]);
+        t.vp_by_source.insert("cheat".into(), -1_000_000_000);
+        t.vp_by_source.insert("fair".into(), 180);
+        let v = serde_json::json!({"format": "orrery-study/1", "games": 2,
+            "factions": {"a": t_json(&t)}, "seats": []});
+        let svg = study_charts_svg(&[("s".into(), v)]).expect("drawn");
+        assert!(svg.len() < 100_000, "{} bytes", svg.len());
+    }
+
+    fn t_json(t: &Tally) -> serde_json::Value {
+        serde_json::json!({"games": t.games, "wins": t.wins, "vp_sum": t.vp_sum,
+            "vp_counts": t.vp_counts, "vp_by_source": t.vp_by_source})
     }
 }

@@ -84,7 +84,7 @@ fn write_new(path: &Path, text: &str) -> Result<(), String> {
         std::fs::create_dir_all(parent)
             .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
     }
-    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    crate::out::write_file(path, text.as_bytes())
 }
 
 /// Sets up `dir`.
@@ -101,7 +101,7 @@ pub fn init(args: &ContentArgs, dir: &Path, copy_base: bool, from: Option<&Path>
         Some(from) => match overlay_copy(&stack.source, from, dir) {
             Ok(copy) => files.extend(copy),
             Err(e) => {
-                eprintln!("error: {e}; nothing was written");
+                errln!("error: {e}; nothing was written");
                 return ExitCode::from(1);
             }
         },
@@ -115,7 +115,7 @@ pub fn init(args: &ContentArgs, dir: &Path, copy_base: bool, from: Option<&Path>
                     files.push((dir.join("base").join(&rel), relink(&text, &up_from(&rel))))
                 }
                 Err(e) => {
-                    eprintln!("error: {}: {e}", base.display_name(&rel));
+                    errln!("error: {}: {e}", base.display_name(&rel));
                     return ExitCode::from(1);
                 }
             }
@@ -128,7 +128,7 @@ pub fn init(args: &ContentArgs, dir: &Path, copy_base: bool, from: Option<&Path>
             .iter()
             .find(|(o, _)| o.starts_with(path) || path.starts_with(o))
         {
-            eprintln!(
+            errln!(
                 "error: {} and {} would clash; nothing was written",
                 other.display(),
                 path.display()
@@ -136,7 +136,7 @@ pub fn init(args: &ContentArgs, dir: &Path, copy_base: bool, from: Option<&Path>
             return ExitCode::from(1);
         }
         if path.exists() && !path.starts_with(dir.join("schemas")) {
-            eprintln!(
+            errln!(
                 "error: {} exists already; nothing was written",
                 path.display()
             );
@@ -146,12 +146,12 @@ pub fn init(args: &ContentArgs, dir: &Path, copy_base: bool, from: Option<&Path>
     for (path, text) in &files {
         if path.starts_with(dir.join("schemas")) && path.exists() {
             if let Err(e) = std::fs::remove_file(path) {
-                eprintln!("error: cannot replace {}: {e}", path.display());
+                errln!("error: cannot replace {}: {e}", path.display());
                 return ExitCode::from(1);
             }
         }
         if let Err(e) = write_new(path, text) {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return ExitCode::from(1);
         }
     }

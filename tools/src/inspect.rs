@@ -82,11 +82,11 @@ pub fn explain(args: &ContentArgs, kind: &str, id: Option<&str>, json: bool) -> 
         Err(code) => return code,
     };
     if let Err(e) = known_id(&content, kind, id) {
-        eprintln!("error: {e}");
+        errln!("error: {e}");
         return ExitCode::from(1);
     }
     let Some(fields) = inspect::explain(&content, kind, id) else {
-        eprintln!("error: no {}", item_name(kind, id));
+        errln!("error: no {}", item_name(kind, id));
         return ExitCode::from(1);
     };
     if json {

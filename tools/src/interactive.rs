@@ -4,7 +4,7 @@
 //! Reads standard input line by line, so a session can be scripted by piping.
 
 use std::io::{BufRead, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -36,6 +36,60 @@ pub struct PlayArgs {
     /// After each of the person's parts, write the state here (readable by `orrery moves`).
     #[arg(long, value_name = "FILE")]
     pub save_state: Option<PathBuf>,
+}
+
+/// The longest line `play` reads, in bytes: a move line's bound (a part is shorter).
+pub const MAX_INPUT_LINE: usize = orrery::notation::MAX_LINE_BYTES;
+
+/// Reads one line of at most `limit` bytes (without its line end). A longer line is read to its
+/// end and dropped, holding no more than `limit` bytes; it and a line that is not UTF-8 are
+/// `Some(Err(why))`. `None` at the end of the input.
+fn read_line(
+    input: &mut impl BufRead,
+    limit: usize,
+) -> std::io::Result<Option<Result<String, String>>> {
+    let mut line: Vec<u8> = Vec::new();
+    let mut long = false;
+    let mut any = false;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            break;
+        }
+        any = true;
+        let (chunk, done) = match buf.iter().position(|b| *b == b'\n') {
+            Some(i) => (&buf[..i], Some(i + 1)),
+            None => (buf, None),
+        };
+        if line.len() + chunk.len() > limit {
+            long = true;
+        } else {
+            line.extend_from_slice(chunk);
+        }
+        let used = done.unwrap_or(buf.len());
+        input.consume(used);
+        if done.is_some() {
+            break;
+        }
+    }
+    if !any {
+        return Ok(None);
+    }
+    if long {
+        return Ok(Some(Err(format!(
+            "line too long (at most {limit} bytes); ignored"
+        ))));
+    }
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    Ok(Some(String::from_utf8(line).map_err(|_| {
+        "the line is not UTF-8 text; ignored".to_string()
+    })))
 }
 
 /// What a typed line asks for.
@@ -90,12 +144,6 @@ fn interpret(line: &str, legal: &[Command]) -> Result<Input, String> {
     }
 }
 
-fn save(game: &Game, variants: &[String], path: &Path) -> Result<(), String> {
-    let saved = serde_json::json!({ "variants": variants, "state": &game.state });
-    let json = serde_json::to_string_pretty(&saved).map_err(|e| e.to_string())?;
-    std::fs::write(path, json).map_err(|e| format!("cannot write {}: {e}", path.display()))
-}
-
 fn list(game: &Game, legal: &[Command], out: &mut impl Write) -> std::io::Result<()> {
     let seat = game.deciding_seat().unwrap_or(0);
     let p = &game.state.players[seat];
@@ -119,7 +167,7 @@ pub fn run(args: &PlayArgs) -> ExitCode {
     match session(args) {
         Ok(code) => code,
         Err((msg, code)) => {
-            eprintln!("error: {msg}");
+            errln!("error: {msg}");
             ExitCode::from(code)
         }
     }
@@ -137,12 +185,13 @@ fn session(args: &PlayArgs) -> Result<ExitCode, (String, u8)> {
         return Err(usage(format!("--seat must be 1 to {players}")));
     }
     let bot_names: Vec<String> = args.bots.split(',').map(|b| b.trim().to_string()).collect();
-    let content = Arc::new(args.content.load(&[]).map_err(|_| {
+    let (stack, content) = args.content.load_stacked(&[]).map_err(|_| {
         (
             "the content does not load (problems above)".to_string(),
             1u8,
         )
-    })?);
+    })?;
+    let content = Arc::new(content);
     for f in &factions {
         if content.faction(f).is_none() {
             return Err(usage(format!("unknown faction `{f}`")));
@@ -168,9 +217,8 @@ fn session(args: &PlayArgs) -> Result<ExitCode, (String, u8)> {
                 .map_err(|e| usage(format!("`{part}`: {e}")))?;
         }
     }
-    let variants = args.content.variants.clone();
     let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    let mut input = stdin.lock();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let io = |e: std::io::Error| (e.to_string(), 1u8);
@@ -195,11 +243,17 @@ fn session(args: &PlayArgs) -> Result<ExitCode, (String, u8)> {
         }
         write!(out, "> ").map_err(io)?;
         out.flush().map_err(io)?;
-        let Some(line) = lines.next() else {
-            writeln!(out, "\n# input ended before the game did").map_err(io)?;
-            return Ok(ExitCode::SUCCESS);
+        let line = match read_line(&mut input, MAX_INPUT_LINE).map_err(io)? {
+            None => {
+                writeln!(out, "\n# input ended before the game did").map_err(io)?;
+                return Ok(ExitCode::SUCCESS);
+            }
+            Some(Err(e)) => {
+                writeln!(out, "# {e}").map_err(io)?;
+                continue;
+            }
+            Some(Ok(line)) => line,
         };
-        let line = line.map_err(io)?;
         match interpret(&line, &legal) {
             Ok(Input::Part(part)) => {
                 let before = game.clone();
@@ -209,10 +263,12 @@ fn session(args: &PlayArgs) -> Result<ExitCode, (String, u8)> {
                         history.push(before);
                         listed = false;
                         if let Some(path) = &args.save_state {
-                            save(&game, &variants, path).map_err(|e| (e, 1))?;
+                            crate::stack::save_game(&stack, &game.state, path)
+                                .map_err(|e| (e, 1))?;
                         }
                     }
-                    Err(e) => writeln!(out, "refused: {e}").map_err(io)?,
+                    Err(e) => writeln!(out, "refused: {}", crate::out::clean(&e.to_string()))
+                        .map_err(io)?,
                 }
             }
             Ok(Input::Undo) => match history.pop() {
@@ -221,7 +277,7 @@ fn session(args: &PlayArgs) -> Result<ExitCode, (String, u8)> {
                     listed = false;
                     writeln!(out, "# undone").map_err(io)?;
                     if let Some(path) = &args.save_state {
-                        save(&game, &variants, path).map_err(|e| (e, 1))?;
+                        crate::stack::save_game(&stack, &game.state, path).map_err(|e| (e, 1))?;
                     }
                 }
                 None => writeln!(out, "# nothing to undo").map_err(io)?,
@@ -233,7 +289,7 @@ fn session(args: &PlayArgs) -> Result<ExitCode, (String, u8)> {
             )
             .map_err(io)?,
             Ok(Input::Quit) => return Ok(ExitCode::SUCCESS),
-            Err(e) => writeln!(out, "# {e}").map_err(io)?,
+            Err(e) => writeln!(out, "# {}", crate::out::clean(&e)).map_err(io)?,
         }
     }
     writeln!(out, "# the game is over").map_err(io)?;
@@ -241,4 +297,27 @@ fn session(args: &PlayArgs) -> Result<ExitCode, (String, u8)> {
         writeln!(out, "{} {vp}", game.seat_name(s)).map_err(io)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read_line;
+
+    #[test]
+    fn lines_are_read_within_a_bound() {
+        let long = "x".repeat(100);
+        let text = format!("a\r\n{long}\nb\n\u{ff}\n\nlast");
+        let mut text = text.into_bytes();
+        let bad = text.iter().position(|b| *b == 0xc3).expect("the encoded ÿ");
+        text[bad] = 0xff;
+        let mut input = std::io::BufReader::with_capacity(7, &text[..]);
+        let mut next = || read_line(&mut input, 10).expect("reads");
+        assert_eq!(next(), Some(Ok("a".into())));
+        assert!(next().expect("a line").unwrap_err().contains("too long"));
+        assert_eq!(next(), Some(Ok("b".into())));
+        assert!(next().expect("a line").unwrap_err().contains("not UTF-8"));
+        assert_eq!(next(), Some(Ok(String::new())));
+        assert_eq!(next(), Some(Ok("last".into())));
+        assert_eq!(next(), None);
+    }
 }

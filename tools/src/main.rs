@@ -17,6 +17,13 @@ macro_rules! out {
     };
 }
 
+/// `eprintln!` for errors and diagnostics: control characters are escaped ([`out::clean`]).
+macro_rules! errln {
+    ($($arg:tt)*) => {
+        $crate::out::error_line(format_args!($($arg)*))
+    };
+}
+
 mod bench;
 mod chart;
 mod init;
@@ -75,7 +82,18 @@ impl ContentArgs {
 
     /// Adds `defaults` and the `--variant`s to a stack, leaving out the platform's variant when
     /// asked to.
-    fn finish(&self, mut stack: Stack, defaults: &[&str]) -> Result<Stack, String> {
+    fn finish(&self, stack: Stack, defaults: &[&str]) -> Result<Stack, String> {
+        self.finish_with(stack, defaults, &self.variants)
+    }
+
+    /// [`ContentArgs::finish`] with `variants` in place of the `--variant`s (those a saved
+    /// game's stack did not take as replacements).
+    fn finish_with(
+        &self,
+        mut stack: Stack,
+        defaults: &[&str],
+        variants: &[String],
+    ) -> Result<Stack, String> {
         if self.no_platform_variant {
             stack.variants.retain(|v| v.name != play::PLATFORM_VARIANT);
         }
@@ -84,7 +102,7 @@ impl ContentArgs {
             .filter(|d| !(self.no_platform_variant && **d == play::PLATFORM_VARIANT))
             .map(|d| d.to_string())
             .collect();
-        names.extend(self.variants.iter().cloned());
+        names.extend(variants.iter().cloned());
         for n in names {
             let overlay = stack.source.overlay(&n)?;
             stack.variants.push(stack::Variant { name: n, overlay });
@@ -107,7 +125,7 @@ impl ContentArgs {
 
 /// Reports a usage problem (exit code 2).
 fn usage(e: String) -> ExitCode {
-    eprintln!("error: {e}");
+    errln!("error: {e}");
     ExitCode::from(2)
 }
 
@@ -118,10 +136,10 @@ fn load_stack(stack: &Stack) -> Result<Content, ExitCode> {
 
 /// [`load_stack`] with a label before the stated stack (`against `).
 fn load_stack_as(stack: &Stack, label: &str) -> Result<Content, ExitCode> {
-    eprintln!("{label}{}", stack.describe());
+    errln!("{label}{}", stack.describe());
     stack.load().map_err(|diags| {
         for d in &diags {
-            eprintln!("{d}");
+            errln!("{d}");
         }
         ExitCode::from(1)
     })
@@ -295,8 +313,77 @@ enum Command {
     },
 }
 
+/// The files a command reads and writes, for [`out::Paths::clash`].
+fn paths(command: &Command) -> out::Paths<'_> {
+    use std::path::Path;
+    let mut p = out::Paths::default();
+    let content = match command {
+        Command::Validate { content }
+        | Command::Conformance { content, .. }
+        | Command::Replay { content, .. }
+        | Command::Moves { content, .. }
+        | Command::Explain { content, .. }
+        | Command::Diff { content, .. }
+        | Command::Bench { content, .. }
+        | Command::Render { content, .. }
+        | Command::View { content, .. }
+        | Command::Schema { content, .. }
+        | Command::Init { content, .. } => Some(content),
+        Command::Simulate(a) => Some(&a.content),
+        Command::Play(a) => Some(&a.content),
+        Command::Merge { .. } | Command::Chart { .. } => None,
+    };
+    if let Some(c) = content {
+        p.inputs
+            .extend(c.variants.iter().map(Path::new).filter(|v| v.is_file()));
+    }
+    match command {
+        Command::Replay {
+            log, save_state, ..
+        } => {
+            p.inputs.push(log);
+            p.outputs
+                .extend(save_state.as_deref().map(|s| ("--save-state", s)));
+        }
+        Command::Render {
+            log, state, out, ..
+        } => {
+            p.inputs.extend(log.as_deref());
+            p.inputs.extend(state.as_deref());
+            p.outputs.extend(out.as_deref().map(|o| ("-o", o)));
+        }
+        Command::View { log, out, .. } => {
+            p.inputs.push(log);
+            p.outputs.extend(out.as_deref().map(|o| ("-o", o)));
+        }
+        Command::Chart { studies, out } => {
+            p.inputs.extend(studies.iter().map(PathBuf::as_path));
+            p.outputs.extend(out.as_deref().map(|o| ("-o", o)));
+        }
+        Command::Merge { shards, out } => {
+            p.inputs.extend(shards.iter().map(PathBuf::as_path));
+            p.outputs.push(("--out", out));
+        }
+        Command::Simulate(a) => {
+            p.outputs.extend(a.out.as_deref().map(|o| ("--out", o)));
+            p.outputs.extend(a.chart.as_deref().map(|o| ("--chart", o)));
+            p.folders.extend(a.logs.as_deref().map(|l| ("--logs", l)));
+        }
+        Command::Play(a) => {
+            p.outputs
+                .extend(a.save_state.as_deref().map(|s| ("--save-state", s)));
+        }
+        _ => {}
+    }
+    p
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // No output may overwrite an input or another output (exit 2, before anything runs).
+    if let Some(clash) = paths(&cli.command).clash() {
+        return usage(clash);
+    }
     match cli.command {
         Command::Validate { content } => validate(&content),
         Command::Schema { out, ids, content } => {
@@ -380,7 +467,7 @@ fn validate(args: &ContentArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return usage(e),
     };
-    eprintln!("{}", stack.describe());
+    errln!("{}", stack.describe());
     match stack.load() {
         Ok(content) => {
             outln!("{}", content.summary());
@@ -388,9 +475,9 @@ fn validate(args: &ContentArgs) -> ExitCode {
         }
         Err(diags) => {
             for d in &diags {
-                outln!("{d}");
+                outln!("{}", out::clean(&d.to_string()));
             }
-            eprintln!(
+            errln!(
                 "{} problem{} found",
                 diags.len(),
                 if diags.len() == 1 { "" } else { "s" }
@@ -402,13 +489,13 @@ fn validate(args: &ContentArgs) -> ExitCode {
 
 fn write_schemas(out: &std::path::Path, schemas: &[(&str, serde_json::Value)]) -> ExitCode {
     if let Err(e) = std::fs::create_dir_all(out) {
-        eprintln!("error: cannot create {}: {e}", out.display());
+        errln!("error: cannot create {}: {e}", out.display());
         return ExitCode::from(2);
     }
     for (name, s) in schemas {
         let path = out.join(name);
-        if let Err(e) = std::fs::write(&path, schema::render(s)) {
-            eprintln!("error: cannot write {}: {e}", path.display());
+        if let Err(e) = out::write_file(&path, schema::render(s).as_bytes()) {
+            errln!("error: {e}");
             return ExitCode::from(1);
         }
     }

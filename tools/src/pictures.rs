@@ -12,10 +12,10 @@ use crate::ContentArgs;
 
 fn write_out(out: Option<&Path>, text: &str) -> ExitCode {
     match out {
-        Some(p) => match std::fs::write(p, text) {
+        Some(p) => match crate::out::write_file(p, text.as_bytes()) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!("error: cannot write {}: {e}", p.display());
+                errln!("error: {e}");
                 ExitCode::from(1)
             }
         },
@@ -38,8 +38,12 @@ fn game_after(args: &ContentArgs, log: &Path, n: Option<usize>) -> Result<(Game,
     let total = record.moves.len().saturating_sub(1);
     let n = n.unwrap_or(total);
     if n > total {
-        eprintln!("error: {} has moves 0 to {total}, not {n}", log.display());
-        return Err(ExitCode::from(2));
+        // The log is read and found shorter: refused input (exit 1), with the valid range.
+        errln!(
+            "error: {} has moves 0 to {total}; --move {n} is out of range",
+            log.display()
+        );
+        return Err(ExitCode::from(1));
     }
     let game = step_through(&record, content, n, |_, _, _| {})?;
     Ok((game, total))
@@ -55,11 +59,11 @@ fn step_through(
     mut f: impl FnMut(&Game, usize, &str),
 ) -> Result<Game, ExitCode> {
     let setup = record.game_setup(&content).map_err(|e| {
-        eprintln!("error: {e}");
+        errln!("error: {e}");
         ExitCode::from(1)
     })?;
     let mut game = Game::new(content, setup).map_err(|e| {
-        eprintln!("error: {e}");
+        errln!("error: {e}");
         ExitCode::from(1)
     })?;
     f(
@@ -69,7 +73,7 @@ fn step_through(
     );
     for (i, line) in record.moves.iter().enumerate().take(last + 1).skip(1) {
         if let Err(e) = game.apply_text(line) {
-            eprintln!("move {i} \"{line}\": {}", e.0);
+            errln!("move {i} \"{line}\": {}", e.0);
             return Err(ExitCode::from(1));
         }
         f(&game, i, line);
@@ -101,7 +105,7 @@ pub fn render(
             Err(code) => return code,
         },
         _ => {
-            eprintln!("error: give a LOG (with --move N if wanted) or --state STATE.json");
+            errln!("error: give a LOG (with --move N if wanted) or --state STATE.json");
             return ExitCode::from(2);
         }
     };
@@ -129,17 +133,17 @@ pub fn view(args: &ContentArgs, log: &Path, out: Option<&Path>) -> ExitCode {
 pub fn chart(studies: &[PathBuf], out: Option<&Path>) -> ExitCode {
     let mut loaded = Vec::new();
     for p in studies {
-        let text = match std::fs::read_to_string(p) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("error: cannot read {}: {e}", p.display());
-                return ExitCode::from(2);
-            }
-        };
-        match serde_json::from_str(&text) {
+        if !p.exists() {
+            errln!("error: {} does not exist", p.display());
+            return ExitCode::from(2);
+        }
+        // Read and checked as merge reads it; the chart draws the checked study.
+        match crate::merge::read(p).and_then(|s| {
+            serde_json::from_str(&s.to_json()).map_err(|e| format!("{}: {e}", p.display()))
+        }) {
             Ok(v) => loaded.push((stem(p), v)),
             Err(e) => {
-                eprintln!("error: {}: not JSON: {e}", p.display());
+                errln!("error: {e}");
                 return ExitCode::from(1);
             }
         }
@@ -147,7 +151,7 @@ pub fn chart(studies: &[PathBuf], out: Option<&Path>) -> ExitCode {
     match crate::chart::study_charts_svg(&loaded) {
         Ok(svg) => write_out(out, &svg),
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             ExitCode::from(1)
         }
     }

@@ -164,7 +164,7 @@ pub fn conformance(args: &ContentArgs, paths: &[PathBuf], verbose: bool) -> Exit
     let mut files = Vec::new();
     for p in paths {
         if !p.exists() {
-            eprintln!("error: {} does not exist", p.display());
+            errln!("error: {} does not exist", p.display());
             return ExitCode::from(2);
         }
         collect(p, &mut files);
@@ -205,10 +205,10 @@ pub fn conformance(args: &ContentArgs, paths: &[PathBuf], verbose: bool) -> Exit
                 ok += 1;
                 outln!("ok {}", f.display());
             }
-            Err(e) => outln!("FAIL {} {e}", f.display()),
+            Err(e) => outln!("FAIL {} {}", f.display(), crate::out::clean(&e)),
         }
         if let Some(d) = detail {
-            outln!("{d}");
+            outln!("{}", crate::out::clean(&d));
         }
     }
     outln!("{ok}/{} games identical", files.len());
@@ -237,21 +237,19 @@ pub fn replay(
             }
             if let Some(path) = save {
                 if stack.variants.iter().any(|v| v.name == STORED_BOARDS) {
-                    eprintln!("error: a game on stored per-seat boards cannot be saved yet");
+                    errln!("error: a game on stored per-seat boards cannot be saved yet");
                     return ExitCode::from(1);
                 }
                 // The stack is saved with the state, so `moves` finds it from any folder.
-                let saved = serde_json::json!({ "content": stack.to_json(), "state": &game.state });
-                let json = serde_json::to_string_pretty(&saved).unwrap_or_default();
-                if let Err(e) = std::fs::write(path, json) {
-                    eprintln!("error: cannot write {}: {e}", path.display());
+                if let Err(e) = crate::stack::save_game(&stack, &game.state, path) {
+                    errln!("error: {e}");
                     return ExitCode::from(1);
                 }
             }
             ExitCode::SUCCESS
         }
         Err((m, _)) => {
-            outln!("{m}");
+            outln!("{}", crate::out::clean(&m.to_string()));
             ExitCode::from(1)
         }
     }
@@ -262,18 +260,23 @@ pub fn replay(
 pub fn load_saved(args: &ContentArgs, state_file: &Path) -> Result<(Game, Stack), ExitCode> {
     // The file itself refused: exit 1 (a stack that cannot be rebuilt stays a usage error).
     let invalid = |msg: String| {
-        eprintln!("error: {}: {msg}", state_file.display());
+        errln!("error: {}: {msg}", state_file.display());
         ExitCode::from(1)
     };
     let text = read_bounded(state_file, MAX_STATE_BYTES, true)
         .map_err(|e| invalid(format!("cannot read: {e}")))?;
+    orrery::unique_keys::check(&text).map_err(|e| invalid(format!("not a saved game: {e}")))?;
     let value: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| invalid(format!("not JSON: {e}")))?;
     // A saved game names its content stack (older saves: only the variants' names); a bare
     // state names none.
     let stack = match value.get("content") {
-        Some(saved) => crate::stack::Stack::from_json(saved, args.content.as_deref())
-            .and_then(|s| args.finish(s, &[])),
+        Some(saved) => {
+            let mut given = args.variants.clone();
+            let dir = crate::stack::folder_of(state_file);
+            Stack::from_saved(saved, args.content.as_deref(), &dir, &mut given)
+                .and_then(|s| args.finish_with(s, &[], &given))
+        }
         None => {
             let names: Vec<String> = value
                 .get("variants")
@@ -311,17 +314,35 @@ pub fn load_log(args: &ContentArgs, log: &Path) -> Result<(Record, Arc<Content>)
 /// [`load_log`], with the stack the content was loaded from (stated on stderr).
 fn log_content(args: &ContentArgs, log: &Path) -> Result<(Record, Arc<Content>, Stack), ExitCode> {
     let (record, platform, named) = read_record(log).map_err(|e| {
-        eprintln!("error: {}: {e}", log.display());
+        errln!("error: {}: {e}", log.display());
         ExitCode::from(1)
     })?;
-    let defaults = record_defaults(&named, platform);
-    let defaults: Vec<&str> = defaults.iter().map(String::as_str).collect();
-    let mut contents = RecordContent::new(args, &defaults)?;
+    // Records of `orrery simulate` carry their stack (older ones name their variants); the
+    // platform's records get its variant.
+    let mut contents = match &record.content {
+        Some(saved) => {
+            let mut given = args.variants.clone();
+            let stack = Stack::from_saved(
+                saved,
+                args.content.as_deref(),
+                &crate::stack::folder_of(log),
+                &mut given,
+            )
+            .and_then(|s| args.finish_with(s, &[], &given))
+            .map_err(|e| crate::usage(format!("{}: {e}", log.display())))?;
+            RecordContent::from_stack(stack)
+        }
+        None => {
+            let defaults = record_defaults(&named, platform);
+            let defaults: Vec<&str> = defaults.iter().map(String::as_str).collect();
+            RecordContent::new(args, &defaults)?
+        }
+    };
     let (content, stack) = contents.for_record(&record).map_err(|e| {
-        eprintln!("error: {}: {e}", log.display());
+        errln!("error: {}: {e}", log.display());
         ExitCode::from(1)
     })?;
-    eprintln!("{}", stack.describe());
+    errln!("{}", stack.describe());
     Ok((record, content, stack))
 }
 

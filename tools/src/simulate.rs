@@ -58,9 +58,14 @@ pub struct SimulateArgs {
     /// Write the study: JSON (`orrery-study/1`) or, for a name ending in `.csv`, a table.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// Write each game as a record that `orrery replay` replays.
+    /// Write each game as a record that `orrery replay` replays. The folder must be empty
+    /// (or new), so that studies do not mix, unless `--clear-logs` is given.
     #[arg(long, value_name = "DIR")]
     pub logs: Option<PathBuf>,
+    /// Before writing `--logs`, remove the game logs (`game-NNNNNN.json`) an earlier study
+    /// left there; other files stay.
+    #[arg(long, requires = "logs")]
+    pub clear_logs: bool,
     /// Draw the study's charts (as `orrery chart` does) into this SVG file.
     #[arg(long, value_name = "FILE.svg")]
     pub chart: Option<PathBuf>,
@@ -77,9 +82,9 @@ struct SetupRecord {
     record: Record,
     /// The content `replay` uses for the record.
     content: Arc<Content>,
-    /// The variants a log of a game on it names (the board variants its options give are
-    /// found again from the options).
-    variants: Vec<String>,
+    /// The stack a log of a game on it stores (`replay`'s stack for the record; the board
+    /// variants its options give are found again from the options).
+    saved_stack: serde_json::Value,
 }
 
 /// One seat's result in one game.
@@ -129,13 +134,15 @@ struct Plan {
     logs: Option<PathBuf>,
     /// The recorded setups games are played on, in order (empty: random setups).
     setups: Vec<SetupRecord>,
+    /// The stack as each log stores it (paths relative to the logs' folder).
+    saved_stack: serde_json::Value,
 }
 
 pub fn run(args: &SimulateArgs) -> ExitCode {
     match prepare(args) {
         Ok(plan) => execute(&plan, args),
         Err((msg, code)) => {
-            eprintln!("error: {msg}");
+            errln!("error: {msg}");
             ExitCode::from(code)
         }
     }
@@ -174,7 +181,7 @@ fn prepare(args: &SimulateArgs) -> Result<Plan, (String, u8)> {
             )));
         }
     }
-    let content = args.content.load(&[]).map_err(|_| {
+    let (stack, content) = args.content.load_stacked(&[]).map_err(|_| {
         (
             "the content does not load (problems above)".to_string(),
             1u8,
@@ -210,16 +217,18 @@ fn prepare(args: &SimulateArgs) -> Result<Plan, (String, u8)> {
         seed: args.seed,
         games: args.games,
         shard,
+        content: stack.identity().map_err(|e| (e, 1))?,
     };
     if let Some(dir) = &args.logs {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| (format!("cannot create {}: {e}", dir.display()), 1))?;
+        prepare_logs(dir, args.clear_logs)?;
     }
+    let saved_stack = stack.saved(args.logs.as_deref().unwrap_or(Path::new(".")));
     Ok(Plan {
         content: Arc::new(content),
         config,
         logs: args.logs.clone(),
         setups,
+        saved_stack,
     })
 }
 
@@ -292,16 +301,58 @@ fn read_setups(args: &SimulateArgs, dir: &Path) -> Result<Vec<SetupRecord>, (Str
                 e.insert(RecordContent::from_stack(stack))
             }
         };
-        let variants = rc.stack.variants.iter().map(|v| v.name.clone()).collect();
+        let saved_stack = rc
+            .stack
+            .saved(args.logs.as_deref().unwrap_or(Path::new(".")));
         let (content, _) = rc.for_record(&record).map_err(bad)?;
         record.game_setup(&content).map_err(bad)?;
         out.push(SetupRecord {
             record,
             content,
-            variants,
+            saved_stack,
         });
     }
     Ok(out)
+}
+
+/// Makes the `--logs` folder ready: created if missing; one that holds anything is refused
+/// (exit 2), unless `clear`, which removes the game logs in it first.
+fn prepare_logs(dir: &Path, clear: bool) -> Result<(), (String, u8)> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| (format!("cannot create {}: {e}", dir.display()), 1))?;
+    let cannot = |e: std::io::Error| (format!("cannot read {}: {e}", dir.display()), 1);
+    let mut others = 0;
+    for entry in std::fs::read_dir(dir).map_err(cannot)? {
+        let entry = entry.map_err(cannot)?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let is_log = name
+            .strip_prefix("game-")
+            .and_then(|n| n.strip_suffix(".json"))
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        if clear && is_log {
+            std::fs::remove_file(entry.path())
+                .map_err(|e| (format!("cannot remove {}: {e}", entry.path().display()), 1))?;
+        } else if !clear {
+            return Err((
+                format!(
+                    "--logs {} is not empty (it holds {name}); choose an empty folder, or \
+                     pass --clear-logs to remove the game logs of an earlier study",
+                    dir.display()
+                ),
+                2,
+            ));
+        } else {
+            others += 1;
+        }
+    }
+    if others > 0 {
+        errln!(
+            "note: --logs {} keeps {others} file{} that are not game logs",
+            dir.display(),
+            if others == 1 { "" } else { "s" }
+        );
+    }
+    Ok(())
 }
 
 fn execute(plan: &Plan, args: &SimulateArgs) -> ExitCode {
@@ -315,7 +366,7 @@ fn execute(plan: &Plan, args: &SimulateArgs) -> ExitCode {
     {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("error: cannot start {jobs} threads: {e}");
+            errln!("error: cannot start {jobs} threads: {e}");
             return ExitCode::from(1);
         }
     };
@@ -333,7 +384,7 @@ fn execute(plan: &Plan, args: &SimulateArgs) -> ExitCode {
             .map(|i| {
                 let on = (!plan.setups.is_empty())
                     .then(|| &plan.setups[(i % plan.setups.len() as u64) as usize]);
-                let r = play_one(&plan.content, &plan.config, i, want_logs, on);
+                let r = play_one(plan, i, want_logs, on);
                 bar.inc(1);
                 r
             })
@@ -347,8 +398,8 @@ fn execute(plan: &Plan, args: &SimulateArgs) -> ExitCode {
         if let (Some(dir), Some(rec)) = (&plan.logs, &r.record) {
             let path = dir.join(format!("game-{:06}.json", r.index));
             let text = serde_json::to_string(rec).unwrap_or_default();
-            if let Err(e) = std::fs::write(&path, text) {
-                eprintln!("error: cannot write {}: {e}", path.display());
+            if let Err(e) = crate::out::write_file(&path, text.as_bytes()) {
+                errln!("error: {e}");
                 return ExitCode::from(1);
             }
         }
@@ -370,7 +421,10 @@ fn execute(plan: &Plan, args: &SimulateArgs) -> ExitCode {
                 }
             }
             Err(e) => {
-                eprintln!("game {}: {e}", r.index);
+                study
+                    .failed
+                    .add(r.index, game_seed(plan.config.seed, r.index), e);
+                errln!("game {}: {e}", r.index);
                 failed.push(format!("game {}: {e}", r.index));
             }
         }
@@ -392,13 +446,13 @@ fn execute(plan: &Plan, args: &SimulateArgs) -> ExitCode {
     }
     if let Some(out) = &args.out {
         if let Err(e) = write_study(&study, out) {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return ExitCode::from(1);
         }
     }
     if let Some(path) = &args.chart {
         if let Err(e) = write_chart(&study, path) {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return ExitCode::from(1);
         }
     }
@@ -418,7 +472,7 @@ fn write_chart(study: &Study, path: &Path) -> Result<(), String> {
         .map(|s| s.to_string_lossy().to_string())
         .unwrap_or_else(|| "study".into());
     let svg = crate::chart::study_charts_svg(&[(name, value)])?;
-    std::fs::write(path, svg).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    crate::out::write_file(path, svg.as_bytes())
 }
 
 /// Writes a study as JSON, or CSV for a `.csv` name.
@@ -428,7 +482,7 @@ pub fn write_study(study: &Study, out: &Path) -> Result<(), String> {
     } else {
         study.to_json()
     };
-    std::fs::write(out, text).map_err(|e| format!("cannot write {}: {e}", out.display()))
+    crate::out::write_file(out, text.as_bytes())
 }
 
 /// The factions and bots of game `index`, by seat.
@@ -460,13 +514,8 @@ fn game_setup(
     }
 }
 
-fn play_one(
-    content: &Arc<Content>,
-    config: &Config,
-    index: u64,
-    log: bool,
-    on: Option<&SetupRecord>,
-) -> GameResult {
+fn play_one(plan: &Plan, index: u64, log: bool, on: Option<&SetupRecord>) -> GameResult {
+    let (content, config) = (&plan.content, &plan.config);
     let seed = game_seed(config.seed, index);
     let init = match on {
         Some(s) => s.record.moves[0].clone(),
@@ -478,13 +527,13 @@ fn play_one(
     // A failed game is logged too, as far as it went, with the reason.
     let record = log.then(|| {
         let mut rec = match &outcome {
-            Ok((game, _)) => record(game, &lines, config),
+            Ok((game, _)) => record(game, &lines, config, &plan.saved_stack),
             Err(e) => {
                 let setup = game_setup(content, config, on, &mut Rng::new(seed)).ok();
                 serde_json::json!({
                     "source": "orrery simulate",
                     "players": config.players,
-                    "variants": config.variants,
+                    "content": plan.saved_stack,
                     "setup": setup,
                     "moves": lines,
                     "finished": false,
@@ -493,8 +542,9 @@ fn play_one(
             }
         };
         if let Some(s) = on {
-            // The platform replays the log as it stands: its seed, options and variants.
-            rec["variants"] = serde_json::json!(s.variants);
+            // The platform replays the log as it stands (its seed and options); Orrery
+            // replays it on the stack `replay` uses for the record.
+            rec["content"] = s.saved_stack.clone();
             if let Some(seed) = &s.record.seed {
                 rec["seed"] = seed.clone();
             }
@@ -631,12 +681,17 @@ impl LineWriter {
 }
 
 /// A finished game as a record (`orrery replay` reads it).
-fn record(game: &Game, lines: &[String], config: &Config) -> serde_json::Value {
+fn record(
+    game: &Game,
+    lines: &[String],
+    config: &Config,
+    stack: &serde_json::Value,
+) -> serde_json::Value {
     let scores = game.scores();
     serde_json::json!({
         "source": "orrery simulate",
         "players": config.players,
-        "variants": config.variants,
+        "content": stack,
         "setup": &*game.state.setup,
         "moves": lines,
         "finished": game.finished(),

@@ -8,6 +8,13 @@ use serde::{Deserialize, Serialize};
 /// The format tag of study files.
 pub const FORMAT: &str = "orrery-study/1";
 
+/// The most VP (either sign) a study file may say one seat scored in one game, or gained from
+/// one source: far above any game, so an edited file cannot make a chart or a mean absurd.
+pub const MAX_STUDY_VP: i64 = 100_000;
+
+/// How many failed games a study file lists (all are counted).
+pub const MAX_LISTED_FAILURES: usize = 20;
+
 /// What one seat of one game adds to a tally.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tally {
@@ -35,17 +42,85 @@ impl Tally {
         }
     }
 
-    /// Adds another tally.
-    pub fn merge(&mut self, other: &Tally) {
-        self.games += other.games;
-        self.wins += other.wins;
-        self.vp_sum += other.vp_sum;
+    /// Adds another tally; a sum beyond the counters' range is refused (`what` names the
+    /// tally), leaving this one as it was.
+    pub fn merge(&mut self, other: &Tally, what: &str) -> Result<(), String> {
+        let over = |field: &str| format!("{what}: {field} overflows when merged");
+        let mut sum = self.clone();
+        sum.games = sum
+            .games
+            .checked_add(other.games)
+            .ok_or_else(|| over("games"))?;
+        sum.wins = sum
+            .wins
+            .checked_add(other.wins)
+            .ok_or_else(|| over("wins"))?;
+        sum.vp_sum = sum
+            .vp_sum
+            .checked_add(other.vp_sum)
+            .ok_or_else(|| over("vp_sum"))?;
         for (k, n) in &other.vp_counts {
-            *self.vp_counts.entry(k.clone()).or_default() += n;
+            let c = sum.vp_counts.entry(k.clone()).or_default();
+            *c = c.checked_add(*n).ok_or_else(|| over("vp_counts"))?;
         }
         for (k, n) in &other.vp_by_source {
-            *self.vp_by_source.entry(k.clone()).or_default() += n;
+            let c = sum.vp_by_source.entry(k.clone()).or_default();
+            *c = c.checked_add(*n).ok_or_else(|| over("vp_by_source"))?;
         }
+        *self = sum;
+        Ok(())
+    }
+
+    /// What a tally must hold to be one: at most `games` wins, a VP histogram of exactly
+    /// `games` games whose keys are VP within [`MAX_STUDY_VP`] and whose values sum to
+    /// `vp_sum`, VP by source within [`MAX_STUDY_VP`] per game.
+    pub fn check(&self, what: &str) -> Result<(), String> {
+        if self.wins > self.games {
+            return Err(format!(
+                "{what}: {} wins in {} games",
+                self.wins, self.games
+            ));
+        }
+        let mut n: u64 = 0;
+        let mut sum: i128 = 0;
+        for (k, c) in &self.vp_counts {
+            let vp = k
+                .parse::<i64>()
+                .ok()
+                .filter(|v| v.abs() <= MAX_STUDY_VP)
+                .ok_or_else(|| {
+                    format!(
+                        "{what}: VP \"{k}\" in vp_counts is not a number within ±{MAX_STUDY_VP}"
+                    )
+                })?;
+            n = n
+                .checked_add(*c)
+                .ok_or_else(|| format!("{what}: vp_counts overflow"))?;
+            sum += i128::from(vp) * i128::from(*c);
+        }
+        if n != self.games {
+            return Err(format!(
+                "{what}: vp_counts hold {n} games, the tally {}",
+                self.games
+            ));
+        }
+        if sum != i128::from(self.vp_sum) {
+            return Err(format!(
+                "{what}: vp_sum {} is not the sum of vp_counts ({sum})",
+                self.vp_sum
+            ));
+        }
+        let bound = i128::from(MAX_STUDY_VP) * i128::from(self.games);
+        if let Some((k, v)) = self
+            .vp_by_source
+            .iter()
+            .find(|(_, v)| i128::from(**v).abs() > bound)
+        {
+            return Err(format!(
+                "{what}: vp_by_source.{k} = {v} is beyond ±{MAX_STUDY_VP} VP a game"
+            ));
+        }
+        Ok(())
     }
 
     /// Mean final VP.
@@ -124,6 +199,62 @@ pub struct Config {
     pub games: u64,
     /// This file's slice: K of N (1-based).
     pub shard: [u64; 2],
+    /// The identity of the content stack the games were played on: a hash of every file that
+    /// shaped it (base files, overlays, scripts); shards merge only when it is the same.
+    pub content: String,
+}
+
+/// The games of a study that failed: how many, and the first few with their seeds and why.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Failures {
+    /// Failed games (not counted in `games` or any tally).
+    pub count: u64,
+    /// The first [`MAX_LISTED_FAILURES`] by game index.
+    pub games: Vec<FailedGame>,
+}
+
+/// One failed game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FailedGame {
+    /// Its index in the study (0-based).
+    pub index: u64,
+    /// Its seed.
+    pub seed: u64,
+    /// Why it failed.
+    pub reason: String,
+}
+
+impl Failures {
+    /// Notes a failed game.
+    pub fn add(&mut self, index: u64, seed: u64, reason: &str) {
+        self.count = self.count.saturating_add(1);
+        self.games.push(FailedGame {
+            index,
+            seed,
+            reason: reason.to_string(),
+        });
+        self.games.sort_by_key(|g| g.index);
+        self.games.truncate(MAX_LISTED_FAILURES);
+    }
+
+    /// One line for the summary: `2 games failed: game 3 (seed 17): why; …`, or `None`.
+    pub fn summary(&self) -> Option<String> {
+        (self.count > 0).then(|| {
+            let listed: Vec<String> = self
+                .games
+                .iter()
+                .take(3)
+                .map(|g| format!("game {} (seed {}): {}", g.index, g.seed, g.reason))
+                .collect();
+            format!(
+                "{} game{} failed: {}{}",
+                self.count,
+                if self.count == 1 { "" } else { "s" },
+                listed.join("; "),
+                if self.count > 3 { "; …" } else { "" }
+            )
+        })
+    }
 }
 
 /// Factions drawn at random, or the ones given.
@@ -150,8 +281,10 @@ pub struct Study {
     pub format: String,
     /// How it was asked for.
     pub config: Config,
-    /// Games in this file.
+    /// Games in this file that were played to the end (the tallies' games).
     pub games: u64,
+    /// Games of this file's slice that failed.
+    pub failed: Failures,
     /// Per faction id.
     pub factions: BTreeMap<String, Tally>,
     /// Per bot name.
@@ -170,25 +303,144 @@ impl Study {
             seats: vec![Tally::default(); config.players],
             config,
             games: 0,
+            failed: Failures::default(),
             factions: BTreeMap::new(),
             bots: BTreeMap::new(),
             timing: Timing::default(),
         }
     }
 
-    /// Adds another study's sums (same configuration apart from the shard).
-    pub fn absorb(&mut self, other: &Study) {
-        self.games += other.games;
+    /// Adds another study's sums (same configuration apart from the shard); a sum beyond the
+    /// counters' range is refused.
+    pub fn absorb(&mut self, other: &Study) -> Result<(), String> {
+        self.games = self
+            .games
+            .checked_add(other.games)
+            .ok_or("games overflow when merged")?;
         for (k, t) in &other.factions {
-            self.factions.entry(k.clone()).or_default().merge(t);
+            self.factions
+                .entry(k.clone())
+                .or_default()
+                .merge(t, &format!("faction {k}"))?;
         }
         for (k, t) in &other.bots {
-            self.bots.entry(k.clone()).or_default().merge(t);
+            self.bots
+                .entry(k.clone())
+                .or_default()
+                .merge(t, &format!("bot {k}"))?;
         }
-        for (mine, t) in self.seats.iter_mut().zip(&other.seats) {
-            mine.merge(t);
+        for (i, (mine, t)) in self.seats.iter_mut().zip(&other.seats).enumerate() {
+            mine.merge(t, &format!("seat {}", i + 1))?;
         }
+        self.failed.count = self
+            .failed
+            .count
+            .checked_add(other.failed.count)
+            .ok_or("failed games overflow when merged")?;
+        self.failed.games.extend(other.failed.games.iter().cloned());
+        self.failed.games.sort_by_key(|g| g.index);
+        self.failed.games.truncate(MAX_LISTED_FAILURES);
         self.timing.seconds += other.timing.seconds;
+        Ok(())
+    }
+
+    /// Reads a study file's JSON text and checks that it holds together ([`Study::check`]);
+    /// `merge` and `chart` read studies through here.
+    pub fn from_json_text(text: &str) -> Result<Study, String> {
+        orrery::unique_keys::check(text).map_err(|e| format!("not a study file: {e}"))?;
+        // The format first, so a file of another format is named as such.
+        #[derive(Deserialize)]
+        struct Tag {
+            format: Option<String>,
+        }
+        let tag: Tag = serde_json::from_str(text).map_err(|e| format!("not a study file: {e}"))?;
+        if tag.format.as_deref() != Some(FORMAT) {
+            return Err(format!(
+                "not an {FORMAT} file (format {:?})",
+                tag.format.unwrap_or_default()
+            ));
+        }
+        let study: Study =
+            serde_json::from_str(text).map_err(|e| format!("not a study file: {e}"))?;
+        study.check()?;
+        Ok(study)
+    }
+
+    /// What a study file must hold to be one: its format; 1 to 8 players, a shard K of N,
+    /// one tally per seat; its slice's games all played or failed; every seat's tally of every
+    /// game played, factions' and bots' tallies of a seat each a game; each tally
+    /// consistent ([`Tally::check`]); no more failures listed than counted.
+    pub fn check(&self) -> Result<(), String> {
+        if self.format != FORMAT {
+            return Err(format!("not an {FORMAT} file (format {:?})", self.format));
+        }
+        let c = &self.config;
+        if !(1..=8).contains(&c.players) {
+            return Err(format!("config.players {} is not 1 to 8", c.players));
+        }
+        let [k, n] = c.shard;
+        if k == 0 || n == 0 || k > n {
+            return Err(format!("config.shard {k}/{n} is not a slice K of N"));
+        }
+        if c.content.is_empty() {
+            return Err("config.content (the content stack's identity) is empty".into());
+        }
+        let slice = crate::simulate::shard_range(c.games, c.shard);
+        let accounted = self
+            .games
+            .checked_add(self.failed.count)
+            .ok_or("games and failed games overflow")?;
+        if accounted != slice.end - slice.start {
+            return Err(format!(
+                "{} games played and {} failed, but shard {k}/{n} of {} games has {}",
+                self.games,
+                self.failed.count,
+                c.games,
+                slice.end - slice.start
+            ));
+        }
+        if self.failed.games.len() as u64 > self.failed.count
+            || self.failed.games.len() > MAX_LISTED_FAILURES
+        {
+            return Err(format!(
+                "{} failed games listed of {} counted",
+                self.failed.games.len(),
+                self.failed.count
+            ));
+        }
+        if self.seats.len() != c.players {
+            return Err(format!(
+                "{} seat tallies for {} players",
+                self.seats.len(),
+                c.players
+            ));
+        }
+        for (i, t) in self.seats.iter().enumerate() {
+            t.check(&format!("seat {}", i + 1))?;
+            if t.games != self.games {
+                return Err(format!(
+                    "seat {} has {} games of {}",
+                    i + 1,
+                    t.games,
+                    self.games
+                ));
+            }
+        }
+        let seat_games = u128::from(self.games) * c.players as u128;
+        for (group, tallies) in [("faction", &self.factions), ("bot", &self.bots)] {
+            let mut sum: u128 = 0;
+            for (id, t) in tallies {
+                t.check(&format!("{group} {id}"))?;
+                sum += u128::from(t.games);
+            }
+            if sum != seat_games {
+                return Err(format!(
+                    "the {group} tallies hold {sum} player-games, {} games of {} players {seat_games}",
+                    self.games, c.players
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// The study as pretty JSON (keys of maps sorted), ending with a newline.
@@ -312,10 +564,16 @@ pub fn merge(mut shards: Vec<Study>) -> Result<Study, String> {
         return Err("no shard given".into());
     };
     let n = first.config.shard[1];
-    let mut seen = vec![false; usize::try_from(n).map_err(|_| "bad shard count")?];
+    // The slices given, by K (a set: N may be any number a file says).
+    let mut seen = std::collections::BTreeSet::new();
     for s in &shards {
-        if s.format != FORMAT {
-            return Err(format!("not an {FORMAT} file (format {:?})", s.format));
+        s.check()?;
+        if s.config.content != first.config.content {
+            return Err(format!(
+                "shards were played on different content (identity {} and {}): another \
+                 --content, or a variant whose text differs",
+                first.config.content, s.config.content
+            ));
         }
         let mut c = s.config.clone();
         c.shard = first.config.shard;
@@ -323,24 +581,29 @@ pub fn merge(mut shards: Vec<Study>) -> Result<Study, String> {
             return Err("shards come from different studies (their configurations differ)".into());
         }
         let [k, count] = s.config.shard;
-        if count != n || k == 0 || k > n {
+        if count != n {
             return Err(format!("bad shard {k}/{count}"));
         }
-        let slot = &mut seen[(k - 1) as usize];
-        if *slot {
+        if !seen.insert(k) {
             return Err(format!("shard {k}/{n} given twice"));
         }
-        *slot = true;
     }
-    if let Some(missing) = seen.iter().position(|s| !s) {
-        return Err(format!("shard {}/{n} is missing", missing + 1));
+    if let Some(missing) = (1..=n)
+        .zip(seen.iter())
+        .find(|(k, s)| k != *s)
+        .map(|(k, _)| k)
+    {
+        return Err(format!("shard {missing}/{n} is missing"));
+    }
+    if (seen.len() as u64) < n {
+        return Err(format!("shard {}/{n} is missing", seen.len() + 1));
     }
     shards.sort_by_key(|s| s.config.shard[0]);
     let mut config = shards[0].config.clone();
     config.shard = [1, 1];
     let mut out = Study::new(config);
     for s in &shards {
-        out.absorb(s);
+        out.absorb(s)?;
     }
     Ok(out)
 }
@@ -368,5 +631,100 @@ mod tests {
         t.add_game(true, 50, &BTreeMap::new());
         assert_eq!(t.median_vp(), 90.0);
         assert_eq!(t.wins, 1);
+    }
+
+    /// A study of `games` 2-player games at 100 VP each (seat 1 wins), shard `k` of `n`.
+    fn study(games: u64, k: u64, n: u64) -> Study {
+        let mut s = Study::new(Config {
+            players: 2,
+            factions: FactionChoice::Random("random".into()),
+            bots: vec!["random".into()],
+            variants: vec![],
+            seed: 1,
+            games: games * n,
+            shard: [k, n],
+            content: "fnv1a128:1".into(),
+        });
+        for _ in 0..games {
+            s.games += 1;
+            for seat in 0..2 {
+                for t in [
+                    s.factions.entry(format!("f{seat}")).or_default(),
+                    s.bots.entry("random".into()).or_default(),
+                ] {
+                    t.add_game(seat == 0, 100, &BTreeMap::new());
+                }
+                s.seats[seat].add_game(seat == 0, 100, &BTreeMap::new());
+            }
+        }
+        s
+    }
+
+    #[test]
+    fn studies_are_checked_when_read() {
+        assert_eq!(study(3, 1, 1).check(), Ok(()));
+        let text = study(3, 1, 1).to_json();
+        assert!(Study::from_json_text(&text).is_ok());
+        let edited = |from: &str, to: &str| {
+            assert!(text.contains(from), "{from}");
+            Study::from_json_text(&text.replacen(from, to, 1)).unwrap_err()
+        };
+        assert!(edited("\"wins\": 3", "\"wins\": 1000").contains("1000 wins in 3 games"));
+        assert!(
+            edited("\"games\": 3,\n  \"failed\"", "\"games\": 2,\n  \"failed\"")
+                .contains("2 games played and 0 failed")
+        );
+        assert!(edited("\"vp_sum\": 300", "\"vp_sum\": 301").contains("not the sum"));
+        assert!(edited("\"content\": \"fnv1a128:1\"", "\"content\": \"\"").contains("identity"));
+        assert!(edited("\"players\": 2", "\"players\": 2000").contains("not 1 to 8"));
+        assert!(edited("\"format\"", "\"format\": \"x\", \"format\"").contains("twice"));
+        let far = edited(
+            "\"vp_counts\": {\n        \"100\": 3",
+            "\"vp_counts\": {\n        \"1000000000\": 3",
+        );
+        assert!(far.contains("within"), "{far}");
+    }
+
+    #[test]
+    fn merging_counts_failures_and_refuses_to_wrap() {
+        let mut a = study(2, 1, 2);
+        let mut b = study(1, 2, 2);
+        b.failed.add(3, 99, "stuck");
+        b.config.games = 4;
+        a.config.games = 4;
+        assert_eq!(a.check(), Ok(()));
+        assert_eq!(b.check(), Ok(()));
+        let m = merge(vec![b.clone(), a.clone()]).expect("merged");
+        assert_eq!((m.games, m.failed.count), (3, 1));
+        assert_eq!(m.failed.games[0].seed, 99);
+        assert!(m
+            .failed
+            .summary()
+            .unwrap()
+            .starts_with("1 game failed: game 3 (seed 99): stuck"));
+        assert!(merge(vec![a.clone()])
+            .unwrap_err()
+            .contains("shard 2/2 is missing"));
+        let mut other = b.clone();
+        other.config.content = "fnv1a128:2".into();
+        assert!(merge(vec![a.clone(), other])
+            .unwrap_err()
+            .contains("different content"));
+        // Sums beyond the counters are refused, and the tally is left as it was.
+        let mut t = Tally::default();
+        t.add_game(true, 1, &BTreeMap::from([("x".to_string(), 1)]));
+        let mut big = t.clone();
+        big.games = u64::MAX;
+        assert!(t
+            .merge(&big, "seat 1")
+            .unwrap_err()
+            .contains("games overflows"));
+        let mut big = t.clone();
+        big.vp_by_source.insert("x".into(), i64::MAX);
+        assert!(t
+            .merge(&big, "seat 1")
+            .unwrap_err()
+            .contains("vp_by_source"));
+        assert_eq!(t.games, 1);
     }
 }

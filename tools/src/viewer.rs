@@ -201,13 +201,23 @@ fn vp_chart(frames: &[Frame]) -> (String, f64, f64) {
     (s, CHART_L, dx)
 }
 
-/// The page's data as JSON that is safe inside a `<script>` element.
+/// The page's data as JSON that is safe inside a `<script>` element: `<`, `>` and `&` occur
+/// in JSON only inside strings, where `\u003c` means the same, so no text of a log (`</script>`,
+/// `<!--<script>`) can end or change the element; U+2028/2029 are escaped for old parsers.
 fn script_json(v: &serde_json::Value) -> String {
-    serde_json::to_string(v)
-        .unwrap_or_default()
-        .replace("</", "<\\/")
-        .replace('\u{2028}', "\\u2028")
-        .replace('\u{2029}', "\\u2029")
+    let json = serde_json::to_string(v).unwrap_or_default();
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 const STYLE: &str = r#"body{font-family:"DejaVu Sans",Verdana,Arial,sans-serif;margin:12px;color:#111;background:#f6f7f9}
@@ -345,4 +355,19 @@ pub fn page(title: &str, frames: &[Frame]) -> String {
     out.push_str(SCRIPT);
     out.push_str("\n</script>\n</body>\n</html>\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::script_json;
+
+    #[test]
+    fn script_data_holds_no_markup_and_reads_back() {
+        let line = "terrans build m 4B2 <!--<script> </script> a&b \u{2028}";
+        let v = serde_json::json!({"lines": [line]});
+        let text = script_json(&v);
+        assert!(!text.contains(['<', '>', '&', '\u{2028}']), "{text}");
+        let back: serde_json::Value = serde_json::from_str(&text).expect("still JSON");
+        assert_eq!(back, v);
+    }
 }

@@ -267,9 +267,11 @@ fn a_new_faction_of_an_overlay_draws_in_its_own_colour() {
 fn refusals_have_their_exit_codes() {
     let out = run(&["render"]);
     assert_eq!(out.status.code(), Some(2), "neither a log nor a state");
+    // A move beyond the log is input found wrong (exit 1), and the valid range is named.
     let out = run(&["render", &log("dev/dev-001"), "--move", "4000"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("has moves 0 to 48"));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("has moves 0 to 48; --move 4000 is out of range"));
     let dir = scratch("refusals");
     let bad = dir.join("bad.json");
     std::fs::write(&bad, "{\"state\": 3}").expect("write");

@@ -305,8 +305,8 @@ fn logs_of(dir: &Path) -> Vec<(PathBuf, serde_json::Value)> {
 }
 
 /// Game i of a study with `--setups` is played on the i-th record (cycled): its log starts with
-/// that record's `init` line and keeps its seed, options and tiles, names the platform's
-/// variant, and replays to its own final scores (with the board variant its options name).
+/// that record's `init` line and keeps its seed, options and tiles, stores the platform's
+/// variant in its stack, and replays to its own final scores (with the board variant its options name).
 #[test]
 fn a_study_on_recorded_setups_plays_each_record_in_turn() {
     let dir = scratch("setups");
@@ -340,7 +340,13 @@ fn a_study_on_recorded_setups_plays_each_record_in_turn() {
         for key in ["boosters", "round_scoring", "final_scoring", "techs"] {
             assert_eq!(log["setup"][key], rec["setup"][key], "{key}");
         }
-        assert_eq!(log["variants"], serde_json::json!(["boardgamers"]));
+        let stored: Vec<&str> = log["content"]["variants"]
+            .as_array()
+            .expect("the log stores its stack")
+            .iter()
+            .map(|v| v["name"].as_str().expect("a variant's name"))
+            .collect();
+        assert_eq!(stored, ["boardgamers"], "{}", path.display());
         let want: String = log["final"]
             .as_array()
             .expect("final scores")
