@@ -169,6 +169,7 @@ fn overlay(text: &str) -> OverlaySource {
         file: "variants/test.yaml".into(),
         text: text.into(),
         scripts: Vec::new(),
+        problem: None,
     }
 }
 
@@ -261,4 +262,97 @@ fn an_overlay_set_value_is_typed_at_its_nested_path() {
     let text = "name: typed\nchanges:\n  - set: {kind: board, path: income.0, value: {gain: {c: 2}}}\n  - set: {kind: board, path: start.c, value: 9}\n";
     let c = Content::load(&files, &[overlay(text)]).expect("well-typed sets");
     assert_eq!(c.board.start.get("c"), 9);
+}
+
+/// The alias bomb of issue 24: one 200 KB string aliased through levels of ten. Refused at
+/// the alias that passes the byte budget, in an overlay and in a base file alike.
+fn alias_bomb(head: &str) -> String {
+    let mut text = format!("{head}\nx-long: &s {}\n", "y".repeat(200_000));
+    let mut prev = "s".to_string();
+    for level in 1..=4 {
+        let name = format!("l{level}");
+        let items = vec![format!("*{prev}"); 10].join(", ");
+        text.push_str(&format!("x-{name}: &{name} [{items}]\n"));
+        prev = name;
+    }
+    text
+}
+
+#[test]
+fn aliases_are_counted_in_bytes_in_overlays_and_base_files() {
+    let files = common::base_files();
+    let diags = load_err(&files, &[overlay(&alias_bomb("name: bomb\nchanges: []"))]);
+    assert!(
+        diags.len() == 1
+            && diags[0].file == "variants/test.yaml"
+            && diags[0].pos.map(|p| p.line) == Some(4)
+            && diags[0].message.contains("aliases expand to more than"),
+        "{}",
+        show(&diags)
+    );
+    let mut files = common::base_files();
+    let text = files.files["factions/lantids.yaml"].clone();
+    files
+        .files
+        .insert("factions/lantids.yaml".into(), alias_bomb(&text));
+    let diags = load_err(&files, &[]);
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.file.ends_with("factions/lantids.yaml")
+                && d.message.contains("aliases expand to more than")),
+        "{}",
+        show(&diags)
+    );
+}
+
+#[test]
+fn deep_flow_nesting_in_an_overlay_is_refused_like_in_a_base_file() {
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let text = format!("name: deep\nchanges: {deep}\n");
+    // The scripts an overlay names are found by the same bounded parser (it used to take
+    // serde_yaml minutes to give up on this).
+    assert!(orrery::content::overlay::scripts_beside(&text).is_empty());
+    let diags = load_err(&common::base_files(), &[overlay(&text)]);
+    assert_eq!(diags.len(), 1, "{}", show(&diags));
+    assert!(
+        diags[0].message.contains("nesting is too deep"),
+        "{}",
+        show(&diags)
+    );
+    assert_eq!(diags[0].file, "variants/test.yaml");
+}
+
+#[test]
+fn floats_are_one_error_at_the_overlays_line_naming_the_integer_expected() {
+    for value in ["15.0", ".inf", "-.inf", ".nan", "1e3"] {
+        let text = format!(
+            "name: t\nchanges:\n  - set: {{kind: faction, id: lantids, path: board.start.c, value: {value}}}\n"
+        );
+        let diags = load_err(&common::base_files(), &[overlay(&text)]);
+        assert_eq!(diags.len(), 1, "{value}: {}", show(&diags));
+        let d = &diags[0];
+        assert_eq!(d.file, "variants/test.yaml", "{value}: {d}");
+        assert_eq!(d.pos.map(|p| p.line), Some(3), "{value}: {d}");
+        assert!(
+            d.message
+                .starts_with(&format!("expected an integer, got float {value}")),
+            "{d}"
+        );
+    }
+    // In a base file: at its own line.
+    let mut files = common::base_files();
+    let text = edit(&mut files, "rules.yaml", "rounds: 6", "rounds: 6.0");
+    let diags = load_err(&files, &[]);
+    assert_eq!(diags.len(), 1, "{}", show(&diags));
+    assert!(
+        has(
+            &diags,
+            "rules.yaml",
+            line_col(&text, "6.0"),
+            "expected an integer, got float 6.0"
+        ),
+        "{}",
+        show(&diags)
+    );
 }

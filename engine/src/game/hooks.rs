@@ -609,6 +609,7 @@ fn start(v) { [] }
             file: "hooks.yaml".into(),
             text: BLIPS.into(),
             scripts: vec![("t.rhai".into(), src)],
+            problem: None,
         };
         match Content::load(&fixture::files(), &[overlay]) {
             Ok(c) => Arc::new(c),
@@ -931,6 +932,7 @@ fn start(v) { [] }
                 file: "hooks.yaml".into(),
                 text: BLIPS.into(),
                 scripts: vec![("t.rhai".into(), script)],
+                problem: None,
             };
             match Content::load(&fixture::files(), &[overlay]) {
                 Ok(_) => Vec::new(),
