@@ -356,3 +356,63 @@ fn floats_are_one_error_at_the_overlays_line_naming_the_integer_expected() {
         show(&diags)
     );
 }
+
+#[test]
+fn ids_the_notation_cannot_write_are_refused_where_they_are_written() {
+    for bad in [
+        "dot.ted",
+        "\"two words\"",
+        "\"1\"",
+        "p3",
+        "init",
+        "\"\"",
+        "undefined",
+    ] {
+        let mut files = common::base_files();
+        let text = edit(
+            &mut files,
+            "factions/lantids.yaml",
+            "id: lantids",
+            &format!("id: {bad}"),
+        );
+        let diags = load_err(&files, &[]);
+        assert!(
+            has(
+                &diags,
+                "factions/lantids.yaml",
+                line_col(&text, &format!("{bad}\n")),
+                "cannot be written in the move notation"
+            ),
+            "{bad}: {}",
+            show(&diags)
+        );
+    }
+    // Every id kind: a building, a booster, a verb; in an overlay at the overlay's line.
+    let ov = overlay(
+        "name: t\nchanges:\n  - set: {kind: booster, id: booster1, path: id, value: boost.er}\n  - set: {kind: faction, id: ambas, path: board.buildings.PI.id, value: P I}\n",
+    );
+    let diags = load_err(&common::base_files(), &[ov]);
+    for line in [3, 4] {
+        assert!(
+            diags.iter().any(|d| d.file == "variants/test.yaml"
+                && d.pos.map(|p| p.line) == Some(line)
+                && d.message.contains("cannot be written in the move notation")),
+            "line {line}: {}",
+            show(&diags)
+        );
+    }
+    // Sector labels start hex names: digits only.
+    let mut files = common::base_files();
+    let text = edit(&mut files, "sectors.yaml", "label: \"5\"", "label: \"5x\"");
+    let diags = load_err(&files, &[]);
+    assert!(
+        has(
+            &diags,
+            "sectors.yaml",
+            line_col(&text, "\"5x\""),
+            "cannot start a hex name"
+        ),
+        "{}",
+        show(&diags)
+    );
+}
