@@ -416,3 +416,67 @@ fn ids_the_notation_cannot_write_are_refused_where_they_are_written() {
         show(&diags)
     );
 }
+
+#[test]
+fn negative_amounts_are_refused_at_their_line() {
+    // A booster income of -1000 credits used to validate and drive credits to -958.
+    let mut files = common::base_files();
+    let text = edit(
+        &mut files,
+        "boosters.yaml",
+        "income: [{gain: {k: 1, o: 1}}]",
+        "income: [{gain: {k: 1, c: -1000}}]",
+    );
+    let diags = load_err(&files, &[]);
+    assert_eq!(diags.len(), 1, "{}", show(&diags));
+    assert!(
+        has(
+            &diags,
+            "boosters.yaml",
+            line_col(&text, "-1000"),
+            "-1000 is less than the minimum of 0"
+        ),
+        "{}",
+        show(&diags)
+    );
+    // The same in an overlay, at the overlay's line.
+    let ov = overlay(
+        "name: t\nchanges:\n  - set: {kind: booster, id: booster1, path: income, value: [gain: {pw: -3}]}\n",
+    );
+    let diags = load_err(&common::base_files(), &[ov]);
+    assert!(
+        diags.len() == 1
+            && diags[0].file == "variants/test.yaml"
+            && diags[0].pos.map(|p| p.line) == Some(3)
+            && diags[0].message.contains("less than the minimum of 0"),
+        "{}",
+        show(&diags)
+    );
+}
+
+#[test]
+fn numbers_the_kernel_would_change_are_refused() {
+    // `leftover_per_vp: 0` used to be read as 1 (every leftover scored); `range_per_qic: 0`
+    // likewise; and a token worth 0 power.
+    for (file, from, to) in [
+        ("rules.yaml", "leftover_per_vp: 3", "leftover_per_vp: 0"),
+        ("rules.yaml", "range_per_qic: 2", "range_per_qic: 0"),
+        (
+            "factions/nevlas.yaml",
+            "{area3_token_value: 2}",
+            "{area3_token_value: 0}",
+        ),
+    ] {
+        let mut files = common::base_files();
+        let text = edit(&mut files, file, from, to);
+        let diags = load_err(&files, &[]);
+        let (line, _) = line_col(&text, to);
+        assert!(
+            diags.len() == 1
+                && diags[0].pos.map(|p| p.line) == Some(line)
+                && diags[0].message.contains("0 is less than the minimum of 1"),
+            "{to}: {}",
+            show(&diags)
+        );
+    }
+}
