@@ -12,6 +12,7 @@ fn overlay(text: &str) -> OverlaySource {
         file: "errata.yaml".into(),
         text: format!("name: errata\nchanges:\n{text}"),
         scripts: Vec::new(),
+        problem: None,
     }
 }
 
@@ -47,6 +48,7 @@ fn the_base_game_and_its_variants_pass_the_checks() {
             file: path.display().to_string(),
             text: std::fs::read_to_string(&path).expect("read"),
             scripts: Vec::new(),
+            problem: None,
         };
         if let Err(d) = Content::load(&common::base_files(), &[ov]) {
             panic!("{}: {:?}", path.display(), d);
@@ -168,6 +170,7 @@ fn a_script_over_the_function_limit_names_the_script() {
         file: "errata.yaml".into(),
         text: "name: errata\nchanges:\n  - script: {file: many.rhai}\n".into(),
         scripts: vec![("many.rhai".into(), source)],
+        problem: None,
     };
     let diags = refused(&[ov]);
     let d = diags

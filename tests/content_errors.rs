@@ -169,6 +169,7 @@ fn overlay(text: &str) -> OverlaySource {
         file: "variants/test.yaml".into(),
         text: text.into(),
         scripts: Vec::new(),
+        problem: None,
     }
 }
 
@@ -261,4 +262,221 @@ fn an_overlay_set_value_is_typed_at_its_nested_path() {
     let text = "name: typed\nchanges:\n  - set: {kind: board, path: income.0, value: {gain: {c: 2}}}\n  - set: {kind: board, path: start.c, value: 9}\n";
     let c = Content::load(&files, &[overlay(text)]).expect("well-typed sets");
     assert_eq!(c.board.start.get("c"), 9);
+}
+
+/// The alias bomb of issue 24: one 200 KB string aliased through levels of ten. Refused at
+/// the alias that passes the byte budget, in an overlay and in a base file alike.
+fn alias_bomb(head: &str) -> String {
+    let mut text = format!("{head}\nx-long: &s {}\n", "y".repeat(200_000));
+    let mut prev = "s".to_string();
+    for level in 1..=4 {
+        let name = format!("l{level}");
+        let items = vec![format!("*{prev}"); 10].join(", ");
+        text.push_str(&format!("x-{name}: &{name} [{items}]\n"));
+        prev = name;
+    }
+    text
+}
+
+#[test]
+fn aliases_are_counted_in_bytes_in_overlays_and_base_files() {
+    let files = common::base_files();
+    let diags = load_err(&files, &[overlay(&alias_bomb("name: bomb\nchanges: []"))]);
+    assert!(
+        diags.len() == 1
+            && diags[0].file == "variants/test.yaml"
+            && diags[0].pos.map(|p| p.line) == Some(4)
+            && diags[0].message.contains("aliases expand to more than"),
+        "{}",
+        show(&diags)
+    );
+    let mut files = common::base_files();
+    let text = files.files["factions/lantids.yaml"].clone();
+    files
+        .files
+        .insert("factions/lantids.yaml".into(), alias_bomb(&text));
+    let diags = load_err(&files, &[]);
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.file.ends_with("factions/lantids.yaml")
+                && d.message.contains("aliases expand to more than")),
+        "{}",
+        show(&diags)
+    );
+}
+
+#[test]
+fn deep_flow_nesting_in_an_overlay_is_refused_like_in_a_base_file() {
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let text = format!("name: deep\nchanges: {deep}\n");
+    // The scripts an overlay names are found by the same bounded parser (it used to take
+    // serde_yaml minutes to give up on this).
+    assert!(orrery::content::overlay::scripts_beside(&text).is_empty());
+    let diags = load_err(&common::base_files(), &[overlay(&text)]);
+    assert_eq!(diags.len(), 1, "{}", show(&diags));
+    assert!(
+        diags[0].message.contains("nesting is too deep"),
+        "{}",
+        show(&diags)
+    );
+    assert_eq!(diags[0].file, "variants/test.yaml");
+}
+
+#[test]
+fn floats_are_one_error_at_the_overlays_line_naming_the_integer_expected() {
+    for value in ["15.0", ".inf", "-.inf", ".nan", "1e3"] {
+        let text = format!(
+            "name: t\nchanges:\n  - set: {{kind: faction, id: lantids, path: board.start.c, value: {value}}}\n"
+        );
+        let diags = load_err(&common::base_files(), &[overlay(&text)]);
+        assert_eq!(diags.len(), 1, "{value}: {}", show(&diags));
+        let d = &diags[0];
+        assert_eq!(d.file, "variants/test.yaml", "{value}: {d}");
+        assert_eq!(d.pos.map(|p| p.line), Some(3), "{value}: {d}");
+        assert!(
+            d.message
+                .starts_with(&format!("expected an integer, got float {value}")),
+            "{d}"
+        );
+    }
+    // In a base file: at its own line.
+    let mut files = common::base_files();
+    let text = edit(&mut files, "rules.yaml", "rounds: 6", "rounds: 6.0");
+    let diags = load_err(&files, &[]);
+    assert_eq!(diags.len(), 1, "{}", show(&diags));
+    assert!(
+        has(
+            &diags,
+            "rules.yaml",
+            line_col(&text, "6.0"),
+            "expected an integer, got float 6.0"
+        ),
+        "{}",
+        show(&diags)
+    );
+}
+
+#[test]
+fn ids_the_notation_cannot_write_are_refused_where_they_are_written() {
+    for bad in [
+        "dot.ted",
+        "\"two words\"",
+        "\"1\"",
+        "p3",
+        "init",
+        "\"\"",
+        "undefined",
+    ] {
+        let mut files = common::base_files();
+        let text = edit(
+            &mut files,
+            "factions/lantids.yaml",
+            "id: lantids",
+            &format!("id: {bad}"),
+        );
+        let diags = load_err(&files, &[]);
+        assert!(
+            has(
+                &diags,
+                "factions/lantids.yaml",
+                line_col(&text, &format!("{bad}\n")),
+                "cannot be written in the move notation"
+            ),
+            "{bad}: {}",
+            show(&diags)
+        );
+    }
+    // Every id kind: a building, a booster, a verb; in an overlay at the overlay's line.
+    let ov = overlay(
+        "name: t\nchanges:\n  - set: {kind: booster, id: booster1, path: id, value: boost.er}\n  - set: {kind: faction, id: ambas, path: board.buildings.PI.id, value: P I}\n",
+    );
+    let diags = load_err(&common::base_files(), &[ov]);
+    for line in [3, 4] {
+        assert!(
+            diags.iter().any(|d| d.file == "variants/test.yaml"
+                && d.pos.map(|p| p.line) == Some(line)
+                && d.message.contains("cannot be written in the move notation")),
+            "line {line}: {}",
+            show(&diags)
+        );
+    }
+    // Sector labels start hex names: digits only.
+    let mut files = common::base_files();
+    let text = edit(&mut files, "sectors.yaml", "label: \"5\"", "label: \"5x\"");
+    let diags = load_err(&files, &[]);
+    assert!(
+        has(
+            &diags,
+            "sectors.yaml",
+            line_col(&text, "\"5x\""),
+            "cannot start a hex name"
+        ),
+        "{}",
+        show(&diags)
+    );
+}
+
+#[test]
+fn negative_amounts_are_refused_at_their_line() {
+    // A booster income of -1000 credits used to validate and drive credits to -958.
+    let mut files = common::base_files();
+    let text = edit(
+        &mut files,
+        "boosters.yaml",
+        "income: [{gain: {k: 1, o: 1}}]",
+        "income: [{gain: {k: 1, c: -1000}}]",
+    );
+    let diags = load_err(&files, &[]);
+    assert_eq!(diags.len(), 1, "{}", show(&diags));
+    assert!(
+        has(
+            &diags,
+            "boosters.yaml",
+            line_col(&text, "-1000"),
+            "-1000 is less than the minimum of 0"
+        ),
+        "{}",
+        show(&diags)
+    );
+    // The same in an overlay, at the overlay's line.
+    let ov = overlay(
+        "name: t\nchanges:\n  - set: {kind: booster, id: booster1, path: income, value: [gain: {pw: -3}]}\n",
+    );
+    let diags = load_err(&common::base_files(), &[ov]);
+    assert!(
+        diags.len() == 1
+            && diags[0].file == "variants/test.yaml"
+            && diags[0].pos.map(|p| p.line) == Some(3)
+            && diags[0].message.contains("less than the minimum of 0"),
+        "{}",
+        show(&diags)
+    );
+}
+
+#[test]
+fn numbers_the_kernel_would_change_are_refused() {
+    // `leftover_per_vp: 0` used to be read as 1 (every leftover scored); `range_per_qic: 0`
+    // likewise; and a token worth 0 power.
+    for (file, from, to) in [
+        ("rules.yaml", "leftover_per_vp: 3", "leftover_per_vp: 0"),
+        ("rules.yaml", "range_per_qic: 2", "range_per_qic: 0"),
+        (
+            "factions/nevlas.yaml",
+            "{area3_token_value: 2}",
+            "{area3_token_value: 0}",
+        ),
+    ] {
+        let mut files = common::base_files();
+        let text = edit(&mut files, file, from, to);
+        let diags = load_err(&files, &[]);
+        let (line, _) = line_col(&text, to);
+        assert!(
+            diags.len() == 1
+                && diags[0].pos.map(|p| p.line) == Some(line)
+                && diags[0].message.contains("0 is less than the minimum of 1"),
+            "{to}: {}",
+            show(&diags)
+        );
+    }
 }

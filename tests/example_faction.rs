@@ -36,6 +36,7 @@ fn overlay(edit: impl Fn(String) -> String, script: Option<&str>) -> OverlaySour
         file: dir.join("overlay.yaml").display().to_string(),
         text: edit(text),
         scripts: vec![("cartographers.rhai".into(), src)],
+        problem: None,
     }
 }
 

@@ -333,6 +333,7 @@ fn content_with(names: &[String]) -> std::sync::Arc<orrery::content::Content> {
             file: file.display().to_string(),
             text: std::fs::read_to_string(&file).expect("variant readable"),
             scripts: Vec::new(),
+            problem: None,
         });
     }
     let files = orrery::content::DirFiles::new(common::base_dir());

@@ -12,6 +12,7 @@ fn overlay(text: &str) -> OverlaySource {
         file: "variants/test.yaml".into(),
         text: text.into(),
         scripts: Vec::new(),
+        problem: None,
     }
 }
 

@@ -60,6 +60,7 @@ fn contents() -> Vec<(String, Arc<Content>)> {
             file: path.display().to_string(),
             text: std::fs::read_to_string(&path).expect("variant readable"),
             scripts: Vec::new(),
+            problem: None,
         };
         let content = Content::load(&DirFiles::new(common::base_dir()), &[overlay])
             .unwrap_or_else(|d| panic!("{}: {:?}", path.display(), d));

@@ -33,6 +33,7 @@ fn with_variant(name: &str) -> Arc<Content> {
         file: path.display().to_string(),
         text: std::fs::read_to_string(&path).expect("variant readable"),
         scripts: Vec::new(),
+        problem: None,
     };
     match Content::load(&common::base_files(), &[overlay]) {
         Ok(c) => Arc::new(c),
@@ -320,11 +321,13 @@ fn a_layout_whose_fixed_sectors_clash_is_refused_by_validate() {
             file: path.display().to_string(),
             text: std::fs::read_to_string(&path).unwrap(),
             scripts: Vec::new(),
+            problem: None,
         },
         OverlaySource {
             file: "clash.yaml".into(),
             text: text.into(),
             scripts: Vec::new(),
+            problem: None,
         },
     ];
     let diags = Content::load(&common::base_files(), &overlays).expect_err("refused");

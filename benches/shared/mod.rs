@@ -28,6 +28,7 @@ pub fn platform_content() -> Arc<Content> {
         file: variant.display().to_string(),
         text: std::fs::read_to_string(&variant).expect("variant"),
         scripts: Vec::new(),
+        problem: None,
     };
     Arc::new(Content::load(&DirFiles::new(root.join("content/base")), &[overlay]).expect("content"))
 }

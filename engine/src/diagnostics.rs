@@ -32,6 +32,12 @@ const MAX_DEPTH: usize = 128;
 /// ones are parsed on a helper thread whose stack is large enough for any nesting they may hold.
 const SMALL_INPUT_INDICATORS: usize = 1000;
 
+/// Most bytes that aliases (`*name`) may add to a document when they are expanded: each alias
+/// copies its anchor's value, so a small file could otherwise expand to gigabytes. Counted in
+/// bytes (strings, keys and 8 per node), not nodes, so one long string aliased many times is
+/// caught as surely as many small nodes.
+pub const MAX_ALIAS_BYTES: usize = 1 << 20;
+
 /// How many alternatives, fields or enum values a message lists before eliding the rest.
 const MAX_LISTED: usize = 12;
 
@@ -129,8 +135,10 @@ impl SourceDoc {
     /// # Errors
     ///
     /// Returns a positioned [`Diagnostic`] for YAML syntax errors, duplicate keys, more than one
-    /// document, nesting deeper than 128 levels, unsupported tags, non-scalar mapping keys and
-    /// integers out of range (the earliest such problem in the file).
+    /// document, nesting deeper than 128 levels (aliases included), aliases expanding to more
+    /// than [`MAX_ALIAS_BYTES`], unsupported tags, non-scalar mapping keys, integers out of
+    /// range and floats (content numbers are integers; `.inf` and `.nan` included) — the
+    /// earliest such problem in the file.
     pub fn parse(file: &str, text: &str) -> Result<SourceDoc, Diagnostic> {
         let indicators = text
             .bytes()
@@ -865,16 +873,95 @@ fn parse_guarded(file: &str, text: &str) -> Result<SourceDoc, Diagnostic> {
         .unwrap_or_else(|_| Err(internal_error(file)))
 }
 
+/// Checks what the aliases of `text` would copy, before anything is loaded: saphyr's loader
+/// copies an anchor's whole tree for every alias (bounded only in nodes), and so does the
+/// conversion to JSON. At most [`MAX_ALIAS_BYTES`] in all (strings and keys, plus 8 bytes per
+/// node), and no copy may land deeper than [`MAX_DEPTH`]. One pass over the parser's events,
+/// without recursion; syntax errors are left for the loader to report.
+fn check_aliases(text: &str, chars: &[char]) -> Result<(), (Pos, String)> {
+    use saphyr_parser::{Event, Parser};
+    /// An open collection: its anchor id (0: none), its size so far and levels below it.
+    struct Open {
+        anchor: usize,
+        bytes: usize,
+        below: usize,
+    }
+    let mut open: Vec<Open> = Vec::new();
+    // Anchor id → (bytes, levels below).
+    let mut anchors: HashMap<usize, (usize, usize)> = HashMap::new();
+    let mut copied = 0usize;
+    for item in Parser::new_from_str(text) {
+        let Ok((event, span)) = item else {
+            return Ok(());
+        };
+        // A node just finished: (anchor, bytes, levels below).
+        let done = match event {
+            Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
+                open.push(Open {
+                    anchor,
+                    bytes: 8,
+                    below: 0,
+                });
+                continue;
+            }
+            Event::SequenceEnd | Event::MappingEnd => match open.pop() {
+                Some(o) => (o.anchor, o.bytes, o.below),
+                None => return Ok(()),
+            },
+            Event::Scalar(value, _, anchor, _) => (anchor, 8 + value.len(), 0),
+            Event::Alias(id) => {
+                let (bytes, below) = anchors.get(&id).copied().unwrap_or((8, 0));
+                let pos = marker_pos(&span.start);
+                let at = span.start.index();
+                let end = (at + 1..chars.len())
+                    .find(|&i| chars[i].is_whitespace() || matches!(chars[i], ',' | ']' | '}'))
+                    .unwrap_or(chars.len());
+                let name: String = chars.get(at..end).unwrap_or_default().iter().collect();
+                if open.len() + below > MAX_DEPTH {
+                    return Err((
+                        pos,
+                        format!("nesting is too deep (more than {MAX_DEPTH} levels) through alias {name}"),
+                    ));
+                }
+                copied = copied.saturating_add(bytes);
+                if copied > MAX_ALIAS_BYTES {
+                    return Err((
+                        pos,
+                        format!(
+                            "aliases expand to more than {MAX_ALIAS_BYTES} bytes (alias {name} \
+                             copies {bytes} bytes); write the values out or alias less"
+                        ),
+                    ));
+                }
+                (0, bytes, below)
+            }
+            _ => continue,
+        };
+        let (anchor, bytes, below) = done;
+        if anchor > 0 {
+            anchors.insert(anchor, (bytes, below));
+        }
+        if let Some(parent) = open.last_mut() {
+            parent.bytes = parent.bytes.saturating_add(bytes);
+            parent.below = parent.below.max(below + 1);
+        }
+    }
+    Ok(())
+}
+
 fn parse_unguarded(file: &str, text: &str) -> Result<SourceDoc, Diagnostic> {
-    let docs = MarkedYaml::load_from_str(text).map_err(|e| {
-        Diagnostic::new(
-            file,
-            Some(marker_pos(e.marker())),
-            "",
-            format!("invalid YAML: {}", e.info()),
-        )
-    })?;
     let chars: Vec<char> = text.chars().collect();
+    check_aliases(text, &chars)
+        .map_err(|(pos, message)| Diagnostic::new(file, Some(pos), "", message))?;
+    let docs = MarkedYaml::load_from_str(text).map_err(|e| {
+        // saphyr stops deep nesting itself; say so in the words of our own limit.
+        let message = if e.info().contains("recursion limit") {
+            format!("nesting is too deep (more than {MAX_DEPTH} levels)")
+        } else {
+            format!("invalid YAML: {}", e.info())
+        };
+        Diagnostic::new(file, Some(marker_pos(e.marker())), "", message)
+    })?;
     let mut docs = docs.into_iter();
     let Some(root) = docs.next() else {
         return Ok(SourceDoc {
@@ -1089,7 +1176,8 @@ impl Builder {
         })
     }
 
-    /// The value of the alias (`*name`) starting at `start`, if its anchor was seen.
+    /// The value of the alias (`*name`) starting at `start`, if its anchor was seen (what
+    /// aliases copy was bounded before loading, by [`check_aliases`]).
     fn alias_value(&self, start: usize) -> Option<Value> {
         let name = self.slice(start + 1, self.token_end(start + 1));
         self.anchors.get(&name).cloned()
@@ -1151,7 +1239,7 @@ impl Builder {
     }
 
     fn plain(&mut self, text: &str, pos: Pos, pointer: &str) -> Value {
-        plain_scalar_to_json(text).unwrap_or_else(|message| {
+        content_scalar(text).unwrap_or_else(|message| {
             self.problem(pos, pointer, message);
             Value::Null
         })
@@ -1173,6 +1261,10 @@ impl Builder {
                 let source = self.slice(props.rest, node.span.end.index());
                 let source = source.trim();
                 if source.contains('\n') {
+                    if matches!(scalar, Scalar::FloatingPoint(_)) {
+                        self.problem(pos, pointer, float_message(source));
+                        return Value::Null;
+                    }
                     return saphyr_scalar(scalar);
                 }
                 source.to_owned()
@@ -1193,7 +1285,10 @@ impl Builder {
                 "int" => plain_scalar_to_json(&text)
                     .ok()
                     .filter(|v| v.is_i64() || v.is_u64()),
-                "float" => float_text(&text).map(float_value),
+                "float" => {
+                    self.problem(pos, pointer, float_message(&text));
+                    return Value::Null;
+                }
                 _ => {
                     self.problem(pos, pointer, format!("YAML tag `{tag}` is not supported"));
                     return Value::Null;
@@ -1214,7 +1309,7 @@ impl Builder {
         if matches!(self.char_at(props.rest), Some('\'' | '"')) {
             return Value::String(text);
         }
-        match plain_scalar_to_json(s) {
+        match content_scalar(s) {
             Ok(Value::String(_)) => Value::String(text),
             _ if self.is_block_scalar(node.span.start.index()) => Value::String(text),
             Ok(other) => other,
@@ -1298,6 +1393,28 @@ impl Builder {
         }
         Some(key)
     }
+}
+
+/// A plain scalar as content reads it: as `serde_yaml` would ([`plain_scalar_to_json`]), except
+/// that floats are refused. No content field holds a float, and `15.0`, `.inf` or `.nan` would
+/// otherwise pass a schema's `integer` (15.0) or become `null` (JSON has no infinity).
+fn content_scalar(text: &str) -> Result<Value, String> {
+    let value = plain_scalar_to_json(text)?;
+    let is_float = !leading_zero_digits(text)
+        && float_text(text).is_some()
+        && !(value.is_i64() || value.is_u64());
+    if is_float {
+        return Err(float_message(text));
+    }
+    Ok(value)
+}
+
+/// The problem with a float in content.
+fn float_message(text: &str) -> String {
+    format!(
+        "expected an integer, got float {text} (numbers in content are whole; quote it if it \
+         is text)"
+    )
 }
 
 /// Converts a saphyr scalar without looking at its source.
@@ -1431,7 +1548,7 @@ mod tests {
 
     #[test]
     fn every_error_is_reported_sorted_by_position() {
-        let text = "colour: red\nid: 7\nsize: -3\ntags: [a, 2, c]\nhome: {kind: k, x: 1.5, y: 0}\n";
+        let text = "colour: red\nid: 7\nsize: -3\ntags: [a, 2, c]\nhome: {kind: k, x: [1], y: 0}\n";
         assert_eq!(
             shown(&check(text)),
             [
@@ -1440,7 +1557,7 @@ mod tests {
                 "f.yaml:2:5: expected string, got integer 7 (at /id)",
                 "f.yaml:3:7: -3 is less than the minimum of 0 (at /size)",
                 "f.yaml:4:11: expected string, got integer 2 (at /tags/1)",
-                "f.yaml:5:20: expected integer, got number 1.5 (at /home/x)",
+                "f.yaml:5:20: expected integer, got sequence (at /home/x)",
                 "f.yaml:5:25: unknown field \"y\", expected one of kind, x (at /home/y)",
             ]
         );
@@ -1570,7 +1687,7 @@ quoted: "0123"
 single: 'it''s'
 ints: [0, 7, -7, +7, 0x1F, -0x1F, 0o17, 0b101, -0b11, 18446744073709551615, -9223372036854775808]
 leading_zero: [0123, -007, 00]
-floats: [1.5, -2.5e3, .5, 1e3, +1.25, 1., .inf, -.inf, .nan, 1e999]
+not_floats: [1e999, 1.2.3, inf]
 bools: [true, True, TRUE, false, False, FALSE, yes, no, on, off]
 nulls: [~, null, Null, NULL, ]
 empty:
@@ -1586,7 +1703,7 @@ empty_block: |
 keep: >+
   x
 
-tagged: [!!str 0123, !!int "42", !!float 1, !!bool true, !!null ~]
+tagged: [!!str 0123, !!int "42", !!bool true, !!null ~]
 empty_str: !!str
 anchor: &a {k: 0x10, list: [1, two]}
 alias: *a
@@ -1678,6 +1795,68 @@ escapes: "tab\tnew\nline"
         assert_eq!(plain_scalar_to_json("0123"), Ok(json!("0123")));
         assert_eq!(plain_scalar_to_json("-0b11"), Ok(json!(-3)));
         assert_eq!(plain_scalar_to_json(".nan"), Ok(Value::Null));
+    }
+
+    #[test]
+    fn floats_are_refused_naming_the_integer_expected() {
+        for (text, shown) in [
+            ("value: 15.0\n", "15.0"),
+            ("value: .inf\n", ".inf"),
+            ("value: -.Inf\n", "-.Inf"),
+            ("value: .nan\n", ".nan"),
+            ("value: 1e3\n", "1e3"),
+            ("value: !!float 1\n", "1"),
+        ] {
+            let err = SourceDoc::parse("f.yaml", text).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                format!(
+                    "f.yaml:1:8: expected an integer, got float {shown} (numbers in content are \
+                     whole; quote it if it is text) (at /value)"
+                ),
+                "{text}"
+            );
+        }
+        // Quoted, block or keys: text, as before.
+        let doc =
+            SourceDoc::parse("f.yaml", "a: \"1.5\"\nb: |\n  2.5\n1.5: c\nd: 1e999\n").unwrap();
+        assert_eq!(
+            doc.value(),
+            &json!({"a": "1.5", "b": "2.5\n", "1.5": "c", "d": "1e999"})
+        );
+    }
+
+    #[test]
+    fn alias_expansion_is_bounded_in_bytes() {
+        // One long string aliased through levels of ten: few nodes, many bytes.
+        let long = "x".repeat(200_000);
+        let mut text = format!("s: &s {long}\n");
+        text.push_str("l1: &l1 [");
+        text.push_str(&vec!["*s"; 10].join(", "));
+        text.push_str("]\nl2: &l2 [");
+        text.push_str(&vec!["*l1"; 10].join(", "));
+        text.push_str("]\n");
+        let err = SourceDoc::parse("f.yaml", &text).unwrap_err();
+        assert!(
+            err.message.starts_with(&format!(
+                "aliases expand to more than {MAX_ALIAS_BYTES} bytes (alias *s copies 200008 bytes)"
+            )),
+            "{err}"
+        );
+        assert_eq!(err.pos, Some(Pos { line: 2, col: 30 }));
+        // Within the budget aliases still expand.
+        let doc = SourceDoc::parse("f.yaml", "a: &a [1, two]\nb: [*a, *a]\n").unwrap();
+        assert_eq!(doc.value()["b"], json!([[1, "two"], [1, "two"]]));
+        // Nesting reached through aliases counts too.
+        let deep = format!(
+            "a: &a {}1{}\nb: {}*a{}\n",
+            "[".repeat(100),
+            "]".repeat(100),
+            "[".repeat(100),
+            "]".repeat(100)
+        );
+        let err = SourceDoc::parse("f.yaml", &deep).unwrap_err();
+        assert!(err.message.starts_with("nesting is too deep"), "{err}");
     }
 
     #[test]

@@ -691,6 +691,33 @@ fn known_arity(verb: &str) -> Option<usize> {
     })
 }
 
+/// Why `id` cannot be written as an id of the notation (a faction, building, tile, booster,
+/// track, token or action id, or a command verb), or `None` when it can: an ASCII letter, then
+/// ASCII letters, digits, `-` or `_`, at most 64 bytes; not `init` (a record's first line),
+/// not a seat (`p3`), not [`NO_VALUE`]. Content ids are checked with it when content loads, so
+/// every game's log can be replayed.
+pub fn unwritable_id(id: &str) -> Option<String> {
+    let shape = id.bytes().next().is_some_and(|b| b.is_ascii_alphabetic())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'));
+    let seat = id
+        .strip_prefix('p')
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    let why = if !shape {
+        "an id is an ASCII letter followed by letters, digits, `-` or `_`"
+    } else if id.len() > 64 {
+        "an id is at most 64 bytes"
+    } else if seat || id == "init" || id == NO_VALUE {
+        "`init`, `undefined` and seats (`p1`, `p2`, …) mean something else in a move line"
+    } else {
+        return None;
+    };
+    Some(format!(
+        "{id:?} cannot be written in the move notation: {why}"
+    ))
+}
+
 /// Parses one trimmed part (without its index context).
 fn parse_part(text: &str) -> Result<Command, NotationError> {
     let mut words = text.split_whitespace();

@@ -30,6 +30,7 @@ fn load(data: &[u8]) -> Option<Content> {
             file: "fuzz.yaml".into(),
             text: yaml,
             scripts: script,
+            problem: None,
         };
         Content::load(base, &[overlay])
     } else {

@@ -39,6 +39,7 @@ pub fn platform_overlay() -> OverlaySource {
         file: path.display().to_string(),
         text: std::fs::read_to_string(&path).expect("variant readable"),
         scripts: Vec::new(),
+        problem: None,
     }
 }
 

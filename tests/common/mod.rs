@@ -74,6 +74,7 @@ pub fn platform_content() -> std::sync::Arc<Content> {
         file: variant.display().to_string(),
         text: std::fs::read_to_string(&variant).expect("variant readable"),
         scripts: Vec::new(),
+        problem: None,
     };
     std::sync::Arc::new(
         Content::load(&DirFiles::new(base_dir()), &[overlay]).expect("valid content"),

@@ -89,6 +89,7 @@ impl RecordContent {
                     file: "<record player_variants>".into(),
                     text,
                     scripts: Vec::new(),
+                    problem: None,
                 },
             });
         }

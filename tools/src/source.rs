@@ -120,6 +120,7 @@ impl ContentSource {
                         file: files.display_name("overlay.yaml"),
                         text,
                         scripts,
+                        problem: None,
                     });
                 }
                 let flat = embedded_under("variants/", "<built-in>/variants");
@@ -128,6 +129,7 @@ impl ContentSource {
                         file: flat.display_name(&format!("{name}.yaml")),
                         text,
                         scripts: Vec::new(),
+                        problem: None,
                     });
                 }
             }
@@ -157,9 +159,21 @@ fn named_scripts(
 /// overlay in a big folder reads nothing else there). The overlay itself may be reached
 /// through a link (it was named); the scripts beside it must be plain files.
 fn read_overlay_file(file: &Path, dir: Option<&Path>) -> Result<OverlaySource, String> {
-    let text = read_bounded(file, MAX_CONTENT_FILE_BYTES, true)
-        .map_err(|e| format!("{}: {e}", file.display()))?;
-    let scripts = named_scripts(&text, |name| {
+    // A file that is there but cannot be read as content (not UTF-8, too large, a FIFO) is
+    // refused by loading, as a base file would be (exit 1); only a missing one is a usage error.
+    let text = match read_bounded(file, MAX_CONTENT_FILE_BYTES, true) {
+        Ok(text) => text,
+        Err(e) if std::fs::metadata(file).is_ok() => {
+            return Ok(OverlaySource {
+                file: file.display().to_string(),
+                text: String::new(),
+                scripts: Vec::new(),
+                problem: Some(e),
+            })
+        }
+        Err(e) => return Err(format!("{}: {e}", file.display())),
+    };
+    let read = named_scripts(&text, |name| {
         let path = dir?.join(name);
         // A missing file is loading's to report; anything else there must be readable.
         std::fs::symlink_metadata(&path).ok()?;
@@ -167,11 +181,16 @@ fn read_overlay_file(file: &Path, dir: Option<&Path>) -> Result<OverlaySource, S
             read_bounded(&path, MAX_SCRIPT_BYTES as u64, false)
                 .map_err(|e| format!("{}: {e}", path.display())),
         )
-    })?;
+    });
+    let (scripts, problem) = match read {
+        Ok(scripts) => (scripts, None),
+        Err(e) => (Vec::new(), Some(e)),
+    };
     Ok(OverlaySource {
         file: file.display().to_string(),
         text,
         scripts,
+        problem,
     })
 }
 

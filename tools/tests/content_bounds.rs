@@ -108,7 +108,7 @@ fn a_script_beside_an_overlay_that_is_a_link_is_refused() {
     std::fs::rename(&script, dir.join("elsewhere.rhai")).expect("moved");
     symlink(dir.join("elsewhere.rhai"), &script).expect("link");
     let out = validate(&repo().join("content"), &[&ov]);
-    refused(&out, 2, &["cartographers.rhai", "symbolic link"]);
+    refused(&out, 1, &["cartographers.rhai", "symbolic link"]);
 }
 
 #[test]
@@ -123,13 +123,13 @@ fn fifos_are_refused_not_opened() {
     let pipe = dir.join("variant.yaml");
     mkfifo(&pipe);
     let out = validate(&repo().join("content"), &[&pipe]);
-    refused(&out, 2, &["variant.yaml", "not a plain file"]);
+    refused(&out, 1, &["variant.yaml", "not a plain file"]);
     // A FIFO as the script an overlay names.
     let ov = example_overlay(&dir);
     std::fs::remove_file(ov.join("cartographers.rhai")).expect("removed");
     mkfifo(&ov.join("cartographers.rhai"));
     let out = validate(&repo().join("content"), &[&ov]);
-    refused(&out, 2, &["cartographers.rhai", "not a plain file"]);
+    refused(&out, 1, &["cartographers.rhai", "not a plain file"]);
     // A FIFO as a record.
     let record = dir.join("record.json");
     mkfifo(&record);
@@ -170,6 +170,23 @@ fn an_overlay_in_a_big_folder_reads_only_what_it_names() {
 }
 
 #[test]
+fn an_overlay_that_is_not_utf8_exits_one_like_a_base_file() {
+    let dir = scratch("not-utf8");
+    let bytes = b"name: x\nchanges: []\n# \xff\xfe\n";
+    let content = content_copy(&dir);
+    std::fs::write(content.join("base/factions/bad.yaml"), bytes).expect("write");
+    let out = validate(&content, &[]);
+    refused(&out, 1, &["factions/bad.yaml", "not UTF-8"]);
+    let overlay = dir.join("bad.yaml");
+    std::fs::write(&overlay, bytes).expect("write");
+    let out = validate(&repo().join("content"), &[&overlay]);
+    refused(&out, 1, &["bad.yaml", "not UTF-8"]);
+    // A variant that is not there at all is still a usage error.
+    let out = validate(&repo().join("content"), &[&dir.join("missing.yaml")]);
+    refused(&out, 2, &["missing.yaml", "not found"]);
+}
+
+#[test]
 fn oversize_files_are_refused_with_the_limit() {
     let dir = scratch("oversize");
     let padding = "#".repeat(MAX_CONTENT_FILE_BYTES as usize + 10);
@@ -193,7 +210,7 @@ fn oversize_files_are_refused_with_the_limit() {
     let out = validate(&repo().join("content"), &[&overlay]);
     refused(
         &out,
-        2,
+        1,
         &[
             "big.yaml",
             &format!("limit of {MAX_CONTENT_FILE_BYTES} bytes"),
@@ -235,7 +252,7 @@ fn a_saved_state_naming_a_pseudo_file_as_variant_is_refused() {
     let mut cmd = orrery();
     cmd.current_dir(repo()).arg("moves").arg(&state);
     let out = run_bounded(cmd);
-    refused(&out, 2, &["/proc/self/status", "pseudo-file"]);
+    refused(&out, 1, &["/proc/self/status", "pseudo-file"]);
     // A FIFO there is refused the same way, without blocking on it.
     let pipe = dir.join("pipe.yaml");
     mkfifo(&pipe);
@@ -246,7 +263,7 @@ fn a_saved_state_naming_a_pseudo_file_as_variant_is_refused() {
     let mut cmd = orrery();
     cmd.current_dir(repo()).arg("moves").arg(&state);
     let out = run_bounded(cmd);
-    refused(&out, 2, &["pipe.yaml", "not a plain file"]);
+    refused(&out, 1, &["pipe.yaml", "not a plain file"]);
 }
 
 /// An overlay folder adding `big.rhai` with this source.
@@ -272,9 +289,10 @@ fn a_script_of_20000_functions_is_refused_quickly() {
     assert!(source.len() > MAX_SCRIPT_BYTES);
     let ov = script_overlay(&dir, &source);
     let out = validate(&repo().join("content"), &[&ov]);
+    // A file that is there but refused is invalid content (exit 1), as in a base folder.
     refused(
         &out,
-        2,
+        1,
         &["big.rhai", &format!("limit of {MAX_SCRIPT_BYTES} bytes")],
     );
     // Within the size limit, the function count bounds compiling.

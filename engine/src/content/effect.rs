@@ -25,10 +25,10 @@ impl JsonSchema for Bundle {
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
         schemars::json_schema!({
-            "description": "Amounts by code: a resource id from `rules.yaml` (`c`, `o`, `k`, `q`, `vp`) or a power-cycle code (`pw`, `t`, `tg`, `t-a3`, `gf`).",
+            "description": "Amounts by code: a resource id from `rules.yaml` (`c`, `o`, `k`, `q`, `vp`) or a power-cycle code (`pw`, `t`, `tg`, `t-a3`, `gf`). Amounts are 0 or more everywhere (gains, costs, income, start): a loss is written as a cost, which is paid only when it can be, so nothing drops below 0. Hooks' returns are held to the same rule.",
             "type": "object",
             "propertyNames": { "pattern": "^[a-z][a-z0-9]*(-[a-z0-9]+)?$" },
-            "additionalProperties": { "type": "integer" }
+            "additionalProperties": { "type": "integer", "minimum": 0 }
         })
     }
 }
@@ -301,8 +301,8 @@ pub enum Modifier {
     GaiaReturnArea(u8),
     /// Tokens discarded by burning go to the Gaia area instead of the supply.
     BurnToGaia,
-    /// Power each token spent from area III is worth.
-    Area3TokenValue(u32),
+    /// Power each token spent from area III is worth; at least 1 (0 is refused, not read as 1).
+    Area3TokenValue(#[schemars(range(min = 1))] u32),
     /// The player may not advance on this research track.
     LockTrack(String),
     /// The player may build a mine on a planet another player colonized.

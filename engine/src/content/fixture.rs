@@ -117,6 +117,7 @@ mod tests {
             file: "tweak.yaml".into(),
             text: "name: tweak\nchanges:\n  - add: {kind: faction, value: {id: blips, name: Blips, home: blue}}\n  - replace: {kind: booster, id: perk1, value: {id: perk1, name: Better, income: [gain: {gold: 2}]}}\n  - remove: {kind: tech_tile, id: widget1}\n  - set: {kind: rules, path: options.turn_order, value: first_passer_clockwise}\n  - script: {file: extra.rhai, source: 'fn zap() { 1 }'}\n".into(),
             scripts: Vec::new(),
+            problem: None,
         };
         let diags = Content::load(&files(), std::slice::from_ref(&ov)).unwrap_err();
         // Removing the only tile leaves a position without a tile.

@@ -30,13 +30,16 @@ pub struct Rules {
     pub final_places: Vec<i32>,
     /// Research VP at game end: VP per level reached at or above `from`.
     pub research_scoring: ResearchScoring,
-    /// VP per this many leftover resources (summed over `leftover_resources`) at game end.
+    /// VP per this many leftover resources (summed over `leftover_resources`) at game end; at
+    /// least 1 (0 is refused, not read as 1).
+    #[schemars(range(min = 1))]
     pub leftover_per_vp: u32,
     /// Resources counted for the leftover VP.
     pub leftover_resources: Vec<String>,
     /// Distance within which neighbours are offered a charge.
     pub charge_distance: u32,
-    /// Distance within which another player's structure makes an upgrade cheaper.
+    /// Distance within which another player's structure makes an upgrade cheaper (0: only a
+    /// structure on the same space, so none; hooks see the same neighbours).
     pub neighbour_distance: u32,
     /// Base federation threshold.
     pub federation_threshold: u32,
@@ -47,7 +50,8 @@ pub struct Rules {
     /// What building on a planet of the `gaia` kind costs on top of the building (without a
     /// Gaiaformer of your own there).
     pub gaia_planet_fee: Bundle,
-    /// Range gained per unit of `range_resource` paid.
+    /// Range gained per unit of `range_resource` paid; at least 1 (0 is refused, not read as 1).
+    #[schemars(range(min = 1))]
     pub range_per_qic: u32,
     /// The resource paid for extra range.
     pub range_resource: String,

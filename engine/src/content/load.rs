@@ -144,6 +144,9 @@ pub struct OverlaySource {
     pub text: String,
     /// Scripts found beside the overlay: `(name, source)`.
     pub scripts: Vec<(String, String)>,
+    /// Why the overlay file could not be read (not UTF-8, too large, not a plain file): the
+    /// file is then refused by loading like a base file that cannot be read, not applied.
+    pub problem: Option<String>,
 }
 
 /// Where every effective value came from: the located trees after overlays.

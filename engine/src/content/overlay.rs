@@ -3,6 +3,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::diagnostics::SourceDoc;
+
 /// A variant or errata file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -18,12 +20,14 @@ pub struct Overlay {
 
 /// The script files an overlay's text asks to be read from beside it: the `file` of each
 /// `script` change without a `source`, when it is a plain file name (no folder, not hidden).
-/// Tolerant: text that does not parse names none (loading reports why).
+/// Tolerant: text that does not parse names none (loading reports why). The text is parsed
+/// the way loading parses it ([`SourceDoc::parse`]: bounded nesting and alias expansion).
 pub fn scripts_beside(text: &str) -> Vec<String> {
-    let Ok(value) = serde_yaml::from_str::<serde_json::Value>(text) else {
+    let Ok(doc) = SourceDoc::parse("overlay", text) else {
         return Vec::new();
     };
-    let mut names: Vec<String> = value
+    let mut names: Vec<String> = doc
+        .value()
         .get("changes")
         .and_then(serde_json::Value::as_array)
         .into_iter()

@@ -150,6 +150,10 @@ pub(crate) fn apply_overlay(
     scripts: &mut BTreeMap<String, (String, String)>,
     diags: &mut Vec<Diagnostic>,
 ) {
+    if let Some(problem) = &ov.problem {
+        diags.push(Diagnostic::plain(&ov.file, problem));
+        return;
+    }
     if ov.text.len() as u64 > super::files::MAX_CONTENT_FILE_BYTES {
         diags.push(Diagnostic::plain(
             &ov.file,

@@ -45,6 +45,11 @@ fn diag(node: &LNode, pointer: &str, message: String) -> Diagnostic {
 pub(crate) fn check(c: &Decoded, docs: &[Doc], diags: &mut Vec<Diagnostic>) {
     for doc in docs {
         numbers_in_range(&doc.tree, "", diags);
+        if doc.kind != Kind::Sectors {
+            ids_writable(&doc.tree, "", diags);
+        } else if let Some(LKind::Seq(sectors)) = doc.tree.at("/sectors").map(|n| &n.kind) {
+            sector_labels(sectors, diags);
+        }
     }
     let doc = |kind: Kind| docs.iter().find(|d| d.kind == kind);
     // At `pointer` of the first document of `kind` (the document itself when absent).
@@ -196,6 +201,56 @@ fn numbers_in_range(node: &LNode, pointer: &str, diags: &mut Vec<Diagnostic>) {
             for e in entries {
                 let key = e.key.replace('~', "~0").replace('/', "~1");
                 numbers_in_range(&e.value, &format!("{pointer}/{key}"), diags);
+            }
+        }
+    }
+}
+
+/// Reports every `id` and `verb` the move notation could not write (see
+/// [`crate::notation::unwritable_id`]) at its own position: a game with such an id would play,
+/// but its log would not replay.
+fn ids_writable(node: &LNode, pointer: &str, diags: &mut Vec<Diagnostic>) {
+    match &node.kind {
+        LKind::Scalar(_) => {}
+        LKind::Seq(items) => {
+            for (i, item) in items.iter().enumerate() {
+                ids_writable(item, &format!("{pointer}/{i}"), diags);
+            }
+        }
+        LKind::Map(entries) => {
+            for e in entries {
+                let key = e.key.replace('~', "~0").replace('/', "~1");
+                let at = format!("{pointer}/{key}");
+                match (&e.key[..], &e.value.kind) {
+                    ("id" | "verb", LKind::Scalar(serde_json::Value::String(id))) => {
+                        if let Some(why) = crate::notation::unwritable_id(id) {
+                            diags.push(diag(&e.value, &at, why));
+                        }
+                    }
+                    _ => ids_writable(&e.value, &at, diags),
+                }
+            }
+        }
+    }
+}
+
+/// Reports sector labels that a hex name cannot hold: hex names start with the label, one or
+/// two digits (`4B2`, `10A11`).
+fn sector_labels(sectors: &[LNode], diags: &mut Vec<Diagnostic>) {
+    for (i, s) in sectors.iter().enumerate() {
+        let Some(label) = s.get("label") else {
+            continue;
+        };
+        if let LKind::Scalar(serde_json::Value::String(text)) = &label.kind {
+            if !(1..=2).contains(&text.len()) || !text.bytes().all(|b| b.is_ascii_digit()) {
+                diags.push(diag(
+                    label,
+                    &format!("/sectors/{i}/label"),
+                    format!(
+                        "sector label {text:?} cannot start a hex name: a label is one or two \
+                         digits"
+                    ),
+                ));
             }
         }
     }

@@ -6,12 +6,46 @@
 use serde_json::{json, Map, Value};
 
 use super::{Game, MoveError};
-use crate::content::{Bundle, Condition, Content, Effect, Modifier, ResearchChoice, ScriptRef};
+use crate::content::{
+    schema, Bundle, Condition, Content, Effect, Modifier, ResearchChoice, ScriptRef,
+};
+use crate::diagnostics::SchemaCheck;
 use crate::player::hook_key;
 use crate::script::ScriptError;
 
 /// The largest amount (of a resource, steps, range) a hook may return in one effect or cost.
 pub const MAX_HOOK_AMOUNT: i32 = 1000;
+
+/// The checks YAML's effects and amounts get from the content schemas (`Effect`, `Bundle`:
+/// shape, integer amounts of 0 or more), compiled once, applied to what hooks return.
+fn return_checks() -> Option<&'static (SchemaCheck, SchemaCheck)> {
+    static CHECKS: std::sync::OnceLock<Option<(SchemaCheck, SchemaCheck)>> =
+        std::sync::OnceLock::new();
+    CHECKS
+        .get_or_init(|| {
+            let effect = SchemaCheck::new(&schema::schema_of::<Effect>()).ok()?;
+            let bundle = SchemaCheck::new(&schema::schema_of::<Bundle>()).ok()?;
+            Some((effect, bundle))
+        })
+        .as_ref()
+}
+
+/// The first problem the content schema finds in a returned value, as YAML would report it.
+fn schema_problem(
+    check: impl Fn(&(SchemaCheck, SchemaCheck)) -> &SchemaCheck,
+    v: &Value,
+) -> Option<String> {
+    let Some(checks) = return_checks() else {
+        return Some("the content schemas could not be compiled".into());
+    };
+    check(checks).errors(v).into_iter().next().map(|e| {
+        if e.pointer.is_empty() {
+            e.message
+        } else {
+            format!("{} (at {})", e.message, e.pointer)
+        }
+    })
+}
 
 /// Whether content names any hook at all: every hook names a script, and content with no
 /// script names none (the base game), so this costs nothing there.
@@ -237,6 +271,11 @@ impl Game {
         };
         let mut effects = Vec::with_capacity(items.len());
         for item in items {
+            if let Some(why) = schema_problem(|c| &c.0, &item) {
+                return Err(
+                    self.hook_refusal(s, format!("returned {item}, which is not an effect: {why}"))
+                );
+            }
             let e: Effect = serde_json::from_value(item.clone()).map_err(|e| {
                 self.hook_refusal(s, format!("returned {item}, which is not an effect: {e}"))
             })?;
@@ -267,7 +306,8 @@ impl Game {
     fn check_hook_effect(&self, seat: usize, e: &Effect) -> Result<(), String> {
         let content = &self.content;
         let bundle = |b: &Bundle| -> Result<(), String> {
-            for (code, n) in b.iter() {
+            // Every code named, zero amounts included, as loading checks YAML's.
+            for (code, &n) in &b.0 {
                 self.check_code(code)?;
                 if n.unsigned_abs() > MAX_HOOK_AMOUNT as u32 {
                     return Err(format!("{n} {code} is more than {MAX_HOOK_AMOUNT}"));
@@ -374,7 +414,7 @@ impl Game {
     /// planet and the neighbouring planets with their owners.
     fn site_value(&self, site: Site<'_>) -> Value {
         let hex = self.state.map.spaces[site.idx].hex;
-        let reach = self.content.rules.neighbour_distance.max(1);
+        let reach = self.content.rules.neighbour_distance;
         let mut neighbours = Vec::new();
         for (i, space) in self.state.map.spaces.iter().enumerate() {
             let d = space.hex.distance(hex);
@@ -512,10 +552,16 @@ impl Game {
                         ))
                     }
                 };
+                if let Some(why) = schema_problem(|c| &c.1, &value) {
+                    return Err(self.hook_refusal(
+                        s,
+                        format!("cost part {key} = {value} is not amounts: {why}"),
+                    ));
+                }
                 let b: Bundle = serde_json::from_value(value.clone()).map_err(|e| {
                     self.hook_refusal(s, format!("cost part {key} = {value} is not amounts: {e}"))
                 })?;
-                for (code, n) in b.iter() {
+                for (code, &n) in &b.0 {
                     self.check_code(code)
                         .map_err(|why| self.hook_refusal(s, format!("cost part {key}: {why}")))?;
                     if !(0..=MAX_HOOK_AMOUNT).contains(&n) {
@@ -609,6 +655,7 @@ fn start(v) { [] }
             file: "hooks.yaml".into(),
             text: BLIPS.into(),
             scripts: vec![("t.rhai".into(), src)],
+            problem: None,
         };
         match Content::load(&fixture::files(), &[overlay]) {
             Ok(c) => Arc::new(c),
@@ -675,6 +722,27 @@ fn start(v) { [] }
             ),
             ("fn act(v) { #{gian: #{gold: 1}} }", "not an effect"),
             ("fn act(v) { #{gain: #{gold: 5000}} }", "more than 1000"),
+            // The checks YAML gets: amounts of 0 or more, every code known (zero or not).
+            (
+                "fn act(v) { #{gain: #{gold: -1000}} }",
+                "-1000 is less than the minimum of 0 (at /gain/gold)",
+            ),
+            (
+                "fn act(v) { #{gain: #{t: -1000}} }",
+                "less than the minimum of 0",
+            ),
+            (
+                "fn act(v) { #{gain: #{pw: -1000}} }",
+                "less than the minimum of 0",
+            ),
+            (
+                "fn act(v) { #{gain: #{zz: 0}} }",
+                "unknown resource code \"zz\"",
+            ),
+            (
+                "fn act(v) { #{gain_per: #{per: \"planet_types\", gain: #{vp: -1}}} }",
+                "less than the minimum of 0",
+            ),
             (
                 "fn act(v) { #{script: #{script: \"t.rhai\", function: \"act\"}} }",
                 "may not return a script",
@@ -775,6 +843,15 @@ fn start(v) { [] }
         // A cost hook making huts cost 9 gold: nothing affordable.
         let g = game("fn cost(v) { #{building: #{gold: 9}, range: #{}} }");
         assert_eq!(builds_listed_exactly(&g), 0);
+        // A cost part below 0 (a gain in disguise) or naming an unknown code: refused, as
+        // in YAML, so no build is listed.
+        for src in [
+            "fn cost(v) { #{building: #{gold: -5}} }",
+            "fn cost(v) { #{building: #{zz: 0}} }",
+        ] {
+            let g = game(src);
+            assert_eq!(builds_listed_exactly(&g), 0, "{src}");
+        }
         // A cost hook making huts free: at least as many as before.
         let g = game("fn cost(v) { #{building: #{}, terraform: #{}, range: #{}} }");
         assert!(builds_listed_exactly(&g) >= free);
@@ -931,6 +1008,7 @@ fn start(v) { [] }
                 file: "hooks.yaml".into(),
                 text: BLIPS.into(),
                 scripts: vec![("t.rhai".into(), script)],
+                problem: None,
             };
             match Content::load(&fixture::files(), &[overlay]) {
                 Ok(_) => Vec::new(),

@@ -669,8 +669,9 @@ impl Game {
                 .iter()
                 .map(|r| self.state.players[s].resource(&self.content, r))
                 .sum();
-            let per = self.content.rules.leftover_per_vp.max(1) as i32;
-            self.gain_code(s, VP, total / per, "resources");
+            // Loading refuses a `leftover_per_vp` of 0, so the division always happens.
+            let per = i32::try_from(self.content.rules.leftover_per_vp).unwrap_or(i32::MAX);
+            self.gain_code(s, VP, total.checked_div(per).unwrap_or(0), "resources");
             // A won faction auction bid is paid last.
             let bid = self.state.bids.get(s).copied().unwrap_or(0);
             self.gain_code(s, VP, -i32::try_from(bid).unwrap_or(i32::MAX), "bid");

@@ -513,7 +513,7 @@ impl Game {
         let mut r = SeatRules {
             from: RangeOrigins::new(),
             from_box: None,
-            range_per_qic: self.content.rules.range_per_qic.max(1),
+            range_per_qic: self.content.rules.range_per_qic,
             nav_range: 1,
             ore_per_step: 3,
             gaia_fee: &self.content.rules.gaia_planet_fee,
