@@ -7,6 +7,7 @@
 //! println!("{}", content.summary());
 //! ```
 
+pub mod describe;
 pub mod effect;
 pub mod files;
 #[doc(hidden)]
