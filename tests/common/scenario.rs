@@ -126,7 +126,7 @@ pub fn built(g: &Game, faction: &str, building: &str) -> u32 {
 
 pub fn leech_offer(g: &Game) -> Option<(String, u32)> {
     match g.next_decision() {
-        Some(Decision::Leech { seat, value }) => Some((g.seat_name(*seat), *value)),
+        Some(Decision::Leech { seat, value, .. }) => Some((g.seat_name(*seat), *value)),
         _ => None,
     }
 }

@@ -89,11 +89,13 @@ pub fn explain(args: &ContentArgs, kind: &str, id: Option<&str>, json: bool) -> 
         errln!("error: no {}", item_name(kind, id));
         return ExitCode::from(1);
     };
+    let does = orrery::content::describe::item(&content, kind, id);
     if json {
         let out = json!({
             "content": stack.to_json(),
             "kind": kind.name(),
             "id": id,
+            "does": does,
             "fields": fields.iter().map(|f| json!({
                 "path": f.path,
                 "value": f.value,
@@ -103,6 +105,9 @@ pub fn explain(args: &ContentArgs, kind: &str, id: Option<&str>, json: bool) -> 
         outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     } else {
         outln!("# {}", item_name(kind, id));
+        if let Some(does) = does.filter(|d| !d.is_empty()) {
+            outln!("does: {does}  (generated from its effects)");
+        }
         print_fields(&fields);
     }
     ExitCode::SUCCESS

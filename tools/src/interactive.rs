@@ -158,9 +158,29 @@ fn list(game: &Game, legal: &[Command], out: &mut impl Write) -> std::io::Result
         legal.len()
     )?;
     for (i, part) in legal.iter().enumerate() {
-        writeln!(out, "{:>4}  {part}", i + 1)?;
+        match part_note(game, part) {
+            Some(note) => writeln!(out, "{:>4}  {part}  ({note})", i + 1)?,
+            None => writeln!(out, "{:>4}  {part}", i + 1)?,
+        }
     }
     Ok(())
+}
+
+/// What the tile, booster, token or board action a part names does, from its effects.
+fn part_note(game: &Game, part: &Command) -> Option<String> {
+    let setup = &game.state.setup;
+    let id = match part {
+        Command::Booster(id) | Command::Pass(Some(id)) | Command::Action(id) => id.to_string(),
+        Command::FedTile(id) => id.to_string(),
+        Command::Federation { token, .. } => token.to_string(),
+        Command::Tech(pos) | Command::Cover(pos) => setup
+            .techs
+            .get(pos.as_str())
+            .cloned()
+            .or_else(|| game.state.adv_left.get(pos.as_str()).map(|w| w.to_string()))?,
+        _ => return None,
+    };
+    orrery::content::describe::by_id(&game.content, &id).filter(|d| !d.is_empty())
 }
 
 pub fn run(args: &PlayArgs) -> ExitCode {

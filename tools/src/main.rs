@@ -471,6 +471,14 @@ fn validate(args: &ContentArgs) -> ExitCode {
     match stack.load() {
         Ok(content) => {
             outln!("{}", content.summary());
+            // Names that state a number their effects contradict: warnings, not problems.
+            for (kind, id, message) in orrery::content::describe::stale_names(&content) {
+                let at = content
+                    .provenance
+                    .origin(kind, Some(&id), "name")
+                    .map_or_else(String::new, |o| format!("{o}: "));
+                outln!("{at}warning: {} {id}: {message}", kind.name());
+            }
             ExitCode::SUCCESS
         }
         Err(diags) => {

@@ -87,6 +87,28 @@ pub enum Effect {
     Script(ScriptRef),
 }
 
+impl Effect {
+    /// Whether the effect may be paid to a seat watching another seat's move (a trigger with
+    /// `by: others` or `any`): gains that need no choice, so not a charge (`pw`), which can
+    /// ask where a special token goes. A `script` is checked on what it returns.
+    pub fn pays_watcher(&self) -> Result<(), String> {
+        let bundle = match self {
+            Effect::Gain(b) => b,
+            Effect::GainPer(g) => &g.gain,
+            Effect::Script(_) => return Ok(()),
+            _ => {
+                return Err("a trigger on another seat's move pays automatically: \
+                            only gain and gain_per"
+                    .into())
+            }
+        };
+        if bundle.get("pw") != 0 {
+            return Err("a trigger on another seat's move may not charge power (pw)".into());
+        }
+        Ok(())
+    }
+}
+
 /// `gain_per`: a bundle per counted thing.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -195,25 +217,62 @@ pub enum Event {
     TerraformStep,
     /// A federation token was gained.
     FederationToken,
-    /// A charge offered by a neighbour's building was accepted.
+    /// A charge offered by a neighbour's building was accepted (the seat that acted is the
+    /// one that took the charge).
     ChargeAccepted,
 }
 
-/// Which builds a `built` trigger reacts to.
+/// Which builds a `built` trigger reacts to. `planet`, `new_planet_type` and `shared` describe
+/// the build (the seat that built); `within` measures from the watcher's own buildings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BuiltFilter {
-    /// Building ids.
+    /// Building ids (any building when absent).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub buildings: Vec<String>,
     /// Only on planets of this type (e.g. `gaia`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub planet: Option<String>,
-    /// Only when the planet type was not colonized by the player before.
+    /// Only when the planet type was not colonized by the builder before.
     #[serde(default)]
     pub new_planet_type: bool,
     /// Only (true) or never (false) on a planet another player already colonized.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shared: Option<bool>,
+    /// Only within this distance of one of the watcher's own buildings (for the watcher's own
+    /// builds, of another of its buildings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub within: Option<u32>,
+}
+
+/// Whose events a trigger reacts to.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Scope {
+    /// The seat that owns the trigger (the watcher) acted.
+    #[default]
+    Own,
+    /// Another seat acted. Such a trigger pays its watcher automatically, outside the
+    /// watcher's turn: its effects may only gain (`gain`, `gain_per`, or a `script` returning
+    /// those), and not charge power (`pw`).
+    Others,
+    /// Any seat acted (the same limits as `others`).
+    Any,
+}
+
+impl Scope {
+    /// Whether an event by `actor` reaches a trigger owned by `watcher`.
+    pub fn reaches(self, watcher: usize, actor: usize) -> bool {
+        match self {
+            Scope::Own => watcher == actor,
+            Scope::Others => watcher != actor,
+            Scope::Any => true,
+        }
+    }
+}
+
+fn is_own(s: &Scope) -> bool {
+    *s == Scope::Own
 }
 
 /// An effect fired by an event.
@@ -222,6 +281,9 @@ pub struct BuiltFilter {
 pub struct Trigger {
     /// The event.
     pub on: Event,
+    /// Whose events: `own` (the default), `others` or `any`.
+    #[serde(default, skip_serializing_if = "is_own")]
+    pub by: Scope,
     /// The effects, applied once per occurrence.
     pub effects: Vec<Effect>,
 }

@@ -494,7 +494,8 @@ granting_struct! {
     pub struct Tile {
         /// Id as in the notation.
         pub id: String,
-        /// Short description.
+        /// Display name. What the tile does is shown from its effects (a generated
+        /// description); `validate` warns when a name states a number its effects contradict.
         pub name: String,
     }
 }

@@ -726,6 +726,13 @@ fn check_references(
     }
 
     for (doc, refs) in &per_doc {
+        for (pointer, message) in &refs.problems {
+            diags.push(diag_at(
+                &doc.tree.origin_at(pointer),
+                pointer,
+                message.clone(),
+            ));
+        }
         for rf in &refs.found {
             let known_in = |set: &Option<BTreeSet<&str>>| {
                 set.as_ref().is_none_or(|s| s.contains(rf.id.as_str()))

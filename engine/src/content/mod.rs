@@ -7,6 +7,7 @@
 //! println!("{}", content.summary());
 //! ```
 
+pub mod describe;
 pub mod effect;
 pub mod files;
 #[doc(hidden)]
@@ -87,6 +88,41 @@ impl Content {
             self.planets.planets.len(),
             self.scripts.script_count(),
         )
+    }
+
+    /// Calls `f` with what every granting thing in content grants: the board's buildings,
+    /// every faction's abilities and building overrides, research levels, tech and advanced
+    /// tiles, boosters and round scoring tiles.
+    pub fn each_grants<'a>(&'a self, mut f: impl FnMut(Grants<'a>)) {
+        for b in &self.board.buildings {
+            f(b.grants.grants());
+        }
+        for faction in &self.factions {
+            for a in &faction.abilities {
+                f(a.grants());
+            }
+            for b in &faction.board.buildings {
+                if let Some(g) = &b.grants {
+                    f(g.grants());
+                }
+            }
+        }
+        for t in &self.research.tracks {
+            for l in &t.levels {
+                f(l.grants());
+            }
+        }
+        let tiles = self
+            .tech_tiles
+            .tiles
+            .iter()
+            .chain(&self.advanced_tiles.tiles);
+        for t in tiles
+            .chain(&self.boosters.boosters)
+            .chain(&self.round_scoring.tiles)
+        {
+            f(t.grants());
+        }
     }
 
     /// The faction with this id.

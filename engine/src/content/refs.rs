@@ -54,6 +54,9 @@ pub struct Ref {
 pub struct Refs {
     /// Everything collected.
     pub found: Vec<Ref>,
+    /// Problems found on the way, as (JSON pointer, message): effects a trigger watching
+    /// other seats cannot pay automatically.
+    pub problems: Vec<(String, String)>,
 }
 
 impl Refs {
@@ -156,6 +159,13 @@ impl Refs {
             }
         }
         self.effects(&t.effects, &format!("{at}/effects"));
+        if t.by != super::effect::Scope::Own {
+            for (i, e) in t.effects.iter().enumerate() {
+                if let Err(why) = e.pays_watcher() {
+                    self.problems.push((format!("{at}/effects/{i}"), why));
+                }
+            }
+        }
     }
 
     /// Records a script function a hook names (`at`: the hook's pointer).

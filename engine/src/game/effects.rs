@@ -8,7 +8,8 @@ use crate::hex::Hex;
 use crate::player::substitutions;
 use crate::power::Area;
 
-/// Something that happened, for triggers.
+/// Something that happened, for triggers: the facts a trigger's filter and a hook's `event`
+/// read. The seat that acted is passed beside it (see [`Game::fire`]).
 #[derive(Debug, Clone)]
 pub(crate) enum Happened<'a> {
     /// A building was built.
@@ -19,15 +20,70 @@ pub(crate) enum Happened<'a> {
         idx: usize,
         new_type: bool,
         shared: bool,
+        /// The building it replaced (an upgrade or a downgrade).
+        upgrade_from: Option<&'a str>,
     },
     /// A research level was advanced.
-    ResearchStep,
-    /// Terraforming steps were taken.
-    TerraformStep,
+    ResearchStep { track: &'a str, level: u32 },
+    /// A terraforming step was taken while building on a space.
+    TerraformStep { idx: usize },
     /// A federation token was gained.
-    FederationToken,
+    FederationToken { id: &'a str },
     /// A neighbour's charge was accepted.
-    ChargeAccepted,
+    ChargeAccepted {
+        amount: u32,
+        from: Option<super::ChargeFrom>,
+    },
+}
+
+impl Happened<'_> {
+    /// The space where it happened, when it happened on the map.
+    pub(crate) fn space(&self) -> Option<usize> {
+        match self {
+            Happened::Built { idx, .. } | Happened::TerraformStep { idx } => Some(*idx),
+            Happened::ChargeAccepted { from, .. } => from.map(|f| f.space),
+            Happened::ResearchStep { .. } | Happened::FederationToken { .. } => None,
+        }
+    }
+}
+
+/// Whether a trigger's event is what happened (the facts about the build itself).
+fn event_matches(ev: &Event, what: &Happened<'_>) -> bool {
+    match (ev, what) {
+        (
+            Event::Built(f),
+            Happened::Built {
+                building,
+                planet,
+                new_type,
+                shared,
+                ..
+            },
+        ) => {
+            (f.buildings.is_empty() || f.buildings.iter().any(|b| b == building))
+                && f.planet.as_deref().is_none_or(|p| p == *planet && !*shared)
+                && (!f.new_planet_type || *new_type)
+                && f.shared.is_none_or(|s| s == *shared)
+        }
+        (Event::ResearchStep, Happened::ResearchStep { .. })
+        | (Event::TerraformStep, Happened::TerraformStep { .. })
+        | (Event::FederationToken, Happened::FederationToken { .. })
+        | (Event::ChargeAccepted, Happened::ChargeAccepted { .. }) => true,
+        _ => false,
+    }
+}
+
+/// Whether content holds a trigger that reacts to other seats (`by: others` or `any`): only
+/// then does firing an event look at the other seats' triggers.
+pub(crate) fn content_watches(content: &crate::content::Content) -> bool {
+    let mut watches = false;
+    content.each_grants(|g| {
+        watches |= g
+            .triggers
+            .iter()
+            .any(|t| t.by != crate::content::Scope::Own);
+    });
+    watches
 }
 
 impl Game {
@@ -335,40 +391,65 @@ impl Game {
                 green: token.green,
             });
         self.apply_effects(seat, &token.reward, source)?;
-        self.fire(seat, &Happened::FederationToken)
+        self.fire(seat, &Happened::FederationToken { id })
     }
 
-    /// Fires the triggers of a seat (and of the current round's scoring tile). A trigger that
-    /// fails (a hook) refuses the move.
-    pub(crate) fn fire(&mut self, seat: usize, what: &Happened<'_>) -> Result<(), MoveError> {
-        let mut due: Vec<(&'static str, Vec<Effect>)> = Vec::new();
-        let matches = |ev: &Event| -> bool {
-            match (ev, what) {
-                (
-                    Event::Built(f),
-                    Happened::Built {
-                        building,
-                        planet,
-                        new_type,
-                        shared,
-                        ..
-                    },
-                ) => {
-                    f.buildings.iter().any(|b| b == building)
-                        && f.planet.as_deref().is_none_or(|p| p == *planet && !*shared)
-                        && (!f.new_planet_type || *new_type)
-                        && f.shared.is_none_or(|s| s == *shared)
-                }
-                (Event::ResearchStep, Happened::ResearchStep)
-                | (Event::TerraformStep, Happened::TerraformStep)
-                | (Event::FederationToken, Happened::FederationToken)
-                | (Event::ChargeAccepted, Happened::ChargeAccepted) => true,
-                _ => false,
+    /// Fires the triggers an event reaches: the acting seat's own (and the current round's
+    /// scoring tile's), then, when content has triggers that watch other seats, those of every
+    /// other seat in seat order after the actor. A watcher's trigger pays it automatically
+    /// (gains only, checked at load and on what a hook returns). A trigger that fails (a
+    /// hook) refuses the move.
+    pub(crate) fn fire(&mut self, actor: usize, what: &Happened<'_>) -> Result<(), MoveError> {
+        let n = self.state.players.len();
+        let watchers = if self.watching { n } else { 1 };
+        let mut event = None;
+        for k in 0..watchers {
+            let watcher = (actor + k) % n;
+            let due = self.due_triggers(watcher, actor, what);
+            if due.is_empty() {
+                continue;
             }
+            let hooked = due
+                .iter()
+                .any(|(_, effects)| effects.iter().any(|e| matches!(e, Effect::Script(_))));
+            if hooked && event.is_none() {
+                event = Some(self.event_value(actor, what));
+            }
+            let saved = std::mem::replace(&mut self.event, event.clone().filter(|_| hooked));
+            let mut result = Ok(());
+            for (src, effects) in due {
+                result = if watcher == actor {
+                    self.apply_effects(watcher, &effects, src)
+                } else {
+                    self.apply_watcher_effects(watcher, &effects, src)
+                };
+                if result.is_err() {
+                    break;
+                }
+            }
+            self.event = saved;
+            result?;
+        }
+        Ok(())
+    }
+
+    /// The triggers of `watcher` (and of the round's scoring tile) that an event by `actor`
+    /// reaches, with the VP source each books to.
+    fn due_triggers(
+        &self,
+        watcher: usize,
+        actor: usize,
+        what: &Happened<'_>,
+    ) -> Vec<(&'static str, Vec<Effect>)> {
+        let mut due: Vec<(&'static str, Vec<Effect>)> = Vec::new();
+        let reaches = |t: &crate::content::Trigger| {
+            t.by.reaches(watcher, actor)
+                && event_matches(&t.on, what)
+                && self.within_matches(&t.on, watcher, actor, what)
         };
-        for (src, g) in self.sources(seat) {
+        for (src, g) in self.sources(watcher) {
             for t in g.triggers {
-                if matches(&t.on) {
+                if reaches(t) {
                     due.push((src, t.effects.clone()));
                 }
             }
@@ -386,29 +467,48 @@ impl Game {
                 .find(|t| &t.id == tile_id)
             {
                 for t in &tile.triggers {
-                    if matches(&t.on) {
+                    if reaches(t) {
                         due.push(("round scoring", t.effects.clone()));
                     }
                 }
             }
         }
-        if due.is_empty() {
-            return Ok(());
-        }
-        let hooked = due
-            .iter()
-            .any(|(_, effects)| effects.iter().any(|e| matches!(e, Effect::Script(_))));
-        let event = hooked.then(|| self.event_value(what));
-        let saved = std::mem::replace(&mut self.event, event);
-        let mut result = Ok(());
-        for (src, effects) in due {
-            result = self.apply_effects(seat, &effects, src);
-            if result.is_err() {
-                break;
+        due
+    }
+
+    /// A `built` filter's `within`: the event's space lies within that distance of one of
+    /// the watcher's buildings (not counting the one the watcher itself just built).
+    fn within_matches(&self, ev: &Event, watcher: usize, actor: usize, what: &Happened) -> bool {
+        let Event::Built(f) = ev else { return true };
+        let Some(d) = f.within else { return true };
+        let Some(idx) = what.space() else {
+            return false;
+        };
+        let hex = self.state.map.spaces[idx].hex;
+        self.own_structures(watcher).iter().any(|(i, _)| {
+            !(watcher == actor && *i == idx) && self.state.map.spaces[*i].hex.distance(hex) <= d
+        })
+    }
+
+    /// Applies a watcher's trigger effects: gains, and effect hooks that return gains.
+    fn apply_watcher_effects(
+        &mut self,
+        watcher: usize,
+        effects: &[Effect],
+        source: &str,
+    ) -> Result<(), MoveError> {
+        for e in effects {
+            match e {
+                Effect::Gain(_) | Effect::GainPer(_) => self.apply_effect(watcher, e, source)?,
+                Effect::Script(s) => self.run_watcher_hook(watcher, s, source)?,
+                other => {
+                    return err(format!(
+                        "a trigger on another seat's move only gains, not {other:?}"
+                    ))
+                }
             }
         }
-        self.event = saved;
-        result
+        Ok(())
     }
 
     /// Space indices holding a seat's structures (not Gaiaformers), with the structure.
@@ -550,5 +650,208 @@ impl Game {
                 p.research.get(track).copied() == Some(min)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Triggers that watch other seats, on the made-up game of `content/fixture.rs`: an overlay
+    //! adds `watchers`, whose triggers react to what `zorgs` does.
+
+    use std::sync::Arc;
+
+    use crate::content::{fixture, Content, OverlaySource};
+    use crate::game::{Decision, Game, Setup};
+    use crate::notation::Command;
+    use crate::rng::Rng;
+
+    const WATCHERS: &str = r#"
+name: watchers
+changes:
+  - script: {file: w.rhai}
+  - set: {kind: sector, id: s1, path: spaces, value: brbrbrbrbrbreeeeeer}
+  - add:
+      kind: faction
+      value:
+        id: watchers
+        name: Watchers
+        home: blue
+        abilities:
+          - triggers:
+              - {"on": {built: {buildings: [hut], within: 1}}, by: others, effects: [gain: {vp: 1}]}
+              - {"on": {built: {}}, by: any, effects: [script: {script: w.rhai, function: seen}]}
+              - {"on": charge_accepted, by: any, effects: [script: {script: w.rhai, function: charged}]}
+"#;
+
+    /// `seen`: 10 VP for a hut another seat built on a red planet (12 on a blue one), 20 for a hall upgraded from a hut, each only
+    /// when the event carries the facts. `charged`: 100 VP when the watcher took a charge of 1
+    /// from a hut of `zorgs`.
+    const SCRIPT: &str = r#"
+fn seen(v) {
+    let e = v.event;
+    if e.seat == v.seat || e.faction != "zorgs" || type_of(e.hex) != "string" { return []; }
+    if e.building == "hut" && e.upgrade_from == () && e.planet == "red" { return #{gain: #{vp: 10}}; }
+    if e.building == "hut" && e.upgrade_from == () && e.planet == "blue" { return #{gain: #{vp: 12}}; }
+    if e.building == "hall" && e.upgrade_from == "hut" { return #{gain: #{vp: 20}}; }
+    []
+}
+fn charged(v) {
+    let e = v.event;
+    if e.seat == v.seat && e.faction == "watchers" && e.amount == 1 && e.builder.seat != v.seat
+        && e.builder.faction == "zorgs" && e.builder.building == "hut" && e.builder.hex != () {
+        #{gain: #{vp: 100}}
+    } else { [] }
+}
+"#;
+
+    fn content(overlay: &str) -> Result<Arc<Content>, Vec<crate::diagnostics::Diagnostic>> {
+        let overlay = OverlaySource {
+            file: "watchers.yaml".into(),
+            text: overlay.into(),
+            scripts: vec![("w.rhai".into(), SCRIPT.into())],
+        };
+        Content::load(&fixture::files(), &[overlay]).map(Arc::new)
+    }
+
+    /// A game past setup, `zorgs` (seat 0) to take its first turn, `watchers` seat 1.
+    fn game() -> Game {
+        let content = content(WATCHERS).expect("valid");
+        let setup = Setup::random(&content, 2, &mut Rng::new(3)).expect("setup");
+        let mut g = Game::new(content, setup).expect("game");
+        for f in ["zorgs", "watchers"] {
+            g.apply_part(&Command::Faction(f.into())).expect("faction");
+            g.apply_part(&Command::EndTurn).expect("end");
+        }
+        while !matches!(g.next_decision(), Some(Decision::Turn(0))) {
+            let part = g.legal_parts().into_iter().next().expect("a part");
+            g.apply_part(&part).expect("setup part");
+        }
+        g
+    }
+
+    fn space_of(g: &Game, hex: &crate::notation::HexRef) -> usize {
+        let hex = g.hex(hex).expect("a hex");
+        g.state.map.space_index(hex).expect("a space")
+    }
+
+    fn vp(g: &Game, seat: usize) -> i32 {
+        g.state.players[seat].resource(&g.content, "vp")
+    }
+
+    /// Whether a space lies within `d` of one of a seat's structures.
+    fn near(g: &Game, seat: usize, idx: usize, d: u32) -> bool {
+        let hex = g.state.map.spaces[idx].hex;
+        g.own_structures(seat)
+            .iter()
+            .any(|(i, _)| g.state.map.spaces[*i].hex.distance(hex) <= d)
+    }
+
+    #[test]
+    fn another_seats_builds_reach_the_watcher_with_their_facts() {
+        let g = game();
+        let (mut close, mut far, mut halls) = (0, 0, 0);
+        for part in g.legal_parts() {
+            let Command::Build { building, hex } = &part else {
+                continue;
+            };
+            let idx = space_of(&g, hex);
+            let before = (vp(&g, 0), vp(&g, 1));
+            let is_near = near(&g, 1, idx, 1);
+            let mut after = g.clone();
+            after.apply_part(&part).expect("build");
+            let on_red = if g.planet_id(idx) == "red" { 10 } else { 12 };
+            let expected = match building.as_str() {
+                "hut" if is_near => on_red + 1,
+                "hut" => on_red,
+                "hall" => 20,
+                other => panic!("unexpected build {other}"),
+            };
+            match (building.as_str(), is_near) {
+                ("hut", true) => close += 1,
+                ("hut", false) => far += 1,
+                _ => halls += 1,
+            }
+            assert_eq!(vp(&after, 1) - before.1, expected, "{part}");
+            assert_eq!(vp(&after, 0), before.0, "the builder gains nothing: {part}");
+            assert_eq!(
+                after.state.players[1].vp_sources.get("faction").copied(),
+                Some(expected)
+            );
+        }
+        assert!(close > 0 && far > 0 && halls > 0, "{close} {far} {halls}");
+    }
+
+    #[test]
+    fn the_watchers_own_builds_do_not_reach_its_others_triggers() {
+        let mut g = game();
+        let pass = g
+            .legal_parts()
+            .into_iter()
+            .find(|p| matches!(p, Command::Pass(_)))
+            .expect("a pass");
+        g.apply_part(&pass).expect("pass");
+        g.apply_part(&Command::EndTurn).expect("end");
+        assert!(matches!(g.next_decision(), Some(Decision::Turn(1))));
+        let before = vp(&g, 1);
+        let mut built = 0;
+        for part in g.legal_parts() {
+            if !matches!(&part, Command::Build { .. }) {
+                continue;
+            }
+            let mut after = g.clone();
+            after.apply_part(&part).expect("build");
+            assert_eq!(vp(&after, 1), before, "{part}");
+            built += 1;
+        }
+        assert!(built > 0);
+    }
+
+    #[test]
+    fn a_charge_carries_its_amount_and_builder() {
+        let mut g = game();
+        let part = g
+            .legal_parts()
+            .into_iter()
+            .find(|p| match p {
+                Command::Build { building, hex } => {
+                    building == "hut" && near(&g, 1, space_of(&g, hex), 1)
+                }
+                _ => false,
+            })
+            .expect("a hut next to the watcher");
+        g.apply_part(&part).expect("build");
+        g.apply_part(&Command::EndTurn).expect("end");
+        let Some(Decision::Leech { seat: 1, from, .. }) = g.next_decision().cloned() else {
+            panic!("no charge offer: {:?}", g.next_decision());
+        };
+        assert_eq!(from.map(|f| f.seat), Some(0));
+        let charge = g
+            .legal_parts()
+            .into_iter()
+            .find(|p| matches!(p, Command::Charge(_)))
+            .expect("a charge");
+        let before = vp(&g, 1);
+        g.apply_part(&charge).expect("charge");
+        assert_eq!(vp(&g, 1), before + 100);
+    }
+
+    #[test]
+    fn a_trigger_watching_others_may_only_gain() {
+        let bad = WATCHERS.replace("effects: [gain: {vp: 1}]", "effects: [tech_tile]");
+        let diags = content(&bad).expect_err("refused");
+        let shown: Vec<String> = diags.iter().map(|d| d.to_string()).collect();
+        assert!(
+            shown.iter().any(|s| s.starts_with("watchers.yaml:14:")
+                && s.contains("pays automatically: only gain and gain_per")),
+            "{shown:?}"
+        );
+        let charge = WATCHERS.replace("gain: {vp: 1}", "gain: {pw: 1}");
+        let diags = content(&charge).expect_err("refused");
+        assert!(
+            diags
+                .iter()
+                .any(|d| d.message.contains("may not charge power")),
+            "{diags:?}"
+        );
     }
 }

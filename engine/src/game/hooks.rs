@@ -196,26 +196,60 @@ impl Game {
             .unwrap_or_else(|| json!({"kind": source}))
     }
 
-    /// The event of a trigger, for the hooks it fires.
-    pub(crate) fn event_value(&self, what: &super::effects::Happened<'_>) -> Value {
+    /// The event of a trigger, for the hooks it fires: its kind, who acted (`seat`,
+    /// `faction`) and its facts — what was built and where, the track and level, the token,
+    /// the charge's amount and builder.
+    pub(crate) fn event_value(&self, actor: usize, what: &super::effects::Happened<'_>) -> Value {
         use super::effects::Happened;
-        match what {
+        let faction = |s: usize| self.state.players[s].faction.as_str();
+        let hex = |idx: usize| self.hex_name(self.state.map.spaces[idx].hex);
+        let mut v = match what {
             Happened::Built {
                 building,
                 planet,
                 idx,
+                shared,
+                upgrade_from,
                 ..
             } => json!({
                 "kind": "built",
                 "building": building,
+                "upgrade_from": upgrade_from,
                 "planet": planet,
-                "hex": self.hex_name(self.state.map.spaces[*idx].hex),
+                "hex": hex(*idx),
+                "shared": shared,
             }),
-            Happened::ResearchStep => json!({"kind": "research_step"}),
-            Happened::TerraformStep => json!({"kind": "terraform_step"}),
-            Happened::FederationToken => json!({"kind": "federation_token"}),
-            Happened::ChargeAccepted => json!({"kind": "charge_accepted"}),
-        }
+            Happened::ResearchStep { track, level } => {
+                json!({"kind": "research_step", "track": track, "level": level})
+            }
+            Happened::TerraformStep { idx } => json!({
+                "kind": "terraform_step",
+                "hex": hex(*idx),
+                "planet": self.planet_id(*idx),
+            }),
+            Happened::FederationToken { id } => json!({"kind": "federation_token", "token": id}),
+            Happened::ChargeAccepted { amount, from } => {
+                let builder = from.map(|f| {
+                    let building = self
+                        .state
+                        .structures
+                        .get(&f.space)
+                        .and_then(|l| l.iter().find(|s| s.seat == f.seat))
+                        .map(|s| s.building.to_string());
+                    json!({
+                        "seat": f.seat,
+                        "faction": faction(f.seat),
+                        "building": building,
+                        "hex": hex(f.space),
+                        "planet": self.planet_id(f.space),
+                    })
+                });
+                json!({"kind": "charge_accepted", "amount": amount, "builder": builder})
+            }
+        };
+        v["seat"] = json!(actor);
+        v["faction"] = json!(faction(actor));
+        v
     }
 
     /// Calls a hook with its one argument (validation checks each hook takes
@@ -298,6 +332,26 @@ impl Game {
         // an event they cause is that event's, not the hook's.
         let saved = self.event.take();
         let r = self.apply_effects(seat, &effects, source);
+        self.event = saved;
+        r
+    }
+
+    /// Runs an effect hook of a trigger watching another seat: it may return only gains
+    /// (`gain`, `gain_per`) without a charge (`pw`), paid to the watcher at once.
+    pub(crate) fn run_watcher_hook(
+        &mut self,
+        watcher: usize,
+        s: &ScriptRef,
+        source: &str,
+    ) -> Result<(), MoveError> {
+        let effects = self.hook_effects(watcher, s, source)?;
+        for e in &effects {
+            if let Err(why) = e.pays_watcher() {
+                return Err(self.hook_refusal(s, format!("returned {e:?}: {why}")));
+            }
+        }
+        let saved = self.event.take();
+        let r = self.apply_effects(watcher, &effects, source);
         self.event = saved;
         r
     }

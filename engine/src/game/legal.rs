@@ -144,7 +144,7 @@ impl Game {
             | Decision::Bid(_)
             | Decision::Place(..)
             | Decision::Booster(_) => out.push(Command::EndTurn),
-            Decision::Leech { seat, value } => self.leech_parts(*seat, *value, &mut out),
+            Decision::Leech { seat, value, .. } => self.leech_parts(*seat, *value, &mut out),
             Decision::Income(s) => self.income_parts(*s, &mut out),
             Decision::Answer(_) => {
                 if decided {

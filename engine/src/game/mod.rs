@@ -125,7 +125,19 @@ pub enum Decision {
         seat: usize,
         /// Power value that sets the offer.
         value: u32,
+        /// The building that offers it (absent in states saved before it was recorded).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        from: Option<ChargeFrom>,
     },
+}
+
+/// Where a charge offer comes from: the seat that built and the space it built on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChargeFrom {
+    /// The seat that built.
+    pub seat: usize,
+    /// The space built on (an index into the map's spaces).
+    pub space: usize,
 }
 
 impl Decision {
@@ -328,6 +340,8 @@ pub struct Game {
     hooked: bool,
     /// The event a trigger's hooks see while it is being fired.
     event: Option<serde_json::Value>,
+    /// Content has triggers that react to other seats' events.
+    watching: bool,
 }
 
 impl Game {
@@ -393,6 +407,7 @@ impl Game {
         };
         Ok(Game {
             hooked: hooks::content_names_hooks(&content),
+            watching: effects::content_watches(&content),
             content,
             state,
             seats: Arc::default(),
@@ -407,6 +422,7 @@ impl Game {
         Arc::make_mut(&mut state.map).reindex();
         let mut g = Game {
             hooked: hooks::content_names_hooks(&content),
+            watching: effects::content_watches(&content),
             content,
             state,
             seats: Arc::default(),
@@ -590,7 +606,7 @@ impl Game {
             Decision::Income(s) => self.income_part(s, part),
             Decision::Gaia(s) => self.gaia_part(s, part),
             Decision::Turn(s) => self.turn_step(s, part),
-            Decision::Leech { seat, value } => self.leech_part(seat, value, part),
+            Decision::Leech { seat, value, from } => self.leech_part(seat, value, from, part),
             Decision::Answer(s) => self.answer_part(s, part),
         }
     }
@@ -631,7 +647,7 @@ impl Game {
             }
             Decision::Rotate(_) => {}
             Decision::Turn(s) => self.end_turn(*s)?,
-            Decision::Leech { seat, value } => self.end_leech(*seat, *value)?,
+            Decision::Leech { seat, value, .. } => self.end_leech(*seat, *value)?,
             Decision::Gaia(s) => self.end_gaia(*s)?,
             Decision::Income(s) | Decision::Answer(s) => {
                 if !self.state.turn.decided {

@@ -321,7 +321,7 @@ impl Game {
     pub(super) fn advance(&mut self) -> Result<(), MoveError> {
         for _ in 0..256 {
             // An offer that can no longer be taken lapses.
-            if let Some(Decision::Leech { seat, value }) = self.state.queue.front().cloned() {
+            if let Some(Decision::Leech { seat, value, .. }) = self.state.queue.front().cloned() {
                 let tokens =
                     self.has_modifier(seat, |m| matches!(m, Modifier::ChargeGainsTokens(_)));
                 if self.offer_amount(seat, value) == 0 && !tokens {

@@ -465,8 +465,17 @@ fn check_flow(content: &Content, state: &GameState) -> Check {
         if !before_faction && state.players[s].faction.is_empty() {
             return fail(&path, format!("seat {s} has no faction yet"));
         }
-        if let Decision::Leech { value, .. } = d {
+        if let Decision::Leech { value, from, .. } = d {
             amount(format!("{path}.value"), *value)?;
+            if let Some(f) = from {
+                seat(&format!("{path}.from.seat"), f.seat, n)?;
+                if f.space >= state.map.spaces.len() {
+                    return fail(
+                        format!("{path}.from.space"),
+                        format!("space {} is not on the map", f.space),
+                    );
+                }
+            }
         }
     }
     if let Some(q) = &state.question {

@@ -647,6 +647,12 @@ impl Game {
                 .iter()
                 .any(|(i, s)| !s.shared && *i != idx && self.planet_id(*i) == planet)
         };
+        let upgrade_from = self
+            .state
+            .structures
+            .get(&idx)
+            .and_then(|l| l.iter().find(|s| s.seat == seat))
+            .map(|s| s.building.to_string());
         let before: Vec<usize> = self.active_abilities(seat);
         self.put_structure(seat, idx, building, shared, off_board);
         let after = self.active_abilities(seat);
@@ -670,6 +676,7 @@ impl Game {
                 idx,
                 new_type,
                 shared,
+                upgrade_from: upgrade_from.as_deref(),
             },
         )?;
         // A main-action build offers its charges once its follow-ups are done.
@@ -729,7 +736,7 @@ impl Game {
         }
         self.pay(seat, &cost)?;
         for _ in 0..plan.steps {
-            self.fire(seat, &Happened::TerraformStep)?;
+            self.fire(seat, &Happened::TerraformStep { idx })?;
         }
         self.finish_build(seat, idx, &def.id, plan.shared, false)
     }
@@ -1244,7 +1251,7 @@ impl Game {
         self.state.players[seat].log_source(&format!("r:{track}"));
         let immediate = t.levels[level as usize].immediate.clone();
         self.apply_effects(seat, &immediate, "research")?;
-        self.fire(seat, &Happened::ResearchStep)?;
+        self.fire(seat, &Happened::ResearchStep { track, level })?;
         Ok(())
     }
 
@@ -1667,7 +1674,11 @@ impl Game {
                 let tokens =
                     self.has_modifier(other, |m| matches!(m, Modifier::ChargeGainsTokens(_)));
                 if value > 0 && (self.state.players[other].power.chargeable() > 0 || tokens) {
-                    offers.push(Decision::Leech { seat: other, value });
+                    offers.push(Decision::Leech {
+                        seat: other,
+                        value,
+                        from: Some(super::ChargeFrom { seat, space: idx }),
+                    });
                 }
             }
         }
@@ -1688,6 +1699,7 @@ impl Game {
         &mut self,
         seat: usize,
         value: u32,
+        from: Option<super::ChargeFrom>,
         part: &Command,
     ) -> Result<(), MoveError> {
         let decided = self.state.turn.decided;
@@ -1731,7 +1743,7 @@ impl Game {
                     self.state.players[seat].power.gain_tokens(tokens);
                 }
                 self.gain_code(seat, VP, -(amount.saturating_sub(1) as i32), "leech");
-                self.fire(seat, &Happened::ChargeAccepted)?;
+                self.fire(seat, &Happened::ChargeAccepted { amount, from })?;
                 self.state.turn.decided = true;
                 Ok(())
             }

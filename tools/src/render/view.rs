@@ -458,8 +458,11 @@ impl BoardView {
     }
 }
 
-/// A tile's description from whichever content list holds it.
+/// A tile's description, generated from its effects (the content's `name` when it has none).
 fn tile_name(content: &Content, id: &str) -> String {
+    if let Some(text) = orrery::content::describe::by_id(content, id).filter(|t| !t.is_empty()) {
+        return text;
+    }
     let lists = [
         &content.tech_tiles.tiles,
         &content.advanced_tiles.tiles,
