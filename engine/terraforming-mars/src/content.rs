@@ -154,7 +154,7 @@ pub enum Where {
 }
 
 /// A tile to place.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Place {
     /// Tile type (`ocean`, `city`, `greenery`, or a special tile such as `nuclear_zone`).
@@ -168,6 +168,9 @@ pub struct Place {
     /// The prompt title shown when asking for the space (menu text, not rules).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// Effects done once the tile is placed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub then: Vec<Effect>,
 }
 
 /// One entry of a choice.
@@ -267,6 +270,9 @@ pub enum Effect {
     Choose(Vec<Choice>),
     /// Conditional effects.
     If(Box<IfThen>),
+    /// Own production of the first of these resources that the last placed tile's space
+    /// printed as a bonus goes up one step.
+    ProductionFromBonus(Vec<String>),
     /// Sell cards from hand (the player picks them) for this many M€ each.
     SellCards(i32),
     /// Reveal the top card and discard it; if it has the tag, do `then`.

@@ -106,6 +106,8 @@ enum Pending {
     FinalGreenery,
     /// Cards to sell from hand, for this many M€ each.
     Sell(i32),
+    /// Effects waiting for the decisions ahead of them.
+    Continue(Vec<Effect>, Option<CardId>),
     /// A hook the content names that this build does not run.
     Unsupported(String),
 }
@@ -312,7 +314,10 @@ impl Game {
             }
         }
         if g.queue.is_empty() {
+            // Everyone plays the Beginner Corporation: played during setup; the phase shows as
+            // research until the first action.
             g.play_corporations()?;
+            g.phase = Phase::Research;
         }
         g.draws.clear();
         Ok(g)
@@ -463,6 +468,7 @@ impl Game {
         if let Some(at) = self.pending_for(p) {
             let d = self.queue.remove(at).ok_or("no decision")?;
             self.answer(p, d.what, step)?;
+            self.resume()?;
             self.settle();
             return Ok(());
         }
@@ -472,10 +478,14 @@ impl Game {
                 self.colors[self.queue[0].player]
             ));
         }
+        if self.phase == Phase::Research && self.queue.is_empty() && self.generation == 1 {
+            self.phase = Phase::Action;
+        }
         if self.phase != Phase::Action || p != self.active {
             return Err(format!("it is not {}'s turn", self.colors[p]));
         }
         self.main_action(p, step)?;
+        self.resume()?;
         self.settle();
         Ok(())
     }
@@ -854,6 +864,7 @@ impl Game {
                             counts_as: None,
                             on: None,
                             title: None,
+                            then: Vec::new(),
                         },
                         card: None,
                     },
@@ -866,9 +877,7 @@ impl Game {
                 if self.players[p].res[Res::Heat.index()] < need {
                     return Err(format!("raising the temperature needs {need} heat"));
                 }
-                if self.param_value(Param::Temperature) >= self.goal(Param::Temperature) {
-                    return Err("the temperature is at its goal".into());
-                }
+                
                 self.players[p].res[Res::Heat.index()] -= need;
                 self.raise(p, Param::Temperature, 1)?;
                 self.took_action();
@@ -1044,6 +1053,8 @@ impl Game {
 
     fn production_phase(&mut self) {
         self.phase = Phase::Production;
+        self.passed = vec![false; self.colors.len()];
+        self.pass_order.clear();
         for pl in &mut self.players {
             pl.res[Res::Heat.index()] += pl.res[Res::Energy.index()];
             pl.res[Res::Energy.index()] = 0;
@@ -1289,22 +1300,54 @@ impl Game {
         self.queue.push_front(Decision { player: p, what });
     }
 
+    /// Does effects in order. Effects that need no decision happen at once; those that need
+    /// one are asked afterwards in written order. A payment asked of the player holds back
+    /// everything written after it until it is made.
     fn run_effects(
         &mut self,
         p: usize,
         effects: &[Effect],
         card: Option<CardId>,
     ) -> Result<(), Refusal> {
-        // Interactive effects become decisions, kept in the order written, ahead of what was
-        // already pending.
-        let mut deferred = Vec::new();
-        for e in effects {
+        let mut asked = Vec::new();
+        for (i, e) in effects.iter().enumerate() {
             if let Some(d) = self.effect(p, e, card)? {
-                deferred.push(d);
+                if matches!(d.what, Pending::Pay { .. }) {
+                    let rest = effects[i + 1..].to_vec();
+                    if !rest.is_empty() {
+                        asked.push(Decision {
+                            player: p,
+                            what: Pending::Continue(rest, card),
+                        });
+                    }
+                    asked.insert(0, d);
+                    break;
+                }
+                asked.push(d);
             }
         }
-        for d in deferred.into_iter().rev() {
+        for d in asked.into_iter().rev() {
             self.queue.push_front(d);
+        }
+        Ok(())
+    }
+
+    /// Resumes effects waiting behind a settled decision.
+    fn resume(&mut self) -> Result<(), Refusal> {
+        while let Some(Decision {
+            player,
+            what: Pending::Continue(..),
+        }) = self.queue.front()
+        {
+            let player = *player;
+            let Some(Decision {
+                what: Pending::Continue(rest, card),
+                ..
+            }) = self.queue.pop_front()
+            else {
+                break;
+            };
+            self.run_effects(player, &rest, card)?;
         }
         Ok(())
     }
@@ -1343,6 +1386,13 @@ impl Game {
                 }
             }
             Effect::ReduceAnyProduction(a) => {
+                let able: Vec<usize> = (0..self.colors.len())
+                    .filter(|q| self.players[*q].prod[a.res.index()] - a.count >= self.floor(a.res))
+                    .collect();
+                if able.len() == 1 {
+                    self.players[able[0]].prod[a.res.index()] -= a.count;
+                    return Ok(None);
+                }
                 return Ok(d(Pending::Target {
                     res: a.res,
                     count: a.count,
@@ -1369,6 +1419,7 @@ impl Game {
                 if let Some(Where::Space(id)) = &pl.on {
                     let s = *self.space_index.get(id).ok_or("unknown space")?;
                     self.place_tile(p, pl, s)?;
+                    self.run_effects(p, &pl.then, card)?;
                     return Ok(None);
                 }
                 return Ok(d(Pending::Place {
@@ -1467,6 +1518,18 @@ impl Game {
                 };
                 self.run_effects(p, &branch, card)?;
             }
+            Effect::ProductionFromBonus(rs) => {
+                if let Some(s) = self.last_space {
+                    let bonus = self.content.map.spaces[s].bonus.clone();
+                    if let Some(r) = bonus
+                        .iter()
+                        .filter(|b| rs.contains(b))
+                        .find_map(|b| Res::from_key(b))
+                    {
+                        self.players[p].prod[r.index()] += 1;
+                    }
+                }
+            }
             Effect::SellCards(each) => {
                 return Ok(d(Pending::Sell(*each)));
             }
@@ -1485,16 +1548,6 @@ impl Game {
                     let t: CardId = t.parse().map_err(|_| "bad add")?;
                     let n: i32 = n.parse().map_err(|_| "bad add")?;
                     *self.players[p].card_res.entry(t).or_insert(0) += n;
-                } else if name == "production_of_space_bonus" {
-                    if let Some(s) = self.last_space {
-                        let bonus = self.content.map.spaces[s].bonus.clone();
-                        for b in bonus {
-                            if let Some(r) = Res::from_key(&b) {
-                                self.players[p].prod[r.index()] += 1;
-                                break;
-                            }
-                        }
-                    }
                 } else {
                     return Ok(d(Pending::Unsupported(name.clone())));
                 }
@@ -1776,8 +1829,8 @@ impl Game {
                     .space_index
                     .get(id)
                     .ok_or_else(|| format!("unknown space {id}"))?;
-                let _ = card;
-                self.place_tile(p, &place, s)
+                self.place_tile(p, &place, s)?;
+                self.run_effects(p, &place.then, card)
             }
             (Pending::Target { res, count }, Step::Target(color)) => {
                 let q = self.seat(color)?;
@@ -2042,6 +2095,7 @@ fn greenery_place() -> Place {
         counts_as: None,
         on: None,
         title: None,
+        then: Vec::new(),
     }
 }
 
