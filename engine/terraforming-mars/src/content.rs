@@ -273,12 +273,27 @@ pub enum Effect {
     /// Own production of the first of these resources that the last placed tile's space
     /// printed as a bonus goes up one step.
     ProductionFromBonus(Vec<String>),
+    /// Any number of steps of one production become steps of another (the player says how many).
+    ConvertProduction(Convert),
+    /// The owners of tiles next to the last placed tile may lose this much (the player picks one
+    /// or none).
+    StealFromAdjacent(AnyProduction),
     /// Sell cards from hand (the player picks them) for this many M€ each.
     SellCards(i32),
     /// Reveal the top card and discard it; if it has the tag, do `then`.
     Reveal(Reveal),
     /// A Rhai hook of the content's scripts, by function name (for what data cannot say).
     Script(String),
+}
+
+/// Production converted from one resource to another.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Convert {
+    /// Production lost.
+    pub from: Res,
+    /// Production gained.
+    pub to: Res,
 }
 
 /// Reveal the top card of the deck.

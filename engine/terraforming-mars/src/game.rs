@@ -104,6 +104,8 @@ enum Pending {
     },
     /// Final greenery placement offer.
     FinalGreenery,
+    /// How many steps of one production become another (up to the most).
+    Amount(Res, Res, i32),
     /// Cards to sell from hand, for this many M€ each.
     Sell(i32),
     /// Effects waiting for the decisions ahead of them.
@@ -116,6 +118,7 @@ enum Pending {
 #[derive(Debug, Clone, PartialEq)]
 enum Then {
     Research(Vec<CardId>, Vec<CardId>),
+    Milestone(usize),
     Effects(Vec<Effect>, Option<CardId>),
 }
 
@@ -877,7 +880,7 @@ impl Game {
                 if self.players[p].res[Res::Heat.index()] < need {
                     return Err(format!("raising the temperature needs {need} heat"));
                 }
-                
+
                 self.players[p].res[Res::Heat.index()] -= need;
                 self.raise(p, Param::Temperature, 1)?;
                 self.took_action();
@@ -929,8 +932,7 @@ impl Game {
                 if !self.can_afford(p, cost, false, false) {
                     return Err("too little M€".into());
                 }
-                self.milestones.push((i, p));
-                self.pay_or_ask(p, cost, false, false, Then::Effects(Vec::new(), None))?;
+                self.pay_or_ask(p, cost, false, false, Then::Milestone(i))?;
                 self.took_action();
                 Ok(())
             }
@@ -989,6 +991,7 @@ impl Game {
 
     fn after_pay(&mut self, p: usize, then: Then) -> Result<(), Refusal> {
         match then {
+            Then::Milestone(i) => self.milestones.push((i, p)),
             Then::Research(keep, drop) => {
                 self.players[p].hand.extend(keep);
                 self.discard.extend(drop);
@@ -1312,7 +1315,7 @@ impl Game {
         let mut asked = Vec::new();
         for (i, e) in effects.iter().enumerate() {
             if let Some(d) = self.effect(p, e, card)? {
-                if matches!(d.what, Pending::Pay { .. }) {
+                if matches!(d.what, Pending::Pay { .. } | Pending::RemoveFrom { .. }) {
                     let rest = effects[i + 1..].to_vec();
                     if !rest.is_empty() {
                         asked.push(Decision {
@@ -1326,20 +1329,39 @@ impl Game {
                 asked.push(d);
             }
         }
-        for d in asked.into_iter().rev() {
-            self.queue.push_front(d);
+        // Asks made while answering a decision come before what was already waiting behind it
+        // (the engine's queue is first-in first-out within one action).
+        let at = self
+            .queue
+            .iter()
+            .position(|d| d.simultaneous())
+            .unwrap_or(self.queue.len());
+        for (k, d) in asked.into_iter().enumerate() {
+            self.queue
+                .insert(at.min(self.queue.len()) + k - k.min(0), d);
         }
         Ok(())
     }
 
     /// Resumes effects waiting behind a settled decision.
     fn resume(&mut self) -> Result<(), Refusal> {
-        while let Some(Decision {
-            player,
-            what: Pending::Continue(..),
-        }) = self.queue.front()
-        {
-            let player = *player;
+        loop {
+            let full = self.param_value(Param::Oceans) >= self.goal(Param::Oceans);
+            match self.queue.front() {
+                Some(Decision {
+                    what: Pending::Place { place, .. },
+                    ..
+                }) if full && place.tile == "ocean" && place.on.is_none() => {
+                    self.queue.pop_front();
+                    continue;
+                }
+                Some(Decision {
+                    what: Pending::Continue(..),
+                    ..
+                }) => {}
+                _ => break,
+            }
+            let player = self.queue[0].player;
             let Some(Decision {
                 what: Pending::Continue(rest, card),
                 ..
@@ -1396,7 +1418,7 @@ impl Game {
                 return Ok(d(Pending::Target {
                     res: a.res,
                     count: a.count,
-                }))
+                }));
             }
             Effect::RemoveAnyPlants(n) => {
                 if (0..self.colors.len())
@@ -1461,11 +1483,21 @@ impl Game {
                 }
             }
             Effect::RemoveFromAny(cr) => {
+                let able = self.cards_with(&cr.kind, cr.count);
+                match able.len() {
+                    0 => return Ok(None),
+                    1 => {
+                        let (q, c) = able[0];
+                        *self.players[q].card_res.entry(c).or_insert(0) -= cr.count;
+                        return Ok(None);
+                    }
+                    _ => {}
+                }
                 return Ok(d(Pending::RemoveFrom {
                     kind: cr.kind.clone(),
                     count: cr.count,
                     to: card,
-                }))
+                }));
             }
             Effect::Pay(pb) => {
                 if !self.can_afford(p, pb.mc, pb.steel, pb.titanium) {
@@ -1530,6 +1562,38 @@ impl Game {
                     }
                 }
             }
+            Effect::ConvertProduction(cp) => {
+                let most = self.players[p].prod[cp.from.index()] - self.floor(cp.from);
+                if most > 0 {
+                    return Ok(d(Pending::Amount(cp.from, cp.to, most)));
+                }
+            }
+            Effect::StealFromAdjacent(a) => {
+                let Some(s) = self.last_space else {
+                    return Ok(None);
+                };
+                let mut owners: Vec<usize> = self
+                    .neighbours(s)
+                    .filter_map(|n| self.tiles.get(&n).and_then(|t| t.owner))
+                    .filter(|q| *q != p)
+                    .collect();
+                owners.sort_unstable();
+                owners.dedup();
+                if owners.is_empty() {
+                    return Ok(None);
+                }
+                let mut opts: Vec<(String, Vec<Effect>)> = owners
+                    .iter()
+                    .map(|q| {
+                        (
+                            format!("Remove {} M€ from {}", a.count, self.colors[*q]),
+                            vec![Effect::Script(format!("steal:{q}:{}", a.count))],
+                        )
+                    })
+                    .collect();
+                opts.push(("Don't remove M€ from adjacent player".into(), Vec::new()));
+                return Ok(d(Pending::Options(opts, card)));
+            }
             Effect::SellCards(each) => {
                 return Ok(d(Pending::Sell(*each)));
             }
@@ -1543,7 +1607,13 @@ impl Game {
                 }
             }
             Effect::Script(name) => {
-                if let Some(rest) = name.strip_prefix("add:") {
+                if let Some(rest) = name.strip_prefix("steal:") {
+                    let (q, n) = rest.split_once(':').ok_or("bad steal")?;
+                    let q: usize = q.parse().map_err(|_| "bad steal")?;
+                    let n: i32 = n.parse().map_err(|_| "bad steal")?;
+                    let x = &mut self.players.get_mut(q).ok_or("bad steal")?.res[0];
+                    *x -= n.min(*x);
+                } else if let Some(rest) = name.strip_prefix("add:") {
                     let (t, n) = rest.split_once(':').ok_or("bad add")?;
                     let t: CardId = t.parse().map_err(|_| "bad add")?;
                     let n: i32 = n.parse().map_err(|_| "bad add")?;
@@ -1554,6 +1624,20 @@ impl Game {
             }
         }
         Ok(None)
+    }
+
+    /// Every (owner, card) holding at least `n` removable resources of a kind.
+    fn cards_with(&self, kind: &str, n: i32) -> Vec<(usize, CardId)> {
+        let mut out = Vec::new();
+        for (q, pl) in self.players.iter().enumerate() {
+            for (c, v) in &pl.card_res {
+                let card = self.card(*c);
+                if *v >= n && !card.protected && card.resource.as_deref() == Some(kind) {
+                    out.push((q, *c));
+                }
+            }
+        }
+        out
     }
 
     fn cards_holding_kind_in(&self, p: usize, effects: &[Effect]) -> Vec<CardId> {
@@ -1906,6 +1990,15 @@ impl Game {
                         card: None,
                     },
                 );
+                Ok(())
+            }
+            (Pending::Amount(from, to, most), Step::Amount(n)) => {
+                let n = i32::try_from(*n).map_err(|_| "absurd amount")?;
+                if !(0..=most).contains(&n) {
+                    return Err(format!("amount must be 0..={most}"));
+                }
+                self.players[p].prod[from.index()] -= n;
+                self.players[p].prod[to.index()] += n;
                 Ok(())
             }
             (Pending::Sell(each), Step::Cards(names)) => {
