@@ -1,0 +1,882 @@
+//! The game as content: typed YAML files under `content/terraforming-mars/`.
+//!
+//! Every file is checked against the JSON Schema its type generates (all problems reported at
+//! `file:line:col`, see [`orrery::diagnostics`]) before typed decoding. No type here names a
+//! card, corporation, milestone or award: those are items of the files.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use orrery::diagnostics::{Diagnostic, SchemaCheck, SourceDoc};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// A standard resource: stock and production track.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Res {
+    /// Mega-credits.
+    Mc,
+    /// Steel (pays for building tags).
+    Steel,
+    /// Titanium (pays for space tags).
+    Titanium,
+    /// Plants (8 make a greenery).
+    Plants,
+    /// Energy (becomes heat at production).
+    Energy,
+    /// Heat (8 raise the temperature).
+    Heat,
+}
+
+impl Res {
+    /// All six, in track order.
+    pub const ALL: [Res; 6] = [
+        Res::Mc,
+        Res::Steel,
+        Res::Titanium,
+        Res::Plants,
+        Res::Energy,
+        Res::Heat,
+    ];
+    /// Index into per-resource arrays.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+    /// The notation key (`mc`, `steel`, …).
+    pub fn key(self) -> &'static str {
+        match self {
+            Res::Mc => "mc",
+            Res::Steel => "steel",
+            Res::Titanium => "titanium",
+            Res::Plants => "plants",
+            Res::Energy => "energy",
+            Res::Heat => "heat",
+        }
+    }
+    /// The resource of a notation key.
+    pub fn from_key(key: &str) -> Option<Res> {
+        Res::ALL.into_iter().find(|r| r.key() == key)
+    }
+}
+
+/// Amounts of standard resources, by resource.
+pub type Amounts = BTreeMap<Res, i32>;
+
+/// A global parameter.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Param {
+    /// Oxygen, in percent steps.
+    Oxygen,
+    /// Temperature, in 2 °C steps.
+    Temperature,
+    /// Ocean tiles placed.
+    Oceans,
+}
+
+/// What a count counts (for production/stock per something, VP per something, requirements).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Counted {
+    /// Own tags of this kind on played non-event cards (and the card being played).
+    Tag(String),
+    /// City tiles: own on Mars (`mine`), anyone's on Mars (`mars`), or anyone's anywhere (`all`).
+    Cities(Scope),
+    /// Own greenery tiles.
+    Greeneries,
+    /// Resources on this card.
+    ResourcesHere,
+    /// Ocean tiles adjacent to this card's tile.
+    AdjacentOceans,
+    /// Greenery tiles adjacent to this card's tile.
+    AdjacentGreeneries,
+    /// Own production of a resource.
+    Production(Res),
+    /// 1 when the player's TR went up this generation, else 0.
+    TrRaisedThisGeneration,
+}
+
+/// Whose tiles a count looks at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Scope {
+    /// The owner's, on Mars.
+    Mine,
+    /// Everyone's, on Mars.
+    Mars,
+    /// Everyone's, Mars and off-board.
+    All,
+}
+
+/// `count` of something, divided by `per` (rounded down).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PerCount {
+    /// What is counted.
+    pub of: Counted,
+    /// Divisor (1 when absent).
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub per: i32,
+}
+
+fn one() -> i32 {
+    1
+}
+fn is_one(v: &i32) -> bool {
+    *v == 1
+}
+
+/// Where a tile may go.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Where {
+    /// A free land space (the default for everything but oceans).
+    Land,
+    /// A free ocean-reserved space (the default for oceans).
+    OceanSpace,
+    /// A free volcanic space.
+    Volcanic,
+    /// A free land space next to no tile.
+    Isolated,
+    /// This exact space (reserved or off-board), by id.
+    Space(String),
+    /// A free land space next to at least this many cities (ignores the city spacing rule).
+    NextToCities(u32),
+    /// A free land space next to one of the player's own tiles of this type.
+    NextToOwn(String),
+    /// A free land space whose printed bonus holds one of these resources.
+    BonusOf(Vec<String>),
+}
+
+/// A tile to place.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Place {
+    /// Tile type (`ocean`, `city`, `greenery`, or a special tile such as `nuclear_zone`).
+    pub tile: String,
+    /// The special tile counts as this kind too (`city` for a capital).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counts_as: Option<String>,
+    /// Where it may go; the tile kind's default when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub on: Option<Where>,
+    /// The prompt title shown when asking for the space (menu text, not rules).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// Effects done once the tile is placed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub then: Vec<Effect>,
+}
+
+/// One entry of a choice.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Choice {
+    /// The menu title of the option.
+    pub title: String,
+    /// What the option does.
+    pub effects: Vec<Effect>,
+}
+
+/// A conditional effect.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct IfThen {
+    /// The condition.
+    pub cond: Requirement,
+    /// When it holds.
+    pub then: Vec<Effect>,
+    /// When it does not.
+    #[serde(default, rename = "else")]
+    pub otherwise: Vec<Effect>,
+}
+
+/// Resources taken from or added to a card of some resource type.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CardResources {
+    /// Card resource type (`microbe`, `animal`, `science`).
+    pub kind: String,
+    /// How many.
+    pub count: i32,
+}
+
+/// A change of any one player's production (the player chooses whom).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AnyProduction {
+    /// The resource.
+    pub res: Res,
+    /// How many steps it goes down.
+    pub count: i32,
+}
+
+/// Gain (or lose) `res` times a count.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GainPer {
+    /// The resource.
+    pub res: Res,
+    /// How many per unit counted.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub each: i32,
+    /// What is counted.
+    #[serde(flatten)]
+    pub count: PerCount,
+}
+
+/// One step of what a card, project or action does.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Effect {
+    /// Own production changes (M€ never below −5, others never below 0).
+    Production(Amounts),
+    /// Own stock changes (a negative amount is a cost that must be available).
+    Stock(Amounts),
+    /// Own production up by a count.
+    ProductionPer(GainPer),
+    /// Own stock up by a count.
+    StockPer(GainPer),
+    /// Any player's production down (a player with too little may not be chosen).
+    ReduceAnyProduction(AnyProduction),
+    /// Remove up to this many plants from any player (may be skipped).
+    RemoveAnyPlants(i32),
+    /// Raise a global parameter this many steps (each step gives 1 TR while not at its goal).
+    Raise(BTreeMap<Param, i32>),
+    /// Terraform rating up (or down).
+    Tr(i32),
+    /// Place a tile.
+    Place(Place),
+    /// Draw cards from the top of the deck.
+    Draw(i32),
+    /// Add resources to this card.
+    AddHere(i32),
+    /// Add resources to one played card of a resource type (the player's choice).
+    AddToAny(CardResources),
+    /// Remove resources from any player's card of a resource type (may be none).
+    RemoveFromAny(CardResources),
+    /// Spend resources from stock (an action's cost).
+    Spend(Amounts),
+    /// Remove resources from this card (an action's cost).
+    SpendHere(i32),
+    /// Pay M€, optionally with steel/titanium (an action's cost).
+    Pay(Payable),
+    /// The player picks one option among those that can be done.
+    Choose(Vec<Choice>),
+    /// Conditional effects.
+    If(Box<IfThen>),
+    /// Own production of the first of these resources that the last placed tile's space
+    /// printed as a bonus goes up one step.
+    ProductionFromBonus(Vec<String>),
+    /// Any number of steps of one production become steps of another (the player says how many).
+    ConvertProduction(Convert),
+    /// The owners of tiles next to the last placed tile may lose this much (the player picks one
+    /// or none).
+    StealFromAdjacent(AnyProduction),
+    /// Sell cards from hand (the player picks them) for this many M€ each.
+    SellCards(i32),
+    /// Reveal the top card and discard it; if it has the tag, do `then`.
+    Reveal(Reveal),
+    /// A Rhai hook of the content's scripts, by function name (for what data cannot say).
+    Script(String),
+}
+
+/// Production converted from one resource to another.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Convert {
+    /// Production lost.
+    pub from: Res,
+    /// Production gained.
+    pub to: Res,
+}
+
+/// Reveal the top card of the deck.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Reveal {
+    /// The tag looked for.
+    pub tag: String,
+    /// What happens when the card has it.
+    pub then: Vec<Effect>,
+}
+
+/// An M€ cost that may be paid with other resources.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Payable {
+    /// The cost in M€.
+    pub mc: i32,
+    /// Steel may pay.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub steel: bool,
+    /// Titanium may pay.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub titanium: bool,
+}
+
+/// A requirement: a global parameter window, tag counts, tiles or production.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Requirement {
+    /// What is measured: a parameter or a count.
+    #[serde(flatten)]
+    pub what: Measured,
+    /// Smallest allowed value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<i32>,
+    /// Largest allowed value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<i32>,
+}
+
+/// The quantity a requirement measures.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Measured {
+    /// A global parameter (oxygen %, temperature °C, oceans placed).
+    Param(Param),
+    /// A count (own tags, greeneries, …).
+    Count(Counted),
+}
+
+/// Victory points of a card.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Vp {
+    /// A fixed number.
+    Fixed(i32),
+    /// One per `per` things counted.
+    Per(PerCount),
+    /// Fixed VP granted when this card holds at least one resource.
+    IfResources {
+        /// VP when it holds any.
+        if_resources: i32,
+    },
+}
+
+/// What an event is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Event {
+    /// Someone (per `by`) plays a card with one of these tags (each tag fires once).
+    Tag(Vec<String>),
+    /// Someone places a tile of one of these types (`city` includes city-like tiles).
+    Tile(Vec<String>),
+    /// The owner plays an event card.
+    EventCard,
+    /// The owner pays for a card or standard project of at least this cost.
+    CostAtLeast(i32),
+    /// The owner gets a steel or titanium placement bonus.
+    MineralBonus,
+}
+
+/// Whose doings trigger.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum By {
+    /// The card's owner.
+    #[default]
+    Owner,
+    /// Anyone.
+    Anyone,
+}
+
+/// A lasting effect: when something happens, do something.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Trigger {
+    /// The event.
+    pub when: Event,
+    /// Whose.
+    #[serde(default)]
+    pub by: By,
+    /// Only tiles on Mars count.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub on_mars: bool,
+    /// Only events that carry a space tag count (for `event_card`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub with_tag: Option<String>,
+    /// The effects, for the owner.
+    pub then: Vec<Effect>,
+}
+
+/// A lasting cost reduction.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Discount {
+    /// M€ off.
+    pub amount: i32,
+    /// Only cards with this tag (every card when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tag: Option<String>,
+    /// Only this standard project (by id) instead of cards.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub standard_project: Option<String>,
+}
+
+/// Card type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CardType {
+    /// Green: played once, stays.
+    Automated,
+    /// Blue: lasting effects or actions.
+    Active,
+    /// Red: played once, its tags do not count afterwards.
+    Event,
+    /// A corporation.
+    Corporation,
+}
+
+/// A project card or a corporation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Card {
+    /// The card's name, exactly as the notation writes it.
+    pub name: String,
+    /// Card type.
+    #[serde(rename = "type")]
+    pub kind: CardType,
+    /// Printed cost in M€ (projects).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<i32>,
+    /// Starting M€ (corporations).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub starting_mc: Option<i32>,
+    /// Tags, repeated for double tags.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+    /// Requirements to play it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub requires: Vec<Requirement>,
+    /// Victory points.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vp: Option<Vp>,
+    /// Resource type the card holds (`microbe`, `animal`, `science`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resource: Option<String>,
+    /// Effects when played.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub play: Vec<Effect>,
+    /// A corporation's mandatory first action.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub first_action: Vec<Effect>,
+    /// A blue card's action (once per generation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<CardAction>,
+    /// Lasting triggered effects.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub triggers: Vec<Trigger>,
+    /// Lasting discounts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub discounts: Vec<Discount>,
+    /// Global requirements are relaxed by this many steps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requirement_bonus: Option<RequirementBonus>,
+    /// Lasting payment changes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payment: Option<PaymentBonus>,
+    /// Resources on this card cannot be removed by other players.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub protected: bool,
+    /// Plants needed for a greenery are reduced by this much.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub greenery_discount: Option<i32>,
+}
+
+/// A blue card's action.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CardAction {
+    /// Extra conditions for the action to be usable.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub requires: Vec<Requirement>,
+    /// What it does (costs first).
+    pub effects: Vec<Effect>,
+}
+
+/// Relaxed global requirements.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RequirementBonus {
+    /// Steps of leeway on every global parameter requirement.
+    pub steps: i32,
+    /// Only for the next card played.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub next_card_only: bool,
+}
+
+/// Lasting payment changes.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PaymentBonus {
+    /// Extra M€ value of each titanium.
+    #[serde(default)]
+    pub titanium_value: i32,
+    /// Extra M€ value of each steel.
+    #[serde(default)]
+    pub steel_value: i32,
+    /// Heat may pay like M€.
+    #[serde(default)]
+    pub heat: bool,
+}
+
+/// A file of cards.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CardsFile {
+    /// The cards.
+    pub cards: Vec<Card>,
+}
+
+/// A global parameter's scale.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Scale {
+    /// Starting value.
+    pub start: i32,
+    /// Goal value.
+    pub goal: i32,
+    /// Value of one step.
+    pub step: i32,
+    /// Bonuses at values reached.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bonuses: Vec<ParamBonus>,
+}
+
+/// A bonus when a parameter reaches a value.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ParamBonus {
+    /// The value that triggers it.
+    pub at: i32,
+    /// What the raising player gets.
+    pub effects: Vec<Effect>,
+}
+
+/// The rules file: parameters, starting values, costs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Rules {
+    /// The game this content is for (`terraforming-mars`).
+    pub game: String,
+    /// Oxygen, temperature and oceans.
+    pub parameters: BTreeMap<Param, Scale>,
+    /// Terraform rating at the start.
+    pub starting_tr: i32,
+    /// Production of every resource at the start.
+    pub starting_production: Amounts,
+    /// Lowest M€ production.
+    pub min_mc_production: i32,
+    /// Cost of one research card.
+    pub card_cost: i32,
+    /// Cards drawn in the research phase.
+    pub research_draw: i32,
+    /// Corporations and project cards dealt at the start.
+    pub initial_corporations: i32,
+    /// Project cards dealt at the start.
+    pub initial_cards: i32,
+    /// M€ value of steel and titanium.
+    pub steel_value: i32,
+    /// M€ value of titanium.
+    pub titanium_value: i32,
+    /// Plants per greenery and heat per temperature step (standard actions).
+    pub plants_per_greenery: i32,
+    /// Heat per temperature step.
+    pub heat_per_temperature: i32,
+    /// M€ gained per ocean next to a placed tile.
+    pub ocean_adjacency_mc: i32,
+    /// Milestones: cost, VP, how many may be claimed.
+    pub milestone_cost: i32,
+    /// VP of a milestone.
+    pub milestone_vp: i32,
+    /// How many milestones may be claimed.
+    pub max_milestones: usize,
+    /// Award funding costs, by how many are already funded.
+    pub award_costs: Vec<i32>,
+    /// VP for first and second place.
+    pub award_vp: [i32; 2],
+    /// Below this many players, second place gets nothing.
+    pub award_second_min_players: usize,
+}
+
+/// One space of the map.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Space {
+    /// Two-digit id.
+    pub id: String,
+    /// `land`, `ocean` (reserved for oceans) or `colony` (off-board).
+    #[serde(rename = "type")]
+    pub kind: SpaceType,
+    /// Printed bonus units (`steel`, `titanium`, `plant`, `draw_card`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bonus: Vec<String>,
+    /// Printed name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// A volcanic space.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub volcanic: bool,
+    /// Reserved for one card; excluded from ordinary placement.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reserved: bool,
+    /// Neighbour ids.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub adjacent: Vec<String>,
+}
+
+/// Kind of space.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SpaceType {
+    /// Land.
+    Land,
+    /// Reserved for oceans.
+    Ocean,
+    /// Off-board.
+    Colony,
+}
+
+/// The map file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MapFile {
+    /// Board name.
+    pub name: String,
+    /// Spaces, in id order.
+    pub spaces: Vec<Space>,
+}
+
+/// A standard project.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StandardProject {
+    /// Notation id (`power-plant`, …).
+    pub id: String,
+    /// Cost in M€.
+    pub cost: i32,
+    /// Effects.
+    pub effects: Vec<Effect>,
+    /// Not offered in a normal game.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub solo_only: bool,
+}
+
+/// A scored quantity (milestone condition, award metric).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Metric {
+    /// Terraform rating.
+    Tr,
+    /// Owned tiles of these types (`city` counts every city-like tile, off-board included).
+    Tiles(Vec<String>),
+    /// Owned tiles of any type except these.
+    TilesExcept(Vec<String>),
+    /// Tags on played non-event cards.
+    Tags(String),
+    /// Cards in hand.
+    Hand,
+    /// Production of a resource.
+    Production(Res),
+    /// Stock of these resources; during the game projected as stock plus production (plus energy
+    /// when `energy_too`).
+    Stock {
+        /// Resources summed.
+        res: Vec<Res>,
+        /// Energy is added in the projection (it becomes heat).
+        #[serde(default)]
+        energy_too: bool,
+    },
+}
+
+/// A milestone.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Milestone {
+    /// Name.
+    pub name: String,
+    /// What is measured.
+    pub metric: Metric,
+    /// Threshold.
+    pub at_least: i32,
+}
+
+/// An award.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Award {
+    /// Name.
+    pub name: String,
+    /// What is measured.
+    pub metric: Metric,
+}
+
+/// Milestones and awards of the board.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScoringFile {
+    /// The milestones.
+    pub milestones: Vec<Milestone>,
+    /// The awards.
+    pub awards: Vec<Award>,
+}
+
+/// The standard projects file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StandardProjectsFile {
+    /// The projects, in menu order.
+    pub projects: Vec<StandardProject>,
+}
+
+/// The whole game content, decoded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Content {
+    /// Rules.
+    pub rules: Rules,
+    /// The map.
+    pub map: MapFile,
+    /// Standard projects.
+    pub standard_projects: Vec<StandardProject>,
+    /// Milestones and awards.
+    pub scoring: ScoringFile,
+    /// Corporations (Beginner Corporation included).
+    pub corporations: Vec<Card>,
+    /// Project cards.
+    pub projects: Vec<Card>,
+}
+
+/// The content files and their types, in load order.
+pub const FILES: [(&str, &str); 6] = [
+    ("rules.yaml", "rules.json"),
+    ("map.yaml", "map.json"),
+    ("standard-projects.yaml", "standard-projects.json"),
+    ("scoring.yaml", "scoring.json"),
+    ("corporations.yaml", "cards.json"),
+    ("projects.yaml", "cards.json"),
+];
+
+/// Every generated schema, by file name under `schemas/terraforming-mars/`.
+pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
+    fn gen<T: JsonSchema>() -> serde_json::Value {
+        let generator = schemars::generate::SchemaSettings::draft07().into_generator();
+        serde_json::to_value(generator.into_root_schema_for::<T>())
+            .expect("schemas serialise to JSON")
+    }
+    vec![
+        ("cards.json", gen::<CardsFile>()),
+        ("map.json", gen::<MapFile>()),
+        ("rules.json", gen::<Rules>()),
+        ("scoring.json", gen::<ScoringFile>()),
+        ("standard-projects.json", gen::<StandardProjectsFile>()),
+    ]
+}
+
+/// A schema as committed: pretty JSON with a final newline.
+pub fn render_schema(schema: &serde_json::Value) -> String {
+    let mut text = serde_json::to_string_pretty(schema).expect("schema renders");
+    text.push('\n');
+    text
+}
+
+/// The content folder of this repository.
+pub fn default_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../content/terraforming-mars")
+}
+
+/// Largest content file accepted (bytes).
+const MAX_FILE: u64 = 4 << 20;
+
+fn read_bounded(path: &Path, shown: &str) -> Result<String, Diagnostic> {
+    let meta = std::fs::metadata(path).map_err(|e| Diagnostic::plain(shown, e.to_string()))?;
+    if meta.len() > MAX_FILE {
+        return Err(Diagnostic::plain(
+            shown,
+            format!("file is larger than {MAX_FILE} bytes"),
+        ));
+    }
+    std::fs::read_to_string(path).map_err(|e| Diagnostic::plain(shown, e.to_string()))
+}
+
+/// Checks one file's text against its schema and decodes it.
+///
+/// # Errors
+/// Every schema problem, positioned; or the typed decoding error.
+pub fn decode<T: serde::de::DeserializeOwned>(
+    shown: &str,
+    text: &str,
+    schema: &serde_json::Value,
+) -> Result<T, Vec<Diagnostic>> {
+    let doc = SourceDoc::parse(shown, text).map_err(|d| vec![d])?;
+    let check = SchemaCheck::new(schema).map_err(|e| vec![Diagnostic::plain(shown, e)])?;
+    let problems = check.check(&doc);
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    serde_json::from_value(doc.value().clone())
+        .map_err(|e| vec![Diagnostic::new(shown, None, "", e.to_string())])
+}
+
+/// Loads and checks the content of a folder.
+///
+/// # Errors
+/// Every problem found, each naming its file (and line:col where known).
+pub fn load(dir: &Path) -> Result<Content, Vec<Diagnostic>> {
+    let schemas: BTreeMap<&str, serde_json::Value> = schemas().into_iter().collect();
+    let mut texts = Vec::new();
+    let mut errors = Vec::new();
+    for (file, _) in FILES {
+        match read_bounded(&dir.join(file), file) {
+            Ok(t) => texts.push(t),
+            Err(d) => {
+                errors.push(d);
+                texts.push(String::new());
+            }
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let rules: Result<Rules, _> = decode(FILES[0].0, &texts[0], &schemas["rules.json"]);
+    let map: Result<MapFile, _> = decode(FILES[1].0, &texts[1], &schemas["map.json"]);
+    let sp: Result<StandardProjectsFile, _> =
+        decode(FILES[2].0, &texts[2], &schemas["standard-projects.json"]);
+    let scoring: Result<ScoringFile, _> = decode(FILES[3].0, &texts[3], &schemas["scoring.json"]);
+    let corps: Result<CardsFile, _> = decode(FILES[4].0, &texts[4], &schemas["cards.json"]);
+    let projects: Result<CardsFile, _> = decode(FILES[5].0, &texts[5], &schemas["cards.json"]);
+    let mut take = |r: Result<(), Vec<Diagnostic>>| {
+        if let Err(e) = r {
+            errors.extend(e);
+        }
+    };
+    take(rules.as_ref().map(|_| ()).map_err(Clone::clone));
+    take(map.as_ref().map(|_| ()).map_err(Clone::clone));
+    take(sp.as_ref().map(|_| ()).map_err(Clone::clone));
+    take(scoring.as_ref().map(|_| ()).map_err(Clone::clone));
+    take(corps.as_ref().map(|_| ()).map_err(Clone::clone));
+    take(projects.as_ref().map(|_| ()).map_err(Clone::clone));
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let content = Content {
+        rules: rules.map_err(|e| e)?,
+        map: map?,
+        standard_projects: sp?.projects,
+        scoring: scoring?,
+        corporations: corps?.cards,
+        projects: projects?.cards,
+    };
+    let problems = crate::check::references(&content);
+    if problems.is_empty() {
+        Ok(content)
+    } else {
+        Err(problems)
+    }
+}

@@ -1,0 +1,2197 @@
+//! The game: state, setup from a deal, the generation flow, and the effects of the content's
+//! vocabulary.
+//!
+//! Inputs are the steps of the line notation ([`crate::notation::Step`]). The game keeps a queue
+//! of pending decisions (a tile to place, a player to target, an option, a payment); a step
+//! answers the first pending decision, or, when none is pending, is a main-menu action of the
+//! active player. [`Game::apply`] applies one step and leaves the game unchanged on error.
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::sync::Arc;
+
+use orrery::rng::Rng;
+use serde_json::{json, Map, Value};
+
+use crate::content::{
+    By, Card, CardType, Content, Counted, Effect, Event, Measured, Metric, Param, PerCount, Place,
+    Requirement, Res, Scope, SpaceType, Vp, Where,
+};
+use crate::notation::{Kvs, Step};
+
+/// Index of a card in [`Game::cards`].
+pub type CardId = usize;
+
+/// Phase of a generation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// Initial choice and research purchases.
+    Research,
+    /// Players take actions.
+    Action,
+    /// Production (also final greenery placement).
+    Production,
+    /// Game over.
+    End,
+}
+
+impl Phase {
+    fn name(self) -> &'static str {
+        match self {
+            Phase::Research => "research",
+            Phase::Action => "action",
+            Phase::Production => "production",
+            Phase::End => "end",
+        }
+    }
+}
+
+/// One player's state.
+#[derive(Debug, Clone, Default)]
+pub struct Player {
+    /// Terraform rating.
+    pub tr: i32,
+    /// Stock by resource.
+    pub res: [i32; 6],
+    /// Production by resource.
+    pub prod: [i32; 6],
+    /// Played corporation.
+    pub corporation: Option<CardId>,
+    /// Hand.
+    pub hand: Vec<CardId>,
+    /// Played project cards, in order.
+    pub played: Vec<CardId>,
+    /// Resources on cards.
+    pub card_res: BTreeMap<CardId, i32>,
+    /// Card actions used this generation.
+    pub actions_used: Vec<CardId>,
+    /// TR went up this generation.
+    pub tr_raised: bool,
+    /// Requirement leeway for the next card only.
+    pub next_card_bonus: i32,
+    /// Whether the corporation's first action is still due.
+    pub first_action_due: bool,
+}
+
+/// What a player still has to decide.
+#[derive(Debug, Clone, PartialEq)]
+enum Pending {
+    /// Initial corporation and cards (simultaneous).
+    Initial,
+    /// Buy research cards from these (simultaneous).
+    Research(Vec<CardId>),
+    /// A payment of `mc` (with allowed resources) for something that then happens.
+    Pay {
+        mc: i32,
+        steel: bool,
+        titanium: bool,
+        then: Box<Then>,
+    },
+    /// Place a tile.
+    Place { place: Place, card: Option<CardId> },
+    /// Choose a player whose production goes down.
+    Target { res: Res, count: i32 },
+    /// Remove up to `n` plants from a player, or skip.
+    RemovePlants(i32),
+    /// Pick one option; each entry is a title and its effects.
+    Options(Vec<(String, Vec<Effect>)>, Option<CardId>),
+    /// Choose a card to add resources to.
+    AddTo { kind: String, count: i32 },
+    /// Choose a card to remove a resource from, then add to `to`.
+    RemoveFrom {
+        kind: String,
+        count: i32,
+        to: Option<CardId>,
+    },
+    /// Final greenery placement offer.
+    FinalGreenery,
+    /// How many steps of one production become another (up to the most).
+    Amount(Res, Res, i32),
+    /// Cards to sell from hand, for this many M€ each.
+    Sell(i32),
+    /// Effects waiting for the decisions ahead of them.
+    Continue(Vec<Effect>, Option<CardId>),
+    /// A hook the content names that this build does not run.
+    Unsupported(String),
+}
+
+/// What happens once a payment is made.
+#[derive(Debug, Clone, PartialEq)]
+enum Then {
+    Research(Vec<CardId>, Vec<CardId>),
+    Milestone(usize),
+    Effects(Vec<Effect>, Option<CardId>),
+}
+
+/// One pending decision for one player.
+#[derive(Debug, Clone, PartialEq)]
+struct Decision {
+    player: usize,
+    what: Pending,
+}
+
+impl Decision {
+    /// Asked of all players at once (initial choice, research and its payment).
+    fn simultaneous(&self) -> bool {
+        match &self.what {
+            Pending::Initial | Pending::Research(_) => true,
+            Pending::Pay { then, .. } => matches!(**then, Then::Research(..)),
+            _ => false,
+        }
+    }
+}
+
+/// A tile on a space.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tile {
+    /// Tile type.
+    pub kind: String,
+    /// Counts as a city.
+    pub city: bool,
+    /// Owner seat.
+    pub owner: Option<usize>,
+}
+
+/// The whole game.
+#[derive(Debug, Clone)]
+pub struct Game {
+    content: Arc<Content>,
+    /// Every card: corporations, then projects.
+    cards: Arc<Vec<Card>>,
+    by_name: Arc<HashMap<String, CardId>>,
+    space_index: Arc<HashMap<String, usize>>,
+    colors: Vec<String>,
+    players: Vec<Player>,
+    generation: u32,
+    phase: Phase,
+    first: usize,
+    active: usize,
+    passed: Vec<bool>,
+    pass_order: Vec<usize>,
+    actions_taken: u32,
+    params: [i32; 3],
+    deck: VecDeque<CardId>,
+    discard: Vec<CardId>,
+    tiles: BTreeMap<usize, Tile>,
+    milestones: Vec<(usize, usize)>,
+    awards: Vec<(usize, usize)>,
+    queue: VecDeque<Decision>,
+    initial: Vec<Option<(CardId, Vec<CardId>)>>,
+    dealt_corps: Vec<Vec<CardId>>,
+    dealt_cards: Vec<Vec<CardId>>,
+    planned_shuffles: VecDeque<Vec<CardId>>,
+    rng: Rng,
+    last_space: Option<usize>,
+    /// Deck log of the last input, for checking against a record.
+    pub draws: Vec<(CardId, bool)>,
+}
+
+/// An error; the game is unchanged.
+pub type Refusal = String;
+
+fn param_index(p: Param) -> usize {
+    match p {
+        Param::Oxygen => 0,
+        Param::Temperature => 1,
+        Param::Oceans => 2,
+    }
+}
+
+/// How a game starts: seats, the deal, and the decks.
+#[derive(Debug, Clone)]
+pub struct Deal {
+    /// Seat colors in order.
+    pub colors: Vec<String>,
+    /// Seat of generation 1's first player.
+    pub first: usize,
+    /// Beginner flag per seat.
+    pub beginner: Vec<bool>,
+    /// Corporation deck, top first.
+    pub corporations: Vec<String>,
+    /// Project deck, top first.
+    pub projects: Vec<String>,
+}
+
+impl Game {
+    /// A new game from content and a deal: deals corporations and cards in generation order.
+    ///
+    /// # Errors
+    /// Unknown card names, a bad seat count, or a deck too small to deal.
+    pub fn new(content: Arc<Content>, deal: &Deal, seed: u64) -> Result<Game, Refusal> {
+        let n = deal.colors.len();
+        if !(1..=5).contains(&n) || deal.first >= n || deal.beginner.len() != n {
+            return Err("bad seats".into());
+        }
+        let mut cards = content.corporations.clone();
+        cards.extend(content.projects.iter().cloned());
+        let by_name: HashMap<String, CardId> = cards
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.name.clone(), i))
+            .collect();
+        let space_index = content
+            .map
+            .spaces
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.id.clone(), i))
+            .collect();
+        let lookup = |n: &String| {
+            by_name
+                .get(n)
+                .copied()
+                .ok_or_else(|| format!("unknown card {n:?}"))
+        };
+        let corps: Vec<CardId> = deal
+            .corporations
+            .iter()
+            .map(lookup)
+            .collect::<Result<_, _>>()?;
+        let deck: VecDeque<CardId> = deal.projects.iter().map(lookup).collect::<Result<_, _>>()?;
+        let r = &content.rules;
+        let mut prod = [0; 6];
+        for (res, v) in &r.starting_production {
+            prod[res.index()] = *v;
+        }
+        let players = (0..n)
+            .map(|_| Player {
+                tr: r.starting_tr,
+                prod,
+                ..Player::default()
+            })
+            .collect();
+        let params = [
+            r.parameters.get(&Param::Oxygen).map_or(0, |s| s.start),
+            r.parameters.get(&Param::Temperature).map_or(0, |s| s.start),
+            r.parameters.get(&Param::Oceans).map_or(0, |s| s.start),
+        ];
+        let mut g = Game {
+            content,
+            cards: Arc::new(cards),
+            by_name: Arc::new(by_name),
+            space_index: Arc::new(space_index),
+            colors: deal.colors.clone(),
+            players,
+            generation: 1,
+            phase: Phase::Research,
+            first: deal.first,
+            active: deal.first,
+            passed: vec![false; n],
+            pass_order: Vec::new(),
+            actions_taken: 0,
+            params,
+            deck,
+            discard: Vec::new(),
+            tiles: BTreeMap::new(),
+            milestones: Vec::new(),
+            awards: Vec::new(),
+            queue: VecDeque::new(),
+            initial: vec![None; n],
+            dealt_corps: vec![Vec::new(); n],
+            dealt_cards: vec![Vec::new(); n],
+            planned_shuffles: VecDeque::new(),
+            rng: Rng::new(seed),
+            last_space: None,
+            draws: Vec::new(),
+        };
+        let mut corp_deck = corps.into_iter();
+        for k in 0..n {
+            let p = (deal.first + k) % n;
+            if deal.beginner[p] {
+                continue;
+            }
+            for _ in 0..r_usize(g.content.rules.initial_corporations) {
+                let c = corp_deck.next().ok_or("corporation deck too small")?;
+                g.dealt_corps[p].push(c);
+            }
+            for _ in 0..g.content.rules.initial_cards {
+                let c = g.draw_top(p).ok_or("project deck too small")?;
+                g.dealt_cards[p].push(c);
+            }
+        }
+        for p in 0..n {
+            if !deal.beginner[p] {
+                g.queue.push_back(Decision {
+                    player: p,
+                    what: Pending::Initial,
+                });
+            }
+        }
+        if g.queue.is_empty() {
+            // Everyone plays the Beginner Corporation: played during setup; the phase shows as
+            // research until the first action.
+            g.play_corporations()?;
+            g.phase = Phase::Research;
+        }
+        g.draws.clear();
+        Ok(g)
+    }
+
+    /// Gives the order of the next reshuffle (for replaying a record); otherwise the seeded
+    /// generator shuffles.
+    ///
+    /// # Errors
+    /// Unknown card names.
+    pub fn plan_reshuffle(&mut self, order: &[String]) -> Result<(), Refusal> {
+        let ids = order
+            .iter()
+            .map(|n| self.card_id(n))
+            .collect::<Result<Vec<_>, _>>()?;
+        self.planned_shuffles.push_back(ids);
+        Ok(())
+    }
+
+    fn card_id(&self, name: &str) -> Result<CardId, Refusal> {
+        self.by_name
+            .get(name)
+            .copied()
+            .ok_or_else(|| format!("unknown card {name:?}"))
+    }
+
+    /// A card by id.
+    pub fn card(&self, id: CardId) -> &Card {
+        &self.cards[id]
+    }
+
+    fn reshuffle(&mut self) {
+        if self.discard.is_empty() {
+            return;
+        }
+        let mut pile = std::mem::take(&mut self.discard);
+        if let Some(order) = self.planned_shuffles.pop_front() {
+            let mut sorted_a = order.clone();
+            sorted_a.sort_unstable();
+            pile.sort_unstable();
+            if sorted_a == pile {
+                self.deck = order.into();
+                return;
+            }
+        }
+        for i in (1..pile.len()).rev() {
+            let j = self.rng.below(i + 1);
+            pile.swap(i, j);
+        }
+        self.deck = pile.into();
+    }
+
+    fn draw_top(&mut self, _for: usize) -> Option<CardId> {
+        if self.deck.is_empty() {
+            self.reshuffle();
+        }
+        let c = self.deck.pop_front()?;
+        if self.deck.is_empty() {
+            self.reshuffle();
+        }
+        self.draws.push((c, true));
+        Some(c)
+    }
+
+    fn draw_bottom(&mut self, _for: usize) -> Option<CardId> {
+        if self.deck.is_empty() {
+            self.reshuffle();
+        }
+        let c = self.deck.pop_back()?;
+        if self.deck.is_empty() {
+            self.reshuffle();
+        }
+        self.draws.push((c, false));
+        Some(c)
+    }
+
+    fn seat(&self, color: &str) -> Result<usize, Refusal> {
+        self.colors
+            .iter()
+            .position(|c| c == color)
+            .ok_or_else(|| format!("no player {color:?}"))
+    }
+
+    /// Seat colors.
+    pub fn colors(&self) -> &[String] {
+        &self.colors
+    }
+
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        self.phase == Phase::End
+    }
+
+    /// Applies one step by the player of `color`; on error the game is unchanged.
+    ///
+    /// # Errors
+    /// A step that is not legal now.
+    pub fn apply(&mut self, color: &str, step: &Step) -> Result<(), Refusal> {
+        let mut next = self.clone();
+        next.draws.clear();
+        let p = next.seat(color)?;
+        next.step(p, step)?;
+        *self = next;
+        Ok(())
+    }
+
+    /// Applies a whole line's steps as one input; on error the game is unchanged.
+    ///
+    /// # Errors
+    /// Any step that is not legal.
+    pub fn apply_line(&mut self, line: &crate::notation::Line) -> Result<(), Refusal> {
+        let mut next = self.clone();
+        next.draws.clear();
+        let p = next.seat(&line.player)?;
+        let mut i = 0;
+        while i < line.steps.len() {
+            let s = &line.steps[i];
+            // `corporation X; buy …` is one decision.
+            if let (Step::Corporation(c), Some(Step::Buy(b))) = (s, line.steps.get(i + 1)) {
+                next.initial_choice(p, c, b)?;
+                i += 2;
+                continue;
+            }
+            next.step(p, s)?;
+            i += 1;
+        }
+        next.settle();
+        *self = next;
+        Ok(())
+    }
+
+    fn pending_for(&self, p: usize) -> Option<usize> {
+        // Simultaneous decisions: the first of this player's; otherwise only the queue head.
+        match self.queue.front() {
+            Some(d) if d.simultaneous() => self
+                .queue
+                .iter()
+                .position(|d| d.player == p && d.simultaneous()),
+            Some(d) if d.player == p => Some(0),
+            _ => None,
+        }
+    }
+
+    fn step(&mut self, p: usize, step: &Step) -> Result<(), Refusal> {
+        if self.phase == Phase::End {
+            return Err("the game is over".into());
+        }
+        if let Some(at) = self.pending_for(p) {
+            let d = self.queue.remove(at).ok_or("no decision")?;
+            self.answer(p, d.what, step)?;
+            self.resume()?;
+            self.settle();
+            return Ok(());
+        }
+        if !self.queue.is_empty() {
+            return Err(format!(
+                "{} must decide first",
+                self.colors[self.queue[0].player]
+            ));
+        }
+        if self.phase == Phase::Research && self.queue.is_empty() && self.generation == 1 {
+            self.phase = Phase::Action;
+        }
+        if self.phase != Phase::Action || p != self.active {
+            return Err(format!("it is not {}'s turn", self.colors[p]));
+        }
+        self.main_action(p, step)?;
+        self.resume()?;
+        self.settle();
+        Ok(())
+    }
+
+    fn initial_choice(&mut self, p: usize, corp: &str, buy: &[String]) -> Result<(), Refusal> {
+        let at = self
+            .queue
+            .iter()
+            .position(|d| d.player == p && d.what == Pending::Initial)
+            .ok_or("no initial choice is due")?;
+        let c = self.card_id(corp)?;
+        if !self.dealt_corps[p].contains(&c) {
+            return Err(format!("{corp} was not dealt to {}", self.colors[p]));
+        }
+        let mut kept = Vec::new();
+        for b in buy {
+            let id = self.card_id(b)?;
+            if !self.dealt_cards[p].contains(&id) || kept.contains(&id) {
+                return Err(format!("{b} is not among the dealt cards"));
+            }
+            kept.push(id);
+        }
+        let corp_card = self.card(c);
+        let cost = self.content.rules.card_cost * kept.len() as i32;
+        if corp_card.starting_mc.unwrap_or(0) < cost {
+            return Err(format!("{corp} cannot pay {cost} M€ for the cards"));
+        }
+        self.queue.remove(at);
+        let unchosen: Vec<CardId> = std::mem::take(&mut self.dealt_cards[p])
+            .into_iter()
+            .filter(|c| !kept.contains(c))
+            .collect();
+        self.players[p].hand = kept.clone();
+        self.discard.extend(unchosen);
+        self.initial[p] = Some((c, kept));
+        if !self.queue.iter().any(|d| d.what == Pending::Initial) {
+            self.play_corporations()?;
+        }
+        Ok(())
+    }
+
+    fn play_corporations(&mut self) -> Result<(), Refusal> {
+        let n = self.colors.len();
+        for k in 0..n {
+            let p = (self.first + k) % n;
+            let (corp, kept) = match self.initial[p].take() {
+                Some(x) => x,
+                None => (self.card_id_of_beginner()?, Vec::new()),
+            };
+            let card = self.card(corp).clone();
+            self.players[p].corporation = Some(corp);
+            self.players[p].res[0] += card.starting_mc.unwrap_or(0);
+            self.players[p].res[0] -= self.content.rules.card_cost * kept.len() as i32;
+            if card.resource.is_some() {
+                self.players[p].card_res.insert(corp, 0);
+            }
+            self.run_effects(p, &card.play, Some(corp))?;
+            self.players[p].first_action_due = !card.first_action.is_empty();
+        }
+        self.phase = Phase::Action;
+        self.active = self.first;
+        self.actions_taken = 0;
+        Ok(())
+    }
+
+    fn card_id_of_beginner(&self) -> Result<CardId, Refusal> {
+        // The Beginner Corporation is the corporation with no choice: the first listed that was
+        // never dealt, named by content order (the content lists it first).
+        self.content
+            .corporations
+            .iter()
+            .position(|c| c.name.starts_with("Beginner"))
+            .ok_or_else(|| "content has no Beginner Corporation".to_string())
+    }
+
+    // ---------- derived quantities ----------
+
+    fn tags_of(&self, p: usize, tag: &str) -> i32 {
+        let pl = &self.players[p];
+        let mut n = 0;
+        let count = |c: &Card| c.tags.iter().filter(|t| *t == tag).count() as i32;
+        if let Some(c) = pl.corporation {
+            n += count(self.card(c));
+        }
+        for &c in &pl.played {
+            let card = self.card(c);
+            if card.kind != CardType::Event {
+                n += count(card);
+            }
+        }
+        n
+    }
+
+    fn count(&self, p: usize, what: &Counted, card: Option<CardId>) -> i32 {
+        match what {
+            Counted::Tag(t) => self.tags_of(p, t),
+            Counted::Cities(scope) => self
+                .tiles
+                .iter()
+                .filter(|(s, t)| {
+                    t.city
+                        && match scope {
+                            Scope::Mine => t.owner == Some(p) && self.on_mars(**s),
+                            Scope::Mars => self.on_mars(**s),
+                            Scope::All => true,
+                        }
+                })
+                .count() as i32,
+            Counted::Greeneries => self.own_tiles(p, "greenery"),
+            Counted::ResourcesHere => card
+                .and_then(|c| self.players[p].card_res.get(&c).copied())
+                .unwrap_or(0),
+            Counted::AdjacentOceans | Counted::AdjacentGreeneries => {
+                let want = if matches!(what, Counted::AdjacentOceans) {
+                    "ocean"
+                } else {
+                    "greenery"
+                };
+                let Some(space) = card.and_then(|c| self.tile_of_card(p, c)) else {
+                    return 0;
+                };
+                self.neighbours(space)
+                    .filter(|s| self.tiles.get(s).is_some_and(|t| t.kind == want))
+                    .count() as i32
+            }
+            Counted::Production(r) => self.players[p].prod[r.index()],
+            Counted::TrRaisedThisGeneration => i32::from(self.players[p].tr_raised),
+        }
+    }
+
+    fn tile_of_card(&self, p: usize, c: CardId) -> Option<usize> {
+        // A card's tile: the special tile it placed (tile type named by its place effect).
+        let kind = self.card(c).play.iter().find_map(|e| match e {
+            Effect::Place(pl) => Some(pl.tile.clone()),
+            _ => None,
+        })?;
+        self.tiles
+            .iter()
+            .find(|(_, t)| t.kind == kind && t.owner == Some(p))
+            .map(|(s, _)| *s)
+    }
+
+    fn own_tiles(&self, p: usize, kind: &str) -> i32 {
+        self.tiles
+            .values()
+            .filter(|t| t.owner == Some(p) && (t.kind == kind || (kind == "city" && t.city)))
+            .count() as i32
+    }
+
+    fn on_mars(&self, space: usize) -> bool {
+        self.content.map.spaces[space].kind != SpaceType::Colony
+    }
+
+    fn neighbours(&self, space: usize) -> impl Iterator<Item = usize> + '_ {
+        self.content.map.spaces[space]
+            .adjacent
+            .iter()
+            .filter_map(|a| self.space_index.get(a).copied())
+    }
+
+    fn param_value(&self, p: Param) -> i32 {
+        self.params[param_index(p)]
+    }
+
+    fn goal(&self, p: Param) -> i32 {
+        self.content.rules.parameters.get(&p).map_or(0, |s| s.goal)
+    }
+
+    fn requirement_bonus(&self, p: usize) -> i32 {
+        let pl = &self.players[p];
+        let mut b = pl.next_card_bonus;
+        for c in pl.corporation.iter().chain(pl.played.iter()) {
+            let card = self.card(*c);
+            if let Some(rb) = &card.requirement_bonus {
+                if !rb.next_card_only && card.kind != CardType::Event {
+                    b += rb.steps;
+                }
+            }
+        }
+        b
+    }
+
+    fn meets(&self, p: usize, r: &Requirement, leeway: i32, card: Option<CardId>) -> bool {
+        let (value, step) = match &r.what {
+            Measured::Param(param) => (
+                self.param_value(*param),
+                self.content
+                    .rules
+                    .parameters
+                    .get(param)
+                    .map_or(1, |s| s.step),
+            ),
+            Measured::Count(c) => (self.count(p, c, card), 0),
+        };
+        let slack = leeway * step;
+        r.min.is_none_or(|m| value >= m - slack) && r.max.is_none_or(|m| value <= m + slack)
+    }
+
+    // ---------- payments ----------
+
+    fn steel_value(&self, p: usize) -> i32 {
+        self.content.rules.steel_value + self.payment_bonus(p).0
+    }
+    fn titanium_value(&self, p: usize) -> i32 {
+        self.content.rules.titanium_value + self.payment_bonus(p).1
+    }
+    fn heat_pays(&self, p: usize) -> bool {
+        self.payment_bonus(p).2
+    }
+    fn payment_bonus(&self, p: usize) -> (i32, i32, bool) {
+        let pl = &self.players[p];
+        let mut out = (0, 0, false);
+        for c in pl.corporation.iter().chain(pl.played.iter()) {
+            if let Some(pb) = &self.card(*c).payment {
+                out.0 += pb.steel_value;
+                out.1 += pb.titanium_value;
+                out.2 |= pb.heat;
+            }
+        }
+        out
+    }
+
+    /// Checks and deducts a payment of at least `cost` with the allowed resources.
+    fn pay(
+        &mut self,
+        p: usize,
+        cost: i32,
+        kvs: &Kvs,
+        steel: bool,
+        titanium: bool,
+    ) -> Result<(), Refusal> {
+        let mut amounts = [0i32; 6];
+        for (k, v) in kvs {
+            let r = Res::from_key(k).ok_or_else(|| format!("cannot pay with {k}"))?;
+            let v = i32::try_from(*v).map_err(|_| "absurd payment")?;
+            if v < 0 {
+                return Err("negative payment".into());
+            }
+            let allowed = match r {
+                Res::Mc => true,
+                Res::Steel => steel,
+                Res::Titanium => titanium,
+                Res::Heat => self.heat_pays(p),
+                _ => false,
+            };
+            if !allowed {
+                return Err(format!("{k} cannot pay for this"));
+            }
+            amounts[r.index()] += v;
+        }
+        for r in Res::ALL {
+            if amounts[r.index()] > self.players[p].res[r.index()] {
+                return Err(format!("not enough {}", r.key()));
+            }
+        }
+        let value = amounts[0]
+            + amounts[1] * self.steel_value(p)
+            + amounts[2] * self.titanium_value(p)
+            + amounts[5];
+        if value < cost {
+            return Err(format!("payment worth {value} M€ is less than {cost} M€"));
+        }
+        for r in Res::ALL {
+            self.players[p].res[r.index()] -= amounts[r.index()];
+        }
+        Ok(())
+    }
+
+    fn can_afford(&self, p: usize, cost: i32, steel: bool, titanium: bool) -> bool {
+        let pl = &self.players[p];
+        let mut v = pl.res[0];
+        if steel {
+            v += pl.res[1] * self.steel_value(p);
+        }
+        if titanium {
+            v += pl.res[2] * self.titanium_value(p);
+        }
+        if self.heat_pays(p) {
+            v += pl.res[5];
+        }
+        v >= cost
+    }
+
+    /// Whether a payment would need a separate input (anything else than M€ usable).
+    fn needs_pay_input(&self, p: usize, steel: bool, titanium: bool) -> bool {
+        let pl = &self.players[p];
+        (steel && pl.res[1] > 0)
+            || (titanium && pl.res[2] > 0)
+            || (self.heat_pays(p) && pl.res[5] > 0)
+    }
+
+    fn card_cost(&self, p: usize, c: CardId) -> i32 {
+        let card = self.card(c);
+        let mut cost = card.cost.unwrap_or(0);
+        let pl = &self.players[p];
+        for d in pl.corporation.iter().chain(pl.played.iter()) {
+            for disc in &self.card(*d).discounts {
+                if disc.standard_project.is_some() {
+                    continue;
+                }
+                if disc.tag.as_ref().is_none_or(|t| card.tags.contains(t)) {
+                    cost -= disc.amount;
+                }
+            }
+        }
+        cost.max(0)
+    }
+
+    fn standard_cost(&self, p: usize, id: &str, base: i32) -> i32 {
+        let pl = &self.players[p];
+        let mut cost = base;
+        for d in pl.corporation.iter().chain(pl.played.iter()) {
+            for disc in &self.card(*d).discounts {
+                if disc.standard_project.as_deref() == Some(id) {
+                    cost -= disc.amount;
+                }
+            }
+        }
+        cost.max(0)
+    }
+
+    // ---------- main actions ----------
+
+    fn main_action(&mut self, p: usize, step: &Step) -> Result<(), Refusal> {
+        if self.players[p].first_action_due && !matches!(step, Step::FirstAction(_)) {
+            return Err("the corporation's first action comes first".into());
+        }
+        match step {
+            Step::FirstAction(name) => {
+                let c = self.card_id(name)?;
+                if !self.players[p].first_action_due || self.players[p].corporation != Some(c) {
+                    return Err(format!("{name} has no first action due"));
+                }
+                self.players[p].first_action_due = false;
+                let effects = self.card(c).first_action.clone();
+                self.run_effects(p, &effects, Some(c))?;
+                self.took_action();
+                Ok(())
+            }
+            Step::Pass => {
+                self.passed[p] = true;
+                self.pass_order.push(p);
+                self.next_turn();
+                Ok(())
+            }
+            Step::End => {
+                let others = (0..self.colors.len()).any(|q| q != p && !self.passed[q]);
+                if self.actions_taken == 0 || !others {
+                    return Err("End Turn needs an action taken and another player in play".into());
+                }
+                self.actions_taken = 0;
+                self.next_turn();
+                Ok(())
+            }
+            Step::Play(name, pay) => {
+                self.play_card(p, name, pay.as_ref())?;
+                self.took_action();
+                Ok(())
+            }
+            Step::Standard(id, pay) => {
+                self.standard_project(p, id, pay.as_ref())?;
+                self.took_action();
+                Ok(())
+            }
+            Step::Greenery => {
+                let need = self.plants_per_greenery(p);
+                if self.players[p].res[Res::Plants.index()] < need {
+                    return Err(format!("a greenery needs {need} plants"));
+                }
+                self.players[p].res[Res::Plants.index()] -= need;
+                self.push_front(
+                    p,
+                    Pending::Place {
+                        place: Place {
+                            tile: "greenery".into(),
+                            counts_as: None,
+                            on: None,
+                            title: None,
+                            then: Vec::new(),
+                        },
+                        card: None,
+                    },
+                );
+                self.took_action();
+                Ok(())
+            }
+            Step::Heat => {
+                let need = self.content.rules.heat_per_temperature;
+                if self.players[p].res[Res::Heat.index()] < need {
+                    return Err(format!("raising the temperature needs {need} heat"));
+                }
+
+                self.players[p].res[Res::Heat.index()] -= need;
+                self.raise(p, Param::Temperature, 1)?;
+                self.took_action();
+                Ok(())
+            }
+            Step::Action(name) => {
+                let c = self.card_id(name)?;
+                let pl = &self.players[p];
+                if !(pl.corporation == Some(c) || pl.played.contains(&c)) {
+                    return Err(format!("{name} is not in play for {}", self.colors[p]));
+                }
+                if pl.actions_used.contains(&c) {
+                    return Err(format!("{name}'s action was already used this generation"));
+                }
+                let action = self
+                    .card(c)
+                    .action
+                    .clone()
+                    .ok_or_else(|| format!("{name} has no action"))?;
+                if !action.requires.iter().all(|r| self.meets(p, r, 0, Some(c))) {
+                    return Err(format!("{name}'s action is not usable now"));
+                }
+                if !self.can_do_all(p, &action.effects, Some(c)) {
+                    return Err(format!("{name}'s action cannot be done now"));
+                }
+                self.players[p].actions_used.push(c);
+                self.run_effects(p, &action.effects, Some(c))?;
+                self.took_action();
+                Ok(())
+            }
+            Step::Claim(name) => {
+                let (i, m) = self
+                    .content
+                    .scoring
+                    .milestones
+                    .iter()
+                    .enumerate()
+                    .find(|(_, m)| &m.name == name)
+                    .ok_or_else(|| format!("unknown milestone {name:?}"))?;
+                if self.milestones.iter().any(|(j, _)| *j == i)
+                    || self.milestones.len() >= self.content.rules.max_milestones
+                {
+                    return Err(format!("{name} cannot be claimed"));
+                }
+                if self.metric(p, &m.metric, false) < m.at_least {
+                    return Err(format!("{name}'s condition is not met"));
+                }
+                let cost = self.content.rules.milestone_cost;
+                if !self.can_afford(p, cost, false, false) {
+                    return Err("too little M€".into());
+                }
+                self.pay_or_ask(p, cost, false, false, Then::Milestone(i))?;
+                self.took_action();
+                Ok(())
+            }
+            Step::Fund(name) => {
+                let i = self
+                    .content
+                    .scoring
+                    .awards
+                    .iter()
+                    .position(|a| &a.name == name)
+                    .ok_or_else(|| format!("unknown award {name:?}"))?;
+                let costs = &self.content.rules.award_costs;
+                if self.awards.iter().any(|(j, _)| *j == i) || self.awards.len() >= costs.len() {
+                    return Err(format!("{name} cannot be funded"));
+                }
+                let cost = costs[self.awards.len()];
+                if !self.can_afford(p, cost, false, false) {
+                    return Err("too little M€".into());
+                }
+                self.awards.push((i, p));
+                self.pay_or_ask(p, cost, false, false, Then::Effects(Vec::new(), None))?;
+                self.took_action();
+                Ok(())
+            }
+            other => Err(format!("`{other}` is not a main action")),
+        }
+    }
+
+    fn pay_or_ask(
+        &mut self,
+        p: usize,
+        cost: i32,
+        steel: bool,
+        titanium: bool,
+        then: Then,
+    ) -> Result<(), Refusal> {
+        if self.needs_pay_input(p, steel, titanium) {
+            self.push_front(
+                p,
+                Pending::Pay {
+                    mc: cost,
+                    steel,
+                    titanium,
+                    then: Box::new(then),
+                },
+            );
+            Ok(())
+        } else {
+            if self.players[p].res[0] < cost {
+                return Err("too little M€".into());
+            }
+            self.players[p].res[0] -= cost;
+            self.after_pay(p, then)
+        }
+    }
+
+    fn after_pay(&mut self, p: usize, then: Then) -> Result<(), Refusal> {
+        match then {
+            Then::Milestone(i) => self.milestones.push((i, p)),
+            Then::Research(keep, drop) => {
+                self.players[p].hand.extend(keep);
+                self.discard.extend(drop);
+                self.maybe_end_research();
+            }
+            Then::Effects(e, c) => self.run_effects(p, &e, c)?,
+        }
+        Ok(())
+    }
+
+    fn plants_per_greenery(&self, p: usize) -> i32 {
+        let pl = &self.players[p];
+        let disc: i32 = pl
+            .corporation
+            .iter()
+            .chain(pl.played.iter())
+            .filter_map(|c| self.card(*c).greenery_discount)
+            .sum();
+        self.content.rules.plants_per_greenery - disc
+    }
+
+    fn took_action(&mut self) {
+        self.actions_taken += 1;
+    }
+
+    /// After a turn's action(s): the next player who has not passed.
+    fn next_turn(&mut self) {
+        self.actions_taken = 0;
+        let n = self.colors.len();
+        if self.passed.iter().all(|x| *x) {
+            self.production_phase();
+            return;
+        }
+        let mut q = self.active;
+        for _ in 0..n {
+            q = (q + 1) % n;
+            if !self.passed[q] {
+                break;
+            }
+        }
+        self.active = q;
+    }
+
+    /// Ends the turn once two actions are done and all their decisions are settled.
+    fn settle(&mut self) {
+        if self.phase == Phase::Action && self.queue.is_empty() {
+            let others = (0..self.colors.len()).any(|q| q != self.active && !self.passed[q]);
+            if self.actions_taken >= 2 && others {
+                self.next_turn();
+            }
+        }
+        if self.phase == Phase::Production {
+            self.skip_final_greenery_offers();
+        }
+    }
+
+    fn terraformed(&self) -> bool {
+        [Param::Oxygen, Param::Temperature, Param::Oceans]
+            .iter()
+            .all(|p| self.param_value(*p) >= self.goal(*p))
+    }
+
+    fn production_phase(&mut self) {
+        self.phase = Phase::Production;
+        self.passed = vec![false; self.colors.len()];
+        self.pass_order.clear();
+        for pl in &mut self.players {
+            pl.res[Res::Heat.index()] += pl.res[Res::Energy.index()];
+            pl.res[Res::Energy.index()] = 0;
+            pl.res[0] += pl.prod[0] + pl.tr;
+            for r in 1..6 {
+                pl.res[r] += pl.prod[r];
+            }
+            pl.actions_used.clear();
+            pl.tr_raised = false;
+        }
+        if self.terraformed() {
+            let n = self.colors.len();
+            for k in 0..n {
+                let p = (self.first + k) % n;
+                self.queue.push_back(Decision {
+                    player: p,
+                    what: Pending::FinalGreenery,
+                });
+            }
+            self.skip_final_greenery_offers();
+            return;
+        }
+        self.new_generation();
+    }
+
+    fn skip_final_greenery_offers(&mut self) {
+        while let Some(d) = self.queue.front() {
+            if d.what == Pending::FinalGreenery
+                && (self.players[d.player].res[Res::Plants.index()]
+                    < self.plants_per_greenery(d.player)
+                    || self.legal_spaces(d.player, &greenery_place()).is_empty())
+            {
+                self.queue.pop_front();
+            } else {
+                break;
+            }
+        }
+        if self.queue.is_empty() {
+            self.phase = Phase::End;
+        }
+    }
+
+    fn new_generation(&mut self) {
+        let n = self.colors.len();
+        self.generation += 1;
+        self.first = (self.first + 1) % n;
+        self.passed = vec![false; n];
+        self.pass_order.clear();
+        self.phase = Phase::Research;
+        let draw = self.content.rules.research_draw;
+        for p in 0..n {
+            let mut got = Vec::new();
+            for _ in 0..draw {
+                if let Some(c) = self.draw_bottom(p) {
+                    got.push(c);
+                }
+            }
+            self.queue.push_back(Decision {
+                player: p,
+                what: Pending::Research(got),
+            });
+        }
+    }
+
+    fn maybe_end_research(&mut self) {
+        if self.phase == Phase::Research
+            && !self
+                .queue
+                .iter()
+                .any(|d| matches!(d.what, Pending::Research(_) | Pending::Pay { .. }))
+        {
+            self.phase = Phase::Action;
+            self.active = self.first;
+            self.actions_taken = 0;
+        }
+    }
+
+    // ---------- cards and projects ----------
+
+    fn play_card(&mut self, p: usize, name: &str, pay: Option<&Kvs>) -> Result<(), Refusal> {
+        let c = self.card_id(name)?;
+        if !self.players[p].hand.contains(&c) {
+            return Err(format!("{name} is not in {}'s hand", self.colors[p]));
+        }
+        let card = self.card(c).clone();
+        let leeway = self.requirement_bonus(p);
+        for r in &card.requires {
+            let l = if matches!(r.what, Measured::Param(_)) {
+                leeway
+            } else {
+                0
+            };
+            if !self.meets(p, r, l, None) {
+                return Err(format!("{name}'s requirements are not met"));
+            }
+        }
+        if !self.can_do_all(p, &card.play, Some(c)) {
+            return Err(format!("{name} cannot be played now"));
+        }
+        let cost = self.card_cost(p, c);
+        let steel = card.tags.iter().any(|t| t == "building");
+        let titanium = card.tags.iter().any(|t| t == "space");
+        match pay {
+            Some(kvs) => self.pay(p, cost, kvs, steel, titanium)?,
+            None if cost == 0 => {}
+            None => return Err(format!("{name} costs {cost} M€: say how to pay")),
+        }
+        let pl = &mut self.players[p];
+        pl.hand.retain(|x| *x != c);
+        pl.played.push(c);
+        pl.next_card_bonus = 0;
+        if card.resource.is_some() {
+            pl.card_res.insert(c, 0);
+        }
+        if let Some(rb) = &card.requirement_bonus {
+            if rb.next_card_only {
+                self.players[p].next_card_bonus = rb.steps;
+            }
+        }
+        let raw_cost = card.cost.unwrap_or(0);
+        self.fire_card_played(p, c, raw_cost)?;
+        self.run_effects(p, &card.play, Some(c))?;
+        Ok(())
+    }
+
+    fn fire_card_played(&mut self, p: usize, c: CardId, cost: i32) -> Result<(), Refusal> {
+        let card = self.card(c).clone();
+        let n = self.colors.len();
+        for q in 0..n {
+            let owned: Vec<CardId> = {
+                let pl = &self.players[q];
+                pl.corporation
+                    .iter()
+                    .chain(pl.played.iter())
+                    .copied()
+                    .collect()
+            };
+            for o in owned {
+                for t in self.card(o).triggers.clone() {
+                    if t.by == By::Owner && q != p {
+                        continue;
+                    }
+                    let times = match &t.when {
+                        Event::Tag(tags) => card.tags.iter().filter(|x| tags.contains(x)).count(),
+                        Event::EventCard => usize::from(
+                            card.kind == CardType::Event
+                                && t.with_tag.as_ref().is_none_or(|w| card.tags.contains(w)),
+                        ),
+                        Event::CostAtLeast(min) => usize::from(cost >= *min),
+                        _ => 0,
+                    };
+                    for _ in 0..times {
+                        self.run_effects(q, &t.then, Some(o))?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn standard_project(&mut self, p: usize, id: &str, pay: Option<&Kvs>) -> Result<(), Refusal> {
+        let sp = self
+            .content
+            .standard_projects
+            .iter()
+            .find(|s| s.id == id && !s.solo_only)
+            .cloned()
+            .ok_or_else(|| format!("unknown standard project {id:?}"))?;
+        let cost = self.standard_cost(p, id, sp.cost);
+        if !self.can_do_all(p, &sp.effects, None) {
+            return Err(format!("standard project {id} cannot be done now"));
+        }
+        match pay {
+            Some(kvs) => self.pay(p, cost, kvs, false, false)?,
+            None if cost == 0 => {}
+            None => return Err(format!("standard {id} costs {cost} M€: say how to pay")),
+        }
+        self.fire_cost(p, sp.cost)?;
+        self.run_effects(p, &sp.effects, None)
+    }
+
+    fn fire_cost(&mut self, p: usize, cost: i32) -> Result<(), Refusal> {
+        let owned: Vec<CardId> = {
+            let pl = &self.players[p];
+            pl.corporation
+                .iter()
+                .chain(pl.played.iter())
+                .copied()
+                .collect()
+        };
+        for o in owned {
+            for t in self.card(o).triggers.clone() {
+                if let Event::CostAtLeast(min) = t.when {
+                    if cost >= min {
+                        self.run_effects(p, &t.then, Some(o))?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the costs among `effects` can be paid and its mandatory parts done.
+    fn can_do_all(&self, p: usize, effects: &[Effect], card: Option<CardId>) -> bool {
+        let pl = &self.players[p];
+        let mut prod = pl.prod;
+        effects.iter().all(|e| match e {
+            Effect::Production(a) => a.iter().all(|(r, v)| {
+                prod[r.index()] += v;
+                let floor = if *r == Res::Mc {
+                    self.content.rules.min_mc_production
+                } else {
+                    0
+                };
+                prod[r.index()] >= floor
+            }),
+            Effect::Stock(a) => a.iter().all(|(r, v)| *v >= 0 || pl.res[r.index()] >= -v),
+            Effect::Spend(a) => a.iter().all(|(r, v)| pl.res[r.index()] >= *v),
+            Effect::SpendHere(n) => {
+                card.and_then(|c| pl.card_res.get(&c)).copied().unwrap_or(0) >= *n
+            }
+            Effect::Pay(pb) => self.can_afford(p, pb.mc, pb.steel, pb.titanium),
+            Effect::ReduceAnyProduction(a) => (0..self.colors.len())
+                .any(|q| self.players[q].prod[a.res.index()] - a.count >= self.floor(a.res)),
+            Effect::Place(pl) => {
+                pl.tile == "ocean" && pl.on.is_none() || !self.legal_spaces(p, pl).is_empty()
+            }
+            Effect::Choose(cs) => cs.iter().any(|c| self.can_do_all(p, &c.effects, card)),
+            Effect::Script(_) => true,
+            _ => true,
+        })
+    }
+
+    fn floor(&self, r: Res) -> i32 {
+        if r == Res::Mc {
+            self.content.rules.min_mc_production
+        } else {
+            0
+        }
+    }
+
+    fn push_front(&mut self, p: usize, what: Pending) {
+        self.queue.push_front(Decision { player: p, what });
+    }
+
+    /// Does effects in order. Effects that need no decision happen at once; those that need
+    /// one are asked afterwards in written order. A payment asked of the player holds back
+    /// everything written after it until it is made.
+    fn run_effects(
+        &mut self,
+        p: usize,
+        effects: &[Effect],
+        card: Option<CardId>,
+    ) -> Result<(), Refusal> {
+        let mut asked = Vec::new();
+        for (i, e) in effects.iter().enumerate() {
+            if let Some(d) = self.effect(p, e, card)? {
+                if matches!(d.what, Pending::Pay { .. } | Pending::RemoveFrom { .. }) {
+                    let rest = effects[i + 1..].to_vec();
+                    if !rest.is_empty() {
+                        asked.push(Decision {
+                            player: p,
+                            what: Pending::Continue(rest, card),
+                        });
+                    }
+                    asked.insert(0, d);
+                    break;
+                }
+                asked.push(d);
+            }
+        }
+        // Asks made while answering a decision come before what was already waiting behind it
+        // (the engine's queue is first-in first-out within one action).
+        let at = self
+            .queue
+            .iter()
+            .position(|d| d.simultaneous())
+            .unwrap_or(self.queue.len());
+        for (k, d) in asked.into_iter().enumerate() {
+            self.queue
+                .insert(at.min(self.queue.len()) + k - k.min(0), d);
+        }
+        Ok(())
+    }
+
+    /// Resumes effects waiting behind a settled decision.
+    fn resume(&mut self) -> Result<(), Refusal> {
+        loop {
+            let full = self.param_value(Param::Oceans) >= self.goal(Param::Oceans);
+            match self.queue.front() {
+                Some(Decision {
+                    what: Pending::Place { place, .. },
+                    ..
+                }) if full && place.tile == "ocean" && place.on.is_none() => {
+                    self.queue.pop_front();
+                    continue;
+                }
+                Some(Decision {
+                    what: Pending::Continue(..),
+                    ..
+                }) => {}
+                _ => break,
+            }
+            let player = self.queue[0].player;
+            let Some(Decision {
+                what: Pending::Continue(rest, card),
+                ..
+            }) = self.queue.pop_front()
+            else {
+                break;
+            };
+            self.run_effects(player, &rest, card)?;
+        }
+        Ok(())
+    }
+
+    /// Does one effect; returns the decision it needs, if any.
+    fn effect(
+        &mut self,
+        p: usize,
+        e: &Effect,
+        card: Option<CardId>,
+    ) -> Result<Option<Decision>, Refusal> {
+        let d = |what| Some(Decision { player: p, what });
+        match e {
+            Effect::Production(a) => {
+                for (r, v) in a {
+                    self.players[p].prod[r.index()] += v;
+                }
+            }
+            Effect::Stock(a) | Effect::Spend(a) => {
+                let sign = if matches!(e, Effect::Spend(_)) { -1 } else { 1 };
+                for (r, v) in a {
+                    let x = &mut self.players[p].res[r.index()];
+                    *x += sign * v;
+                    if *x < 0 {
+                        return Err(format!("not enough {}", r.key()));
+                    }
+                }
+            }
+            Effect::ProductionPer(g) | Effect::StockPer(g) => {
+                let n = self.per(p, &g.count, card) * g.each;
+                let pl = &mut self.players[p];
+                if matches!(e, Effect::ProductionPer(_)) {
+                    pl.prod[g.res.index()] += n;
+                } else {
+                    pl.res[g.res.index()] += n;
+                }
+            }
+            Effect::ReduceAnyProduction(a) => {
+                let able: Vec<usize> = (0..self.colors.len())
+                    .filter(|q| self.players[*q].prod[a.res.index()] - a.count >= self.floor(a.res))
+                    .collect();
+                if able.len() == 1 {
+                    self.players[able[0]].prod[a.res.index()] -= a.count;
+                    return Ok(None);
+                }
+                return Ok(d(Pending::Target {
+                    res: a.res,
+                    count: a.count,
+                }));
+            }
+            Effect::RemoveAnyPlants(n) => {
+                if (0..self.colors.len())
+                    .any(|q| q != p && self.players[q].res[Res::Plants.index()] > 0)
+                {
+                    return Ok(d(Pending::RemovePlants(*n)));
+                }
+            }
+            Effect::Raise(ps) => {
+                for (param, steps) in ps {
+                    self.raise(p, *param, *steps)?;
+                }
+            }
+            Effect::Tr(n) => self.add_tr(p, *n),
+            Effect::Place(pl) => {
+                if pl.tile == "ocean" && self.param_value(Param::Oceans) >= self.goal(Param::Oceans)
+                {
+                    return Ok(None);
+                }
+                if let Some(Where::Space(id)) = &pl.on {
+                    let s = *self.space_index.get(id).ok_or("unknown space")?;
+                    self.place_tile(p, pl, s)?;
+                    self.run_effects(p, &pl.then, card)?;
+                    return Ok(None);
+                }
+                return Ok(d(Pending::Place {
+                    place: pl.clone(),
+                    card,
+                }));
+            }
+            Effect::Draw(n) => {
+                for _ in 0..*n {
+                    if let Some(c) = self.draw_top(p) {
+                        self.players[p].hand.push(c);
+                    }
+                }
+            }
+            Effect::AddHere(n) => {
+                if let Some(c) = card {
+                    *self.players[p].card_res.entry(c).or_insert(0) += n;
+                }
+            }
+            Effect::SpendHere(n) => {
+                let c = card.ok_or("no card")?;
+                let x = self.players[p].card_res.entry(c).or_insert(0);
+                if *x < *n {
+                    return Err("too few resources on the card".into());
+                }
+                *x -= n;
+            }
+            Effect::AddToAny(cr) => {
+                let targets = self.cards_holding(p, &cr.kind);
+                match targets.len() {
+                    0 => {}
+                    1 => *self.players[p].card_res.entry(targets[0]).or_insert(0) += cr.count,
+                    _ => {
+                        return Ok(d(Pending::AddTo {
+                            kind: cr.kind.clone(),
+                            count: cr.count,
+                        }))
+                    }
+                }
+            }
+            Effect::RemoveFromAny(cr) => {
+                let able = self.cards_with(&cr.kind, cr.count);
+                match able.len() {
+                    0 => return Ok(None),
+                    1 => {
+                        let (q, c) = able[0];
+                        *self.players[q].card_res.entry(c).or_insert(0) -= cr.count;
+                        return Ok(None);
+                    }
+                    _ => {}
+                }
+                return Ok(d(Pending::RemoveFrom {
+                    kind: cr.kind.clone(),
+                    count: cr.count,
+                    to: card,
+                }));
+            }
+            Effect::Pay(pb) => {
+                if !self.can_afford(p, pb.mc, pb.steel, pb.titanium) {
+                    return Err("too little M€".into());
+                }
+                if self.needs_pay_input(p, pb.steel, pb.titanium) {
+                    return Ok(d(Pending::Pay {
+                        mc: pb.mc,
+                        steel: pb.steel,
+                        titanium: pb.titanium,
+                        then: Box::new(Then::Effects(Vec::new(), card)),
+                    }));
+                }
+                self.players[p].res[0] -= pb.mc;
+            }
+            Effect::Choose(cs) => {
+                let mut opts = Vec::new();
+                for c in cs {
+                    if c.title.contains("{card}") {
+                        for t in self.cards_holding_kind_in(p, &c.effects) {
+                            let title = c.title.replace("{card}", &self.card(t).name);
+                            let effects = c
+                                .effects
+                                .iter()
+                                .map(|e| match e {
+                                    Effect::AddToAny(cr) => {
+                                        Effect::Script(format!("add:{}:{}", t, cr.count))
+                                    }
+                                    other => other.clone(),
+                                })
+                                .collect();
+                            opts.push((title, effects));
+                        }
+                    } else if self.can_do_all(p, &c.effects, card) {
+                        opts.push((c.title.clone(), c.effects.clone()));
+                    }
+                }
+                if opts.len() == 1 {
+                    let (_, effects) = opts.remove(0);
+                    self.run_effects(p, &effects, card)?;
+                    return Ok(None);
+                }
+                return Ok(d(Pending::Options(opts, card)));
+            }
+            Effect::If(i) => {
+                let branch = if self.meets(p, &i.cond, 0, card) {
+                    i.then.clone()
+                } else {
+                    i.otherwise.clone()
+                };
+                self.run_effects(p, &branch, card)?;
+            }
+            Effect::ProductionFromBonus(rs) => {
+                if let Some(s) = self.last_space {
+                    let bonus = self.content.map.spaces[s].bonus.clone();
+                    if let Some(r) = bonus
+                        .iter()
+                        .filter(|b| rs.contains(b))
+                        .find_map(|b| Res::from_key(b))
+                    {
+                        self.players[p].prod[r.index()] += 1;
+                    }
+                }
+            }
+            Effect::ConvertProduction(cp) => {
+                let most = self.players[p].prod[cp.from.index()] - self.floor(cp.from);
+                if most > 0 {
+                    return Ok(d(Pending::Amount(cp.from, cp.to, most)));
+                }
+            }
+            Effect::StealFromAdjacent(a) => {
+                let Some(s) = self.last_space else {
+                    return Ok(None);
+                };
+                let mut owners: Vec<usize> = self
+                    .neighbours(s)
+                    .filter_map(|n| self.tiles.get(&n).and_then(|t| t.owner))
+                    .filter(|q| *q != p)
+                    .collect();
+                owners.sort_unstable();
+                owners.dedup();
+                if owners.is_empty() {
+                    return Ok(None);
+                }
+                let mut opts: Vec<(String, Vec<Effect>)> = owners
+                    .iter()
+                    .map(|q| {
+                        (
+                            format!("Remove {} M€ from {}", a.count, self.colors[*q]),
+                            vec![Effect::Script(format!("steal:{q}:{}", a.count))],
+                        )
+                    })
+                    .collect();
+                opts.push(("Don't remove M€ from adjacent player".into(), Vec::new()));
+                return Ok(d(Pending::Options(opts, card)));
+            }
+            Effect::SellCards(each) => {
+                return Ok(d(Pending::Sell(*each)));
+            }
+            Effect::Reveal(rv) => {
+                if let Some(c) = self.draw_top(p) {
+                    let hit = self.card(c).tags.contains(&rv.tag);
+                    self.discard.push(c);
+                    if hit {
+                        self.run_effects(p, &rv.then.clone(), card)?;
+                    }
+                }
+            }
+            Effect::Script(name) => {
+                if let Some(rest) = name.strip_prefix("steal:") {
+                    let (q, n) = rest.split_once(':').ok_or("bad steal")?;
+                    let q: usize = q.parse().map_err(|_| "bad steal")?;
+                    let n: i32 = n.parse().map_err(|_| "bad steal")?;
+                    let x = &mut self.players.get_mut(q).ok_or("bad steal")?.res[0];
+                    *x -= n.min(*x);
+                } else if let Some(rest) = name.strip_prefix("add:") {
+                    let (t, n) = rest.split_once(':').ok_or("bad add")?;
+                    let t: CardId = t.parse().map_err(|_| "bad add")?;
+                    let n: i32 = n.parse().map_err(|_| "bad add")?;
+                    *self.players[p].card_res.entry(t).or_insert(0) += n;
+                } else {
+                    return Ok(d(Pending::Unsupported(name.clone())));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Every (owner, card) holding at least `n` removable resources of a kind.
+    fn cards_with(&self, kind: &str, n: i32) -> Vec<(usize, CardId)> {
+        let mut out = Vec::new();
+        for (q, pl) in self.players.iter().enumerate() {
+            for (c, v) in &pl.card_res {
+                let card = self.card(*c);
+                if *v >= n && !card.protected && card.resource.as_deref() == Some(kind) {
+                    out.push((q, *c));
+                }
+            }
+        }
+        out
+    }
+
+    fn cards_holding_kind_in(&self, p: usize, effects: &[Effect]) -> Vec<CardId> {
+        effects
+            .iter()
+            .find_map(|e| match e {
+                Effect::AddToAny(cr) => Some(self.cards_holding(p, &cr.kind)),
+                _ => None,
+            })
+            .unwrap_or_default()
+    }
+
+    fn cards_holding(&self, p: usize, kind: &str) -> Vec<CardId> {
+        let pl = &self.players[p];
+        pl.corporation
+            .iter()
+            .chain(pl.played.iter())
+            .copied()
+            .filter(|c| self.card(*c).resource.as_deref() == Some(kind))
+            .collect()
+    }
+
+    fn per(&self, p: usize, pc: &PerCount, card: Option<CardId>) -> i32 {
+        if pc.per <= 0 {
+            return 0;
+        }
+        self.count(p, &pc.of, card) / pc.per
+    }
+
+    fn add_tr(&mut self, p: usize, n: i32) {
+        self.players[p].tr += n;
+        if n > 0 {
+            self.players[p].tr_raised = true;
+        }
+    }
+
+    fn raise(&mut self, p: usize, param: Param, steps: i32) -> Result<(), Refusal> {
+        let Some(scale) = self.content.rules.parameters.get(&param).cloned() else {
+            return Ok(());
+        };
+        for _ in 0..steps {
+            let i = param_index(param);
+            if self.params[i] >= scale.goal {
+                break;
+            }
+            self.params[i] += scale.step;
+            self.add_tr(p, 1);
+            let v = self.params[i];
+            for b in scale.bonuses.iter().filter(|b| b.at == v) {
+                self.run_effects(p, &b.effects, None)?;
+            }
+        }
+        Ok(())
+    }
+
+    // ---------- tiles ----------
+
+    fn legal_spaces(&self, p: usize, place: &Place) -> Vec<usize> {
+        let spaces = &self.content.map.spaces;
+        let free = |s: usize| !self.tiles.contains_key(&s);
+        let ocean = place.tile == "ocean";
+        let city = place.tile == "city" || place.counts_as.as_deref() == Some("city");
+        let land = |s: usize| spaces[s].kind == SpaceType::Land && !spaces[s].reserved && free(s);
+        let mut out: Vec<usize> = match &place.on {
+            Some(Where::Space(id)) => self
+                .space_index
+                .get(id)
+                .copied()
+                .filter(|s| free(*s))
+                .into_iter()
+                .collect(),
+            Some(Where::OceanSpace) => (0..spaces.len())
+                .filter(|s| spaces[*s].kind == SpaceType::Ocean && free(*s))
+                .collect(),
+            None if ocean => (0..spaces.len())
+                .filter(|s| spaces[*s].kind == SpaceType::Ocean && free(*s))
+                .collect(),
+            Some(Where::Volcanic) => (0..spaces.len())
+                .filter(|s| spaces[*s].volcanic && land(*s))
+                .collect(),
+            Some(Where::Isolated) => (0..spaces.len())
+                .filter(|s| land(*s) && self.neighbours(*s).all(|n| free(n)))
+                .collect(),
+            Some(Where::NextToCities(k)) => (0..spaces.len())
+                .filter(|s| {
+                    land(*s)
+                        && self
+                            .neighbours(*s)
+                            .filter(|n| self.tiles.get(n).is_some_and(|t| t.city))
+                            .count() as u32
+                            >= *k
+                })
+                .collect(),
+            Some(Where::NextToOwn(kind)) => (0..spaces.len())
+                .filter(|s| {
+                    land(*s)
+                        && self.neighbours(*s).any(|n| {
+                            self.tiles
+                                .get(&n)
+                                .is_some_and(|t| t.owner == Some(p) && &t.kind == kind)
+                        })
+                })
+                .collect(),
+            Some(Where::BonusOf(rs)) => (0..spaces.len())
+                .filter(|s| land(*s) && spaces[*s].bonus.iter().any(|b| rs.contains(b)))
+                .collect(),
+            Some(Where::Land) | None => (0..spaces.len()).filter(|s| land(*s)).collect(),
+        };
+        if city
+            && !matches!(
+                place.on,
+                Some(Where::Space(_)) | Some(Where::NextToCities(_))
+            )
+        {
+            out.retain(|s| {
+                !self
+                    .neighbours(*s)
+                    .any(|n| self.tiles.get(&n).is_some_and(|t| t.city))
+            });
+        }
+        if place.tile == "greenery" && place.on.is_none() {
+            let next_to_own: Vec<usize> = out
+                .iter()
+                .copied()
+                .filter(|s| {
+                    self.neighbours(*s)
+                        .any(|n| self.tiles.get(&n).is_some_and(|t| t.owner == Some(p)))
+                })
+                .collect();
+            if !next_to_own.is_empty() {
+                out = next_to_own;
+            }
+        }
+        out
+    }
+
+    fn place_tile(&mut self, p: usize, place: &Place, space: usize) -> Result<(), Refusal> {
+        if !self.legal_spaces(p, place).contains(&space) {
+            return Err(format!(
+                "a {} cannot go on space {}",
+                place.tile, self.content.map.spaces[space].id
+            ));
+        }
+        let ocean = place.tile == "ocean";
+        let city = place.tile == "city" || place.counts_as.as_deref() == Some("city");
+        self.tiles.insert(
+            space,
+            Tile {
+                kind: place.tile.clone(),
+                city,
+                owner: if ocean { None } else { Some(p) },
+            },
+        );
+        self.last_space = Some(space);
+        // Placement bonuses.
+        let bonus = self.content.map.spaces[space].bonus.clone();
+        let mut mineral = false;
+        for b in &bonus {
+            match b.as_str() {
+                "draw_card" => {
+                    if let Some(c) = self.draw_top(p) {
+                        self.players[p].hand.push(c);
+                    }
+                }
+                "plant" => self.players[p].res[Res::Plants.index()] += 1,
+                other => {
+                    if let Some(r) = Res::from_key(other) {
+                        self.players[p].res[r.index()] += 1;
+                        mineral |= matches!(r, Res::Steel | Res::Titanium);
+                    }
+                }
+            }
+        }
+        let oceans_next = self
+            .neighbours(space)
+            .filter(|n| self.tiles.get(n).is_some_and(|t| t.kind == "ocean"))
+            .count() as i32;
+        self.players[p].res[0] += oceans_next * self.content.rules.ocean_adjacency_mc;
+        if ocean {
+            self.raise(p, Param::Oceans, 1)?;
+        } else if place.tile == "greenery" && self.phase != Phase::Production {
+            self.raise(p, Param::Oxygen, 1)?;
+        }
+        // Tile triggers.
+        let on_mars = self.on_mars(space);
+        let n = self.colors.len();
+        for q in 0..n {
+            let owned: Vec<CardId> = {
+                let pl = &self.players[q];
+                pl.corporation
+                    .iter()
+                    .chain(pl.played.iter())
+                    .copied()
+                    .collect()
+            };
+            for o in owned {
+                for t in self.card(o).triggers.clone() {
+                    if t.by == By::Owner && q != p {
+                        continue;
+                    }
+                    if t.on_mars && !on_mars {
+                        continue;
+                    }
+                    let fires = match &t.when {
+                        Event::Tile(kinds) => kinds
+                            .iter()
+                            .any(|k| *k == place.tile || (k == "city" && city)),
+                        Event::MineralBonus => mineral && q == p,
+                        _ => false,
+                    };
+                    if fires {
+                        self.run_effects(q, &t.then, Some(o))?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    // ---------- answers to decisions ----------
+
+    fn answer(&mut self, p: usize, what: Pending, step: &Step) -> Result<(), Refusal> {
+        match (what, step) {
+            (Pending::Research(drawn), Step::Buy(names)) => {
+                let mut keep = Vec::new();
+                for n in names {
+                    let c = self.card_id(n)?;
+                    if !drawn.contains(&c) || keep.contains(&c) {
+                        return Err(format!("{n} is not among the drawn cards"));
+                    }
+                    keep.push(c);
+                }
+                let drop: Vec<CardId> = drawn
+                    .iter()
+                    .copied()
+                    .filter(|c| !keep.contains(c))
+                    .collect();
+                let cost = self.content.rules.card_cost * keep.len() as i32;
+                if !self.can_afford(p, cost, false, false) {
+                    return Err("too little M€".into());
+                }
+                if cost > 0 && self.needs_pay_input(p, false, false) {
+                    // Paid later by a `pay` input; asked after every player has chosen.
+                    self.queue.push_back(Decision {
+                        player: p,
+                        what: Pending::Pay {
+                            mc: cost,
+                            steel: false,
+                            titanium: false,
+                            then: Box::new(Then::Research(keep, drop)),
+                        },
+                    });
+                    return Ok(());
+                }
+                self.players[p].res[0] -= cost;
+                self.after_pay(p, Then::Research(keep, drop))
+            }
+            (
+                Pending::Pay {
+                    mc,
+                    steel,
+                    titanium,
+                    then,
+                },
+                Step::Pay(kvs),
+            ) => {
+                let kvs = kvs.clone().unwrap_or_default();
+                self.pay(p, mc, &kvs, steel, titanium)?;
+                self.after_pay(p, *then)
+            }
+            (Pending::Place { place, card }, Step::Space(id)) => {
+                let s = *self
+                    .space_index
+                    .get(id)
+                    .ok_or_else(|| format!("unknown space {id}"))?;
+                self.place_tile(p, &place, s)?;
+                self.run_effects(p, &place.then, card)
+            }
+            (Pending::Target { res, count }, Step::Target(color)) => {
+                let q = self.seat(color)?;
+                let floor = self.floor(res);
+                if self.players[q].prod[res.index()] - count < floor {
+                    return Err(format!("{color} has too little {} production", res.key()));
+                }
+                self.players[q].prod[res.index()] -= count;
+                Ok(())
+            }
+            (Pending::RemovePlants(n), Step::Option(title, _)) => {
+                if title == "Skip removing plants" {
+                    return Ok(());
+                }
+                for q in 0..self.colors.len() {
+                    let have = self.players[q].res[Res::Plants.index()];
+                    let take = have.min(n);
+                    if *title == format!("Remove {take} plants from {}", self.colors[q]) && take > 0
+                    {
+                        self.players[q].res[Res::Plants.index()] -= take;
+                        return Ok(());
+                    }
+                }
+                Err(format!("no option {title:?}"))
+            }
+            (Pending::Options(opts, card), Step::Option(title, _)) => {
+                let (_, effects) = opts
+                    .into_iter()
+                    .find(|(t, _)| t == title)
+                    .ok_or_else(|| format!("no option {title:?}"))?;
+                self.run_effects(p, &effects, card)
+            }
+            (Pending::AddTo { kind, count }, Step::Cards(names)) if names.len() == 1 => {
+                let c = self.card_id(&names[0])?;
+                if !self.cards_holding(p, &kind).contains(&c) {
+                    return Err(format!("{} cannot hold {kind}", names[0]));
+                }
+                *self.players[p].card_res.entry(c).or_insert(0) += count;
+                Ok(())
+            }
+            (Pending::RemoveFrom { kind, count, to }, Step::Cards(names)) if names.len() == 1 => {
+                let c = self.card_id(&names[0])?;
+                let owner = (0..self.colors.len())
+                    .find(|q| {
+                        self.players[*q]
+                            .card_res
+                            .get(&c)
+                            .is_some_and(|v| *v >= count)
+                    })
+                    .ok_or_else(|| format!("{} holds no {kind}", names[0]))?;
+                if self.card(c).resource.as_deref() != Some(kind.as_str()) {
+                    return Err(format!("{} holds no {kind}", names[0]));
+                }
+                *self.players[owner].card_res.entry(c).or_insert(0) -= count;
+                let _ = to;
+                Ok(())
+            }
+            (Pending::FinalGreenery, Step::Option(title, _)) => {
+                if title == "Don't place a greenery" {
+                    self.skip_final_greenery_offers();
+                    return Ok(());
+                }
+                let need = self.plants_per_greenery(p);
+                if self.players[p].res[Res::Plants.index()] < need {
+                    return Err(format!("a greenery needs {need} plants"));
+                }
+                self.players[p].res[Res::Plants.index()] -= need;
+                self.push_front(p, Pending::FinalGreenery);
+                self.push_front(
+                    p,
+                    Pending::Place {
+                        place: greenery_place(),
+                        card: None,
+                    },
+                );
+                Ok(())
+            }
+            (Pending::Amount(from, to, most), Step::Amount(n)) => {
+                let n = i32::try_from(*n).map_err(|_| "absurd amount")?;
+                if !(0..=most).contains(&n) {
+                    return Err(format!("amount must be 0..={most}"));
+                }
+                self.players[p].prod[from.index()] -= n;
+                self.players[p].prod[to.index()] += n;
+                Ok(())
+            }
+            (Pending::Sell(each), Step::Cards(names)) => {
+                let mut sold = Vec::new();
+                for n in names {
+                    let c = self.card_id(n)?;
+                    if !self.players[p].hand.contains(&c) || sold.contains(&c) {
+                        return Err(format!("{n} is not in hand"));
+                    }
+                    sold.push(c);
+                }
+                self.players[p].hand.retain(|c| !sold.contains(c));
+                self.players[p].res[0] += each * sold.len() as i32;
+                self.discard.extend(sold);
+                Ok(())
+            }
+            (Pending::Unsupported(name), _) => Err(format!("hook {name:?} is not supported yet")),
+            (what, step) => Err(format!("`{step}` does not answer {what:?}")),
+        }
+    }
+
+    // ---------- scoring ----------
+
+    fn metric(&self, p: usize, m: &Metric, final_scoring: bool) -> i32 {
+        let pl = &self.players[p];
+        match m {
+            Metric::Tr => pl.tr,
+            Metric::Tiles(kinds) => kinds.iter().map(|k| self.own_tiles(p, k)).sum(),
+            Metric::TilesExcept(kinds) => self
+                .tiles
+                .values()
+                .filter(|t| t.owner == Some(p) && !kinds.contains(&t.kind))
+                .count() as i32,
+            Metric::Tags(t) => self.tags_of(p, t),
+            Metric::Hand => pl.hand.len() as i32,
+            Metric::Production(r) => pl.prod[r.index()],
+            Metric::Stock { res, energy_too } => {
+                let mut v: i32 = res.iter().map(|r| pl.res[r.index()]).sum();
+                if !final_scoring {
+                    v += res.iter().map(|r| pl.prod[r.index()]).sum::<i32>();
+                    if *energy_too {
+                        v += pl.res[Res::Energy.index()];
+                    }
+                }
+                v
+            }
+        }
+    }
+
+    fn card_vp(&self, p: usize, c: CardId) -> Option<i32> {
+        let card = self.card(c);
+        Some(match card.vp.as_ref()? {
+            Vp::Fixed(v) => *v,
+            Vp::Per(pc) => self.per(p, pc, Some(c)),
+            Vp::IfResources { if_resources } => {
+                if self.players[p].card_res.get(&c).copied().unwrap_or(0) > 0 {
+                    *if_resources
+                } else {
+                    0
+                }
+            }
+        })
+    }
+
+    /// The VP breakdown of a seat, as the engine reports it.
+    pub fn score(&self, p: usize) -> Value {
+        let final_scoring = self.phase == Phase::End;
+        let pl = &self.players[p];
+        let milestones = self.milestones.iter().filter(|(_, q)| *q == p).count() as i32
+            * self.content.rules.milestone_vp;
+        let n = self.colors.len();
+        let mut awards = 0;
+        for (a, _) in &self.awards {
+            let metric = &self.content.scoring.awards[*a].metric;
+            let values: Vec<i32> = (0..n)
+                .map(|q| self.metric(q, metric, final_scoring))
+                .collect();
+            let best = *values.iter().max().unwrap_or(&0);
+            let mine = values[p];
+            let [first, second] = self.content.rules.award_vp;
+            if mine == best {
+                awards += first;
+            } else if n >= self.content.rules.award_second_min_players
+                && values.iter().filter(|v| **v == best).count() == 1
+            {
+                let second_best = values.iter().filter(|v| **v < best).max().copied();
+                if Some(mine) == second_best {
+                    awards += second;
+                }
+            }
+        }
+        let greenery = self.own_tiles(p, "greenery");
+        let mut city = 0;
+        for (s, t) in &self.tiles {
+            if t.city && t.owner == Some(p) {
+                city += self
+                    .neighbours(*s)
+                    .filter(|n| self.tiles.get(n).is_some_and(|t| t.kind == "greenery"))
+                    .count() as i32;
+            }
+        }
+        let mut details = Map::new();
+        let mut cards = 0;
+        for c in pl.corporation.iter().chain(pl.played.iter()) {
+            if let Some(v) = self.card_vp(p, *c) {
+                cards += v;
+                let card = self.card(*c);
+                if v != 0 || matches!(card.vp, Some(Vp::Per(_)) | Some(Vp::IfResources { .. })) {
+                    details.insert(card.name.clone(), json!(v));
+                }
+            }
+        }
+        let total = pl.tr + milestones + awards + greenery + city + cards;
+        json!({"tr": pl.tr, "milestones": milestones, "awards": awards, "greenery": greenery,
+               "city": city, "cards": cards, "total": total, "cardDetails": details})
+    }
+
+    /// The state in the record snapshot format.
+    pub fn snapshot(&self) -> Value {
+        let names = |ids: &[CardId]| -> Vec<String> {
+            ids.iter().map(|c| self.card(*c).name.clone()).collect()
+        };
+        let res_obj = |a: &[i32; 6]| json!({"mc": a[0], "steel": a[1], "titanium": a[2], "plants": a[3], "energy": a[4], "heat": a[5]});
+        let players: Vec<Value> = (0..self.colors.len())
+            .map(|p| {
+                let pl = &self.players[p];
+                let mut hand = names(&pl.hand);
+                hand.sort();
+                let mut used = names(&pl.actions_used);
+                used.sort();
+                let mut cr = Map::new();
+                for c in pl.corporation.iter().chain(pl.played.iter()) {
+                    let v = pl.card_res.get(c).copied().unwrap_or(0);
+                    if self.card(*c).resource.is_some() || v != 0 {
+                        cr.insert(self.card(*c).name.clone(), json!(v));
+                    }
+                }
+                let mut tiles: BTreeMap<String, i32> = BTreeMap::new();
+                for t in self.tiles.values().filter(|t| t.owner == Some(p)) {
+                    *tiles.entry(t.kind.clone()).or_insert(0) += 1;
+                }
+                let score = self.score(p);
+                let mut o = json!({
+                    "color": self.colors[p], "tr": pl.tr, "res": res_obj(&pl.res),
+                    "prod": res_obj(&pl.prod),
+                    "corporation": pl.corporation.map(|c| self.card(c).name.clone()),
+                    "hand": hand, "played": names(&pl.played), "cardResources": cr,
+                    "actionsUsed": used, "tiles": tiles, "vp": score["total"].clone(),
+                });
+                if self.phase == Phase::End {
+                    o["score"] = score;
+                }
+                o
+            })
+            .collect();
+        let mut tiles = Map::new();
+        for (s, t) in &self.tiles {
+            tiles.insert(
+                self.content.map.spaces[*s].id.clone(),
+                json!([t.kind, t.owner.map(|o| self.colors[o].clone())]),
+            );
+        }
+        let passed: Vec<&String> = self.pass_order.iter().map(|p| &self.colors[*p]).collect();
+        json!({
+            "generation": self.generation, "phase": self.phase.name(),
+            "temperature": self.params[1], "oxygen": self.params[0], "oceans": self.params[2],
+            "first": self.colors[self.first], "active": self.colors[self.active], "passed": passed,
+            "deck": {"draw": self.deck.len(), "discard": self.discard.len()},
+            "players": players, "tiles": tiles,
+            "milestones": self.milestones.iter().map(|(m, p)| json!({"name": self.content.scoring.milestones[*m].name, "player": self.colors[*p]})).collect::<Vec<_>>(),
+            "awards": self.awards.iter().map(|(a, p)| json!({"name": self.content.scoring.awards[*a].name, "player": self.colors[*p]})).collect::<Vec<_>>(),
+        })
+    }
+
+    /// The names of the cards drawn by the last input, with `true` for the top of the deck.
+    pub fn last_draws(&self) -> Vec<(String, bool)> {
+        self.draws
+            .iter()
+            .map(|(c, top)| (self.card(*c).name.clone(), *top))
+            .collect()
+    }
+}
+
+fn greenery_place() -> Place {
+    Place {
+        tile: "greenery".into(),
+        counts_as: None,
+        on: None,
+        title: None,
+        then: Vec::new(),
+    }
+}
+
+fn r_usize(v: i32) -> usize {
+    usize::try_from(v).unwrap_or(0)
+}

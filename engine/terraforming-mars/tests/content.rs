@@ -1,0 +1,83 @@
+//! The content loads, its schemas are committed and in sync, and broken files are refused
+//! with their position.
+
+mod common;
+
+use orrery_tm::content::{self, CardType, Effect};
+
+#[test]
+fn base_content_loads_with_every_card() {
+    let c = common::content();
+    assert_eq!(c.projects.len(), 137, "137 base project cards");
+    assert_eq!(
+        c.corporations.len(),
+        11,
+        "10 corporations + Beginner Corporation"
+    );
+    assert!(c
+        .corporations
+        .iter()
+        .all(|k| k.kind == CardType::Corporation));
+    assert_eq!(c.map.spaces.len(), 63);
+    assert_eq!(c.scoring.milestones.len(), 5);
+    assert_eq!(c.scoring.awards.len(), 5);
+}
+
+/// Regenerate with `TM_WRITE_SCHEMAS=1 cargo test -p orrery-terraforming-mars --test content`.
+#[test]
+fn committed_schemas_match_the_code() {
+    let dir = common::root().join("schemas/terraforming-mars");
+    let write = std::env::var_os("TM_WRITE_SCHEMAS").is_some();
+    for (name, schema) in content::schemas() {
+        let text = content::render_schema(&schema);
+        let path = dir.join(name);
+        if write {
+            std::fs::create_dir_all(&dir).expect("schemas folder");
+            std::fs::write(&path, &text).expect("schema written");
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == text,
+            "schemas/terraforming-mars/{name} is stale"
+        );
+    }
+}
+
+#[test]
+fn a_misspelt_effect_is_reported_at_its_line() {
+    let schemas: std::collections::BTreeMap<_, _> = content::schemas().into_iter().collect();
+    let text = "cards:\n- name: X\n  type: automated\n  cost: 3\n  play:\n  - prodution: {mc: 1}\n";
+    let err = content::decode::<content::CardsFile>("projects.yaml", text, &schemas["cards.json"])
+        .expect_err("unknown effect refused");
+    let shown: Vec<String> = err.iter().map(|d| d.to_string()).collect();
+    assert!(
+        shown.iter().any(|s| s.starts_with("projects.yaml:6:")),
+        "{shown:?}"
+    );
+}
+
+#[test]
+fn hooks_are_few_and_named() {
+    let c = common::content();
+    fn hooks(e: &[Effect], out: &mut Vec<String>) {
+        for x in e {
+            match x {
+                Effect::Script(n) => out.push(n.clone()),
+                Effect::Choose(cs) => cs.iter().for_each(|c| hooks(&c.effects, out)),
+                _ => {}
+            }
+        }
+    }
+    let mut with_hook = Vec::new();
+    for card in c.projects.iter().chain(&c.corporations) {
+        let mut h = Vec::new();
+        hooks(&card.play, &mut h);
+        if let Some(a) = &card.action {
+            hooks(&a.effects, &mut h);
+        }
+        if !h.is_empty() {
+            with_hook.push(card.name.clone());
+        }
+    }
+    assert!(with_hook.len() <= 4, "{with_hook:?}");
+}
