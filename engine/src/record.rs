@@ -143,8 +143,7 @@ impl Record {
 
     /// What decoding cannot say: at most one faction per seat, and the options Orrery reads
     /// (`factionVariant`, `factionVariantVersion`, `layout`, `map`, `auction`) of their type.
-    /// An option Orrery does not know is refused: it may change the rules, and replaying
-    /// without it would not be the recorded game.
+    /// Other options of the platform (`noFedCheck`, …) are left to it, as before.
     fn check(&self) -> Result<(), String> {
         if self.factions.len() > self.players {
             return Err(format!(
@@ -170,12 +169,7 @@ impl Record {
                 "factionVariantVersion" => value.as_u64().is_some_and(|v| u32::try_from(v).is_ok()),
                 "map" => value.is_object() || value.is_null(),
                 "auction" => value.is_string() || value.is_boolean() || value.is_null(),
-                other => {
-                    return Err(format!(
-                        "options.{other} is not an option Orrery knows (it reads \
-                         factionVariant, factionVariantVersion, layout, map, auction)"
-                    ))
-                }
+                _ => true,
             };
             if !ok {
                 let want = match key.as_str() {
@@ -650,6 +644,10 @@ mod tests {
         let good = r#"{"factionVariant": "beta", "factionVariantVersion": 2, "layout": "standard",
                        "map": {"sectors": []}, "auction": "choose-bid"}"#;
         assert!(read(good, r#"["a", "b"]"#).is_ok());
+        assert!(
+            read(r#"{"noFedCheck": true}"#, "[]").is_ok(),
+            "the platform's other options"
+        );
         for (options, says) in [
             (
                 r#"{"factionVariant": ["beta-0"]}"#,
@@ -672,10 +670,6 @@ mod tests {
                 "options.map must be an object, not the text \"x\"",
             ),
             (r#"{"auction": 3}"#, "options.auction must be a mode name"),
-            (
-                r#"{"shinyRule": true}"#,
-                "options.shinyRule is not an option",
-            ),
             (r#"[]"#, "options must be an object"),
             (
                 r#"{"layout": "a", "layout": "b"}"#,

@@ -131,7 +131,7 @@ fn control_characters_from_a_record_are_escaped_in_every_error() {
         v["factions"][0] = format!("x{nasty}").into();
     });
     let bad_option = edited_log(&dir, "option.json", |v| {
-        v["options"][format!("o{nasty}")] = 1.into();
+        v["options"]["factionVariant"] = format!("x{nasty}").into();
     });
     for args in [
         vec![Path::new("replay"), &bad_move],
