@@ -468,7 +468,7 @@ fn check_flow(content: &Content, state: &GameState) -> Check {
         if let Decision::Leech { value, from, .. } = d {
             amount(format!("{path}.value"), *value)?;
             if let Some(f) = from {
-                seat(&format!("{path}.from.seat"), f.seat, n)?;
+                seat(format!("{path}.from.seat"), f.seat, n)?;
                 if f.space >= state.map.spaces.len() {
                     return fail(
                         format!("{path}.from.space"),
