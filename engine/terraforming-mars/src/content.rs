@@ -147,6 +147,8 @@ pub enum Where {
     Space(String),
     /// A free land space next to at least this many cities (ignores the city spacing rule).
     NextToCities(u32),
+    /// A free land space next to a tile of this type.
+    NextTo(String),
     /// A free land space next to one of the player's own tiles of this type.
     NextToOwn(String),
     /// A free land space whose printed bonus holds one of these resources.

@@ -1045,6 +1045,9 @@ impl Game {
         }
         if self.phase == Phase::Production {
             self.skip_final_greenery_offers();
+            if let Some(d) = self.queue.front() {
+                self.active = d.player;
+            }
         }
     }
 
@@ -1729,6 +1732,14 @@ impl Game {
                             .filter(|n| self.tiles.get(n).is_some_and(|t| t.city))
                             .count() as u32
                             >= *k
+                })
+                .collect(),
+            Some(Where::NextTo(kind)) => (0..spaces.len())
+                .filter(|s| {
+                    land(*s)
+                        && self
+                            .neighbours(*s)
+                            .any(|n| self.tiles.get(&n).is_some_and(|t| &t.kind == kind))
                 })
                 .collect(),
             Some(Where::NextToOwn(kind)) => (0..spaces.len())

@@ -1,4 +1,5 @@
-//! Replays the recorded base games of the public engine and compares every snapshot.
+//! Replays the recorded base games of the public engine and compares every snapshot field
+//! (score breakdown included) and every recorded draw, reporting the first difference.
 
 mod common;
 
@@ -15,13 +16,9 @@ fn replays() -> Vec<common::Replay> {
         .collect()
 }
 
-/// Prints how far each record replays (run with `--nocapture` to see it).
-#[test]
-fn progress_report() {
-    let rs = replays();
-    assert_eq!(rs.len(), 32, "the 32 base records are present");
+fn report(rs: &[common::Replay]) -> usize {
     let mut identical = 0;
-    for r in &rs {
+    for r in rs {
         if r.difference.is_none() {
             identical += 1;
         }
@@ -33,4 +30,30 @@ fn progress_report() {
         );
     }
     eprintln!("{identical} of {} records replay identically", rs.len());
+    identical
+}
+
+#[test]
+#[ignore = "18 of 32 base records replay identically; run with --nocapture for the first difference of each"]
+fn every_base_record_replays_identically() {
+    let rs = replays();
+    assert_eq!(report(&rs), rs.len());
+}
+
+/// The records that replay identically today keep doing so (a floor, raised as cards land).
+#[test]
+fn at_least_eighteen_records_replay_identically() {
+    let rs = replays();
+    assert_eq!(rs.len(), 32, "the 32 base records are present");
+    assert!(report(&rs) >= 18);
+}
+
+/// The deal reproduces every record's state after setup (hands, decks, corporations of the
+/// Beginner seats) and the initial choices reproduce the recorded draws and discards.
+#[test]
+fn setup_and_initial_choices_match_every_record() {
+    for r in replays() {
+        let n = r.identical;
+        assert!(n >= 1, "{:?}", r.difference);
+    }
 }
