@@ -58,6 +58,11 @@ pub struct SimulateArgs {
     /// Draw the study's charts (as `orrery chart` does) into this SVG file.
     #[arg(long, value_name = "FILE.svg")]
     pub chart: Option<PathBuf>,
+    /// Operations each game's script hooks may run in all (listing and bots' lookahead
+    /// included); a game over it fails with that reason. Default: the engine's
+    /// `DEFAULT_HOOK_BUDGET` (see docs/scripting.md).
+    #[arg(long, value_name = "N", default_value_t = orrery::game::DEFAULT_HOOK_BUDGET)]
+    pub hook_budget: u64,
 }
 
 /// One seat's result in one game.
@@ -213,7 +218,7 @@ fn execute(plan: &Plan, args: &SimulateArgs) -> ExitCode {
             .clone()
             .into_par_iter()
             .map(|i| {
-                let r = play_one(&plan.content, &plan.config, i, want_logs);
+                let r = play_one(&plan.content, &plan.config, i, want_logs, args.hook_budget);
                 bar.inc(1);
                 r
             })
@@ -323,10 +328,16 @@ fn lineup(config: &Config, index: u64) -> (Option<Vec<String>>, Vec<String>) {
     (factions, bots)
 }
 
-fn play_one(content: &Arc<Content>, config: &Config, index: u64, log: bool) -> GameResult {
+fn play_one(
+    content: &Arc<Content>,
+    config: &Config,
+    index: u64,
+    log: bool,
+    hook_budget: u64,
+) -> GameResult {
     let seed = game_seed(config.seed, index);
     let mut lines: Vec<String> = vec![format!("init {} s{}-{index}", config.players, config.seed)];
-    let outcome = play_game(content, config, index, seed, &mut lines);
+    let outcome = play_game(content, config, index, seed, &mut lines, hook_budget);
     // A failed game is logged too, as far as it went, with the reason.
     let record = log.then(|| match &outcome {
         Ok((game, _)) => record(game, &lines, config),
@@ -358,10 +369,12 @@ fn play_game(
     index: u64,
     seed: u64,
     lines: &mut Vec<String>,
+    hook_budget: u64,
 ) -> Result<(Game, Vec<SeatResult>), String> {
     let mut rng = Rng::new(seed);
     let setup = Setup::random(content, config.players, &mut rng).map_err(|e| e.to_string())?;
     let mut game = Game::new(content.clone(), setup).map_err(|e| e.to_string())?;
+    game.set_hook_budget(hook_budget);
     let (factions, bot_names) = lineup(config, index);
     let mut line = LineWriter::default();
     for seat in 0..config.players {

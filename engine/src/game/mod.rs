@@ -30,6 +30,7 @@ use crate::player::Player;
 use crate::rng::Rng;
 use crate::shared::Shared;
 
+pub use hooks::{DEFAULT_HOOK_BUDGET, KEPT_HOOK_ERRORS};
 pub use special::Question;
 pub use turn::Follow;
 
@@ -327,6 +328,9 @@ pub struct Game {
     hooked: bool,
     /// The event a trigger's hooks see while it is being fired.
     event: Option<serde_json::Value>,
+    /// The operations the game's hooks have run against its budget, and the first errors
+    /// they met; shared by clones (listing's copies, bots' lookahead), so all count.
+    ledger: Arc<hooks::HookLedger>,
 }
 
 impl Game {
@@ -397,6 +401,7 @@ impl Game {
             seats: Arc::default(),
             memo: Default::default(),
             event: None,
+            ledger: Arc::default(),
         })
     }
 
@@ -411,6 +416,7 @@ impl Game {
             seats: Arc::default(),
             memo: Default::default(),
             event: None,
+            ledger: Arc::default(),
         };
         g.refresh_seats();
         g
