@@ -28,6 +28,11 @@ pub trait Playable: Clone {
     /// Whether an action leaves the decision open and could be repeated at will (a free
     /// conversion): bots cap how many of these they take per decision.
     fn is_free(&self, action: &Self::Action) -> bool;
+    /// Problems met while listing or playing that a user should see with a failure (for
+    /// Gaia Project: the first hook errors, counted); none by default.
+    fn problems(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// A heuristic value of a position for a seat, in score units: roughly the score the seat can

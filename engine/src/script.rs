@@ -130,6 +130,17 @@ impl Default for Limits {
     }
 }
 
+thread_local! {
+    /// Operations the call running on this thread has used (Rhai reports them as it goes).
+    static OPS_USED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Operations the call running on this thread may use before it is stopped (besides
+    /// [`Limits::max_operations`]): what is left of a caller's budget.
+    static OPS_ALLOWED: std::cell::Cell<u64> = const { std::cell::Cell::new(u64::MAX) };
+}
+
+/// The message of a call stopped because its caller's budget was spent.
+pub const BUDGET_SPENT: &str = "the operation budget is spent";
+
 /// A script error with its file and position.
 ///
 /// Displays as `file:line:col: message`, dropping the parts that are unknown.
@@ -271,6 +282,10 @@ impl ScriptHost {
         BasicMapPackage::new().register_into_engine(&mut engine);
 
         engine
+            .on_progress(|ops| {
+                OPS_USED.set(ops);
+                (ops > OPS_ALLOWED.get()).then(|| Dynamic::from(BUDGET_SPENT))
+            })
             .disable_symbol("eval")
             .on_print(|_| {})
             .on_debug(|_, _, _| {})
@@ -477,6 +492,31 @@ impl ScriptHost {
     /// exceeded [`Limits`] (unpositioned: Rhai drops those positions), also
     /// when the returned value itself is too large.
     pub fn call(&self, file: &str, name: &str, args: Vec<Dynamic>) -> Result<Dynamic, ScriptError> {
+        self.call_counted(file, name, args, u64::MAX).0
+    }
+
+    /// Like [`call`](ScriptHost::call), stopped once it has run more than `allowed` operations
+    /// (with the error [`BUDGET_SPENT`]); also returns the operations it ran.
+    pub fn call_counted(
+        &self,
+        file: &str,
+        name: &str,
+        args: Vec<Dynamic>,
+        allowed: u64,
+    ) -> (Result<Dynamic, ScriptError>, u64) {
+        let used = std::cell::Cell::new(0);
+        let r = self.call_checked(file, name, args, allowed, &used);
+        (r, used.get())
+    }
+
+    fn call_checked(
+        &self,
+        file: &str,
+        name: &str,
+        args: Vec<Dynamic>,
+        allowed: u64,
+        used: &std::cell::Cell<u64>,
+    ) -> Result<Dynamic, ScriptError> {
         let script = self
             .scripts
             .get(file)
@@ -510,9 +550,16 @@ impl ScriptHost {
             ));
         }
 
-        let run = move || self.run(file, &script.ast, name, args);
+        let run = move || {
+            OPS_USED.set(0);
+            OPS_ALLOWED.set(allowed);
+            let r = self.run(file, &script.ast, name, args);
+            (r, OPS_USED.get())
+        };
         if script.stack <= INLINE_STACK_BUDGET {
-            return run();
+            let (r, ops) = run();
+            used.set(ops);
+            return r;
         }
         // Too deep for an arbitrary caller's stack: use a helper thread.
         std::thread::scope(|scope| {
@@ -523,9 +570,11 @@ impl ScriptHost {
                 .map_err(|err| {
                     ScriptError::unpositioned(file, format!("cannot start a script thread: {err}"))
                 })?;
-            handle
+            let (r, ops) = handle
                 .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            used.set(ops);
+            r
         })
     }
 
@@ -567,14 +616,40 @@ impl ScriptHost {
         name: &str,
         args: &[serde_json::Value],
     ) -> Result<serde_json::Value, ScriptError> {
-        let args = args
+        self.call_json_counted(file, name, args, u64::MAX).0
+    }
+
+    /// Like [`call_json`](ScriptHost::call_json), within `allowed` operations (see
+    /// [`call_counted`](ScriptHost::call_counted)); also returns the operations it ran.
+    pub fn call_json_counted(
+        &self,
+        file: &str,
+        name: &str,
+        args: &[serde_json::Value],
+        allowed: u64,
+    ) -> (Result<serde_json::Value, ScriptError>, u64) {
+        let args = match args
             .iter()
             .map(|v| json_to_dynamic(v, 0))
             .collect::<Result<Vec<_>, _>>()
-            .map_err(|msg| ScriptError::unpositioned(file, format!("bad argument: {msg}")))?;
-        let result = self.call(file, name, args)?;
-        dynamic_to_json(result, 0)
-            .map_err(|msg| ScriptError::unpositioned(file, format!("`{name}` returned {msg}")))
+        {
+            Ok(args) => args,
+            Err(msg) => {
+                return (
+                    Err(ScriptError::unpositioned(
+                        file,
+                        format!("bad argument: {msg}"),
+                    )),
+                    0,
+                )
+            }
+        };
+        let (result, ops) = self.call_counted(file, name, args, allowed);
+        let result = result.and_then(|r| {
+            dynamic_to_json(r, 0)
+                .map_err(|msg| ScriptError::unpositioned(file, format!("`{name}` returned {msg}")))
+        });
+        (result, ops)
     }
 
     /// Turns a runtime error into a [`ScriptError`] positioned where the

@@ -309,7 +309,13 @@ fn session(args: &PlayArgs) -> Result<ExitCode, (String, u8)> {
             )
             .map_err(io)?,
             Ok(Input::Quit) => return Ok(ExitCode::SUCCESS),
-            Err(e) => writeln!(out, "# {}", crate::out::clean(&e)).map_err(io)?,
+            Err(e) => {
+                writeln!(out, "# {}", crate::out::clean(&e)).map_err(io)?;
+                // A part may be missing because its hook fails: say why.
+                for line in game.hook_error_lines() {
+                    writeln!(out, "# {}", crate::out::clean(&line)).map_err(io)?;
+                }
+            }
         }
     }
     writeln!(out, "# the game is over").map_err(io)?;

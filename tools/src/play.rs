@@ -355,9 +355,12 @@ pub fn moves(args: &ContentArgs, state_file: &Path, json: bool) -> ExitCode {
     };
     let parts = game.legal_parts();
     let seat = game.deciding_seat();
+    // Parts whose hooks failed are not listed; the first such errors are shown.
+    let hook_errors = game.hook_error_lines();
     if json {
         let out = serde_json::json!({
             "content": stack.to_json(),
+            "hook_errors": hook_errors,
             "seat": seat,
             "player": seat.map(|s| game.seat_name(s)),
             "decision": game.state.open.as_ref().or(game.state.queue.front()),
@@ -378,6 +381,9 @@ pub fn moves(args: &ContentArgs, state_file: &Path, json: bool) -> ExitCode {
         }
         for p in &parts {
             outln!("{p}");
+        }
+        for line in &hook_errors {
+            outln!("# {line}");
         }
     }
     ExitCode::SUCCESS

@@ -74,6 +74,11 @@ pub struct SimulateArgs {
     /// for it.
     #[arg(long, value_name = "DIR")]
     pub setups: Option<PathBuf>,
+    /// Operations each game's script hooks may run in all (listing and bots' lookahead
+    /// included); a game over it fails with that reason. Default: the engine's
+    /// `DEFAULT_HOOK_BUDGET` (see docs/scripting.md).
+    #[arg(long, value_name = "N", default_value_t = orrery::game::DEFAULT_HOOK_BUDGET)]
+    pub hook_budget: u64,
 }
 
 /// A recorded setup games of the study are played on (`--setups`).
@@ -384,7 +389,7 @@ fn execute(plan: &Plan, args: &SimulateArgs) -> ExitCode {
             .map(|i| {
                 let on = (!plan.setups.is_empty())
                     .then(|| &plan.setups[(i % plan.setups.len() as u64) as usize]);
-                let r = play_one(plan, i, want_logs, on);
+                let r = play_one(plan, i, want_logs, on, args.hook_budget);
                 bar.inc(1);
                 r
             })
@@ -514,7 +519,13 @@ fn game_setup(
     }
 }
 
-fn play_one(plan: &Plan, index: u64, log: bool, on: Option<&SetupRecord>) -> GameResult {
+fn play_one(
+    plan: &Plan,
+    index: u64,
+    log: bool,
+    on: Option<&SetupRecord>,
+    hook_budget: u64,
+) -> GameResult {
     let (content, config) = (&plan.content, &plan.config);
     let seed = game_seed(config.seed, index);
     let init = match on {
@@ -523,7 +534,7 @@ fn play_one(plan: &Plan, index: u64, log: bool, on: Option<&SetupRecord>) -> Gam
     };
     let mut lines: Vec<String> = vec![init];
     let content = on.map_or(content, |s| &s.content);
-    let outcome = play_game(content, config, index, seed, on, &mut lines);
+    let outcome = play_game(content, config, index, seed, on, &mut lines, hook_budget);
     // A failed game is logged too, as far as it went, with the reason.
     let record = log.then(|| {
         let mut rec = match &outcome {
@@ -569,10 +580,12 @@ fn play_game(
     seed: u64,
     on: Option<&SetupRecord>,
     lines: &mut Vec<String>,
+    hook_budget: u64,
 ) -> Result<(Game, Vec<SeatResult>), String> {
     let mut rng = Rng::new(seed);
     let setup = game_setup(content, config, on, &mut rng)?;
     let mut game = Game::new(content.clone(), setup).map_err(|e| e.to_string())?;
+    game.set_hook_budget(hook_budget);
     let (factions, bot_names) = lineup(config, index);
     let mut line = LineWriter::default();
     for seat in 0..config.players {

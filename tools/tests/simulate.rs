@@ -573,3 +573,32 @@ fn games_breaking_an_invariant_fail_the_study() {
         "every one: {err}"
     );
 }
+
+#[test]
+fn a_game_over_its_hook_budget_fails_with_that_reason() {
+    let base = [
+        "simulate",
+        "--games",
+        "2",
+        "--players",
+        "2",
+        "--factions",
+        "cartographers,terrans",
+        "--variant",
+        "content/examples/cartographers",
+        "--jobs",
+        "1",
+    ];
+    // Within the default budget the example's games end.
+    succeeded(&run(&base));
+    // With a budget of 10 operations the hooks stop at once and every game fails, saying so.
+    let mut args = base.to_vec();
+    args.extend_from_slice(&["--hook-budget", "10"]);
+    let out = run(&args);
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("hook error (") && text.contains("used their budget of 10 operations"),
+        "{text}"
+    );
+}

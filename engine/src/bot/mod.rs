@@ -30,6 +30,30 @@ pub enum PlayError {
     /// The part limit was reached before the end.
     #[error("no end after {0} parts")]
     TooLong(usize),
+    /// One of the above, with the problems the game met on the way (the first hook errors):
+    /// a part left unlisted because its hook failed says why here.
+    #[error("{reason}; {}", problems.join("; "))]
+    WithProblems {
+        /// Why the game stopped.
+        reason: Box<PlayError>,
+        /// What the game reported ([`Playable::problems`]).
+        problems: Vec<String>,
+    },
+}
+
+impl PlayError {
+    /// This error with the game's problems, if it has any.
+    pub fn with_problems_of<G: Playable>(self, game: &G) -> PlayError {
+        let problems = game.problems();
+        if problems.is_empty() {
+            self
+        } else {
+            PlayError::WithProblems {
+                reason: Box::new(self),
+                problems,
+            }
+        }
+    }
 }
 
 /// A player of a game: picks one of the legal actions of the seat to decide.
@@ -108,12 +132,15 @@ pub fn step<G: Playable, B: Bot<G> + ?Sized>(
         return Ok(None);
     }
     let legal = game.legal();
-    let action = bot
-        .choose(game, &legal)
-        .ok_or(PlayError::Stuck(game.decisions_done()))?;
-    game.play(&action).map_err(|reason| PlayError::Refused {
-        part: action.to_string(),
-        reason,
+    let Some(action) = bot.choose(game, &legal) else {
+        return Err(PlayError::Stuck(game.decisions_done()).with_problems_of(game));
+    };
+    game.play(&action).map_err(|reason| {
+        PlayError::Refused {
+            part: action.to_string(),
+            reason,
+        }
+        .with_problems_of(game)
     })?;
     Ok(Some(action))
 }
@@ -121,6 +148,15 @@ pub fn step<G: Playable, B: Bot<G> + ?Sized>(
 /// Plays a game to its end with one bot per seat, at most `max_parts` actions; calls `seen`
 /// with the seat and each action played. Returns the number of actions.
 pub fn play_game<G: Playable>(
+    game: &mut G,
+    bots: &mut [Box<dyn Bot<G> + Send>],
+    max_parts: usize,
+    seen: impl FnMut(&G, usize, &G::Action),
+) -> Result<usize, PlayError> {
+    play_to_end(game, bots, max_parts, seen).map_err(|e| e.with_problems_of(game))
+}
+
+fn play_to_end<G: Playable>(
     game: &mut G,
     bots: &mut [Box<dyn Bot<G> + Send>],
     max_parts: usize,

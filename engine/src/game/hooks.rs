@@ -3,6 +3,9 @@
 //! one; whatever goes wrong in it refuses the move with the script, function and line.
 //! The contract is described for designers in `docs/scripting.md`.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
 use serde_json::{json, Map, Value};
 
 use super::{Game, MoveError};
@@ -15,6 +18,47 @@ use crate::script::ScriptError;
 
 /// The largest amount (of a resource, steps, range) a hook may return in one effect or cost.
 pub const MAX_HOOK_AMOUNT: i32 = 1000;
+
+/// Operations a game's hooks may run in all, unless set otherwise
+/// ([`Game::set_hook_budget`]): every call counts, in play, in listing and in bots' lookahead.
+pub const DEFAULT_HOOK_BUDGET: u64 = 500_000_000;
+
+/// How many distinct hook errors a game keeps (with how often each occurred).
+pub const KEPT_HOOK_ERRORS: usize = 5;
+
+/// A game's account of its hooks: the budget, the operations used, the first errors.
+#[derive(Debug)]
+pub(crate) struct HookLedger {
+    budget: AtomicU64,
+    used: AtomicU64,
+    /// The first distinct errors, each with its count.
+    errors: Mutex<Vec<(String, u64)>>,
+    /// Every error, kept or not.
+    error_count: AtomicU64,
+}
+
+impl Default for HookLedger {
+    fn default() -> Self {
+        HookLedger {
+            budget: AtomicU64::new(DEFAULT_HOOK_BUDGET),
+            used: AtomicU64::new(0),
+            errors: Mutex::new(Vec::new()),
+            error_count: AtomicU64::new(0),
+        }
+    }
+}
+
+impl HookLedger {
+    fn note(&self, error: &str) {
+        self.error_count.fetch_add(1, Ordering::Relaxed);
+        let mut kept = self.errors.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(e) = kept.iter_mut().find(|(m, _)| m == error) {
+            e.1 += 1;
+        } else if kept.len() < KEPT_HOOK_ERRORS {
+            kept.push((error.to_string(), 1));
+        }
+    }
+}
 
 /// The checks YAML's effects and amounts get from the content schemas (`Effect`, `Bundle`:
 /// shape, integer amounts of 0 or more), compiled once, applied to what hooks return.
@@ -252,13 +296,77 @@ impl Game {
         v
     }
 
+    /// Sets how many operations the game's hooks may run in all (see
+    /// [`DEFAULT_HOOK_BUDGET`]); shared with every clone. Once spent, every hook call fails with
+    /// that reason, so the game cannot go on where a hook is needed.
+    pub fn set_hook_budget(&self, operations: u64) {
+        self.ledger.budget.store(operations, Ordering::Relaxed);
+    }
+
+    /// Operations the game's hooks have run so far (clones included).
+    pub fn hook_operations(&self) -> u64 {
+        self.ledger.used.load(Ordering::Relaxed)
+    }
+
+    /// The first hook errors the game met (in play, in listing, in bots' lookahead), each with
+    /// how often it occurred, and the count of all hook errors. Listing leaves out a part whose
+    /// hook fails; this says why.
+    pub fn hook_errors(&self) -> (Vec<(String, u64)>, u64) {
+        let kept = self
+            .ledger
+            .errors
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        (kept, self.ledger.error_count.load(Ordering::Relaxed))
+    }
+
+    /// [`Game::hook_errors`] as lines for a user: `hook error (3×): …`, then how many more.
+    pub fn hook_error_lines(&self) -> Vec<String> {
+        let (kept, total) = self.hook_errors();
+        let shown: u64 = kept.iter().map(|(_, n)| n).sum();
+        let mut lines: Vec<String> = kept
+            .iter()
+            .map(|(m, n)| format!("hook error ({n}×): {m}"))
+            .collect();
+        if total > shown {
+            lines.push(format!("… and {} more hook errors", total - shown));
+        }
+        lines
+    }
+
     /// Calls a hook with its one argument (validation checks each hook takes
-    /// [`crate::content::HOOK_ARITY`] parameters).
+    /// [`crate::content::HOOK_ARITY`] parameters), within what is left of the game's budget.
     fn call_hook(&self, s: &ScriptRef, arg: &Value) -> Result<Value, MoveError> {
-        self.content
-            .scripts
-            .call_json(&s.script, &s.function, std::slice::from_ref(arg))
-            .map_err(|e| self.hook_error(s, &e))
+        let ledger = &self.ledger;
+        let budget = ledger.budget.load(Ordering::Relaxed);
+        let used = ledger.used.load(Ordering::Relaxed);
+        let spent = || {
+            let e = MoveError(format!(
+                "script {}, function {}: the game's hooks have used their budget of {budget} \
+                 operations",
+                s.script, s.function
+            ));
+            ledger.note(&e.0);
+            e
+        };
+        if used >= budget {
+            return Err(spent());
+        }
+        let (result, ops) = self.content.scripts.call_json_counted(
+            &s.script,
+            &s.function,
+            std::slice::from_ref(arg),
+            budget - used,
+        );
+        let now = ledger
+            .used
+            .fetch_add(ops, Ordering::Relaxed)
+            .saturating_add(ops);
+        if now > budget {
+            return Err(spent());
+        }
+        result.map_err(|e| self.hook_error(s, &e))
     }
 
     /// A hook's failure as a refusal naming the script, the function and the line.
@@ -270,10 +378,12 @@ impl Game {
                 None => "line unknown".into(),
             },
         };
-        MoveError(format!(
+        let e = MoveError(format!(
             "script {}, function {}, {line}: {}",
             s.script, s.function, e.message
-        ))
+        ));
+        self.ledger.note(&e.0);
+        e
     }
 
     /// A refusal about what a hook returned.
@@ -283,10 +393,12 @@ impl Game {
             .scripts
             .function_line(&s.script, &s.function)
             .map_or_else(|| "line unknown".into(), |l| format!("line {l}"));
-        MoveError(format!(
+        let e = MoveError(format!(
             "script {}, function {}, {line}: {what}",
             s.script, s.function
-        ))
+        ));
+        self.ledger.note(&e.0);
+        e
     }
 
     /// Runs an effect hook and checks what it returns: effects in the content's language.
@@ -641,7 +753,7 @@ mod tests {
 
     use std::sync::Arc;
 
-    use super::content_names_hooks;
+    use super::{content_names_hooks, KEPT_HOOK_ERRORS};
     use crate::bot::RandomBot;
     use crate::content::{fixture, Content, OverlaySource};
     use crate::game::{Decision, Game, Setup};
@@ -1123,6 +1235,119 @@ fn start(v) { [] }
     }
 
     #[test]
+    fn failing_hooks_are_kept_and_counted_where_listing_leaves_parts_out() {
+        // An action hook failing on every call: the special action is not listed, and the
+        // game says why, counted, without repeating one error.
+        let g = game("fn act(v) {\n  throw \"broken map\"\n}");
+        assert!(g.hook_errors().0.is_empty());
+        for _ in 0..3 {
+            assert!(!g.legal_parts().contains(&special()));
+        }
+        let (kept, total) = g.hook_errors();
+        assert_eq!(kept.len(), 1, "{kept:?}");
+        assert!(
+            kept[0]
+                .0
+                .starts_with("script t.rhai, function act, line 2: ")
+                && kept[0].0.contains("broken map"),
+            "{kept:?}"
+        );
+        assert_eq!((kept[0].1, total), (3, 3));
+        assert_eq!(
+            g.hook_error_lines(),
+            [format!("hook error (3×): {}", kept[0].0)]
+        );
+        // Clones (listing's copies, bots' lookahead) report into the same account.
+        let copy = g.clone();
+        assert!(!copy.legal_parts().contains(&special()));
+        assert_eq!(g.hook_errors().1, 4);
+        // Only the first few distinct errors are kept; the rest are counted.
+        let g = game("fn act(v) { throw `broken ${v.round}${g_salt()}` }\nfn g_salt() { 0 }");
+        g.legal_parts();
+        assert!(g.hook_errors().0.len() <= KEPT_HOOK_ERRORS);
+    }
+
+    #[test]
+    fn a_games_hooks_share_one_operation_budget() {
+        let spin = "fn act(v) { let n = 0; for i in 0..2000 { n += i; } [] }";
+        let g = game(spin);
+        assert!(g.legal_parts().contains(&special()));
+        let per_listing = g.hook_operations();
+        assert!(per_listing > 2000, "{per_listing}");
+        // A budget smaller than one call: the hook is stopped, and says so.
+        let mut g = game(spin);
+        g.set_hook_budget(100);
+        let before = saved(&g);
+        assert!(!g.legal_parts().contains(&special()));
+        let e = g.apply_part(&special()).unwrap_err();
+        assert!(e.0.contains("used their budget of 100 operations"), "{e}");
+        assert_eq!(saved(&g), before);
+        assert!(g.hook_error_lines()[0].contains("budget of 100 operations"));
+        // A budget for a few calls: spent by listing on copies too, then refused.
+        let g = game(spin);
+        g.set_hook_budget(per_listing * 3);
+        let listed = (0..10)
+            .filter(|_| g.legal_parts().contains(&special()))
+            .count();
+        assert!((2..=3).contains(&listed), "{listed}");
+        assert!(g.hook_operations() <= per_listing * 3 + 1);
+    }
+
+    #[test]
+    fn a_bot_stuck_on_failing_hooks_says_which_hook_failed() {
+        // An income hook that loops: the game cannot start round 1, and the failure carries
+        // the script's error instead of only "no legal part".
+        let content = content("fn income(v) {\n  loop { }\n}");
+        let mut g = Game::new(
+            content.clone(),
+            Setup::random(&content, 2, &mut Rng::new(7)).expect("setup"),
+        )
+        .expect("game");
+        let mut bots: Vec<Box<dyn crate::bot::Bot<Game> + Send>> = (0..2)
+            .map(|s| crate::bot::by_name::<Game>("random", s).expect("bot"))
+            .collect();
+        let e = crate::bot::play_game(&mut g, &mut bots, 1000, |_, _, _| {}).unwrap_err();
+        let shown = e.to_string();
+        assert!(
+            shown.starts_with("no legal part at decision")
+                && shown.contains("hook error (")
+                && shown.contains(
+                    "function income, line 1 (where the function begins): too many operations"
+                ),
+            "{shown}"
+        );
+    }
+
+    #[test]
+    fn a_pass_is_listed_only_when_the_income_it_leads_to_lets_the_line_apply() {
+        // The income hook fails from round 2 on: passing in round 1 ends the round, so a
+        // listed pass must be one whose line (with its implied end) applies.
+        let mut g = game("fn income(v) { if v.round >= 2 { throw \"no income\" } [] }");
+        let mut checked = 0;
+        for _ in 0..200 {
+            if g.state.round > 1 || g.deciding_seat().is_none() {
+                break;
+            }
+            let parts = g.legal_parts();
+            for p in parts.iter().filter(|p| matches!(p, Command::Pass(_))) {
+                let mut line = g.clone();
+                let applied = line
+                    .apply_part(p)
+                    .and_then(|()| line.apply_part(&Command::EndTurn));
+                assert!(applied.is_ok(), "listed `{p}` is refused: {applied:?}");
+                checked += 1;
+            }
+            let Some(next) = parts.into_iter().next() else {
+                break;
+            };
+            if g.apply_part(&next).is_err() {
+                break;
+            }
+        }
+        assert!(checked > 0);
+    }
+
+    #[test]
     fn income_hooks_pay_their_gains() {
         // The same game with and without the hook's 5 points of income.
         let hooked = game("fn income(v) { #{gain: #{vp: v.round * 5}} }");
@@ -1142,19 +1367,40 @@ fn start(v) { [] }
             g.apply_part(&Command::Faction(f.into())).expect("faction");
             g.apply_part(&Command::EndTurn).expect("end");
         }
-        // Listing leaves out the part that would fail, so setup stops before the end of the
-        // last booster choice, which starts round 1 and its income; ending it is refused.
+        // Listing leaves out the part that would fail, so setup stops at the last booster
+        // choice, whose end starts round 1 and its income; a line choosing any booster there
+        // is refused with the hook's error, as listing said.
         while let Some(part) = g.legal_parts().into_iter().next() {
             g.apply_part(&part).expect("a listed part applies");
         }
         assert_eq!(g.state.round, 0);
         let before = saved(&g);
-        let e = g.apply_part(&Command::EndTurn).unwrap_err();
-        assert_eq!(saved(&g), before);
+        let ids: Vec<String> = g
+            .content
+            .boosters
+            .boosters
+            .iter()
+            .map(|b| b.id.clone())
+            .collect();
+        let refusals: Vec<String> = ids
+            .iter()
+            .filter_map(|id| {
+                let mut line = g.clone();
+                line.apply_part(&Command::Booster(id.as_str().into()))
+                    .and_then(|()| line.apply_part(&Command::EndTurn))
+                    .err()
+                    .map(|e| e.0)
+            })
+            .collect();
+        assert_eq!(refusals.len(), ids.len());
         assert!(
-            e.0.contains("script t.rhai, function income, line 2: ") && e.0.contains("broke"),
-            "{e}"
+            refusals
+                .iter()
+                .any(|e| e.contains("script t.rhai, function income, line 2: ")
+                    && e.contains("broke")),
+            "{refusals:?}"
         );
+        assert_eq!(saved(&g), before);
     }
 
     #[test]

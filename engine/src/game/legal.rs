@@ -188,6 +188,12 @@ impl Game {
         if g.part(part).is_err() {
             return false;
         }
+        if g.decision_done() {
+            // Nothing but the decision's end can follow (a pass): a line ending with this part
+            // ends it, and what that runs (the next income's hooks) must let it, as applying
+            // the line would.
+            return g.part(&Command::EndTurn).is_ok();
+        }
         let Some(Decision::Turn(seat)) = g.state.open.clone() else {
             return true;
         };

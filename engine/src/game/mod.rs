@@ -31,6 +31,7 @@ use crate::player::Player;
 use crate::rng::Rng;
 use crate::shared::Shared;
 
+pub use hooks::{DEFAULT_HOOK_BUDGET, KEPT_HOOK_ERRORS};
 pub use special::Question;
 pub use turn::Follow;
 
@@ -342,6 +343,9 @@ pub struct Game {
     event: Option<serde_json::Value>,
     /// Content has triggers that react to other seats' events.
     watching: bool,
+    /// The operations the game's hooks have run against its budget, and the first errors
+    /// they met; shared by clones (listing's copies, bots' lookahead), so all count.
+    ledger: Arc<hooks::HookLedger>,
 }
 
 impl Game {
@@ -413,6 +417,7 @@ impl Game {
             seats: Arc::default(),
             memo: Default::default(),
             event: None,
+            ledger: Arc::default(),
         })
     }
 
@@ -428,6 +433,7 @@ impl Game {
             seats: Arc::default(),
             memo: Default::default(),
             event: None,
+            ledger: Arc::default(),
         };
         g.refresh_seats();
         g

@@ -44,4 +44,9 @@ impl Playable for Game {
             _ => false,
         }
     }
+
+    /// The first hook errors the game met, counted ([`Game::hook_error_lines`]).
+    fn problems(&self) -> Vec<String> {
+        self.hook_error_lines()
+    }
 }
