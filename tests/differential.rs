@@ -72,3 +72,22 @@ fn an_unknown_faction_beside_nulls_is_refused() {
         .expect_err("refused");
     assert!(err.contains("no-such-faction"), "{err}");
 }
+
+/// Games Orrery's bots played on the platform's setups, accepted line by line by the
+/// platform's engine (which recorded the snapshots), replay identically: every snapshot and the
+/// final scores.
+#[test]
+fn bot_games_the_platform_accepted_replay_identically() {
+    for name in ["bots-2p-fidt2-1", "bots-3p-fidt3-10", "bots-4p-fidt4-10"] {
+        let r = differential_record(name);
+        assert!(r.finished, "{name}");
+        assert_eq!(
+            r.snapshots.len(),
+            r.moves.len(),
+            "{name}: a snapshot per line"
+        );
+        if let Err((m, _)) = replay(platform_content(), &r, None, true) {
+            panic!("{name}: {m}");
+        }
+    }
+}

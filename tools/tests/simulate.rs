@@ -419,6 +419,34 @@ fn logs_write_endturn_only_after_an_action() {
         }
     }
     assert!(with > 20 && without > 20, "{with} with, {without} without");
+    // A seat's income (and an answer within it or after a charge) is one line: the same seat
+    // never writes two income lines in a row, nor an answer alone after its income or charge.
+    for (path, log) in logs_of(&logs) {
+        let moves: Vec<&str> = log["moves"]
+            .as_array()
+            .expect("moves")
+            .iter()
+            .filter_map(|m| m.as_str())
+            .collect();
+        for pair in moves.windows(2) {
+            let words = |l: &str| -> (String, String) {
+                let mut w = l.split_whitespace();
+                let actor = w.next().unwrap_or_default().to_string();
+                (actor, w.next().unwrap_or_default().to_string())
+            };
+            let ((a1, v1), (a2, v2)) = (words(pair[0]), words(pair[1]));
+            if a1 != a2 {
+                continue;
+            }
+            let split_income = v1 == "income" && v2 == "income";
+            let lone_answer = ["income", "charge"].contains(&v1.as_str()) && v2 == "brainstone";
+            assert!(
+                !split_income && !lone_answer,
+                "{}: {pair:?}",
+                path.display()
+            );
+        }
+    }
     for v in ["faction", "booster", "pass", "charge", "build"] {
         assert!(verbs.contains(v), "no `{v}` line in {verbs:?}");
     }
