@@ -47,6 +47,7 @@ fn an_errata_that_leaves_the_name_stale_is_found() {
         file: "errata.yaml".into(),
         text: "name: errata\nchanges:\n  - set: {kind: booster, id: booster1, path: income, value: [gain: {o: 2, k: 1}]}\n".into(),
         scripts: Vec::new(),
+        problem: None,
     };
     let c = Content::load(&DirFiles::new(common::base_dir()), &[ov]).expect("valid");
     let stale = describe::stale_names(&c);

@@ -531,74 +531,42 @@ fn factions_sharing_a_home_planet_are_refused_before_the_study() {
     ]));
 }
 
-/// A study checks every game's invariants: a game where a seat holds a negative amount (here
-/// the Bescods, under a variant that starts everyone with 2 knowledge fewer) is a failed game
-/// with its seed, not counted; the study says how many failed and why, and exits 1. A study of
-/// failed games only prints no empty tables.
+/// A study whose games fail says how many failed and why, exits 1, and prints no empty tables.
+/// (Valid content can no longer break an invariant — negative amounts and numbers beyond the
+/// caps are refused when content loads — so the invariants themselves are tested on the
+/// made-up game in `orrery::game::invariants`; here every game fails on its hook budget.)
 #[test]
-fn games_breaking_an_invariant_fail_the_study() {
-    let dir = scratch("invariant");
-    let overlay = dir.join("less-knowledge.yaml");
-    std::fs::write(
-        &overlay,
-        "name: less-knowledge\ndescription: test\nchanges:\n  - set: {kind: rules, path: start, value: {vp: 10, k: -2}}\n",
-    )
-    .expect("write");
-    let overlay = overlay.to_str().expect("path");
-    // Seats rotate over the list: games 0 and 2 seat the Bescods (start: 1 knowledge), game 1
-    // the Terrans and the Ivits (3 knowledge each).
+fn a_study_of_failed_games_says_how_many_failed_and_why() {
     let out = run(&[
         "simulate",
         "--games",
         "3",
+        "--players",
+        "2",
         "--factions",
-        "bescods,terrans,ivits",
+        "cartographers,terrans",
         "--variant",
-        overlay,
+        "content/examples/cartographers",
         "--jobs",
         "1",
-    ]);
-    assert_eq!(out.status.code(), Some(1));
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("1 games in"), "{text}");
-    assert!(
-        text.contains("2 of 3 games failed (not counted above)"),
-        "{text}"
-    );
-    assert!(text.contains("game 0: invariant broken"), "{text}");
-    assert!(
-        text.contains("bescods holds -1 k, below 0 (seed "),
-        "{text}"
-    );
-    assert!(text.contains("game 2: invariant broken"), "{text}");
-    assert!(text.contains("terrans "), "game 1 is counted: {text}");
-    // Every game failing: the count and reasons, no table.
-    let out = run(&[
-        "simulate",
-        "--games",
-        "5",
-        "--factions",
-        "bescods,ivits",
-        "--variant",
-        overlay,
-        "--jobs",
-        "1",
+        "--hook-budget",
+        "10",
     ]);
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("0 games in"), "{text}");
-    assert!(text.contains("5 of 5 games failed"), "{text}");
-    assert!(!text.contains("100.0%"), "no empty table: {text}");
-    assert_eq!(
-        text.matches("invariant broken").count(),
-        3,
-        "the first three: {text}"
+    assert!(
+        text.contains("3 of 3 games failed (not counted above)"),
+        "{text}"
     );
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(
-        err.matches("invariant broken").count(),
-        5,
-        "every one: {err}"
+    assert!(text.contains("  game 0: "), "{text}");
+    assert!(
+        !text.contains("mean VP by source"),
+        "no empty tables: {text}"
+    );
+    assert!(
+        !text.contains("0.0–100.0%"),
+        "no meaningless intervals: {text}"
     );
 }
 
@@ -626,7 +594,7 @@ fn a_game_over_its_hook_budget_fails_with_that_reason() {
     let text = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(
-        text.contains("hook error (") && text.contains("used their budget of 10 operations"),
+        text.contains("used their budget of 10 operations"),
         "{text}"
     );
 }

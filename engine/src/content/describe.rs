@@ -541,6 +541,7 @@ mod tests {
                 file: "o.yaml".into(),
                 text: text.into(),
                 scripts: Vec::new(),
+                problem: None,
             })
             .into_iter()
             .collect();

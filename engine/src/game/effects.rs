@@ -709,6 +709,7 @@ fn charged(v) {
             file: "watchers.yaml".into(),
             text: overlay.into(),
             scripts: vec![("w.rhai".into(), SCRIPT.into())],
+            problem: None,
         };
         Content::load(&fixture::files(), &[overlay]).map(Arc::new)
     }
