@@ -284,3 +284,80 @@ fn board_action_gaining_only_a_capped_resource_at_its_cap_is_refused() {
     let mut g = at_cap(base_content(), 30);
     ok(&mut g, &recorded);
 }
+
+// 5.6 Extra range must save QIC ------------------------------------------------------------------
+
+/// The `build m …` and `build gf …` parts listed.
+fn placements(g: &Game) -> BTreeSet<String> {
+    listed(g)
+        .into_iter()
+        .filter(|p| p.starts_with("build gf") || p.starts_with("build m "))
+        .collect()
+}
+
+/// At move `at` of `name` the seat takes `action` (extra range): the placements listed after it
+/// are those the range brings nearer by a QIC or more; the others are refused. Returns how
+/// many listed placements the reading removed.
+fn range_must_save_qic(name: &str, at_move: usize, action: &str, built: &str) -> usize {
+    // Ore and credits to spare, so that every planet in reach can be listed.
+    let before = |content: Arc<Content>| {
+        let mut g = at_with(content, name, at_move - 1);
+        let faction = turn_of(&g).expect("a turn");
+        set_res(&mut g, &faction, "o", 15);
+        set_res(&mut g, &faction, "c", 30);
+        g
+    };
+    let with_range = |content: Arc<Content>| {
+        let mut g = before(content);
+        g.apply_part(&parse_part(action)).expect("recorded part");
+        g
+    };
+    // The platform's variant without this reading (the base game's turn order differs, so
+    // the record does not replay on the base alone).
+    let lenient = {
+        let mut c = (*platform_content()).clone();
+        c.rules.options.refuse_useless_actions = false;
+        Arc::new(c)
+    };
+    let platform = with_range(platform_content());
+    let printed = with_range(lenient);
+    let (pf, pr) = (placements(&platform), placements(&printed));
+    assert!(pf.contains(built), "{pf:?}");
+    assert!(pf.is_subset(&pr), "{pf:?} / {pr:?}");
+    // Without the action, the others are in reach for the same QIC: listed as a main action.
+    let plain = placements(&before(platform_content()));
+    let useless: Vec<&String> = pr.difference(&pf).collect();
+    for part in &useless {
+        assert!(plain.contains(*part), "{part} needs the range");
+        let mut g = platform.clone();
+        let e = g.apply_part(&parse_part(part)).unwrap_err();
+        assert!(e.0.contains("extra range would not be used"), "{part}: {e}");
+    }
+    let mut g = at(name, at_move - 1);
+    ok(&mut g, &line(name, at_move));
+    useless.len()
+}
+
+#[test]
+fn extra_range_must_lower_the_qic_a_placement_needs() {
+    // Every recorded `special range+3. build …` (Gaia projects included, the case):
+    // the platform lists after the range action only the planets it brings nearer by a QIC.
+    let root = common::root().join("tests/data/conformance");
+    let (mut cases, mut removed) = (0, 0);
+    for path in common::records() {
+        let name = path.strip_prefix(&root).unwrap().with_extension("");
+        let name = name.to_str().unwrap();
+        for (i, m) in record(name).moves.iter().enumerate() {
+            let Some((_, rest)) = m.split_once(" special range+3. ") else {
+                continue;
+            };
+            let built: Vec<&str> = rest.split(['.', ' ']).take(3).collect();
+            if built[0] == "build" {
+                cases += 1;
+                removed += range_must_save_qic(name, i, "special range+3", &built.join(" "));
+            }
+        }
+    }
+    assert!(cases > 10, "{cases} recorded range actions");
+    assert!(removed > 0, "some placement is as near without the range");
+}

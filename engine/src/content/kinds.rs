@@ -96,7 +96,8 @@ pub struct RuleOptions {
     /// A final scoring tile counted as 0 scores nothing.
     #[serde(default)]
     pub zero_count_scores_nothing: bool,
-    /// Refuse step and range actions that would not lower the cost of the build, and board
+    /// Refuse step and range actions that would not lower the cost of the build (a hex
+    /// reached with the action's extra range must need less QIC than without it), and board
     /// actions whose whole gain is of capped resources already at their caps.
     #[serde(default)]
     pub refuse_useless_actions: bool,

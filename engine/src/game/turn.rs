@@ -141,6 +141,8 @@ pub(crate) enum Refusal {
         range: u32,
     },
     UselessSteps,
+    /// Extra range from the action that would not lower the QIC the hex needs.
+    UselessRange,
 }
 
 /// A checked colonization: what it takes and what it does.
@@ -496,6 +498,10 @@ impl Game {
                 self.hex_name(hex)
             ),
             Refusal::UselessSteps => "the free terraforming steps would not be used".into(),
+            Refusal::UselessRange => format!(
+                "the extra range would not be used: {} needs as much QIC without it",
+                self.hex_name(hex)
+            ),
         })
     }
 
@@ -551,16 +557,24 @@ impl Game {
         extra_range: u32,
     ) -> Result<u32, Refusal> {
         let range = rules.nav_range + extra_range;
-        let mut nearest = None::<u32>;
-        for h in &rules.from {
-            let d = h.distance(hex);
-            if d <= range {
-                return Ok(0);
-            }
-            nearest = Some(nearest.map_or(d, |n| n.min(d)));
+        let d = rules
+            .from
+            .iter()
+            .map(|h| h.distance(hex))
+            .min()
+            .ok_or(Refusal::NoOrigin)?;
+        let qic = |range: u32| d.saturating_sub(range).div_ceil(rules.range_per_qic.max(1));
+        let q = qic(range);
+        // The recording platform's reading: extra range from an action must save QIC.
+        if extra_range > 0
+            && self.content.rules.options.refuse_useless_actions
+            && qic(rules.nav_range) == q
+        {
+            return Err(Refusal::UselessRange);
         }
-        let d = nearest.ok_or(Refusal::NoOrigin)?;
-        let q = (d - range).div_ceil(rules.range_per_qic);
+        if q == 0 {
+            return Ok(0);
+        }
         if rules.range_have < q as i32 {
             return Err(Refusal::OutOfRange { distance: d, range });
         }
