@@ -1832,9 +1832,9 @@ escapes: "tab\tnew\nline"
         let long = "x".repeat(200_000);
         let mut text = format!("s: &s {long}\n");
         text.push_str("l1: &l1 [");
-        text.push_str(&vec!["*s"; 10].join(", "));
+        text.push_str(&["*s"; 10].join(", "));
         text.push_str("]\nl2: &l2 [");
-        text.push_str(&vec!["*l1"; 10].join(", "));
+        text.push_str(&["*l1"; 10].join(", "));
         text.push_str("]\n");
         let err = SourceDoc::parse("f.yaml", &text).unwrap_err();
         assert!(

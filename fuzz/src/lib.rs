@@ -111,3 +111,65 @@ pub fn recorded_state(index: usize, at: usize) -> Game {
     }
     game
 }
+
+/// The example faction's overlay (`content/examples/cartographers`) with its script replaced
+/// by `script` (the overlay names `cartographers.rhai`).
+pub fn example_overlay(script: String) -> OverlaySource {
+    let dir = root().join("content/examples/cartographers");
+    OverlaySource {
+        file: dir.join("overlay.yaml").display().to_string(),
+        text: std::fs::read_to_string(dir.join("overlay.yaml")).expect("example readable"),
+        scripts: vec![("cartographers.rhai".into(), script)],
+        problem: None,
+    }
+}
+
+/// The example faction's own script.
+pub fn example_script() -> &'static str {
+    static SCRIPT: OnceLock<String> = OnceLock::new();
+    SCRIPT.get_or_init(|| {
+        std::fs::read_to_string(root().join("content/examples/cartographers/cartographers.rhai"))
+            .expect("example script readable")
+    })
+}
+
+/// Plays up to `parts` random listed parts of a two-seat game of `factions`, checking that
+/// every listed part applies and that the state saves and loads back unchanged every few
+/// parts (so no hook or overlay can leave a state `moves` would refuse).
+pub fn play_checked(content: Arc<Content>, factions: [&str; 2], seed: u64, parts: usize) {
+    use orrery::game::{GameState, Setup};
+    use orrery::notation::Command;
+    use orrery::rng::Rng;
+    let mut rng = Rng::new(seed);
+    let Ok(setup) = Setup::random(&content, 2, &mut rng) else {
+        return;
+    };
+    let Ok(mut game) = Game::new(content.clone(), setup) else {
+        return;
+    };
+    for f in factions {
+        if game.apply_part(&Command::Faction(f.into())).is_err()
+            || game.apply_part(&Command::EndTurn).is_err()
+        {
+            return;
+        }
+    }
+    for n in 0..parts {
+        let legal = game.legal_parts();
+        if legal.is_empty() {
+            return;
+        }
+        let part = legal[rng.below(legal.len())].clone();
+        let before = serde_json::to_string(&game.state).expect("the state saves");
+        if let Err(e) = game.apply_part(&part) {
+            panic!("listed part `{part}` was refused: {e}");
+        }
+        if n % 8 == 0 {
+            let saved = serde_json::to_string(&game.state).expect("the state saves");
+            let again: GameState = serde_json::from_str(&saved).expect("reads back");
+            if let Err(e) = Game::load(content.clone(), again) {
+                panic!("a state reached in play is refused once saved: {e}\nbefore: {before}");
+            }
+        }
+    }
+}

@@ -594,7 +594,7 @@ fn a_game_over_its_hook_budget_fails_with_that_reason() {
     let text = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(
-        text.contains("used their budget of 10 operations"),
+        text.contains("game 0: ") && text.contains("used their budget of 10 operations"),
         "{text}"
     );
 }

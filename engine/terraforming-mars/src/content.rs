@@ -868,7 +868,7 @@ pub fn load(dir: &Path) -> Result<Content, Vec<Diagnostic>> {
         return Err(errors);
     }
     let content = Content {
-        rules: rules.map_err(|e| e)?,
+        rules: rules?,
         map: map?,
         standard_projects: sp?.projects,
         scoring: scoring?,

@@ -1340,8 +1340,7 @@ impl Game {
             .position(|d| d.simultaneous())
             .unwrap_or(self.queue.len());
         for (k, d) in asked.into_iter().enumerate() {
-            self.queue
-                .insert(at.min(self.queue.len()) + k - k.min(0), d);
+            self.queue.insert(at.min(self.queue.len()) + k, d);
         }
         Ok(())
     }
@@ -1722,7 +1721,7 @@ impl Game {
                 .filter(|s| spaces[*s].volcanic && land(*s))
                 .collect(),
             Some(Where::Isolated) => (0..spaces.len())
-                .filter(|s| land(*s) && self.neighbours(*s).all(|n| free(n)))
+                .filter(|s| land(*s) && self.neighbours(*s).all(&free))
                 .collect(),
             Some(Where::NextToCities(k)) => (0..spaces.len())
                 .filter(|s| {
