@@ -124,7 +124,9 @@ pub fn holdings(game: &Game) -> Result<(), String> {
     let content = &game.content;
     for (seat, p) in game.state.players.iter().enumerate() {
         for (r, &have) in content.rules.resources.iter().zip(&p.resources) {
-            if have < 0 {
+            // Victory points may fall below zero (a faction auction's bid is paid in VP), as a
+            // saved state may hold them; nothing else may.
+            if have < 0 && r.id != "vp" {
                 return Err(format!(
                     "{} holds {have} {}, below 0",
                     game.seat_name(seat),
