@@ -405,13 +405,13 @@ mod tests {
     #[test]
     fn examples_round_trip() {
         for l in [
-            "blue: corporation Saturn Systems; buy Cartel, Virus, Grass",
-            "red: play Geothermal Power pay mc=7 steel=2",
+            "blue: corporation Ringworks; buy Gadget, Sprocket, Moss Bed",
+            "red: play Deep Drill pay mc=7 steel=2",
             "red: standard city pay mc=25",
             "blue: greenery; space 30",
             "blue: option \"Steal 2 M€ from red\"",
             "red: buy -",
-            "red: play \"Staging Station \\\"Behemoth\\\"\"",
+            "red: play \"Depot \\\"Titan\\\"\"",
             "red: option \"a; b\" #2",
         ] {
             assert_eq!(Line::parse(l).unwrap().to_string(), l);
