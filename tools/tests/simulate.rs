@@ -531,16 +531,12 @@ fn factions_sharing_a_home_planet_are_refused_before_the_study() {
     ]));
 }
 
-/// A study whose games fail says how many failed and why, exits 1, and prints no empty tables.
-/// (Valid content can no longer break an invariant — negative amounts and numbers beyond the
-/// caps are refused when content loads — so the invariants themselves are tested on the
-/// made-up game in `orrery::game::invariants`; here every game fails on its hook budget.)
-#[test]
-fn a_study_of_failed_games_says_how_many_failed_and_why() {
-    let out = run(&[
+/// A two-player study of `games` games of the example faction (its hooks) against the Terrans.
+fn example_study<'a>(games: &'a str, more: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
         "simulate",
         "--games",
-        "3",
+        games,
         "--players",
         "2",
         "--factions",
@@ -549,9 +545,18 @@ fn a_study_of_failed_games_says_how_many_failed_and_why() {
         "content/examples/cartographers",
         "--jobs",
         "1",
-        "--hook-budget",
-        "10",
-    ]);
+    ];
+    args.extend_from_slice(more);
+    args
+}
+
+/// A study whose games fail says how many failed and why, exits 1, and prints no empty tables.
+/// (Valid content can no longer break an invariant — negative amounts and numbers beyond the
+/// caps are refused when content loads — so the invariants themselves are tested on the
+/// made-up game in `orrery::game::invariants`; here every game fails on its hook budget.)
+#[test]
+fn a_study_of_failed_games_says_how_many_failed_and_why() {
+    let out = run(&example_study("3", &["--hook-budget", "10"]));
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("0 games in"), "{text}");
@@ -572,25 +577,10 @@ fn a_study_of_failed_games_says_how_many_failed_and_why() {
 
 #[test]
 fn a_game_over_its_hook_budget_fails_with_that_reason() {
-    let base = [
-        "simulate",
-        "--games",
-        "2",
-        "--players",
-        "2",
-        "--factions",
-        "cartographers,terrans",
-        "--variant",
-        "content/examples/cartographers",
-        "--jobs",
-        "1",
-    ];
     // Within the default budget the example's games end.
-    succeeded(&run(&base));
+    succeeded(&run(&example_study("2", &[])));
     // With a budget of 10 operations the hooks stop at once and every game fails, saying so.
-    let mut args = base.to_vec();
-    args.extend_from_slice(&["--hook-budget", "10"]);
-    let out = run(&args);
+    let out = run(&example_study("2", &["--hook-budget", "10"]));
     let text = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(
