@@ -5,8 +5,8 @@
 mod shared;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use orrery::game::Game;
-use orrery::record::replay;
+use orrery_gp::game::Game;
+use orrery_gp::record::replay;
 
 /// States (with the seat to move) right before each recorded federation.
 fn states() -> Vec<(Game, usize)> {

@@ -6,7 +6,7 @@
 
 mod shared;
 
-use orrery::game::Game;
+use orrery_gp::game::Game;
 
 /// Lists the legal parts of every state once; the number of parts listed.
 #[inline(never)]

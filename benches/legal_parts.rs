@@ -10,7 +10,7 @@ use std::time::Duration;
 mod shared;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use orrery::game::Game;
+use orrery_gp::game::Game;
 
 fn bench(c: &mut Criterion) {
     let content = shared::platform_content();

@@ -5,7 +5,7 @@
 
 mod common;
 
-use orrery::record::{replay, Record};
+use orrery_gp::record::{replay, Record};
 
 #[test]
 fn recorded_games_replay_identically() {
@@ -99,7 +99,7 @@ fn saved_states_load_back_identically() {
     for path in &common::records() {
         let record = Record::from_json(&common::read_record(path)).expect("a record");
         let setup = record.game_setup(&content).expect("a setup");
-        let mut game = orrery::game::Game::new(content.clone(), setup).expect("a game");
+        let mut game = orrery_gp::game::Game::new(content.clone(), setup).expect("a game");
         let last = record.moves.len() - 1;
         for (i, line) in record.moves.iter().enumerate().skip(1) {
             game.apply_text(line).expect("a recorded line applies");
@@ -108,7 +108,7 @@ fn saved_states_load_back_identically() {
             }
             let text = serde_json::to_string(&game.state).unwrap();
             let state = serde_json::from_str(&text).unwrap();
-            let loaded = orrery::game::Game::load(content.clone(), state)
+            let loaded = orrery_gp::game::Game::load(content.clone(), state)
                 .unwrap_or_else(|e| panic!("{} move {i}: {e}", path.display()));
             assert_eq!(serde_json::to_string(&loaded.state).unwrap(), text);
             assert_eq!(
@@ -188,7 +188,7 @@ fn out_of_range_names_the_distance() {
             .filter(|(i, s)| {
                 !game.state.structures.contains_key(i)
                     && content.planets.planets[usize::from(s.planet)].kind
-                        == orrery::content::PlanetKind::Wheel
+                        == orrery_gp::content::PlanetKind::Wheel
             })
             .map(|(_, s)| s)
             .max_by_key(|s| own.iter().map(|h| h.distance(s.hex)).min().unwrap_or(0))
@@ -213,9 +213,9 @@ fn out_of_range_names_the_distance() {
 fn random_setups_are_complete_and_reproducible() {
     let content = common::platform_content();
     for players in [2, 3, 4] {
-        let a = orrery::game::Setup::random(&content, players, &mut orrery::rng::Rng::new(7))
+        let a = orrery_gp::game::Setup::random(&content, players, &mut orrery_gp::rng::Rng::new(7))
             .expect("setup");
-        let b = orrery::game::Setup::random(&content, players, &mut orrery::rng::Rng::new(7))
+        let b = orrery_gp::game::Setup::random(&content, players, &mut orrery_gp::rng::Rng::new(7))
             .expect("setup");
         assert_eq!(a, b);
         assert_eq!(a.techs.len(), 9);
@@ -225,7 +225,7 @@ fn random_setups_are_complete_and_reproducible() {
         assert_eq!(a.boosters.len(), players + 3);
         let token = a.terra_fed_token.clone().expect("a track token");
         assert_eq!(a.federation_tokens[&token], 2);
-        let game = orrery::game::Game::new(content.clone(), a).expect("game");
+        let game = orrery_gp::game::Game::new(content.clone(), a).expect("game");
         assert_eq!(
             game.state.map.spaces.len(),
             if players == 2 { 133 } else { 190 }

@@ -3,8 +3,8 @@
 
 mod common;
 
-use orrery::content::{Content, MemFiles, OverlaySource};
-use orrery::diagnostics::Diagnostic;
+use orrery_gp::content::{Content, MemFiles, OverlaySource};
+use orrery_gp::diagnostics::Diagnostic;
 
 /// 1-based line and column of the first occurrence of `needle` in `text`.
 fn line_col(text: &str, needle: &str) -> (usize, usize) {
@@ -185,7 +185,7 @@ fn a_valid_overlay_changes_content_and_remembers_where() {
     let origin = c
         .provenance
         .origin(
-            orrery::content::overlay::ItemKind::Faction,
+            orrery_gp::content::overlay::ItemKind::Faction,
             Some("terrans"),
             "name",
         )
@@ -195,7 +195,7 @@ fn a_valid_overlay_changes_content_and_remembers_where() {
     let home = c
         .provenance
         .origin(
-            orrery::content::overlay::ItemKind::Faction,
+            orrery_gp::content::overlay::ItemKind::Faction,
             Some("terrans"),
             "home",
         )
@@ -312,7 +312,7 @@ fn deep_flow_nesting_in_an_overlay_is_refused_like_in_a_base_file() {
     let text = format!("name: deep\nchanges: {deep}\n");
     // The scripts an overlay names are found by the same bounded parser (it used to take
     // serde_yaml minutes to give up on this).
-    assert!(orrery::content::overlay::scripts_beside(&text).is_empty());
+    assert!(orrery_gp::content::overlay::scripts_beside(&text).is_empty());
     let diags = load_err(&common::base_files(), &[overlay(&text)]);
     assert_eq!(diags.len(), 1, "{}", show(&diags));
     assert!(

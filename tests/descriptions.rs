@@ -4,7 +4,7 @@
 
 mod common;
 
-use orrery::content::{describe, Content, DirFiles, OverlaySource};
+use orrery_gp::content::{describe, Content, DirFiles, OverlaySource};
 
 fn base() -> Content {
     Content::load(&DirFiles::new(common::base_dir()), &[]).expect("base content")

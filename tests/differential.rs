@@ -4,8 +4,8 @@
 
 mod common;
 
-use orrery::game::Decision;
-use orrery::record::{replay, Record};
+use orrery_gp::game::Decision;
+use orrery_gp::record::{replay, Record};
 
 use common::scenario::platform_content;
 

@@ -1,9 +1,9 @@
-//! `docs/content.md` is what `orrery::content::reference` generates from the schemas and the
+//! `docs/content.md` is what `orrery_gp::content::reference` generates from the schemas and the
 //! base game; `ORRERY_WRITE_DOCS=1` rewrites it.
 
 mod common;
 
-use orrery::content::reference;
+use orrery_gp::content::reference;
 
 #[test]
 fn the_effect_language_page_is_up_to_date() {

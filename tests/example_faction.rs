@@ -11,11 +11,11 @@ mod common;
 
 use std::sync::Arc;
 
-use orrery::bot::{Bot, RandomBot};
-use orrery::content::{Content, DirFiles, OverlaySource};
-use orrery::game::{Decision, Game, Setup};
-use orrery::notation::{parse_amounts, Command, HexRef};
-use orrery::rng::Rng;
+use orrery_gp::bot::{Bot, RandomBot};
+use orrery_gp::content::{Content, DirFiles, OverlaySource};
+use orrery_gp::game::{Decision, Game, Setup};
+use orrery_gp::notation::{parse_amounts, Command, HexRef};
+use orrery_gp::rng::Rng;
 
 const FACTION: &str = "cartographers";
 
@@ -60,7 +60,7 @@ fn shipped() -> Arc<Content> {
 /// Base factions to play against: different home planets, varied by `k`.
 fn opponents(content: &Content, n: usize, k: usize) -> Vec<String> {
     let home = &content.faction(FACTION).expect("the example faction").home;
-    let mut out: Vec<&orrery::content::Faction> = Vec::new();
+    let mut out: Vec<&orrery_gp::content::Faction> = Vec::new();
     let others: Vec<_> = content
         .factions
         .iter()

@@ -5,9 +5,9 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use orrery::content::Effect;
-use orrery::player::Player;
-use orrery::power::Area;
+use orrery_gp::content::Effect;
+use orrery_gp::player::Player;
+use orrery_gp::power::Area;
 use pretty_assertions::assert_eq;
 
 /// Faction, credits, ore, knowledge, QIC, power I/II/III, starting research, Gaiaformers,

@@ -8,11 +8,11 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use orrery::board::FactionBoard;
-use orrery::content::Effect;
-use orrery::game::{Decision, Game};
-use orrery::hex::Hex;
-use orrery::power::Area;
+use orrery_gp::board::FactionBoard;
+use orrery_gp::content::Effect;
+use orrery_gp::game::{Decision, Game};
+use orrery_gp::hex::Hex;
+use orrery_gp::power::Area;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers (shared ones in tests/common/scenario.rs)
@@ -632,7 +632,7 @@ fn ivits_space_station_is_a_range_start_point() {
         .enumerate()
         .filter(|(i, _)| {
             g.content.planets.planets[usize::from(g.state.planets[*i])].kind
-                == orrery::content::PlanetKind::Wheel
+                == orrery_gp::content::PlanetKind::Wheel
                 && !g.state.structures.contains_key(i)
         })
         .map(|(_, sp)| {
@@ -670,7 +670,7 @@ fn station_helps(g: &Game, station: Hex) -> bool {
     let qic = |d: u32| d.saturating_sub(1).div_ceil(2);
     g.state.map.spaces.iter().enumerate().any(|(i, sp)| {
         g.content.planets.planets[usize::from(g.state.planets[i])].kind
-            == orrery::content::PlanetKind::Wheel
+            == orrery_gp::content::PlanetKind::Wheel
             && !g.state.structures.contains_key(&i)
             && qic(sp.hex.distance(station))
                 < qic(others.iter().map(|o| o.distance(sp.hex)).min().unwrap())
@@ -1074,13 +1074,13 @@ fn itars_income_token_and_knowledge_academy_three() {
 fn a_declined_gaia_phase_trade_leaves_only_the_end() {
     // rich-015 move 40: the Itars may trade 4 Gaia-area tokens for a tile, or decline.
     let g0 = at("rich/rich-015", 39);
-    let decline = orrery::notation::Command::Decline(Some("tech".into()));
+    let decline = orrery_gp::notation::Command::Decline(Some("tech".into()));
     assert!(g0.legal_parts().contains(&decline));
     let mut g = g0.clone();
     g.apply_part(&decline).expect("declining applies");
     assert_eq!(
         g.legal_parts(),
-        vec![orrery::notation::Command::EndTurn],
+        vec![orrery_gp::notation::Command::EndTurn],
         "after declining, only the end is listed"
     );
     let before = serde_json::to_string(&g.state).expect("serialise");

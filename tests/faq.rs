@@ -11,11 +11,11 @@ mod common;
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
-use orrery::board::FactionBoard;
-use orrery::content::{Content, Effect, Modifier};
-use orrery::game::{Decision, Game, Stage};
-use orrery::map::Map;
-use orrery::record::{replay, Record};
+use orrery_gp::board::FactionBoard;
+use orrery_gp::content::{Content, Effect, Modifier};
+use orrery_gp::game::{Decision, Game, Stage};
+use orrery_gp::map::Map;
+use orrery_gp::record::{replay, Record};
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -82,7 +82,7 @@ fn vp_from(g: &Game, faction: &str, source: &str) -> i32 {
 fn faq_01_two_players_use_seven_sectors_three_and_four_use_ten() {
     let content = base_content();
     for players in [2usize, 3, 4] {
-        let map = Map::random(&content, players, &mut orrery::rng::Rng::new(7)).expect("map");
+        let map = Map::random(&content, players, &mut orrery_gp::rng::Rng::new(7)).expect("map");
         let mut sectors: Vec<u8> = map.spaces.iter().map(|s| s.sector).collect();
         sectors.sort_unstable();
         sectors.dedup();
@@ -110,8 +110,8 @@ fn faq_02_two_final_six_round_tiles_and_players_plus_three_boosters() {
     // Random setups draw exactly that many, all different.
     for players in [2usize, 3, 4] {
         for seed in 0..5 {
-            let mut rng = orrery::rng::Rng::new(seed);
-            let s = orrery::game::Setup::random(&base_content(), players, &mut rng).unwrap();
+            let mut rng = orrery_gp::rng::Rng::new(seed);
+            let s = orrery_gp::game::Setup::random(&base_content(), players, &mut rng).unwrap();
             let distinct = |v: &[String]| {
                 let mut w = v.to_vec();
                 w.sort();
@@ -201,7 +201,7 @@ fn faq_04_starting_structures_depend_on_the_faction() {
 
 /// A final tile's count for a seat, computed here from the map (not by the engine).
 fn tile_count(g: &Game, seat: usize, tile: &str) -> i64 {
-    let colonies: Vec<(usize, &orrery::game::Structure)> = g
+    let colonies: Vec<(usize, &orrery_gp::game::Structure)> = g
         .state
         .structures
         .iter()
@@ -1390,7 +1390,7 @@ fn faq_51_advanced_tile_and_level_five_each_need_a_green_token() {
     );
     // With a second green token both are possible.
     let s = seat(&g, "bescods");
-    g.state.players[s].tokens.push(orrery::player::OwnedToken {
+    g.state.players[s].tokens.push(orrery_gp::player::OwnedToken {
         id: "fed4".into(),
         green: true,
     });

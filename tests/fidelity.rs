@@ -5,9 +5,9 @@
 
 mod common;
 
-use orrery::game::{Decision, Game};
-use orrery::map::Map;
-use orrery::record::{replay, seat_snapshot, Mismatch, Record};
+use orrery_gp::game::{Decision, Game};
+use orrery_gp::map::Map;
+use orrery_gp::record::{replay, seat_snapshot, Mismatch, Record};
 
 use common::scenario::*;
 
@@ -325,19 +325,19 @@ fn available_variants() -> Vec<String> {
 }
 
 /// The base game with the platform's variant and then `names`.
-fn content_with(names: &[String]) -> std::sync::Arc<orrery::content::Content> {
+fn content_with(names: &[String]) -> std::sync::Arc<orrery_gp::content::Content> {
     let mut overlays = Vec::new();
     for n in std::iter::once("boardgamers").chain(names.iter().map(String::as_str)) {
         let file = common::root().join(format!("content/variants/{n}.yaml"));
-        overlays.push(orrery::content::OverlaySource {
+        overlays.push(orrery_gp::content::OverlaySource {
             file: file.display().to_string(),
             text: std::fs::read_to_string(&file).expect("variant readable"),
             scripts: Vec::new(),
             problem: None,
         });
     }
-    let files = orrery::content::DirFiles::new(common::base_dir());
-    match orrery::content::Content::load(&files, &overlays) {
+    let files = orrery_gp::content::DirFiles::new(common::base_dir());
+    match orrery_gp::content::Content::load(&files, &overlays) {
         Ok(c) => std::sync::Arc::new(c),
         Err(d) => panic!("{names:?}: {}", d[0]),
     }
@@ -405,10 +405,10 @@ fn variant_boards_start_as_on_the_platform() {
         let players = case["players"].as_u64().unwrap() as usize;
         let record = options_record(players, case["options"].clone());
         let content = content_with(&record.board_variants(&names).unwrap());
-        let setup = orrery::game::Setup::random(
+        let setup = orrery_gp::game::Setup::random(
             &content,
             players,
-            &mut orrery::rng::Rng::from_text("fid-boards"),
+            &mut orrery_gp::rng::Rng::from_text("fid-boards"),
         )
         .unwrap();
         let mut g = Game::new(content, setup).unwrap();
@@ -419,7 +419,7 @@ fn variant_boards_start_as_on_the_platform() {
             );
         }
         for (s, want) in case["seats"].as_array().unwrap().iter().enumerate() {
-            let want: orrery::record::SeatSnapshot = serde_json::from_value(want.clone()).unwrap();
+            let want: orrery_gp::record::SeatSnapshot = serde_json::from_value(want.clone()).unwrap();
             assert_eq!(
                 seat_snapshot(&g, s),
                 want,
@@ -468,7 +468,7 @@ fn bid_while_choosing_auction_follows_the_platform() {
     // holds what, and that the first named faction places first.
     let content = content_with(&["auction-bid-while-choosing".to_string()]);
     let setup =
-        orrery::game::Setup::random(&content, 3, &mut orrery::rng::Rng::from_text("x")).unwrap();
+        orrery_gp::game::Setup::random(&content, 3, &mut orrery_gp::rng::Rng::from_text("x")).unwrap();
     let mut g = Game::new(content, setup).unwrap();
     let steps = [
         ("p1 faction terrans", 1),

@@ -7,12 +7,12 @@ mod common;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use orrery::content::Content;
+use orrery_gp::content::Content;
 
-use orrery::game::{Decision, Game};
-use orrery::hex::Hex;
-use orrery::notation::{parse_line, Command, MoveLine};
-use orrery::record::{replay, Record};
+use orrery_gp::game::{Decision, Game};
+use orrery_gp::hex::Hex;
+use orrery_gp::notation::{parse_line, Command, MoveLine};
+use orrery_gp::record::{replay, Record};
 
 use common::scenario::*;
 

@@ -3,8 +3,8 @@
 
 mod common;
 
-use orrery::content::{id_schema, ContentFiles};
-use orrery::diagnostics::{SchemaCheck, SourceDoc};
+use orrery_gp::content::{id_schema, ContentFiles};
+use orrery_gp::diagnostics::{SchemaCheck, SourceDoc};
 
 fn schema(name: &str) -> serde_json::Value {
     let c = common::base();
@@ -44,8 +44,8 @@ fn a_misspelt_id_is_flagged_by_the_schema() {
     let errors = check.errors(&terrans);
     assert!(errors.iter().any(|e| e.pointer == "/home"), "{errors:?}");
     // The plain schema accepts it (only the loader's reference check would catch it).
-    let plain = SchemaCheck::new(&orrery::content::schema::schema_of::<
-        orrery::content::Faction,
+    let plain = SchemaCheck::new(&orrery_gp::content::schema::schema_of::<
+        orrery_gp::content::Faction,
     >())
     .unwrap();
     assert!(plain.errors(&terrans).is_empty());
@@ -75,7 +75,7 @@ fn overlay_set_values_are_typed_by_kind_and_path() {
     assert!(allowed.iter().any(|v| v == "terra"));
     assert!(!allowed.iter().any(|v| v == "oxyde"));
     // Every kind has typed fields.
-    for kind in orrery::content::overlay::ItemKind::ALL {
+    for kind in orrery_gp::content::overlay::ItemKind::ALL {
         assert!(
             rules
                 .iter()
@@ -91,7 +91,7 @@ fn overlay_set_values_are_typed_at_nested_paths() {
     // The committed schema and the one knowing ids both type paths below an item's fields.
     for overlay in [
         schema("overlay.json"),
-        orrery::content::schema::all()
+        orrery_gp::content::schema::all()
             .into_iter()
             .find(|(n, _)| *n == "overlay.json")
             .expect("overlay schema")
@@ -119,7 +119,7 @@ fn overlay_set_values_are_typed_at_nested_paths() {
         assert_eq!(rule("faction", r"^board\.start\.[^.]+$")["type"], "integer");
     }
     // The self-contained form checks an overlay on its own.
-    let check = SchemaCheck::new(&orrery::content::schema::overlay_checked()).expect("compiles");
+    let check = SchemaCheck::new(&orrery_gp::content::schema::overlay_checked()).expect("compiles");
     let ov = |value: serde_json::Value| {
         serde_json::json!({"name": "t", "changes": [
             {"set": {"kind": "faction", "id": "terrans", "path": "abilities.0.income", "value": value}}

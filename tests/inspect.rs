@@ -3,9 +3,9 @@
 
 mod common;
 
-use orrery::content::inspect::{self, ItemChange};
-use orrery::content::overlay::ItemKind;
-use orrery::content::{Content, OverlaySource};
+use orrery_gp::content::inspect::{self, ItemChange};
+use orrery_gp::content::overlay::ItemKind;
+use orrery_gp::content::{Content, OverlaySource};
 
 fn overlay(text: &str) -> OverlaySource {
     OverlaySource {

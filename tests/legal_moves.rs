@@ -11,10 +11,10 @@ mod common;
 
 use std::sync::Arc;
 
-use orrery::content::Content;
-use orrery::game::Game;
-use orrery::notation::{parse_line, Command, MoveLine};
-use orrery::record::Record;
+use orrery_gp::content::Content;
+use orrery_gp::game::Game;
+use orrery_gp::notation::{parse_line, Command, MoveLine};
+use orrery_gp::record::Record;
 
 /// The recorded parts of a line.
 fn recorded_parts(line: &str) -> Vec<Command> {

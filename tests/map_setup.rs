@@ -3,8 +3,8 @@
 
 mod common;
 
-use orrery::hex::Hex;
-use orrery::map::{Map, Placement};
+use orrery_gp::hex::Hex;
+use orrery_gp::map::{Map, Placement};
 
 #[test]
 fn recorded_setups_build_the_recorded_maps() {
@@ -72,8 +72,8 @@ fn recorded_setups_build_the_recorded_maps() {
 fn random_maps_are_valid_and_deterministic() {
     let content = common::base();
     for players in [2, 3, 4] {
-        let a = Map::random(&content, players, &mut orrery::rng::Rng::new(42)).expect("map");
-        let b = Map::random(&content, players, &mut orrery::rng::Rng::new(42)).expect("map");
+        let a = Map::random(&content, players, &mut orrery_gp::rng::Rng::new(42)).expect("map");
+        let b = Map::random(&content, players, &mut orrery_gp::rng::Rng::new(42)).expect("map");
         assert_eq!(a, b);
         assert!(a.is_valid(&content));
         assert_eq!(a.spaces.len(), if players == 2 { 7 * 19 } else { 10 * 19 });

@@ -3,7 +3,7 @@
 
 mod common;
 
-use orrery::notation::{parse_line, strip_annotations};
+use orrery_gp::notation::{parse_line, strip_annotations};
 
 #[test]
 fn every_recorded_line_parses_and_round_trips() {

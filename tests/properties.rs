@@ -24,12 +24,12 @@ mod common;
 
 use std::sync::Arc;
 
-use orrery::bot::RandomBot;
-use orrery::content::{Content, DirFiles, OverlaySource};
-use orrery::game::{Decision, Game, GameState, Setup, Stage};
-use orrery::notation::Command;
-use orrery::power::{Area, Power, Special};
-use orrery::rng::Rng;
+use orrery_gp::bot::RandomBot;
+use orrery_gp::content::{Content, DirFiles, OverlaySource};
+use orrery_gp::game::{Decision, Game, GameState, Setup, Stage};
+use orrery_gp::notation::Command;
+use orrery_gp::power::{Area, Power, Special};
+use orrery_gp::rng::Rng;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
@@ -77,10 +77,10 @@ fn contents() -> Vec<(String, Arc<Content>)> {
 /// Line-ups of `players` seats (no two sharing a home planet) that together seat every
 /// faction at least once.
 fn lineups(content: &Content, players: usize) -> Vec<Vec<String>> {
-    let mut unplayed: Vec<&orrery::content::Faction> = content.factions.iter().collect();
+    let mut unplayed: Vec<&orrery_gp::content::Faction> = content.factions.iter().collect();
     let mut out = Vec::new();
     while !unplayed.is_empty() {
-        let mut game: Vec<&orrery::content::Faction> = Vec::new();
+        let mut game: Vec<&orrery_gp::content::Faction> = Vec::new();
         for f in unplayed
             .iter()
             .chain(&content.factions.iter().collect::<Vec<_>>())

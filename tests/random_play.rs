@@ -10,11 +10,11 @@ mod common;
 
 use std::sync::Arc;
 
-use orrery::bot::RandomBot;
-use orrery::content::Content;
-use orrery::game::{Game, GameState, Setup};
-use orrery::notation::Command;
-use orrery::rng::Rng;
+use orrery_gp::bot::RandomBot;
+use orrery_gp::content::Content;
+use orrery_gp::game::{Game, GameState, Setup};
+use orrery_gp::notation::Command;
+use orrery_gp::rng::Rng;
 
 /// Games per player count by default: every faction plays many times (a game takes a few
 /// milliseconds).
@@ -26,11 +26,11 @@ const MAX_FREE: u32 = 3;
 /// Faction line-ups for `games` games of `players` seats: factions that have not played yet
 /// come first, and no two factions of one game share a home planet.
 fn lineups(content: &Content, players: usize, games: usize) -> Vec<Vec<String>> {
-    let all: Vec<&orrery::content::Faction> = content.factions.iter().collect();
+    let all: Vec<&orrery_gp::content::Faction> = content.factions.iter().collect();
     let mut unplayed = all.clone();
     let mut out = Vec::new();
     for g in 0..games {
-        let mut game: Vec<&orrery::content::Faction> = Vec::new();
+        let mut game: Vec<&orrery_gp::content::Faction> = Vec::new();
         let rest = all.iter().cycle().skip(g * players).take(all.len());
         for f in unplayed.iter().chain(rest) {
             if game.len() < players && game.iter().all(|x| x.home != f.home) {

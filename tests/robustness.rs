@@ -9,9 +9,9 @@
 
 mod common;
 
-use orrery::game::Game;
-use orrery::record::{replay, Record};
-use orrery::rng::Rng;
+use orrery_gp::game::Game;
+use orrery_gp::record::{replay, Record};
+use orrery_gp::rng::Rng;
 
 /// A corrupted copy of a line: a word dropped, duplicated, swapped with another word of the
 /// game, or a number changed.
@@ -162,7 +162,7 @@ const EXTREME_HEXES: &[&str] = &[
 /// extreme number, the actor by other seats, each word by other words of the records, each
 /// hex by other hexes.
 fn mutations(line: &str, game: &Game, words: &[String], hexes: &[String]) -> Vec<String> {
-    let line = orrery::notation::strip_annotations(line);
+    let line = orrery_gp::notation::strip_annotations(line);
     let tokens: Vec<&str> = line.split(' ').collect();
     let mut out = Vec::new();
     let with = |i: usize, w: &str| {
@@ -219,7 +219,7 @@ fn mutations(line: &str, game: &Game, words: &[String], hexes: &[String]) -> Vec
                 j += 1;
             }
         }
-        if orrery::notation::parse_hex_ref(word).is_ok() {
+        if orrery_gp::notation::parse_hex_ref(word).is_ok() {
             for h in EXTREME_HEXES
                 .iter()
                 .copied()
@@ -285,9 +285,9 @@ fn extreme_values_in_every_record() {
     for path in &records {
         let record = Record::from_json(&common::read_record(path)).expect("a record");
         for m in &record.moves {
-            for w in orrery::notation::strip_annotations(m).split(' ').skip(1) {
+            for w in orrery_gp::notation::strip_annotations(m).split(' ').skip(1) {
                 let w = w.trim_end_matches('.');
-                if orrery::notation::parse_hex_ref(w).is_ok() {
+                if orrery_gp::notation::parse_hex_ref(w).is_ok() {
                     hexes.push(w.to_string());
                 } else if w.chars().any(|c| c.is_ascii_alphabetic()) {
                     words.push(w.to_string());

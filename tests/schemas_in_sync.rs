@@ -3,7 +3,7 @@
 
 mod common;
 
-use orrery::content::schema;
+use orrery_gp::content::schema;
 use pretty_assertions::assert_eq;
 
 #[test]

@@ -6,8 +6,8 @@
 mod common;
 
 use common::scenario::{at, record, refused};
-use orrery::game::{Game, GameState};
-use orrery::record::Record;
+use orrery_gp::game::{Game, GameState};
+use orrery_gp::record::Record;
 use serde_json::{json, Value};
 
 const GAME: &str = "rich/rich-001";
@@ -62,7 +62,7 @@ fn record_refused(edit: impl FnOnce(&mut Value), words: &str) {
     };
     assert!(e.contains(words), "{e:?} does not name {words:?}");
     // The replay (what `conformance` runs) fails too, never reports it identical.
-    assert!(orrery::record::replay(content, &r, None, true).is_err());
+    assert!(orrery_gp::record::replay(content, &r, None, true).is_err());
 }
 
 #[test]

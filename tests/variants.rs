@@ -7,12 +7,12 @@ mod common;
 
 use std::sync::Arc;
 
-use orrery::bot::RandomBot;
-use orrery::content::{Content, OverlaySource};
-use orrery::game::{Decision, Game, Setup};
-use orrery::map::{standard_placements, Map, Placement};
-use orrery::notation::Command;
-use orrery::rng::Rng;
+use orrery_gp::bot::RandomBot;
+use orrery_gp::content::{Content, OverlaySource};
+use orrery_gp::game::{Decision, Game, Setup};
+use orrery_gp::map::{standard_placements, Map, Placement};
+use orrery_gp::notation::Command;
+use orrery_gp::rng::Rng;
 
 fn variant_names() -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(common::root().join("content/variants"))
@@ -50,7 +50,7 @@ fn with_variant(name: &str) -> Arc<Content> {
 /// Factions for a game: distinct home planets, rotating through the list with the seed.
 fn factions(content: &Content, players: usize, seed: u64) -> Vec<String> {
     let n = content.factions.len();
-    let mut out: Vec<&orrery::content::Faction> = Vec::new();
+    let mut out: Vec<&orrery_gp::content::Faction> = Vec::new();
     for i in 0..n {
         let f = &content.factions[(seed as usize * 3 + i) % n];
         if out.len() < players && out.iter().all(|x| x.home != f.home) {
@@ -212,7 +212,7 @@ fn number(p: &Placement) -> u32 {
 fn no_alike_neighbours(content: &Content, map: &Map) -> bool {
     map.spaces.iter().all(|s| {
         let planet = &content.planets.planets[usize::from(s.planet)];
-        planet.kind != orrery::content::PlanetKind::Wheel
+        planet.kind != orrery_gp::content::PlanetKind::Wheel
             || s.hex
                 .neighbours()
                 .iter()
@@ -375,7 +375,7 @@ fn advanced_setup_lets_the_last_seat_turn_sectors_before_factions() {
         // A whole line of the platform's notation: the named sector turns and its planets move.
         let text = rotations[0].to_string();
         let words: Vec<&str> = text.split(' ').collect();
-        let centre = orrery::hex::Hex::parse_axial(words[1]).unwrap();
+        let centre = orrery_gp::hex::Hex::parse_axial(words[1]).unwrap();
         let sixths: i32 = words[2].parse().unwrap();
         let si = g
             .state

@@ -4,10 +4,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use orrery::content::{Content, DirFiles, OverlaySource};
-use orrery::game::Game;
-use orrery::notation::{parse_line, Command, MoveLine};
-use orrery::record::Record;
+use orrery_gp::content::{Content, DirFiles, OverlaySource};
+use orrery_gp::game::Game;
+use orrery_gp::notation::{parse_line, Command, MoveLine};
+use orrery_gp::record::Record;
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).expect("records").flatten() {

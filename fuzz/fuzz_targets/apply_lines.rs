@@ -11,8 +11,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use orrery::game::Game;
-use orrery::notation::{self, MoveLine};
+use orrery_gp::game::Game;
+use orrery_gp::notation::{self, MoveLine};
 use orrery_fuzz::{recorded_state, records};
 
 fn start(header: &str) -> Option<Game> {

@@ -9,7 +9,7 @@ use std::fmt::Write;
 use std::sync::Arc;
 
 use libfuzzer_sys::fuzz_target;
-use orrery::content::Content;
+use orrery_gp::content::Content;
 use orrery_fuzz::{base_files, example_overlay, play_checked};
 use serde_json::Value;
 

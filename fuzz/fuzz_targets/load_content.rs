@@ -8,10 +8,10 @@
 use std::sync::Arc;
 
 use libfuzzer_sys::fuzz_target;
-use orrery::content::{Content, ContentFiles, OverlaySource};
-use orrery::game::{Game, Setup};
-use orrery::notation::Command;
-use orrery::rng::Rng;
+use orrery_gp::content::{Content, ContentFiles, OverlaySource};
+use orrery_gp::game::{Game, Setup};
+use orrery_gp::notation::Command;
+use orrery_gp::rng::Rng;
 use orrery_fuzz::base_files;
 
 fn load(data: &[u8]) -> Option<Content> {

@@ -7,8 +7,8 @@
 use std::sync::Arc;
 
 use libfuzzer_sys::fuzz_target;
-use orrery::content::overlay::scripts_beside;
-use orrery::content::{Content, OverlaySource};
+use orrery_gp::content::overlay::scripts_beside;
+use orrery_gp::content::{Content, OverlaySource};
 use orrery_fuzz::{base_files, example_overlay, example_script, play_checked};
 
 fuzz_target!(|data: &[u8]| {
@@ -39,7 +39,7 @@ fuzz_target!(|data: &[u8]| {
     };
     for f in &content.factions {
         assert!(
-            orrery::notation::unwritable_id(&f.id).is_none(),
+            orrery_gp::notation::unwritable_id(&f.id).is_none(),
             "faction id {:?} loaded",
             f.id
         );

@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use orrery::game::{Game, GameState};
+use orrery_gp::game::{Game, GameState};
 use orrery_fuzz::platform_content;
 
 fuzz_target!(|data: &[u8]| {

@@ -3,9 +3,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use orrery::content::{Content, ContentFiles, DirFiles, MemFiles, OverlaySource};
-use orrery::game::Game;
-use orrery::record::Record;
+use orrery_gp::content::{Content, ContentFiles, DirFiles, MemFiles, OverlaySource};
+use orrery_gp::game::Game;
+use orrery_gp::record::Record;
 
 /// The repository root (the fuzz crate lives in `fuzz/`).
 pub fn root() -> PathBuf {
@@ -91,7 +91,7 @@ pub fn recorded_state(index: usize, at: usize) -> Game {
     let kept = KEPT.get_or_init(|| (0..records.len()).map(|_| OnceLock::new()).collect());
     let (_, record) = &records[index % records.len()];
     let states = kept[index % records.len()].get_or_init(|| {
-        let mut game = orrery::record::replay(platform_content(), record, Some(0), false)
+        let mut game = orrery_gp::record::replay(platform_content(), record, Some(0), false)
             .map_err(|(m, _)| m.to_string())
             .expect("a recorded game sets up");
         let mut states = vec![game.clone()];
@@ -137,9 +137,9 @@ pub fn example_script() -> &'static str {
 /// every listed part applies and that the state saves and loads back unchanged every few
 /// parts (so no hook or overlay can leave a state `moves` would refuse).
 pub fn play_checked(content: Arc<Content>, factions: [&str; 2], seed: u64, parts: usize) {
-    use orrery::game::{GameState, Setup};
-    use orrery::notation::Command;
-    use orrery::rng::Rng;
+    use orrery_gp::game::{GameState, Setup};
+    use orrery_gp::notation::Command;
+    use orrery_gp::rng::Rng;
     let mut rng = Rng::new(seed);
     let Ok(setup) = Setup::random(&content, 2, &mut rng) else {
         return;

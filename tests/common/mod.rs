@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use orrery::content::{Content, ContentFiles, DirFiles, MemFiles};
+use orrery_gp::content::{Content, ContentFiles, DirFiles, MemFiles};
 
 /// The repository root.
 pub fn root() -> PathBuf {
@@ -70,7 +70,7 @@ pub fn read_record(path: &Path) -> serde_json::Value {
 /// The base game with the recording platform's variant, as the conformance records need.
 pub fn platform_content() -> std::sync::Arc<Content> {
     let variant = root().join("content/variants/boardgamers.yaml");
-    let overlay = orrery::content::OverlaySource {
+    let overlay = orrery_gp::content::OverlaySource {
         file: variant.display().to_string(),
         text: std::fs::read_to_string(&variant).expect("variant readable"),
         scripts: Vec::new(),

@@ -3,11 +3,11 @@
 
 use std::sync::Arc;
 
-use orrery::content::Content;
-use orrery::game::{Decision, Game};
-use orrery::hex::Hex;
-use orrery::notation::parse_hex_ref;
-use orrery::record::{replay, Record};
+use orrery_gp::content::Content;
+use orrery_gp::game::{Decision, Game};
+use orrery_gp::hex::Hex;
+use orrery_gp::notation::parse_hex_ref;
+use orrery_gp::record::{replay, Record};
 
 pub fn record(name: &str) -> Record {
     let path = super::root()

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use orrery::content::{id_schema, overlay::scripts_beside, schema};
+use orrery_gp::content::{id_schema, overlay::scripts_beside, schema};
 
 use crate::source::ContentSource;
 use crate::ContentArgs;

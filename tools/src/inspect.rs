@@ -4,12 +4,12 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use orrery::content::inspect::{
+use orrery_gp::content::inspect::{
     self, Field, FieldChange, ItemChange, ItemDiff, ScriptChange, ScriptDiff,
 };
-use orrery::content::located::Origin;
-use orrery::content::overlay::ItemKind;
-use orrery::content::Content;
+use orrery_gp::content::located::Origin;
+use orrery_gp::content::overlay::ItemKind;
+use orrery_gp::content::Content;
 use serde_json::{json, Value};
 
 use crate::{load_stack, load_stack_as, usage, ContentArgs};
@@ -89,7 +89,7 @@ pub fn explain(args: &ContentArgs, kind: &str, id: Option<&str>, json: bool) -> 
         errln!("error: no {}", item_name(kind, id));
         return ExitCode::from(1);
     };
-    let does = orrery::content::describe::item(&content, kind, id);
+    let does = orrery_gp::content::describe::item(&content, kind, id);
     if json {
         let out = json!({
             "content": stack.to_json(),

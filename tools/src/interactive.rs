@@ -8,11 +8,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use orrery::bot::{self, Bot};
-use orrery::game::{Game, Setup};
-use orrery::notation::Command;
-use orrery::play_api::Playable;
-use orrery::rng::Rng;
+use orrery_gp::bot::{self, Bot};
+use orrery_gp::game::{Game, Setup};
+use orrery_gp::notation::Command;
+use orrery_gp::play_api::Playable;
+use orrery_gp::rng::Rng;
 
 use crate::ContentArgs;
 
@@ -39,7 +39,7 @@ pub struct PlayArgs {
 }
 
 /// The longest line `play` reads, in bytes: a move line's bound (a part is shorter).
-pub const MAX_INPUT_LINE: usize = orrery::notation::MAX_LINE_BYTES;
+pub const MAX_INPUT_LINE: usize = orrery_gp::notation::MAX_LINE_BYTES;
 
 /// Reads one line of at most `limit` bytes (without its line end). A longer line is read to its
 /// end and dropped, holding no more than `limit` bytes; it and a line that is not UTF-8 are
@@ -180,7 +180,7 @@ fn part_note(game: &Game, part: &Command) -> Option<String> {
             .or_else(|| game.state.adv_left.get(pos.as_str()).map(|w| w.to_string()))?,
         _ => return None,
     };
-    orrery::content::describe::by_id(&game.content, &id).filter(|d| !d.is_empty())
+    orrery_gp::content::describe::by_id(&game.content, &id).filter(|d| !d.is_empty())
 }
 
 pub fn run(args: &PlayArgs) -> ExitCode {

@@ -44,7 +44,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use orrery::content::{schema, Content};
+use orrery_gp::content::{schema, Content};
 use stack::Stack;
 
 /// Orrery: a data-driven rules engine for Gaia Project.
@@ -389,7 +389,7 @@ fn main() -> ExitCode {
         Command::Schema { out, ids, content } => {
             if ids {
                 match content.load(&[]) {
-                    Ok(c) => write_schemas(&out, &orrery::content::id_schema::all_with_ids(&c)),
+                    Ok(c) => write_schemas(&out, &orrery_gp::content::id_schema::all_with_ids(&c)),
                     Err(code) => code,
                 }
             } else {
@@ -472,7 +472,7 @@ fn validate(args: &ContentArgs) -> ExitCode {
         Ok(content) => {
             outln!("{}", content.summary());
             // Names that state a number their effects contradict: warnings, not problems.
-            for (kind, id, message) in orrery::content::describe::stale_names(&content) {
+            for (kind, id, message) in orrery_gp::content::describe::stale_names(&content) {
                 let at = content
                     .provenance
                     .origin(kind, Some(&id), "name")

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use orrery::game::Game;
+use orrery_gp::game::Game;
 
 use crate::play::{load_log, load_saved};
 use crate::render::{draw, view::BoardView};
@@ -53,8 +53,8 @@ fn game_after(args: &ContentArgs, log: &Path, n: Option<usize>) -> Result<(Game,
 /// for the setup as move 0), and returns the game reached. A refused move is printed and ends
 /// the replay with exit code 1.
 fn step_through(
-    record: &orrery::record::Record,
-    content: std::sync::Arc<orrery::content::Content>,
+    record: &orrery_gp::record::Record,
+    content: std::sync::Arc<orrery_gp::content::Content>,
     last: usize,
     mut f: impl FnMut(&Game, usize, &str),
 ) -> Result<Game, ExitCode> {

@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use orrery::content::files::{read_bounded, MAX_RECORD_BYTES, MAX_STATE_BYTES};
-use orrery::content::Content;
-use orrery::game::{Game, GameState};
-use orrery::record::{replay as replay_record, Record};
+use orrery_gp::content::files::{read_bounded, MAX_RECORD_BYTES, MAX_STATE_BYTES};
+use orrery_gp::content::Content;
+use orrery_gp::game::{Game, GameState};
+use orrery_gp::record::{replay as replay_record, Record};
 use rayon::prelude::*;
 
 use crate::stack::{Stack, Variant};
@@ -85,7 +85,7 @@ impl RecordContent {
         if let Some(text) = stored {
             stack.variants.push(Variant {
                 name: STORED_BOARDS.into(),
-                overlay: orrery::content::OverlaySource {
+                overlay: orrery_gp::content::OverlaySource {
                     file: "<record player_variants>".into(),
                     text,
                     scripts: Vec::new(),
@@ -124,8 +124,8 @@ fn describe(stack: &Stack, record: &Record, content: &Content) -> String {
         Ok(setup) if setup.hexes.is_some() => {
             let listed = setup.hexes.as_deref().unwrap_or_default();
             match (
-                orrery::map::Map::with_listed(content, &setup.sectors, listed),
-                orrery::map::Map::build(content, &setup.sectors),
+                orrery_gp::map::Map::with_listed(content, &setup.sectors, listed),
+                orrery_gp::map::Map::build(content, &setup.sectors),
             ) {
                 (Ok(l), Ok(b)) => {
                     let d = l.planet_differences(&b);
@@ -266,7 +266,7 @@ pub fn load_saved(args: &ContentArgs, state_file: &Path) -> Result<(Game, Stack)
     };
     let text = read_bounded(state_file, MAX_STATE_BYTES, true)
         .map_err(|e| invalid(format!("cannot read: {e}")))?;
-    orrery::unique_keys::check(&text).map_err(|e| invalid(format!("not a saved game: {e}")))?;
+    orrery_gp::unique_keys::check(&text).map_err(|e| invalid(format!("not a saved game: {e}")))?;
     let value: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| invalid(format!("not JSON: {e}")))?;
     // A saved game names its content stack (older saves: only the variants' names); a bare

@@ -8,14 +8,14 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 
-use orrery::bot::{self, Bot, PlayError};
-use orrery::content::Content;
-use orrery::game::invariants::Watch;
-use orrery::game::{Decision, Game, Setup, Stage};
-use orrery::notation::{Actor, Command, MoveLine};
-use orrery::play_api::Playable;
-use orrery::record::Record;
-use orrery::rng::Rng;
+use orrery_gp::bot::{self, Bot, PlayError};
+use orrery_gp::content::Content;
+use orrery_gp::game::invariants::Watch;
+use orrery_gp::game::{Decision, Game, Setup, Stage};
+use orrery_gp::notation::{Actor, Command, MoveLine};
+use orrery_gp::play_api::Playable;
+use orrery_gp::record::Record;
+use orrery_gp::rng::Rng;
 use rayon::prelude::*;
 
 use crate::play::RecordContent;
@@ -77,7 +77,7 @@ pub struct SimulateArgs {
     /// Operations each game's script hooks may run in all (listing and bots' lookahead
     /// included); a game over it fails with that reason. Default: the engine's
     /// `DEFAULT_HOOK_BUDGET` (see docs/scripting.md).
-    #[arg(long, value_name = "N", default_value_t = orrery::game::DEFAULT_HOOK_BUDGET)]
+    #[arg(long, value_name = "N", default_value_t = orrery_gp::game::DEFAULT_HOOK_BUDGET)]
     pub hook_budget: u64,
 }
 

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use orrery::content::{Content, OverlaySource};
+use orrery_gp::content::{Content, OverlaySource};
 use serde_json::{json, Value};
 
 use crate::source::ContentSource;
@@ -53,7 +53,7 @@ impl Stack {
     }
 
     /// Loads the content, returning every problem on failure.
-    pub fn load(&self) -> Result<Content, Vec<orrery::diagnostics::Diagnostic>> {
+    pub fn load(&self) -> Result<Content, Vec<orrery_gp::diagnostics::Diagnostic>> {
         Content::load(self.source.files().as_ref(), &self.overlays())
     }
 
@@ -294,7 +294,7 @@ fn relative(path: &Path, dir: &Path) -> String {
 /// and absolute ([`Stack::saved`]), so `moves` and `render --state` find it from any folder.
 pub fn save_game(
     stack: &Stack,
-    state: &orrery::game::GameState,
+    state: &orrery_gp::game::GameState,
     path: &Path,
 ) -> Result<(), String> {
     let saved = json!({ "content": stack.saved(&folder_of(path)), "state": state });

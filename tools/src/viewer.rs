@@ -4,8 +4,8 @@
 
 use std::collections::BTreeMap;
 
-use orrery::game::Game;
-use orrery::notation::{parse_line, MoveLine};
+use orrery_gp::game::Game;
+use orrery_gp::notation::{parse_line, MoveLine};
 
 use crate::render::svg::{escape, points, text, Tag};
 use crate::render::{draw, view::BoardView};

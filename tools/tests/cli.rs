@@ -150,7 +150,7 @@ fn moves_lists_the_legal_parts_of_a_saved_state() {
     assert!(!parts.is_empty(), "no parts listed");
     // Every listed part is in the notation.
     for p in &parts {
-        orrery::notation::parse_line(&format!("p1 {p}"))
+        orrery_gp::notation::parse_line(&format!("p1 {p}"))
             .unwrap_or_else(|e| panic!("`{p}` is not notation: {e}"));
     }
     let json = succeeded(&run_in_repo([

@@ -553,7 +553,7 @@ fn example_study<'a>(games: &'a str, more: &[&'a str]) -> Vec<&'a str> {
 /// A study whose games fail says how many failed and why, exits 1, and prints no empty tables.
 /// (Valid content can no longer break an invariant — negative amounts and numbers beyond the
 /// caps are refused when content loads — so the invariants themselves are tested on the
-/// made-up game in `orrery::game::invariants`; here every game fails on its hook budget.)
+/// made-up game in `orrery_gp::game::invariants`; here every game fails on its hook budget.)
 #[test]
 fn a_study_of_failed_games_says_how_many_failed_and_why() {
     let out = run(&example_study("3", &["--hook-budget", "10"]));

@@ -2,11 +2,11 @@
 //! game. The drawing code reads only this view, so another game's pictures need another
 //! `from_…` function, not another renderer.
 
-use orrery::board::FactionBoard;
-use orrery::content::{BuildingRole, Content, PlanetKind};
-use orrery::game::{Game, Stage};
-use orrery::hex::Hex;
-use orrery::power::Area;
+use orrery_gp::board::FactionBoard;
+use orrery_gp::content::{BuildingRole, Content, PlanetKind};
+use orrery_gp::game::{Game, Stage};
+use orrery_gp::hex::Hex;
+use orrery_gp::power::Area;
 
 /// Colour of anything content gives no colour.
 pub const NO_COLOUR: &str = "#9aa0a8";
@@ -321,12 +321,12 @@ impl BoardView {
                         .map(|f| f.name.clone())
                         .unwrap_or_else(|| game.seat_name(seat)),
                     colour: faction_colour(content, &p.faction),
-                    vp: p.resource(content, orrery::player::VP),
+                    vp: p.resource(content, orrery_gp::player::VP),
                     resources: content
                         .rules
                         .resources
                         .iter()
-                        .filter(|r| r.id != orrery::player::VP)
+                        .filter(|r| r.id != orrery_gp::player::VP)
                         .map(|r| (r.id.clone(), p.resource(content, &r.id)))
                         .collect(),
                     power: p.power.areas,
@@ -433,7 +433,7 @@ impl BoardView {
             .rules
             .resources
             .iter()
-            .filter(|r| r.id != orrery::player::VP)
+            .filter(|r| r.id != orrery_gp::player::VP)
             .map(|r| (r.id.clone(), r.name.clone()))
             .collect();
         abbreviations.push(("gf".into(), "Gaiaformers in hand".into()));
@@ -460,7 +460,7 @@ impl BoardView {
 
 /// A tile's description, generated from its effects (the content's `name` when it has none).
 fn tile_name(content: &Content, id: &str) -> String {
-    if let Some(text) = orrery::content::describe::by_id(content, id).filter(|t| !t.is_empty()) {
+    if let Some(text) = orrery_gp::content::describe::by_id(content, id).filter(|t| !t.is_empty()) {
         return text;
     }
     let lists = [

@@ -161,7 +161,7 @@ pub fn effect_language(content: &Content) -> String {
     let mut out = String::from(
         "# The effect language\n\n\
          Generated from the schemas' descriptions (the doc comments of the content types) by\n\
-         `orrery::content::reference`; each example is the entry's first use in the base game,\n\
+         `orrery_gp::content::reference`; each example is the entry's first use in the base game,\n\
          with its file and line. Do not edit by hand: `ORRERY_WRITE_DOCS=1 cargo test --release\n\
          --test docs_in_sync` rewrites this page, and that test fails when it is out of date.\n",
     );

@@ -2,7 +2,7 @@
 //! cross-referenced, optionally patched by variant overlays.
 //!
 //! ```no_run
-//! use orrery::content::{Content, DirFiles};
+//! use orrery_gp::content::{Content, DirFiles};
 //! let content = Content::load(&DirFiles::new("content/base"), &[]).expect("valid content");
 //! println!("{}", content.summary());
 //! ```
