@@ -10,12 +10,12 @@ use std::time::Duration;
 mod shared;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use orrery_gp::bot::{self, RandomBot};
+use orrery_core::bot::{self, RandomBot};
+use orrery_core::play_api::Playable;
+use orrery_core::rng::Rng;
 use orrery_gp::content::{Content, DirFiles};
 use orrery_gp::game::{Game, Setup};
 use orrery_gp::notation::Command;
-use orrery_gp::play_api::Playable;
-use orrery_gp::rng::Rng;
 
 /// A random game of `players` seats from a seed, factions chosen, ready to play.
 fn new_game(content: &Arc<Content>, players: usize, seed: u64) -> Game {

@@ -213,10 +213,12 @@ fn out_of_range_names_the_distance() {
 fn random_setups_are_complete_and_reproducible() {
     let content = common::platform_content();
     for players in [2, 3, 4] {
-        let a = orrery_gp::game::Setup::random(&content, players, &mut orrery_gp::rng::Rng::new(7))
-            .expect("setup");
-        let b = orrery_gp::game::Setup::random(&content, players, &mut orrery_gp::rng::Rng::new(7))
-            .expect("setup");
+        let a =
+            orrery_gp::game::Setup::random(&content, players, &mut orrery_core::rng::Rng::new(7))
+                .expect("setup");
+        let b =
+            orrery_gp::game::Setup::random(&content, players, &mut orrery_core::rng::Rng::new(7))
+                .expect("setup");
         assert_eq!(a, b);
         assert_eq!(a.techs.len(), 9);
         assert_eq!(a.adv_techs.len(), 6);

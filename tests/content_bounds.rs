@@ -3,9 +3,9 @@
 
 mod common;
 
+use orrery_core::diagnostics::Diagnostic;
 use orrery_gp::content::playable::{MAX_CONTENT_NUMBER, MAX_ROUNDS};
 use orrery_gp::content::{Content, OverlaySource};
-use orrery_gp::diagnostics::Diagnostic;
 
 fn overlay(text: &str) -> OverlaySource {
     OverlaySource {
@@ -163,7 +163,7 @@ fn a_replace_that_changes_the_id_is_refused() {
 
 #[test]
 fn a_script_over_the_function_limit_names_the_script() {
-    let source: String = (0..=orrery_gp::script::MAX_SCRIPT_FUNCTIONS)
+    let source: String = (0..=orrery_core::script::MAX_SCRIPT_FUNCTIONS)
         .map(|i| format!("fn f{i}() {{ {i} }}\n"))
         .collect();
     let ov = OverlaySource {
@@ -180,7 +180,7 @@ fn a_script_over_the_function_limit_names_the_script() {
     // Reported on the line of the first function over the limit.
     assert_eq!(
         d.pos.map(|p| p.line),
-        Some(orrery_gp::script::MAX_SCRIPT_FUNCTIONS + 1),
+        Some(orrery_core::script::MAX_SCRIPT_FUNCTIONS + 1),
         "{d}"
     );
 }

@@ -3,8 +3,8 @@
 
 mod common;
 
+use orrery_core::diagnostics::Diagnostic;
 use orrery_gp::content::{Content, MemFiles, OverlaySource};
-use orrery_gp::diagnostics::Diagnostic;
 
 /// 1-based line and column of the first occurrence of `needle` in `text`.
 fn line_col(text: &str, needle: &str) -> (usize, usize) {

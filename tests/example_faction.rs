@@ -11,11 +11,11 @@ mod common;
 
 use std::sync::Arc;
 
-use orrery_gp::bot::{Bot, RandomBot};
+use orrery_core::bot::{Bot, RandomBot};
+use orrery_core::rng::Rng;
 use orrery_gp::content::{Content, DirFiles, OverlaySource};
 use orrery_gp::game::{Decision, Game, Setup};
 use orrery_gp::notation::{parse_amounts, Command, HexRef};
-use orrery_gp::rng::Rng;
 
 const FACTION: &str = "cartographers";
 

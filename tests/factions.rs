@@ -8,10 +8,10 @@ mod common;
 
 use std::collections::BTreeMap;
 
+use orrery_core::hex::Hex;
 use orrery_gp::board::FactionBoard;
 use orrery_gp::content::Effect;
 use orrery_gp::game::{Decision, Game};
-use orrery_gp::hex::Hex;
 use orrery_gp::power::Area;
 
 // ---------------------------------------------------------------------------------------------

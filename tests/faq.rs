@@ -82,7 +82,7 @@ fn vp_from(g: &Game, faction: &str, source: &str) -> i32 {
 fn faq_01_two_players_use_seven_sectors_three_and_four_use_ten() {
     let content = base_content();
     for players in [2usize, 3, 4] {
-        let map = Map::random(&content, players, &mut orrery_gp::rng::Rng::new(7)).expect("map");
+        let map = Map::random(&content, players, &mut orrery_core::rng::Rng::new(7)).expect("map");
         let mut sectors: Vec<u8> = map.spaces.iter().map(|s| s.sector).collect();
         sectors.sort_unstable();
         sectors.dedup();
@@ -110,7 +110,7 @@ fn faq_02_two_final_six_round_tiles_and_players_plus_three_boosters() {
     // Random setups draw exactly that many, all different.
     for players in [2usize, 3, 4] {
         for seed in 0..5 {
-            let mut rng = orrery_gp::rng::Rng::new(seed);
+            let mut rng = orrery_core::rng::Rng::new(seed);
             let s = orrery_gp::game::Setup::random(&base_content(), players, &mut rng).unwrap();
             let distinct = |v: &[String]| {
                 let mut w = v.to_vec();
@@ -1390,10 +1390,12 @@ fn faq_51_advanced_tile_and_level_five_each_need_a_green_token() {
     );
     // With a second green token both are possible.
     let s = seat(&g, "bescods");
-    g.state.players[s].tokens.push(orrery_gp::player::OwnedToken {
-        id: "fed4".into(),
-        green: true,
-    });
+    g.state.players[s]
+        .tokens
+        .push(orrery_gp::player::OwnedToken {
+            id: "fed4".into(),
+            green: true,
+        });
     ok(
         &mut g,
         &format!("{LAB} tech adv-terra. cover terra. up terra"),

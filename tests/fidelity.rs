@@ -408,7 +408,7 @@ fn variant_boards_start_as_on_the_platform() {
         let setup = orrery_gp::game::Setup::random(
             &content,
             players,
-            &mut orrery_gp::rng::Rng::from_text("fid-boards"),
+            &mut orrery_core::rng::Rng::from_text("fid-boards"),
         )
         .unwrap();
         let mut g = Game::new(content, setup).unwrap();
@@ -419,7 +419,8 @@ fn variant_boards_start_as_on_the_platform() {
             );
         }
         for (s, want) in case["seats"].as_array().unwrap().iter().enumerate() {
-            let want: orrery_gp::record::SeatSnapshot = serde_json::from_value(want.clone()).unwrap();
+            let want: orrery_gp::record::SeatSnapshot =
+                serde_json::from_value(want.clone()).unwrap();
             assert_eq!(
                 seat_snapshot(&g, s),
                 want,
@@ -468,7 +469,8 @@ fn bid_while_choosing_auction_follows_the_platform() {
     // holds what, and that the first named faction places first.
     let content = content_with(&["auction-bid-while-choosing".to_string()]);
     let setup =
-        orrery_gp::game::Setup::random(&content, 3, &mut orrery_gp::rng::Rng::from_text("x")).unwrap();
+        orrery_gp::game::Setup::random(&content, 3, &mut orrery_core::rng::Rng::from_text("x"))
+            .unwrap();
     let mut g = Game::new(content, setup).unwrap();
     let steps = [
         ("p1 faction terrans", 1),

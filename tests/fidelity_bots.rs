@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use orrery_gp::content::Content;
 
+use orrery_core::hex::Hex;
 use orrery_gp::game::{Decision, Game};
-use orrery_gp::hex::Hex;
 use orrery_gp::notation::{parse_line, Command, MoveLine};
 use orrery_gp::record::{replay, Record};
 

@@ -3,8 +3,8 @@
 
 mod common;
 
+use orrery_core::hex::Hex;
 use orrery_gp::game::{Game, GameState};
-use orrery_gp::hex::Hex;
 
 /// A saved state of a recorded game, as JSON, for editing.
 fn saved_state() -> serde_json::Value {

@@ -3,8 +3,8 @@
 
 mod common;
 
+use orrery_core::diagnostics::{SchemaCheck, SourceDoc};
 use orrery_gp::content::{id_schema, ContentFiles};
-use orrery_gp::diagnostics::{SchemaCheck, SourceDoc};
 
 fn schema(name: &str) -> serde_json::Value {
     let c = common::base();

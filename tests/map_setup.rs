@@ -3,7 +3,7 @@
 
 mod common;
 
-use orrery_gp::hex::Hex;
+use orrery_core::hex::Hex;
 use orrery_gp::map::{Map, Placement};
 
 #[test]
@@ -72,8 +72,8 @@ fn recorded_setups_build_the_recorded_maps() {
 fn random_maps_are_valid_and_deterministic() {
     let content = common::base();
     for players in [2, 3, 4] {
-        let a = Map::random(&content, players, &mut orrery_gp::rng::Rng::new(42)).expect("map");
-        let b = Map::random(&content, players, &mut orrery_gp::rng::Rng::new(42)).expect("map");
+        let a = Map::random(&content, players, &mut orrery_core::rng::Rng::new(42)).expect("map");
+        let b = Map::random(&content, players, &mut orrery_core::rng::Rng::new(42)).expect("map");
         assert_eq!(a, b);
         assert!(a.is_valid(&content));
         assert_eq!(a.spaces.len(), if players == 2 { 7 * 19 } else { 10 * 19 });

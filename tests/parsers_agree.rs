@@ -3,7 +3,7 @@
 
 mod common;
 
-use orrery_gp::diagnostics::SourceDoc;
+use orrery_core::diagnostics::SourceDoc;
 use pretty_assertions::assert_eq;
 
 #[test]

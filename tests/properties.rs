@@ -24,12 +24,12 @@ mod common;
 
 use std::sync::Arc;
 
-use orrery_gp::bot::RandomBot;
+use orrery_core::bot::RandomBot;
+use orrery_core::rng::Rng;
 use orrery_gp::content::{Content, DirFiles, OverlaySource};
 use orrery_gp::game::{Decision, Game, GameState, Setup, Stage};
 use orrery_gp::notation::Command;
 use orrery_gp::power::{Area, Power, Special};
-use orrery_gp::rng::Rng;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 

@@ -10,11 +10,11 @@ mod common;
 
 use std::sync::Arc;
 
-use orrery_gp::bot::RandomBot;
+use orrery_core::bot::RandomBot;
+use orrery_core::rng::Rng;
 use orrery_gp::content::Content;
 use orrery_gp::game::{Game, GameState, Setup};
 use orrery_gp::notation::Command;
-use orrery_gp::rng::Rng;
 
 /// Games per player count by default: every faction plays many times (a game takes a few
 /// milliseconds).

@@ -9,9 +9,9 @@
 
 mod common;
 
+use orrery_core::rng::Rng;
 use orrery_gp::game::Game;
 use orrery_gp::record::{replay, Record};
-use orrery_gp::rng::Rng;
 
 /// A corrupted copy of a line: a word dropped, duplicated, swapped with another word of the
 /// game, or a number changed.

@@ -7,12 +7,12 @@ mod common;
 
 use std::sync::Arc;
 
-use orrery_gp::bot::RandomBot;
+use orrery_core::bot::RandomBot;
+use orrery_core::rng::Rng;
 use orrery_gp::content::{Content, OverlaySource};
 use orrery_gp::game::{Decision, Game, Setup};
 use orrery_gp::map::{standard_placements, Map, Placement};
 use orrery_gp::notation::Command;
-use orrery_gp::rng::Rng;
 
 fn variant_names() -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(common::root().join("content/variants"))
@@ -375,7 +375,7 @@ fn advanced_setup_lets_the_last_seat_turn_sectors_before_factions() {
         // A whole line of the platform's notation: the named sector turns and its planets move.
         let text = rotations[0].to_string();
         let words: Vec<&str> = text.split(' ').collect();
-        let centre = orrery_gp::hex::Hex::parse_axial(words[1]).unwrap();
+        let centre = orrery_core::hex::Hex::parse_axial(words[1]).unwrap();
         let sixths: i32 = words[2].parse().unwrap();
         let si = g
             .state

@@ -11,7 +11,7 @@ use libfuzzer_sys::fuzz_target;
 use orrery_gp::content::{Content, ContentFiles, OverlaySource};
 use orrery_gp::game::{Game, Setup};
 use orrery_gp::notation::Command;
-use orrery_gp::rng::Rng;
+use orrery_core::rng::Rng;
 use orrery_fuzz::base_files;
 
 fn load(data: &[u8]) -> Option<Content> {

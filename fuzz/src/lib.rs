@@ -139,7 +139,7 @@ pub fn example_script() -> &'static str {
 pub fn play_checked(content: Arc<Content>, factions: [&str; 2], seed: u64, parts: usize) {
     use orrery_gp::game::{GameState, Setup};
     use orrery_gp::notation::Command;
-    use orrery_gp::rng::Rng;
+    use orrery_core::rng::Rng;
     let mut rng = Rng::new(seed);
     let Ok(setup) = Setup::random(&content, 2, &mut rng) else {
         return;

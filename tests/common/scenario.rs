@@ -3,9 +3,9 @@
 
 use std::sync::Arc;
 
+use orrery_core::hex::Hex;
 use orrery_gp::content::Content;
 use orrery_gp::game::{Decision, Game};
-use orrery_gp::hex::Hex;
 use orrery_gp::notation::parse_hex_ref;
 use orrery_gp::record::{replay, Record};
 

@@ -8,12 +8,12 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 
-use orrery_gp::bot::RandomBot;
+use orrery_core::bot::RandomBot;
+use orrery_core::rng::Rng;
 use orrery_gp::content::Content;
 use orrery_gp::game::{Game, Setup};
 use orrery_gp::notation::{parse_line, Command, MoveLine};
 use orrery_gp::record::{replay, Record};
-use orrery_gp::rng::Rng;
 
 use crate::play::PLATFORM_VARIANT;
 use crate::ContentArgs;
@@ -156,7 +156,7 @@ pub fn run(args: &ContentArgs, paths: &[PathBuf], json: bool) -> ExitCode {
                 break;
             }
         }
-        let mut bot = RandomBot::new(seed, orrery_gp::bot::MAX_FREE);
+        let mut bot = RandomBot::new(seed, orrery_core::bot::MAX_FREE);
         if bot.play_out(&mut game, 50_000).is_ok() {
             games.push(t.elapsed().as_secs_f64());
         }

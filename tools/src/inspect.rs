@@ -4,10 +4,10 @@
 use std::process::ExitCode;
 
 use clap::Parser;
+use orrery_core::located::Origin;
 use orrery_gp::content::inspect::{
     self, Field, FieldChange, ItemChange, ItemDiff, ScriptChange, ScriptDiff,
 };
-use orrery_gp::content::located::Origin;
 use orrery_gp::content::overlay::ItemKind;
 use orrery_gp::content::Content;
 use serde_json::{json, Value};

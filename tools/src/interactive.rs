@@ -8,11 +8,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use orrery_gp::bot::{self, Bot};
+use orrery_core::bot::{self, Bot};
+use orrery_core::play_api::Playable;
+use orrery_core::rng::Rng;
 use orrery_gp::game::{Game, Setup};
 use orrery_gp::notation::Command;
-use orrery_gp::play_api::Playable;
-use orrery_gp::rng::Rng;
 
 use crate::ContentArgs;
 

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use orrery_gp::content::files::{read_bounded, MAX_STATE_BYTES};
+use orrery_core::files::{read_bounded, MAX_STATE_BYTES};
 
 use crate::study::{self, Study};
 

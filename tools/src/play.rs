@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use orrery_gp::content::files::{read_bounded, MAX_RECORD_BYTES, MAX_STATE_BYTES};
+use orrery_core::files::{read_bounded, MAX_RECORD_BYTES, MAX_STATE_BYTES};
 use orrery_gp::content::Content;
 use orrery_gp::game::{Game, GameState};
 use orrery_gp::record::{replay as replay_record, Record};
@@ -266,7 +266,8 @@ pub fn load_saved(args: &ContentArgs, state_file: &Path) -> Result<(Game, Stack)
     };
     let text = read_bounded(state_file, MAX_STATE_BYTES, true)
         .map_err(|e| invalid(format!("cannot read: {e}")))?;
-    orrery_gp::unique_keys::check(&text).map_err(|e| invalid(format!("not a saved game: {e}")))?;
+    orrery_core::unique_keys::check(&text)
+        .map_err(|e| invalid(format!("not a saved game: {e}")))?;
     let value: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| invalid(format!("not JSON: {e}")))?;
     // A saved game names its content stack (older saves: only the variants' names); a bare

@@ -8,14 +8,14 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 
-use orrery_gp::bot::{self, Bot, PlayError};
+use orrery_core::bot::{self, Bot, PlayError};
+use orrery_core::play_api::Playable;
+use orrery_core::rng::Rng;
 use orrery_gp::content::Content;
 use orrery_gp::game::invariants::Watch;
 use orrery_gp::game::{Decision, Game, Setup, Stage};
 use orrery_gp::notation::{Actor, Command, MoveLine};
-use orrery_gp::play_api::Playable;
 use orrery_gp::record::Record;
-use orrery_gp::rng::Rng;
 use rayon::prelude::*;
 
 use crate::play::RecordContent;

@@ -3,10 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
-use orrery_gp::content::files::{read_bounded, MAX_CONTENT_FILE_BYTES};
+use orrery_core::files::{read_bounded, MAX_CONTENT_FILE_BYTES};
+use orrery_core::script::MAX_SCRIPT_BYTES;
 use orrery_gp::content::overlay::scripts_beside;
 use orrery_gp::content::{ContentFiles, DirFiles, MemFiles, OverlaySource};
-use orrery_gp::script::MAX_SCRIPT_BYTES;
 
 mod embedded {
     include!(concat!(env!("OUT_DIR"), "/embedded.rs"));

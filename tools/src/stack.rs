@@ -53,7 +53,7 @@ impl Stack {
     }
 
     /// Loads the content, returning every problem on failure.
-    pub fn load(&self) -> Result<Content, Vec<orrery_gp::diagnostics::Diagnostic>> {
+    pub fn load(&self) -> Result<Content, Vec<orrery_core::diagnostics::Diagnostic>> {
         Content::load(self.source.files().as_ref(), &self.overlays())
     }
 

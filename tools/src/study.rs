@@ -347,7 +347,7 @@ impl Study {
     /// Reads a study file's JSON text and checks that it holds together ([`Study::check`]);
     /// `merge` and `chart` read studies through here.
     pub fn from_json_text(text: &str) -> Result<Study, String> {
-        orrery_gp::unique_keys::check(text).map_err(|e| format!("not a study file: {e}"))?;
+        orrery_core::unique_keys::check(text).map_err(|e| format!("not a study file: {e}"))?;
         // The format first, so a file of another format is named as such.
         #[derive(Deserialize)]
         struct Tag {

@@ -11,8 +11,8 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{copy_dir, orrery, repo, scratch, succeeded};
-use orrery_gp::content::files::{MAX_CONTENT_FILE_BYTES, MAX_RECORD_BYTES};
-use orrery_gp::script::{MAX_SCRIPT_BYTES, MAX_SCRIPT_FUNCTIONS};
+use orrery_core::files::{MAX_CONTENT_FILE_BYTES, MAX_RECORD_BYTES};
+use orrery_core::script::{MAX_SCRIPT_BYTES, MAX_SCRIPT_FUNCTIONS};
 
 /// Runs a command, failing the test (and killing the child) if it takes more than 30 s: the
 /// inputs here used to hang `orrery`.

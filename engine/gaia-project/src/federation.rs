@@ -50,7 +50,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::hex::Hex;
+use orrery_core::hex::Hex;
 
 /// The largest number of building groups one federation may join for the exact search (the
 /// subset programme grows as 3ⁿ). Larger building sets are never listed by [`available`] and

@@ -1,23 +1,19 @@
-//! Orrery: a data-driven rules engine for Gaia Project-like board games.
+//! Gaia Project on the Orrery core: the rules that are this game's (rounds and phases, the
+//! power cycle, federations, legal moves), its content types and effect language, its move
+//! notation and its recorded-game format.
 //!
-//! The kernel supplies what every game of the family needs — hex geometry, the power cycle,
-//! the effect language, move notation — and [`content`] supplies the game itself from YAML and
-//! Rhai files. The kernel names no faction and no tile: those live in content.
+//! [`content`] supplies the game itself from YAML and Rhai files; this crate names no faction
+//! and no tile: those live in content. What is not this game's (bounded reading, located YAML,
+//! schema checks, the Rhai host, hexes, the generator, the game interface and the bots) comes
+//! from `orrery_core`.
 
 pub mod board;
-pub mod bot;
 pub mod content;
-pub mod diagnostics;
 pub mod federation;
 pub mod game;
-pub mod hex;
 pub mod map;
 pub mod notation;
-pub mod play_api;
 pub mod player;
 pub mod power;
 pub mod record;
-pub mod rng;
-pub mod script;
-pub mod shared;
-pub mod unique_keys;
+pub mod sector;

@@ -5,8 +5,9 @@ use std::collections::HashSet;
 use serde::{Deserialize, Serialize};
 
 use crate::content::{Content, Layout, Planet, PlanetKind, Sector, SlotGroup};
-use crate::hex::{offset_index, position_index, Hex, POSITION_NAMES, SECTOR_OFFSETS};
-use crate::rng::Rng;
+use crate::sector::{offset_index, position_index, POSITION_NAMES, SECTOR_OFFSETS};
+use orrery_core::hex::Hex;
+use orrery_core::rng::Rng;
 
 /// Index of a planet type in `content.planets.planets`.
 pub type PlanetIx = u8;

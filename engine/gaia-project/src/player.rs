@@ -83,10 +83,10 @@ pub struct Player {
     pub tokens: Vec<OwnedToken>,
     /// Hexes of the player's satellites.
     #[serde(default)]
-    pub satellites: Vec<crate::hex::Hex>,
+    pub satellites: Vec<orrery_core::hex::Hex>,
     /// The player's federations: their member hexes (structures and satellites).
     #[serde(default)]
-    pub federations: Vec<Vec<crate::hex::Hex>>,
+    pub federations: Vec<Vec<orrery_core::hex::Hex>>,
     /// How many times the player has formed a federation (every formation, a growth of a
     /// single federation included). Saved states from before it was kept load with it raised
     /// to the number of federations ([`crate::game::Game::load`]).

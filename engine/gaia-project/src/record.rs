@@ -132,9 +132,9 @@ impl Record {
     }
 
     /// Reads a record from JSON text, decoding it in one pass (no intermediate JSON tree).
-    /// A key repeated in any object is refused ([`crate::unique_keys`]).
+    /// A key repeated in any object is refused ([`orrery_core::unique_keys`]).
     pub fn from_json_text(text: &str) -> Result<Record, String> {
-        crate::unique_keys::check(text).map_err(|e| format!("not a record: {e}"))?;
+        orrery_core::unique_keys::check(text).map_err(|e| format!("not a record: {e}"))?;
         let record: Record =
             serde_json::from_str(text).map_err(|e| format!("not a record: {e}"))?;
         record.check()?;
@@ -202,8 +202,12 @@ impl Record {
                 .first()
                 .and_then(|m| m.split_whitespace().nth(2))
                 .ok_or("a log without a setup needs `init N seed` as its first move")?;
-            return Setup::random(content, self.players, &mut crate::rng::Rng::from_text(seed))
-                .map_err(|e| e.to_string());
+            return Setup::random(
+                content,
+                self.players,
+                &mut orrery_core::rng::Rng::from_text(seed),
+            )
+            .map_err(|e| e.to_string());
         };
         Ok(Setup {
             players: self.players,

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use orrery_gp::diagnostics::Diagnostic;
+use orrery_core::diagnostics::Diagnostic;
 
 use crate::content::{Card, Content, Effect, Where};
 

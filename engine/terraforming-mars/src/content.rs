@@ -1,13 +1,13 @@
 //! The game as content: typed YAML files under `content/terraforming-mars/`.
 //!
 //! Every file is checked against the JSON Schema its type generates (all problems reported at
-//! `file:line:col`, see [`orrery_gp::diagnostics`]) before typed decoding. No type here names a
+//! `file:line:col`, see [`orrery_core::diagnostics`]) before typed decoding. No type here names a
 //! card, corporation, milestone or award: those are items of the files.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use orrery_gp::diagnostics::{Diagnostic, SchemaCheck, SourceDoc};
+use orrery_core::diagnostics::{Diagnostic, SchemaCheck, SourceDoc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

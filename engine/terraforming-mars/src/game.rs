@@ -9,7 +9,7 @@
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::Arc;
 
-use orrery_gp::rng::Rng;
+use orrery_core::rng::Rng;
 use serde_json::{json, Map, Value};
 
 use crate::content::{

@@ -1,6 +1,6 @@
 //! The hex map: spaces, planets, sector outlines, federations, satellites and pieces.
 
-use orrery_gp::hex::{Hex, DIRECTIONS};
+use orrery_core::hex::{Hex, DIRECTIONS};
 
 use super::svg::{num, points, shade, Tag};
 use super::view::{BoardView, Piece, Shape};

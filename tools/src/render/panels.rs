@@ -289,7 +289,7 @@ pub fn legend(view: &BoardView, x: f64, y: f64, width: f64) -> (String, f64) {
         match shape {
             Some(s) => {
                 let p = Piece {
-                    hex: orrery_gp::hex::Hex::new(0, 0),
+                    hex: orrery_core::hex::Hex::new(0, 0),
                     seat: 0,
                     shape: *s,
                     id: String::new(),

@@ -2,10 +2,10 @@
 //! game. The drawing code reads only this view, so another game's pictures need another
 //! `from_…` function, not another renderer.
 
+use orrery_core::hex::Hex;
 use orrery_gp::board::FactionBoard;
 use orrery_gp::content::{BuildingRole, Content, PlanetKind};
 use orrery_gp::game::{Game, Stage};
-use orrery_gp::hex::Hex;
 use orrery_gp::power::Area;
 
 /// Colour of anything content gives no colour.

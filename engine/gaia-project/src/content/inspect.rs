@@ -3,10 +3,10 @@
 
 use serde_json::Value;
 
-use super::located::{LKind, LNode, Origin};
 use super::overlay::ItemKind;
 use super::Content;
-use crate::script::function_texts;
+use orrery_core::located::{LKind, LNode, Origin};
+use orrery_core::script::function_texts;
 
 /// One leaf field of an item.
 #[derive(Debug, Clone, PartialEq)]

@@ -7,14 +7,14 @@ use std::sync::Arc;
 use serde::de::DeserializeOwned;
 
 use super::effect::{Bundle, HOOK_ARITY};
-use super::files::{ContentFiles, MAX_CONTENT_FILE_BYTES};
 use super::kinds::*;
-use super::located::{LNode, Origin};
 use super::overlay::ItemKind;
 use super::refs::{RefKind, Refs};
 use super::{patch, playable, schema, Content};
-use crate::diagnostics::{Diagnostic, SchemaCheck, SourceDoc};
-use crate::script::{Limits, ScriptHost};
+use orrery_core::diagnostics::{Diagnostic, SchemaCheck, SourceDoc};
+use orrery_core::files::{ContentFiles, MAX_CONTENT_FILE_BYTES};
+use orrery_core::located::{LNode, Origin};
+use orrery_core::script::{Limits, ScriptHost};
 
 /// Power-cycle codes the kernel understands in bundles, besides content resources.
 pub const POWER_CODES: [&str; 5] = ["pw", "t", "tg", "t-a3", "gf"];
@@ -191,7 +191,7 @@ impl Provenance {
         docs.take(1)
             .filter_map(|d| d.tree.at(list))
             .flat_map(|n| match &n.kind {
-                super::located::LKind::Seq(items) => items
+                orrery_core::located::LKind::Seq(items) => items
                     .iter()
                     .filter_map(|i| i.str_member("id").map(|s| Some(s.to_string())))
                     .collect(),
@@ -379,7 +379,7 @@ fn compile_scripts(
         if let Err(e) = host.compile(name, src) {
             diags.push(Diagnostic {
                 file: shown.clone(),
-                pos: e.line.map(|line| crate::diagnostics::Pos {
+                pos: e.line.map(|line| orrery_core::diagnostics::Pos {
                     line,
                     col: e.col.unwrap_or(1),
                 }),

@@ -9,14 +9,12 @@
 
 pub mod describe;
 pub mod effect;
-pub mod files;
 #[doc(hidden)]
 pub mod fixture;
 pub mod id_schema;
 pub mod inspect;
 pub mod kinds;
 mod load;
-pub mod located;
 pub mod overlay;
 mod patch;
 pub mod playable;
@@ -27,11 +25,11 @@ pub mod schema;
 use std::sync::Arc;
 
 pub use effect::*;
-pub use files::{ContentFiles, DirFiles, MemFiles};
 pub use kinds::*;
 pub use load::{OverlaySource, Provenance};
+pub use orrery_core::files::{ContentFiles, DirFiles, MemFiles};
 
-use crate::script::ScriptHost;
+use orrery_core::script::ScriptHost;
 
 /// The loaded, checked content of one game (base plus overlays). Immutable and shareable.
 #[derive(Debug, Clone)]

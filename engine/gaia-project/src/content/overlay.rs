@@ -3,7 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::diagnostics::SourceDoc;
+use orrery_core::diagnostics::SourceDoc;
 
 /// A variant or errata file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

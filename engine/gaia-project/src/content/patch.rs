@@ -4,9 +4,9 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::load::{Doc, Kind, OverlaySource};
-use super::located::{pointer_join, LKind, LNode, MapEntry};
 use super::overlay::{Change, ItemKind, Overlay};
-use crate::diagnostics::{Diagnostic, SchemaCheck, SourceDoc};
+use orrery_core::diagnostics::{Diagnostic, SchemaCheck, SourceDoc};
+use orrery_core::located::{pointer_join, LKind, LNode, MapEntry};
 
 /// Finds an item: the index of its document and its JSON pointer there.
 pub(crate) fn find_item(
@@ -154,7 +154,7 @@ pub(crate) fn apply_overlay(
         diags.push(Diagnostic::plain(&ov.file, problem));
         return;
     }
-    if ov.text.len() as u64 > super::files::MAX_CONTENT_FILE_BYTES {
+    if ov.text.len() as u64 > orrery_core::files::MAX_CONTENT_FILE_BYTES {
         diags.push(Diagnostic::plain(
             &ov.file,
             super::load::too_big(ov.text.len()),

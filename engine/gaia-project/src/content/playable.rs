@@ -7,8 +7,8 @@ use super::kinds::{
     SectorsFile,
 };
 use super::load::{Doc, Kind};
-use super::located::{LKind, LNode};
-use crate::diagnostics::Diagnostic;
+use orrery_core::diagnostics::Diagnostic;
+use orrery_core::located::{LKind, LNode};
 
 /// Largest magnitude of any number in content (amounts, caps, counts, VP, power tokens): far
 /// above the base game's largest (30), low enough that sums and products of them in the

@@ -6,9 +6,9 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use super::located::{LKind, LNode};
 use super::overlay::ItemKind;
 use super::{schema, Content};
+use orrery_core::located::{LKind, LNode};
 
 /// The definitions documented, in order: (definition, heading).
 const SECTIONS: [(&str, &str); 9] = [

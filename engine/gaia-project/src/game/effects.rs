@@ -4,9 +4,9 @@ use super::conversion_form::PayCode;
 use super::{err, Game, MoveError};
 use crate::content::{Bundle, Count, Effect, Event, Grants, Modifier, PlanetKind, ResearchChoice};
 use crate::game::turn::Follow;
-use crate::hex::Hex;
 use crate::player::substitutions;
 use crate::power::Area;
+use orrery_core::hex::Hex;
 
 /// Something that happened, for triggers: the facts a trigger's filter and a hook's `event`
 /// read. The seat that acted is passed beside it (see [`Game::fire`]).
@@ -663,7 +663,7 @@ mod tests {
     use crate::content::{fixture, Content, OverlaySource};
     use crate::game::{Decision, Game, Setup};
     use crate::notation::Command;
-    use crate::rng::Rng;
+    use orrery_core::rng::Rng;
 
     const WATCHERS: &str = r#"
 name: watchers
@@ -704,7 +704,7 @@ fn charged(v) {
 }
 "#;
 
-    fn content(overlay: &str) -> Result<Arc<Content>, Vec<crate::diagnostics::Diagnostic>> {
+    fn content(overlay: &str) -> Result<Arc<Content>, Vec<orrery_core::diagnostics::Diagnostic>> {
         let overlay = OverlaySource {
             file: "watchers.yaml".into(),
             text: overlay.into(),

@@ -5,8 +5,8 @@
 
 use super::{Game, Stage};
 use crate::content::{Bundle, Effect};
-use crate::play_api::Evaluate;
 use crate::power::Area;
+use orrery_core::play_api::Evaluate;
 
 /// Rough VP worth of one unit of a resource or power-cycle code.
 fn code_worth(code: &str) -> f64 {

@@ -12,9 +12,9 @@ use super::{Game, MoveError};
 use crate::content::{
     schema, Bundle, Condition, Content, Effect, Modifier, ResearchChoice, ScriptRef,
 };
-use crate::diagnostics::SchemaCheck;
 use crate::player::hook_key;
-use crate::script::ScriptError;
+use orrery_core::diagnostics::SchemaCheck;
+use orrery_core::script::ScriptError;
 
 /// The largest amount (of a resource, steps, range) a hook may return in one effect or cost.
 pub const MAX_HOOK_AMOUNT: i32 = 1000;
@@ -754,11 +754,11 @@ mod tests {
     use std::sync::Arc;
 
     use super::{content_names_hooks, KEPT_HOOK_ERRORS};
-    use crate::bot::RandomBot;
     use crate::content::{fixture, Content, OverlaySource};
     use crate::game::{Decision, Game, Setup};
     use crate::notation::{Command, HexRef};
-    use crate::rng::Rng;
+    use orrery_core::bot::RandomBot;
+    use orrery_core::rng::Rng;
 
     /// The `blips` faction: every kind of hook, each naming a function of `t.rhai`.
     const BLIPS: &str = r#"
@@ -1303,10 +1303,10 @@ fn start(v) { [] }
             Setup::random(&content, 2, &mut Rng::new(7)).expect("setup"),
         )
         .expect("game");
-        let mut bots: Vec<Box<dyn crate::bot::Bot<Game> + Send>> = (0..2)
-            .map(|s| crate::bot::by_name::<Game>("random", s).expect("bot"))
+        let mut bots: Vec<Box<dyn orrery_core::bot::Bot<Game> + Send>> = (0..2)
+            .map(|s| orrery_core::bot::by_name::<Game>("random", s).expect("bot"))
             .collect();
-        let e = crate::bot::play_game(&mut g, &mut bots, 1000, |_, _, _| {}).unwrap_err();
+        let e = orrery_core::bot::play_game(&mut g, &mut bots, 1000, |_, _, _| {}).unwrap_err();
         let shown = e.to_string();
         assert!(
             shown.starts_with("no legal part at decision")

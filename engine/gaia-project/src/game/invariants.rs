@@ -161,7 +161,7 @@ mod tests {
     use super::*;
     use crate::content::{fixture, Content};
     use crate::game::Setup;
-    use crate::rng::Rng;
+    use orrery_core::rng::Rng;
     use std::sync::Arc;
 
     fn game() -> Game {

@@ -11,9 +11,9 @@ use super::turn::Follow;
 use super::turn::SeatRules;
 use super::{Decision, Game};
 use crate::content::{BuildingRole, Bundle, Effect, Modifier, Phase, PlanetKind};
-use crate::hex::Hex;
 use crate::notation::{Amount, Command, HexRef, Word};
 use crate::power::{Area, Power};
+use orrery_core::hex::Hex;
 
 /// Free terraforming steps and extra range that a placement is made with.
 #[derive(Debug, Clone, Copy, Default)]

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use crate::federation::Federation;
-use crate::hex::Hex;
+use orrery_core::hex::Hex;
 
 /// Everything the federation search of one seat depends on (the map and content are those of
 /// the game the memo belongs to).
@@ -19,7 +19,7 @@ pub(crate) struct FedKey {
     /// Spaces where a satellite cannot go because of a building or satellite.
     pub blocked: Vec<Hex>,
     /// Planet of every space.
-    pub planets: crate::shared::Shared<Vec<u8>>,
+    pub planets: orrery_core::shared::Shared<Vec<u8>>,
     pub threshold: u32,
     pub single: bool,
     /// Satellites the seat can pay for.

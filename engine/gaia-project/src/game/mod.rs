@@ -24,12 +24,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::FactionBoard;
 use crate::content::{Content, Faction, Grants, Modifier};
-use crate::hex::Hex;
 use crate::map::{ListedHex, Map, MapError, Placement};
 use crate::notation::{self, Actor, Command, HexRef, MoveLine, Word};
 use crate::player::Player;
-use crate::rng::Rng;
-use crate::shared::Shared;
+use orrery_core::hex::Hex;
+use orrery_core::rng::Rng;
+use orrery_core::shared::Shared;
 
 pub use hooks::{DEFAULT_HOOK_BUDGET, KEPT_HOOK_ERRORS};
 pub use special::Question;

@@ -2,7 +2,7 @@
 
 use super::{Decision, Game};
 use crate::notation::Command;
-use crate::play_api::Playable;
+use orrery_core::play_api::Playable;
 
 impl Playable for Game {
     type Action = Command;

@@ -2,9 +2,9 @@
 //! `rotate <centre> <sixths> …`, each sector turned once, the map valid after every part.
 
 use super::{err, Game, MoveError};
-use crate::hex::Hex;
 use crate::map::Map;
 use crate::notation::{Command, Word};
+use orrery_core::hex::Hex;
 
 /// The verb of a rotation part.
 const VERB: &str = "rotate";

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use super::{Setup, SetupError};
 use crate::content::Content;
 use crate::map::{Map, MapError};
-use crate::rng::Rng;
+use orrery_core::rng::Rng;
 
 fn draw<T: Clone>(rng: &mut Rng, items: &[T], n: usize) -> Vec<T> {
     let mut v = items.to_vec();

@@ -8,10 +8,10 @@ use std::collections::{BTreeSet, HashSet};
 use super::{Decision, GameState, Stage};
 use crate::board::FactionBoard;
 use crate::content::Content;
-use crate::hex::Hex;
 use crate::map::{within, MAX_SECTORS, MAX_SPACE_COORD};
 use crate::notation::{Word, MAX_AMOUNT};
 use crate::player::VP;
+use orrery_core::hex::Hex;
 
 /// The first problem of a saved state, naming its field.
 type Check = Result<(), String>;

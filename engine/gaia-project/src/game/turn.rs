@@ -15,9 +15,9 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use crate::federation::{self, FedInput};
-use crate::hex::Hex;
 use crate::notation::{Amount, Command};
 use crate::player::VP;
+use orrery_core::hex::Hex;
 
 /// A follow-up the current action still needs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -110,7 +110,7 @@ pub(crate) struct SeatRules<'a> {
     /// Power one area-III token is worth.
     pub token_value: u32,
     /// The box around `from`, to rule out far hexes cheaply.
-    pub from_box: Option<crate::hex::HexBox>,
+    pub from_box: Option<orrery_core::hex::HexBox>,
     /// Range one range resource buys.
     pub range_per_qic: u32,
 }
@@ -540,7 +540,7 @@ impl Game {
             }
         }
         r.from = self.range_from(seat);
-        r.from_box = crate::hex::HexBox::around(&r.from);
+        r.from_box = orrery_core::hex::HexBox::around(&r.from);
         r.nav_range = nav.unwrap_or(1);
         r.ore_per_step = ore.unwrap_or(3);
         if let Some(f) = fee {

@@ -7,7 +7,7 @@ use std::fmt::{Debug, Display};
 
 /// A game that bots can play: the seat to decide picks one of the legal actions at a time.
 pub trait Playable: Clone {
-    /// One decision unit (for Gaia Project: one part of a move line).
+    /// One decision unit (for example one part of a move line).
     type Action: Clone + PartialEq + Debug + Display;
 
     /// Number of seats.
@@ -23,13 +23,13 @@ pub trait Playable: Clone {
     /// Score per seat (final once the game is over).
     fn score(&self) -> Vec<i32>;
     /// How many decisions have been completed; it grows by one each time a seat's decision
-    /// (a whole turn, one leech answer, …) is closed.
+    /// (a whole turn, one answer to another seat's action, …) is closed.
     fn decisions_done(&self) -> usize;
     /// Whether an action leaves the decision open and could be repeated at will (a free
     /// conversion): bots cap how many of these they take per decision.
     fn is_free(&self, action: &Self::Action) -> bool;
-    /// Problems met while listing or playing that a user should see with a failure (for
-    /// Gaia Project: the first hook errors, counted); none by default.
+    /// Problems met while listing or playing that a user should see with a failure (such as
+    /// the first hook errors, counted); none by default.
     fn problems(&self) -> Vec<String> {
         Vec::new()
     }

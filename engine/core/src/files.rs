@@ -15,7 +15,7 @@ pub const MAX_RECORD_BYTES: u64 = 4 * 1024 * 1024;
 pub const MAX_STATE_BYTES: u64 = 4 * 1024 * 1024;
 /// Most entries (files and folders) a content folder may hold, all levels together.
 pub const MAX_CONTENT_ENTRIES: usize = 1024;
-/// Deepest folder nesting inside a content folder (`factions/x.yaml` is depth 2).
+/// Deepest folder nesting inside a content folder (`items/x.yaml` is depth 2).
 pub const MAX_CONTENT_DEPTH: usize = 4;
 
 /// A read-only set of content files addressed by relative paths with `/` separators.

@@ -193,45 +193,15 @@ fn play_to_end<G: Playable>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::content::{fixture, Content};
-    use crate::game::{Game, Setup};
-    use crate::rng::Rng;
-    use std::sync::Arc;
+    use crate::toy::{Move, Stones};
 
-    /// A fixture game (with a second faction) with both seats' factions chosen.
-    fn game(seed: u64) -> Game {
-        let mut files = fixture::files();
-        files.files.insert(
-            "factions/blips.yaml".into(),
-            "id: blips\nname: Blips\nhome: blue\n".into(),
-        );
-        // Enough boosters for two seats and the spare one.
-        let boosters = (1..=3)
-            .map(|i| {
-                format!("  - {{id: perk{i}, name: Perk {i}, income: [gain: {{gold: {i}}}]}}\n")
-            })
-            .collect::<String>();
-        files
-            .files
-            .insert("boosters.yaml".into(), format!("boosters:\n{boosters}"));
-        let content = Arc::new(Content::load(&files, &[]).expect("fixture loads"));
-        let setup = Setup::random(&content, 2, &mut Rng::new(seed)).expect("setup");
-        let mut g = Game::new(content, setup).expect("game");
-        while g.state.players.iter().any(|p| p.faction.is_empty()) {
-            let first = g.legal().first().cloned().expect("a faction is offered");
-            g.play(&first).expect("faction");
-            g.play(&crate::notation::Command::EndTurn).expect("chosen");
-        }
-        g
-    }
-
-    /// Plays a game with the named bots; returns the actions (as text) and the scores.
+    /// Plays a game of stones with the named bots; returns the actions (as text) and the scores.
     fn play(names: [&str; 2], seed: u64) -> (Vec<String>, Vec<i32>) {
-        let mut g = game(seed);
+        let mut g = Stones::new(15 + (seed % 7) as u8);
         let mut bots: Vec<_> = names
             .iter()
             .enumerate()
-            .map(|(s, n)| by_name::<Game>(n, seed + s as u64).expect("known bot"))
+            .map(|(s, n)| by_name::<Stones>(n, seed + s as u64).expect("known bot"))
             .collect();
         let mut seen = Vec::new();
         let mut free_run = 0;
@@ -247,12 +217,7 @@ mod tests {
             assert!(free_run <= MAX_FREE, "more than {MAX_FREE} free actions");
             seen.push(a.to_string());
         })
-        .unwrap_or_else(|e| {
-            panic!(
-                "{names:?} seed {seed}: {e}: {:?} {:?}",
-                g.state.open, g.state.queue
-            )
-        });
+        .unwrap_or_else(|e| panic!("{names:?} seed {seed}: {e}: {g:?}"));
         assert!(g.is_over());
         (seen, g.score())
     }
@@ -273,17 +238,31 @@ mod tests {
     }
 
     #[test]
+    fn a_bot_takes_the_last_stone_when_it_can() {
+        // Three stones left for seat 0: greedy and search both see the five points.
+        for name in ["greedy", "search:100", "best"] {
+            let mut g = Stones::new(3);
+            let mut bot = by_name::<Stones>(name, 7).expect("known bot");
+            let legal = g.legal();
+            let choice = bot.choose(&g, &legal).expect("a choice");
+            assert_eq!(choice, Move::Take(3), "{name}");
+            g.play(&choice).unwrap();
+            assert_eq!(g.score(), vec![8, 0]);
+        }
+    }
+
+    #[test]
     fn names_are_checked() {
-        assert!(by_name::<Game>("greedy", 1).is_some());
-        assert!(by_name::<Game>("search:50", 1).is_some());
-        assert!(by_name::<Game>("search:0", 1).is_none());
-        assert!(by_name::<Game>("search:x", 1).is_none());
-        assert!(by_name::<Game>("nobody", 1).is_none());
+        assert!(by_name::<Stones>("greedy", 1).is_some());
+        assert!(by_name::<Stones>("search:50", 1).is_some());
+        assert!(by_name::<Stones>("search:0", 1).is_none());
+        assert!(by_name::<Stones>("search:x", 1).is_none());
+        assert!(by_name::<Stones>("nobody", 1).is_none());
     }
 
     #[test]
     fn the_value_of_a_finished_game_is_its_score() {
-        let mut g = game(4);
+        let mut g = Stones::new(11);
         RandomBot::new(4, MAX_FREE)
             .play_out(&mut g, 10_000)
             .expect("ends");

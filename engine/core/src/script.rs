@@ -948,13 +948,13 @@ mod tests {
             fn zorg_effects(input) {
                 let out = [];
                 for t in input.targets {
-                    out.push(#{ effect: "damage", target: t, amount: input.power / 2.0 });
+                    out.push(#{ effect: "damage", target: t, amount: input.force / 2.0 });
                 }
                 #{ effects: out, ok: true, none: (), c: 'x', echo: input }
             }
             "#,
         );
-        let input = json!({ "targets": ["a", "b"], "power": 5, "nested": { "k": [1, 2.5, null] } });
+        let input = json!({ "targets": ["a", "b"], "force": 5, "nested": { "k": [1, 2.5, null] } });
         let out = host
             .call_json("zorg.rhai", "zorg_effects", std::slice::from_ref(&input))
             .unwrap();

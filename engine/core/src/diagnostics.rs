@@ -1461,7 +1461,7 @@ mod tests {
     #[allow(dead_code)]
     #[derive(Debug, Deserialize, JsonSchema)]
     #[serde(deny_unknown_fields)]
-    struct Faction {
+    struct Creature {
         id: String,
         name: String,
         size: u32,
@@ -1469,7 +1469,7 @@ mod tests {
         tags: Vec<String>,
         #[serde(default)]
         effects: Vec<Effect>,
-        home: Option<Planet>,
+        home: Option<Habitat>,
     }
 
     #[allow(dead_code)]
@@ -1484,21 +1484,21 @@ mod tests {
     #[allow(dead_code)]
     #[derive(Debug, Deserialize, JsonSchema)]
     #[serde(deny_unknown_fields)]
-    struct Planet {
+    struct Habitat {
         kind: String,
         x: i32,
     }
 
-    fn faction_check() -> SchemaCheck {
+    fn creature_check() -> SchemaCheck {
         let schema = schemars::generate::SchemaSettings::draft07()
             .into_generator()
-            .into_root_schema_for::<Faction>();
+            .into_root_schema_for::<Creature>();
         SchemaCheck::new(&serde_json::to_value(schema).unwrap()).unwrap()
     }
 
     fn check(text: &str) -> Vec<Diagnostic> {
         let doc = SourceDoc::parse("f.yaml", text).unwrap();
-        faction_check().check(&doc)
+        creature_check().check(&doc)
     }
 
     fn shown(diags: &[Diagnostic]) -> Vec<String> {
@@ -1512,7 +1512,7 @@ mod tests {
         assert_eq!(check(VALID), vec![]);
         // Content is decoded from the JSON value (`serde_yaml` wants YAML tags for enums).
         let doc = SourceDoc::parse("f.yaml", VALID).unwrap();
-        let typed: Faction = serde_json::from_value(doc.value().clone()).unwrap();
+        let typed: Creature = serde_json::from_value(doc.value().clone()).unwrap();
         assert_eq!((typed.size, typed.effects.len()), (4, 3));
     }
 
@@ -1614,7 +1614,7 @@ mod tests {
 
     #[test]
     fn errors_without_positions() {
-        let errors = faction_check().errors(&json!({"id": "a", "name": "b", "size": 1, "x/y": 0}));
+        let errors = creature_check().errors(&json!({"id": "a", "name": "b", "size": 1, "x/y": 0}));
         assert_eq!(
             errors,
             [SchemaError {
@@ -1940,7 +1940,7 @@ escapes: "tab\tnew\nline"
             deep_then_garbage,
             format!("{}{}", "[".repeat(200), "]".repeat(200)),
         ];
-        let check = faction_check();
+        let check = creature_check();
         for input in &inputs {
             if let Ok(doc) = SourceDoc::parse("g.yaml", input) {
                 let _ = check.check(&doc);
@@ -1974,20 +1974,20 @@ escapes: "tab\tnew\nline"
     #[test]
     fn yaml_errors_become_diagnostics() {
         let text = "id: a\nname: b\nsize: 1\ntags:\n  - a\n  - [b]\n";
-        let err = serde_yaml::from_str::<Faction>(text).unwrap_err();
+        let err = serde_yaml::from_str::<Creature>(text).unwrap_err();
         assert_eq!(
             from_yaml_error("f.yaml", &err).to_string(),
             "f.yaml:6:5: invalid type: sequence, expected a string (at /tags/1)"
         );
         let text = "id: a\nname: b\nsize: 1\nhome:\n  kind: k\n  x: 1\n  colour: red\n";
-        let err = serde_yaml::from_str::<Faction>(text).unwrap_err();
+        let err = serde_yaml::from_str::<Creature>(text).unwrap_err();
         let diag = from_yaml_error("f.yaml", &err);
         assert_eq!(
             (diag.pos, diag.pointer.as_str()),
             (Some(Pos { line: 7, col: 3 }), "/home")
         );
         assert!(diag.message.starts_with("unknown field `colour`"), "{diag}");
-        let err = serde_yaml::from_str::<Faction>("id: [\n").unwrap_err();
+        let err = serde_yaml::from_str::<Creature>("id: [\n").unwrap_err();
         let diag = from_yaml_error("f.yaml", &err);
         assert!(diag.pos.is_some(), "{diag}");
         assert!(!diag.message.contains(" at line "), "{diag}");
