@@ -26,6 +26,7 @@ macro_rules! errln {
 
 mod bench;
 mod chart;
+mod games;
 mod init;
 mod inspect;
 mod interactive;
@@ -38,6 +39,7 @@ mod simulate;
 mod source;
 mod stack;
 mod study;
+mod tm;
 mod viewer;
 
 use std::path::PathBuf;
@@ -47,7 +49,7 @@ use clap::{Parser, Subcommand};
 use orrery_gp::content::{schema, Content};
 use stack::Stack;
 
-/// Orrery: a data-driven rules engine for Gaia Project.
+/// Orrery: a data-driven rules engine for board games (Gaia Project; Terraforming Mars in progress).
 #[derive(Parser)]
 #[command(name = "orrery", version, about)]
 struct Cli {
@@ -71,9 +73,21 @@ pub struct ContentArgs {
     /// and to games saved from them.
     #[arg(long)]
     no_platform_variant: bool,
+    /// The game (`gaia-project`, `terraforming-mars`); default: the one the content's rules
+    /// file names with `game:`, else Gaia Project. A command the game does not offer exits 2.
+    #[arg(long, value_name = "NAME")]
+    game: Option<String>,
 }
 
 impl ContentArgs {
+    /// The game: `--game`, else the one the content folder (`--content`, else
+    /// `$ORRERY_CONTENT`) names, else Gaia Project.
+    fn game(&self) -> Result<games::GameName, String> {
+        let env = std::env::var_os("ORRERY_CONTENT").map(PathBuf::from);
+        let dir = self.content.as_deref().or(env.as_deref());
+        games::choose(self.game.as_deref(), dir)
+    }
+
     /// The stack: `defaults` (the platform's variant, unless left out), then each `--variant`.
     fn stack(&self, defaults: &[&str]) -> Result<Stack, String> {
         let src = source::ContentSource::resolve(self.content.as_deref())?;
@@ -317,23 +331,7 @@ enum Command {
 fn paths(command: &Command) -> out::Paths<'_> {
     use std::path::Path;
     let mut p = out::Paths::default();
-    let content = match command {
-        Command::Validate { content }
-        | Command::Conformance { content, .. }
-        | Command::Replay { content, .. }
-        | Command::Moves { content, .. }
-        | Command::Explain { content, .. }
-        | Command::Diff { content, .. }
-        | Command::Bench { content, .. }
-        | Command::Render { content, .. }
-        | Command::View { content, .. }
-        | Command::Schema { content, .. }
-        | Command::Init { content, .. } => Some(content),
-        Command::Simulate(a) => Some(&a.content),
-        Command::Play(a) => Some(&a.content),
-        Command::Merge { .. } | Command::Chart { .. } => None,
-    };
-    if let Some(c) = content {
+    if let (_, Some(c)) = name_and_content(command) {
         p.inputs
             .extend(c.variants.iter().map(Path::new).filter(|v| v.is_file()));
     }
@@ -378,11 +376,57 @@ fn paths(command: &Command) -> out::Paths<'_> {
     p
 }
 
+/// The command's name as typed, and the content it reads (none for `merge` and `chart`).
+fn name_and_content(command: &Command) -> (&'static str, Option<&ContentArgs>) {
+    match command {
+        Command::Validate { content } => ("validate", Some(content)),
+        Command::Conformance { content, .. } => ("conformance", Some(content)),
+        Command::Replay { content, .. } => ("replay", Some(content)),
+        Command::Moves { content, .. } => ("moves", Some(content)),
+        Command::Explain { content, .. } => ("explain", Some(content)),
+        Command::Diff { content, .. } => ("diff", Some(content)),
+        Command::Bench { content, .. } => ("bench", Some(content)),
+        Command::Render { content, .. } => ("render", Some(content)),
+        Command::View { content, .. } => ("view", Some(content)),
+        Command::Schema { content, .. } => ("schema", Some(content)),
+        Command::Init { content, .. } => ("init", Some(content)),
+        Command::Simulate(a) => ("simulate", Some(&a.content)),
+        Command::Play(a) => ("play", Some(&a.content)),
+        Command::Merge { .. } => ("merge", None),
+        Command::Chart { .. } => ("chart", None),
+    }
+}
+
+/// Runs a command of a game other than Gaia Project, or refuses it (exit 2) when the game
+/// does not offer it.
+fn run_other_game(game: games::GameName, command: &Command) -> ExitCode {
+    let (name, _) = name_and_content(command);
+    if let Err(e) = game.offers(name) {
+        return usage(e);
+    }
+    match (game, command) {
+        (games::GameName::TerraformingMars, Command::Validate { content }) => {
+            tm::validate(content.content.as_deref())
+        }
+        (games::GameName::TerraformingMars, Command::Conformance { content, paths, .. }) => {
+            tm::conformance(content.content.as_deref(), paths)
+        }
+        _ => usage(format!("{} does not offer `{name}`", game.id())),
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // No output may overwrite an input or another output (exit 2, before anything runs).
     if let Some(clash) = paths(&cli.command).clash() {
         return usage(clash);
+    }
+    if let (_, Some(content)) = name_and_content(&cli.command) {
+        match content.game() {
+            Ok(games::GameName::GaiaProject) => {}
+            Ok(other) => return run_other_game(other, &cli.command),
+            Err(e) => return usage(e),
+        }
     }
     match cli.command {
         Command::Validate { content } => validate(&content),

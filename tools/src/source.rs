@@ -194,7 +194,8 @@ fn read_overlay_file(file: &Path, dir: Option<&Path>) -> Result<OverlaySource, S
     })
 }
 
-fn embedded_under(prefix: &str, shown: &str) -> MemFiles {
+/// The embedded files under `prefix`, named `shown/…` in messages.
+pub(crate) fn embedded_under(prefix: &str, shown: &str) -> MemFiles {
     let mut m = MemFiles {
         prefix: shown.to_string(),
         ..Default::default()

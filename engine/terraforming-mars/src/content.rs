@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use orrery_core::diagnostics::{Diagnostic, SchemaCheck, SourceDoc};
+use orrery_core::files::{ContentFiles, DirFiles};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -793,20 +794,6 @@ pub fn default_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../content/terraforming-mars")
 }
 
-/// Largest content file accepted (bytes).
-const MAX_FILE: u64 = 4 << 20;
-
-fn read_bounded(path: &Path, shown: &str) -> Result<String, Diagnostic> {
-    let meta = std::fs::metadata(path).map_err(|e| Diagnostic::plain(shown, e.to_string()))?;
-    if meta.len() > MAX_FILE {
-        return Err(Diagnostic::plain(
-            shown,
-            format!("file is larger than {MAX_FILE} bytes"),
-        ));
-    }
-    std::fs::read_to_string(path).map_err(|e| Diagnostic::plain(shown, e.to_string()))
-}
-
 /// Checks one file's text against its schema and decodes it.
 ///
 /// # Errors
@@ -831,14 +818,23 @@ pub fn decode<T: serde::de::DeserializeOwned>(
 /// # Errors
 /// Every problem found, each naming its file (and line:col where known).
 pub fn load(dir: &Path) -> Result<Content, Vec<Diagnostic>> {
+    load_files(&DirFiles::new(dir))
+}
+
+/// Loads and checks a set of content files (a folder, or an in-memory copy such as the one
+/// built into the command line). Each file is read within the core's content size limit.
+///
+/// # Errors
+/// Every problem found, each naming its file (and line:col where known).
+pub fn load_files(files: &dyn ContentFiles) -> Result<Content, Vec<Diagnostic>> {
     let schemas: BTreeMap<&str, serde_json::Value> = schemas().into_iter().collect();
     let mut texts = Vec::new();
     let mut errors = Vec::new();
     for (file, _) in FILES {
-        match read_bounded(&dir.join(file), file) {
+        match files.read(file) {
             Ok(t) => texts.push(t),
-            Err(d) => {
-                errors.push(d);
+            Err(e) => {
+                errors.push(Diagnostic::plain(file, e));
                 texts.push(String::new());
             }
         }

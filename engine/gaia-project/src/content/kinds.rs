@@ -9,10 +9,22 @@ use super::effect::{
     granting_struct, Ability, Bundle, Conversion, Effect, Grants, Modifier, SpecialAction, Trigger,
 };
 
+/// The game a content folder is for, as its rules file names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum GameName {
+    /// Gaia Project.
+    #[serde(rename = "gaia-project")]
+    GaiaProject,
+}
+
 /// `rules.yaml`: game-wide parameters and rule options.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Rules {
+    /// The game this content is written for; absent means Gaia Project. The command line
+    /// reads it to choose the game (`--game` overrides it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<GameName>,
     /// The game's name.
     pub name: String,
     /// Allowed player counts.

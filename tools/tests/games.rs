@@ -1,0 +1,153 @@
+//! The game is named by the content (`game:` in its rules file), `--game` overrides it, and a
+//! command a game does not offer exits 2 naming the game.
+
+mod common;
+
+use common::{run, run_in, scratch, succeeded};
+use std::fs;
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// A copy of the Terraforming Mars content in a scratch folder.
+fn tm_copy(name: &str) -> std::path::PathBuf {
+    let dir = scratch(name);
+    let src = common::repo().join("content/terraforming-mars");
+    for e in fs::read_dir(&src).expect("content folder").flatten() {
+        fs::copy(e.path(), dir.join(e.file_name())).expect("copy");
+    }
+    dir
+}
+
+#[test]
+fn the_content_names_its_game() {
+    let out = run(&["validate", "--content", "content/terraforming-mars"]);
+    let text = succeeded(&out);
+    assert!(
+        text.starts_with("terraforming-mars: 63 map spaces"),
+        "{text}"
+    );
+    // Gaia Project's base names its game too, and so does a folder without the key.
+    let text = succeeded(&run(&["validate"]));
+    assert!(text.contains("14 factions"), "{text}");
+    let text = succeeded(&run(&["validate", "--game", "gaia-project"]));
+    assert!(text.contains("14 factions"), "{text}");
+}
+
+#[test]
+fn the_built_in_copy_serves_a_game_named_by_flag() {
+    let dir = scratch("tm-built-in");
+    let out = run_in(&dir, ["validate", "--game", "terraforming-mars"]);
+    let text = succeeded(&out);
+    assert!(text.contains("137 projects"), "{text}");
+    assert!(
+        stderr(&out).contains("<built-in>/terraforming-mars"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_command_the_game_does_not_offer_exits_2_naming_the_game() {
+    for args in [
+        &["simulate", "--games", "2"][..],
+        &["explain", "rules"][..],
+        &["replay", "x.json"][..],
+    ] {
+        let mut all = args.to_vec();
+        all.extend(["--content", "content/terraforming-mars"]);
+        let out = run(&all);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        let e = stderr(&out);
+        assert!(
+            e.contains(&format!("terraforming-mars does not offer `{}`", args[0]))
+                && e.contains("it offers: validate, conformance"),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn an_unknown_game_is_a_usage_error_naming_who_said_it() {
+    let out = run(&["validate", "--game", "chess"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("unknown game \"chess\" named by --game"));
+    let dir = tm_copy("tm-unknown-game");
+    let rules = dir.join("rules.yaml");
+    let text = fs::read_to_string(&rules).unwrap();
+    fs::write(
+        &rules,
+        text.replace("game: terraforming-mars", "game: chess"),
+    )
+    .unwrap();
+    let out = run(&["validate", "--content", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let e = stderr(&out);
+    assert!(
+        e.contains("unknown game \"chess\" named by `game:` in") && e.contains("rules.yaml"),
+        "{e}"
+    );
+}
+
+#[test]
+fn broken_content_of_the_second_game_names_file_and_line() {
+    let dir = tm_copy("tm-broken");
+    let file = dir.join("standard-projects.yaml");
+    let text = fs::read_to_string(&file).unwrap();
+    // The first `cost:` line gets a word where a number belongs.
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.trim_start().starts_with("cost:"))
+        .expect("a cost");
+    let indent = &lines[at][..lines[at].len() - lines[at].trim_start().len()];
+    let broken: Vec<String> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == at {
+                format!("{indent}cost: lots")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    fs::write(&file, broken.join("\n") + "\n").unwrap();
+    let line = at + 1;
+    let out = run(&["validate", "--content", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!("standard-projects.yaml:{line}:")),
+        "line {line}: {text}"
+    );
+}
+
+#[test]
+fn conformance_replays_the_second_games_records() {
+    let out = run(&[
+        "conformance",
+        "--content",
+        "content/terraforming-mars",
+        "tests/data/terraforming-mars",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let ok = text.lines().filter(|l| l.starts_with("ok ")).count();
+    let failed = text.lines().filter(|l| l.starts_with("FAIL ")).count();
+    assert_eq!(ok + failed, 32, "{text}");
+    assert!(ok >= 18, "{text}");
+    assert!(
+        text.ends_with(&format!("{ok}/32 games identical\n")),
+        "{text}"
+    );
+    // Exit 0 exactly when every record replays identically.
+    assert_eq!(out.status.code(), Some(if failed == 0 { 0 } else { 1 }));
+    let missing = run(&[
+        "conformance",
+        "--game",
+        "terraforming-mars",
+        "no/such/folder",
+    ]);
+    assert_eq!(missing.status.code(), Some(2));
+}
