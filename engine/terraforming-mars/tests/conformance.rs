@@ -5,18 +5,18 @@ mod common;
 
 use orrery_tm::record::Record;
 
-fn replays() -> Vec<common::Replay> {
+fn replays() -> Vec<orrery_tm::conformance::Replay> {
     let content = common::content();
     common::record_paths()
         .iter()
         .map(|p| {
             let r = Record::load(p).expect("record loads");
-            common::replay(content.clone(), &r)
+            orrery_tm::conformance::replay(content.clone(), &r)
         })
         .collect()
 }
 
-fn report(rs: &[common::Replay]) -> usize {
+fn report(rs: &[orrery_tm::conformance::Replay]) -> usize {
     let mut identical = 0;
     for r in rs {
         if r.difference.is_none() {

@@ -38,5 +38,3 @@ pub fn record_paths() -> Vec<PathBuf> {
     v.sort();
     v
 }
-
-pub use orrery_tm::conformance::{deal, first_difference, replay, Replay};
