@@ -114,6 +114,11 @@ pub struct RuleOptions {
     /// than lapsing at the end of the turn.
     #[serde(default)]
     pub decline_unusable_research_step: bool,
+    /// In the Gaia phase a seat's decision ends only once no Gaia-phase conversion can use its
+    /// Gaia-area tokens any more, or after it declined an offered conversion; otherwise it may
+    /// end at any time.
+    #[serde(default)]
+    pub gaia_tokens_used_up: bool,
     /// How factions are handed out: chosen in seat order (the printed rules), or auctioned.
     #[serde(default)]
     pub auction: Auction,
