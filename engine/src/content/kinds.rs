@@ -119,6 +119,11 @@ pub struct RuleOptions {
     /// end at any time.
     #[serde(default)]
     pub gaia_tokens_used_up: bool,
+    /// A seat's income decision ends only once every token gain and charge it orders is
+    /// paid (the whole order in one line), unless a special-token question interrupts it;
+    /// otherwise it may end after each choice.
+    #[serde(default)]
+    pub income_order_in_one_decision: bool,
     /// How factions are handed out: chosen in seat order (the printed rules), or auctioned.
     #[serde(default)]
     pub auction: Auction,

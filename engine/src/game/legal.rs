@@ -280,9 +280,21 @@ impl Game {
                 }
             }
         }
-        if self.state.turn.decided {
+        if self.state.turn.decided && !self.income_order_owed(seat) {
             out.push(Command::EndTurn);
         }
+    }
+
+    /// Under the rule option `income_order_in_one_decision`: whether the seat's open income
+    /// decision must still order token gains and charges (no question interrupts it).
+    pub(crate) fn income_order_owed(&self, seat: usize) -> bool {
+        self.content.rules.options.income_order_in_one_decision
+            && self.state.question.is_none()
+            && self
+                .state
+                .income_pending
+                .get(&seat)
+                .is_some_and(|e| Game::mixed(e))
     }
 
     fn gaia_phase_parts(&self, v: &View<'_>, out: &mut Vec<Command>) {

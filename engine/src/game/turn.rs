@@ -857,10 +857,7 @@ impl Game {
             }
             plan.range_q = self.qic_for_range_from(hex, rules, reach.range)?;
         }
-        if self.content.rules.options.refuse_useless_actions
-            && reach.steps > 0
-            && plan.steps == 0
-        {
+        if self.content.rules.options.refuse_useless_actions && reach.steps > 0 && plan.steps == 0 {
             return Err(Refusal::UselessSteps);
         }
         Ok(plan)
