@@ -126,6 +126,16 @@ pub struct RuleOptions {
     /// than lapsing at the end of the turn.
     #[serde(default)]
     pub decline_unusable_research_step: bool,
+    /// In the Gaia phase a seat's decision ends only once no Gaia-phase conversion can use its
+    /// Gaia-area tokens any more, or after it declined an offered conversion; otherwise it may
+    /// end at any time.
+    #[serde(default)]
+    pub gaia_tokens_used_up: bool,
+    /// A seat's income decision ends only once every token gain and charge it orders is
+    /// paid (the whole order in one line), unless a special-token question interrupts it;
+    /// otherwise it may end after each choice.
+    #[serde(default)]
+    pub income_order_in_one_decision: bool,
     /// How factions are handed out: chosen in seat order (the printed rules), or auctioned.
     #[serde(default)]
     pub auction: Auction,

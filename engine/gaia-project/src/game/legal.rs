@@ -280,9 +280,21 @@ impl Game {
                 }
             }
         }
-        if self.state.turn.decided {
+        if self.state.turn.decided && !self.income_order_owed(seat) {
             out.push(Command::EndTurn);
         }
+    }
+
+    /// Under the rule option `income_order_in_one_decision`: whether the seat's open income
+    /// decision must still order token gains and charges (no question interrupts it).
+    pub(crate) fn income_order_owed(&self, seat: usize) -> bool {
+        self.content.rules.options.income_order_in_one_decision
+            && self.state.question.is_none()
+            && self
+                .state
+                .income_pending
+                .get(&seat)
+                .is_some_and(|e| Game::mixed(e))
     }
 
     fn gaia_phase_parts(&self, v: &View<'_>, out: &mut Vec<Command>) {
@@ -301,9 +313,23 @@ impl Game {
                 out.push(Command::Decline(Some("tech".into())));
             }
         }
-        if self.can_end(v) {
+        if self.can_end(v) && !self.gaia_tokens_owed(v) {
             out.push(Command::EndTurn);
         }
+    }
+
+    /// Under the rule option `gaia_tokens_used_up`: whether the open Gaia-phase decision must
+    /// still convert Gaia-area tokens (a conversion is listed and none was declined).
+    pub(crate) fn gaia_tokens_owed(&self, v: &View<'_>) -> bool {
+        if !self.content.rules.options.gaia_tokens_used_up
+            || self.state.turn.decided
+            || !self.state.turn.follows.is_empty()
+        {
+            return false;
+        }
+        let mut parts = Vec::new();
+        self.conversion_parts(v, Phase::Gaia, &mut parts);
+        parts.iter().any(|p| matches!(p, Command::Spend { .. }))
     }
 
     fn turn_parts(&self, v: &View<'_>, out: &mut Vec<Command>) {

@@ -662,6 +662,9 @@ impl Game {
                         _ => "expected an answer",
                     });
                 }
+                if matches!(d, Decision::Income(_)) && self.income_order_owed(*s) {
+                    return err("the income is not complete: order the rest in the same line");
+                }
                 self.settle_income(*s);
             }
         }

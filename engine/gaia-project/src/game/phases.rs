@@ -549,6 +549,9 @@ impl Game {
         if let Some(f) = self.state.turn.follows.first() {
             return err(format!("not finished: expected {f:?}"));
         }
+        if self.gaia_tokens_owed(&self.view(seat)) {
+            return err("Gaia-area tokens are left that a conversion can use: convert them");
+        }
         self.return_gaia(seat);
         Ok(())
     }

@@ -714,19 +714,45 @@ impl Game {
             .collect()
     }
 
+    /// A structure built next to one of the seat's federations joins it together with its
+    /// whole group: every structure of the seat connected to it through neighbouring spaces
+    /// that hold a structure of the seat with a power value or belong to one of its
+    /// federations (rules digest §6: "adds the new structure and the structures connected to
+    /// it"). It gains no token.
     fn join_federation(&mut self, seat: usize, idx: usize) {
         let hex = self.state.map.spaces[idx].hex;
-        let p = &mut self.state.players[seat];
-        if p.federations.iter().any(|f| f.contains(&hex)) {
+        let p = &self.state.players[seat];
+        let federated: HashSet<Hex> = p.federations.iter().flatten().copied().collect();
+        if federated.contains(&hex) {
             return;
         }
-        if let Some(f) = p
+        let Some(target) = p
             .federations
-            .iter_mut()
-            .find(|f| f.iter().any(|h| h.distance(hex) == 1))
-        {
-            f.push(hex);
+            .iter()
+            .position(|f| f.iter().any(|h| h.distance(hex) == 1))
+        else {
+            return;
+        };
+        let mods = self.modifiers(seat);
+        let valued: HashSet<Hex> = self
+            .own_structures(seat)
+            .into_iter()
+            .filter(|(i, s)| s.shared || self.power_value_with(seat, *i, &s.building, &mods) > 0)
+            .map(|(i, _)| self.state.map.spaces[i].hex)
+            .collect();
+        let mut group = vec![hex];
+        let mut seen: HashSet<Hex> = HashSet::from([hex]);
+        let mut next = 0;
+        while let Some(&h) = group.get(next) {
+            next += 1;
+            for n in h.neighbours() {
+                if (federated.contains(&n) || valued.contains(&n)) && seen.insert(n) {
+                    group.push(n);
+                }
+            }
         }
+        let fed = &mut self.state.players[seat].federations[target];
+        fed.extend(group.into_iter().filter(|h| !federated.contains(h)));
     }
 
     fn build_on_planet(
@@ -801,6 +827,10 @@ impl Game {
             if here.is_some() {
                 return Err(Refusal::Colonized);
             }
+            // Building on one's own Gaiaformer needs no range, so extra range saves nothing.
+            if reach.range > 0 && self.content.rules.options.refuse_useless_actions {
+                return Err(Refusal::UselessRange);
+            }
         } else {
             if self
                 .state
@@ -827,11 +857,7 @@ impl Game {
             }
             plan.range_q = self.qic_for_range_from(hex, rules, reach.range)?;
         }
-        if self.content.rules.options.refuse_useless_actions
-            && reach.steps > 0
-            && plan.steps == 0
-            && !plan.shared
-        {
+        if self.content.rules.options.refuse_useless_actions && reach.steps > 0 && plan.steps == 0 {
             return Err(Refusal::UselessSteps);
         }
         Ok(plan)
@@ -1149,6 +1175,7 @@ impl Game {
                 return err(format!("no {} left", p.building));
             }
             self.put_structure(seat, idx, &p.building, false, false);
+            self.join_federation(seat, idx);
             return Ok(());
         }
         self.finish_build(seat, idx, &p.building, false, false)
