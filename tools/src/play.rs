@@ -270,6 +270,21 @@ pub fn load_saved(args: &ContentArgs, state_file: &Path) -> Result<(Game, Stack)
         .map_err(|e| invalid(format!("not a saved game: {e}")))?;
     let value: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| invalid(format!("not JSON: {e}")))?;
+    // A saved game names its game (older saves: none, Gaia Project); only Gaia Project's
+    // states are played here.
+    if let Some(name) = value.get("game") {
+        let gaia = crate::games::GameName::GaiaProject.id();
+        match name.as_str() {
+            Some(n) if n == gaia => {}
+            Some(n) => {
+                return Err(crate::usage(format!(
+                    "{}: a saved game of {n}; only {gaia} games are played from saved states",
+                    state_file.display()
+                )))
+            }
+            None => return Err(invalid(format!("`game` is not a name: {name}"))),
+        }
+    }
     // A saved game names its content stack (older saves: only the variants' names); a bare
     // state names none.
     let stack = match value.get("content") {

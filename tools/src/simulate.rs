@@ -215,6 +215,7 @@ fn prepare(args: &SimulateArgs) -> Result<Plan, (String, u8)> {
         FactionChoice::Given(list)
     };
     let config = Config {
+        game: crate::games::GameName::GaiaProject.id().to_string(),
         players,
         factions,
         bots,

@@ -297,7 +297,11 @@ pub fn save_game(
     state: &orrery_gp::game::GameState,
     path: &Path,
 ) -> Result<(), String> {
-    let saved = json!({ "content": stack.saved(&folder_of(path)), "state": state });
+    let saved = json!({
+        "game": crate::games::GameName::GaiaProject.id(),
+        "content": stack.saved(&folder_of(path)),
+        "state": state,
+    });
     let text = serde_json::to_string_pretty(&saved)
         .map_err(|e| format!("the state does not write as JSON: {e}"))?;
     crate::out::write_file(path, text.as_bytes())

@@ -182,9 +182,17 @@ pub fn wilson(k: u64, n: u64) -> (f64, f64, f64) {
     (p, (centre - half).max(0.0), (centre + half).min(1.0))
 }
 
+fn gaia_project() -> String {
+    crate::games::GameName::GaiaProject.id().to_string()
+}
+
 /// How a study was asked for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Config {
+    /// The game played (absent in studies written before there were two games: Gaia
+    /// Project).
+    #[serde(default = "gaia_project")]
+    pub game: String,
     /// Seats per game.
     pub players: usize,
     /// `"random"` or the faction ids given.
@@ -375,6 +383,12 @@ impl Study {
             return Err(format!("not an {FORMAT} file (format {:?})", self.format));
         }
         let c = &self.config;
+        if crate::games::GameName::parse(&c.game).is_none() {
+            return Err(format!(
+                "config.game {:?} is not a game Orrery plays",
+                c.game
+            ));
+        }
         if !(1..=8).contains(&c.players) {
             return Err(format!("config.players {} is not 1 to 8", c.players));
         }
@@ -568,6 +582,12 @@ pub fn merge(mut shards: Vec<Study>) -> Result<Study, String> {
     let mut seen = std::collections::BTreeSet::new();
     for s in &shards {
         s.check()?;
+        if s.config.game != first.config.game {
+            return Err(format!(
+                "shards are of different games ({} and {})",
+                first.config.game, s.config.game
+            ));
+        }
         if s.config.content != first.config.content {
             return Err(format!(
                 "shards were played on different content (identity {} and {}): another \
@@ -636,6 +656,7 @@ mod tests {
     /// A study of `games` 2-player games at 100 VP each (seat 1 wins), shard `k` of `n`.
     fn study(games: u64, k: u64, n: u64) -> Study {
         let mut s = Study::new(Config {
+            game: "gaia-project".into(),
             players: 2,
             factions: FactionChoice::Random("random".into()),
             bots: vec!["random".into()],
@@ -710,6 +731,15 @@ mod tests {
         assert!(merge(vec![a.clone(), other])
             .unwrap_err()
             .contains("different content"));
+        // A study names its game; a shard of another game does not merge, and an unknown
+        // game is refused when read.
+        let mut other = b.clone();
+        other.config.game = "terraforming-mars".into();
+        assert!(merge(vec![a.clone(), other.clone()])
+            .unwrap_err()
+            .contains("different games (gaia-project and terraforming-mars)"));
+        other.config.game = "chess".into();
+        assert!(other.check().unwrap_err().contains("config.game \"chess\""));
         // Sums beyond the counters are refused, and the tally is left as it was.
         let mut t = Tally::default();
         t.add_game(true, 1, &BTreeMap::from([("x".to_string(), 1)]));

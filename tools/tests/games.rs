@@ -151,3 +151,35 @@ fn conformance_replays_the_second_games_records() {
     ]);
     assert_eq!(missing.status.code(), Some(2));
 }
+
+#[test]
+fn a_saved_game_names_its_game_and_another_games_state_exits_2() {
+    let dir = scratch("saved-game");
+    let state = dir.join("state.json");
+    let record = common::repo().join("tests/data/conformance/dev/dev-001.json");
+    succeeded(&run(&[
+        "replay",
+        record.to_str().unwrap(),
+        "--until",
+        "20",
+        "--save-state",
+        state.to_str().unwrap(),
+    ]));
+    let text = fs::read_to_string(&state).unwrap();
+    let mut saved: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(saved["game"], "gaia-project");
+    succeeded(&run(&["moves", state.to_str().unwrap()]));
+    // A save from before there were two games (no `game`) still loads.
+    saved.as_object_mut().unwrap().remove("game");
+    fs::write(&state, saved.to_string()).unwrap();
+    succeeded(&run(&["moves", state.to_str().unwrap()]));
+    saved["game"] = "terraforming-mars".into();
+    fs::write(&state, saved.to_string()).unwrap();
+    let out = run(&["moves", state.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("a saved game of terraforming-mars"),
+        "{}",
+        stderr(&out)
+    );
+}
