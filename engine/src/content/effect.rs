@@ -107,6 +107,15 @@ impl Effect {
         }
         Ok(())
     }
+
+    /// Whether the effect may stand in an income list: income pays without a choice, so
+    /// only `gain` and `gain_per` (a `script` is checked on what it returns).
+    pub fn pays_income(&self) -> Result<(), String> {
+        match self {
+            Effect::Gain(_) | Effect::GainPer(_) | Effect::Script(_) => Ok(()),
+            _ => Err("income pays without a choice: only gain and gain_per".into()),
+        }
+    }
 }
 
 /// `gain_per`: a bundle per counted thing.

@@ -387,7 +387,7 @@ impl Game {
     }
 
     /// A refusal about what a hook returned.
-    fn hook_refusal(&self, s: &ScriptRef, what: impl std::fmt::Display) -> MoveError {
+    pub(super) fn hook_refusal(&self, s: &ScriptRef, what: impl std::fmt::Display) -> MoveError {
         let line = self
             .content
             .scripts
@@ -1401,6 +1401,38 @@ fn start(v) { [] }
             "{refusals:?}"
         );
         assert_eq!(saved(&g), before);
+    }
+
+    #[test]
+    fn an_income_hook_returning_more_than_gains_is_a_kept_hook_error() {
+        // Found by the property tests: an income hook returning `steps` stopped the game at
+        // its first income with "no legal part", the hook's error nowhere.
+        let content = content("fn income(v) { #{steps: 1} }");
+        let mut g = Game::new(
+            content.clone(),
+            Setup::random(&content, 2, &mut Rng::new(7)).expect("setup"),
+        )
+        .expect("game");
+        for f in ["blips", "zorgs"] {
+            g.apply_part(&Command::Faction(f.into())).expect("faction");
+            g.apply_part(&Command::EndTurn).expect("end");
+        }
+        while let Some(part) = g.legal_parts().into_iter().next() {
+            g.apply_part(&part).expect("a listed part applies");
+        }
+        assert_eq!(
+            g.state.round, 0,
+            "setup stops before the income that would fail"
+        );
+        let (kept, total) = g.hook_errors();
+        assert!(total > 0);
+        assert!(
+            kept.iter().any(
+                |(m, _)| m.contains("script t.rhai, function income, line 1")
+                    && m.contains("income pays without a choice")
+            ),
+            "{kept:?}"
+        );
     }
 
     #[test]
