@@ -31,7 +31,7 @@ use crate::player::Player;
 use crate::rng::Rng;
 use crate::shared::Shared;
 
-pub use hooks::{DEFAULT_HOOK_BUDGET, KEPT_HOOK_ERRORS};
+pub use hooks::{DEFAULT_HOOK_BUDGET, KEPT_HOOK_ERRORS, MAX_HOOK_AMOUNT};
 pub use special::Question;
 pub use turn::Follow;
 
