@@ -57,10 +57,15 @@ fuzz_target!(|data: &[u8]| {
     if literal(&value, 0, &mut lit).is_none() {
         return;
     }
-    let script: String = ["chart", "survey_income", "well_travelled", "welcome_discount"]
-        .iter()
-        .map(|f| format!("fn {f}(view) {{ {lit} }}\n"))
-        .collect();
+    let script: String = [
+        "chart",
+        "survey_income",
+        "well_travelled",
+        "welcome_discount",
+    ]
+    .iter()
+    .map(|f| format!("fn {f}(view) {{ {lit} }}\n"))
+    .collect();
     // For inputs of even length the income hook pays from the first round (the ability asks
     // for a mine instead of the planetary institute), so what it returns is checked at once;
     // odd lengths keep the shipped condition, so games reach the turns of the other hooks.
@@ -73,5 +78,10 @@ fuzz_target!(|data: &[u8]| {
         // A literal Rhai cannot compile (too deep, too long): nothing to play.
         Err(_) => return,
     };
-    play_checked(Arc::new(content), ["cartographers", "terrans"], data.len() as u64, 120);
+    play_checked(
+        Arc::new(content),
+        ["cartographers", "terrans"],
+        data.len() as u64,
+        120,
+    );
 });
