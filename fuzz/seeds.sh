@@ -8,7 +8,7 @@ ORRERY=${ORRERY:-target/release/orrery}
 python3 - <<'PY'
 import glob, json, os
 out = "fuzz/corpus"
-for t in ["parse_line", "apply_lines", "load_state", "load_content"]:
+for t in ["parse_line", "apply_lines", "load_state", "load_content", "load_overlay", "hook_returns"]:
     os.makedirs(f"{out}/{t}", exist_ok=True)
 records = []
 for folder in ["dev", "mixed", "rich"]:
@@ -35,6 +35,26 @@ for p in sorted(glob.glob("content/variants/*.yaml")):
 ex = "content/examples/cartographers"
 open(f"{out}/load_content/example", "wb").write(
     b"\0" + open(f"{ex}/overlay.yaml", "rb").read() + b"\n#--- script\n" + open(f"{ex}/cartographers.rhai", "rb").read())
+for p in sorted(glob.glob("content/variants/*.yaml")) + [f"{ex}/overlay.yaml"]:
+    name = os.path.basename(os.path.dirname(p)) if p.startswith(ex) else os.path.basename(p)
+    open(f"{out}/load_overlay/{name}", "wb").write(open(p, "rb").read())
+returns = [
+    [{"gain": {"c": 2}}], [{"gain": {"c": 8}}, {"gain": {"q": 1}}], {"gain": {"k": 3}},
+    {"gain": {"c": -1000}}, {"gain": {"q": -1}}, {"gain": {"t": -1000, "pw": -1000}},
+    {"gain": {"zz": 0}}, {"gain": {"c": 9223372036854775807}}, {"gain": {"vp": 2147483648}},
+    {"gain": {"pw": 4, "t": 2, "gf": 1, "tg": 1}}, {"gain": {"c": 1.5}}, {"gain": {"c": "2"}},
+    {"gain_per": {"per": "planet_types", "gain": {"k": 1}}},
+    {"gain_per": {"per": {"buildings": ["m"]}, "gain": {"c": 100000}}},
+    {"steps": 2}, {"range": 3}, {"research": "any"}, {"research": "lowest"},
+    {"research": {"track": "nope"}}, "tech_tile", "rescore_federation", "track_token",
+    {"federation_token": "x"}, {"place": {"building": "m", "verb": "x"}},
+    {"downgrade": {"from": "PI", "to": "m"}}, {"swap": {"building": "PI", "with": "m", "verb": "x"}},
+    {"script": {"script": "cartographers.rhai", "function": "chart"}},
+    {"building": {"o": 1}}, {"building": {"o": -5}, "extra": 1}, {"o": 0, "c": 0},
+    True, False, None, 0, -1, "", [], {}, [[{"gain": {"c": 1}}]],
+]
+for i, r in enumerate(returns):
+    open(f"{out}/hook_returns/{i:03}", "w").write(json.dumps(r))
 PY
 for rec in tests/data/conformance/*/*-00[1-4].json; do
   for at in 0 5 30 90 160 400; do

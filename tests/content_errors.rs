@@ -455,6 +455,57 @@ fn negative_amounts_are_refused_at_their_line() {
 }
 
 #[test]
+fn income_and_pass_hold_only_gains() {
+    // An income of `steps: 1` used to validate; every game then stopped at its first income
+    // with "listed part `endturn` was refused: income may only gain".
+    let mut files = common::base_files();
+    let text = edit(
+        &mut files,
+        "boosters.yaml",
+        "income: [{gain: {k: 1, o: 1}}]",
+        "income: [{gain: {k: 1, o: 1}}, {steps: 1}]",
+    );
+    let diags = load_err(&files, &[]);
+    assert!(
+        diags.len() == 1
+            && diags[0].pos.map(|p| p.line) == Some(line_col(&text, "{steps: 1}").0)
+            && diags[0].message.contains("income pays without a choice"),
+        "{}",
+        show(&diags)
+    );
+    // A pass likewise: nothing can follow it (a tech tile there made every game fail with
+    // "the action is not finished").
+    let mut files = common::base_files();
+    let text = edit(
+        &mut files,
+        "boosters.yaml",
+        "income: [{gain: {k: 1, o: 1}}]",
+        "income: [{gain: {k: 1, o: 1}}]\n    pass: [tech_tile]",
+    );
+    let diags = load_err(&files, &[]);
+    assert!(
+        diags.len() == 1
+            && diags[0].pos.map(|p| p.line) == Some(line_col(&text, "[tech_tile]").0)
+            && diags[0].message.contains("a pass pays without a choice"),
+        "{}",
+        show(&diags)
+    );
+    // The same in an overlay, at the overlay's line.
+    let ov = overlay(
+        "name: t\nchanges:\n  - set: {kind: faction, id: terrans, path: board.income, value: [gain: {c: 1}, tech_tile]}\n",
+    );
+    let diags = load_err(&common::base_files(), &[ov]);
+    assert!(
+        diags.len() == 1
+            && diags[0].file == "variants/test.yaml"
+            && diags[0].pos.map(|p| p.line) == Some(3)
+            && diags[0].message.contains("income pays without a choice"),
+        "{}",
+        show(&diags)
+    );
+}
+
+#[test]
 fn numbers_the_kernel_would_change_are_refused() {
     // `leftover_per_vp: 0` used to be read as 1 (every leftover scored); `range_per_qic: 0`
     // likewise; and a token worth 0 power.

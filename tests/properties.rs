@@ -1,6 +1,7 @@
 //! Invariants of the kernel as property tests (proptest) over random legal playouts: every
-//! faction of the base game plays, under the base content and under every variant overlay in
-//! `content/variants/`, with seeds chosen by proptest.
+//! faction of the base game plays, under the base content, under every variant overlay in
+//! `content/variants/` and with the example faction (`content/examples/cartographers`, whose
+//! Rhai hooks run in play), with seeds chosen by proptest.
 //!
 //! Checked after every part of every playout:
 //! - **power tokens**: a seat's tokens (areas I, II, III, the Gaia area and a special token in
@@ -16,19 +17,27 @@
 //!   way in) to the same state with the same legal parts;
 //! - **determinism**: the same seed and the same parts give the same state.
 //!
+//! `generated_hook_returns_are_checked_like_content` gives the example faction hooks that
+//! return proptest-generated effects (hostile ones too: negative, huge and non-integer
+//! amounts, unknown codes, wrong shapes) and checks that every listed part applies, a refused
+//! part leaves the state exactly as it was, what is clearly wrong is refused and reported as
+//! a hook error, what is right is listed and pays exactly, and every state keeps the
+//! invariants above.
+//!
 //! Sizes: by default every variant (and the base alone) plays a handful of games covering
 //! all factions, fit for CI. `ORRERY_PROPTEST_CASES=N` plays N random seeds per line-up and
-//! variant instead of 1 (and `power_keeps_a_ledger` runs 200·N sequences).
+//! variant instead of 1 (and `power_keeps_a_ledger` runs 200·N sequences, the generated hooks
+//! 32·N games).
 
 mod common;
 
 use std::sync::Arc;
 
-use orrery_core::bot::RandomBot;
+use orrery_core::bot::{PlayError, RandomBot};
 use orrery_core::rng::Rng;
 use orrery_gp::content::{Content, DirFiles, OverlaySource};
-use orrery_gp::game::{Decision, Game, GameState, Setup, Stage};
-use orrery_gp::notation::Command;
+use orrery_gp::game::{Decision, Game, GameState, Setup, Stage, MAX_HOOK_AMOUNT};
+use orrery_gp::notation::{Command, MAX_AMOUNT};
 use orrery_gp::power::{Area, Power, Special};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
@@ -71,7 +80,38 @@ fn contents() -> Vec<(String, Arc<Content>)> {
             .into_owned();
         out.push((name, Arc::new(content)));
     }
+    let example = example_overlay(|t| t, &example_file("cartographers.rhai"));
+    let content = Content::load(&DirFiles::new(common::base_dir()), &[example])
+        .unwrap_or_else(|d| panic!("the example faction: {d:?}"));
+    assert!(content.faction(EXAMPLE).is_some());
+    out.push(("example".to_string(), Arc::new(content)));
     out
+}
+
+/// The example faction's id (`content/examples/cartographers`).
+const EXAMPLE: &str = "cartographers";
+
+/// A file of the example faction's folder.
+fn example_file(name: &str) -> String {
+    std::fs::read_to_string(
+        common::root()
+            .join("content/examples/cartographers")
+            .join(name),
+    )
+    .unwrap_or_else(|e| panic!("example {name}: {e}"))
+}
+
+/// The example faction's overlay with `edit` applied to its text and `script` as its script.
+fn example_overlay(edit: impl Fn(String) -> String, script: &str) -> OverlaySource {
+    OverlaySource {
+        file: common::root()
+            .join("content/examples/cartographers/overlay.yaml")
+            .display()
+            .to_string(),
+        text: edit(example_file("overlay.yaml")),
+        scripts: vec![("cartographers.rhai".into(), script.to_string())],
+        problem: None,
+    }
 }
 
 /// Line-ups of `players` seats (no two sharing a home planet) that together seat every
@@ -114,6 +154,11 @@ fn tokens(p: &Power) -> u32 {
 
 /// The invariants that hold in every state.
 fn check_state(game: &Game, what: &str) -> Result<(), TestCaseError> {
+    check_state_within(game, what, 1000)
+}
+
+/// The invariants, with at most `max_tokens` power tokens a seat (hooks may pay many).
+fn check_state_within(game: &Game, what: &str, max_tokens: u32) -> Result<(), TestCaseError> {
     let content = &game.content;
     for p in &game.state.players {
         for (r, &have) in content.rules.resources.iter().zip(&p.resources) {
@@ -142,7 +187,7 @@ fn check_state(game: &Game, what: &str) -> Result<(), TestCaseError> {
             p.faction
         );
         prop_assert!(
-            tokens(&p.power) < 1000,
+            tokens(&p.power) <= max_tokens,
             "{what}: {} tokens",
             tokens(&p.power)
         );
@@ -348,4 +393,339 @@ proptest! {
             prop_assert_eq!(i64::from(tokens(&power)), expected, "after {:?}: {:?}", op, power);
         }
     }
+}
+
+/// What the rules must make of a value a generated hook returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Verdict {
+    /// The same effect written in YAML loads: a listed part pays it.
+    Valid,
+    /// It depends on the state (follow-ups, caps): only the invariants hold.
+    Either,
+    /// YAML refuses it (a negative or non-integer amount, an unknown code, a wrong shape): the
+    /// hook fails, so its part is never listed, is refused, and the failure is reported.
+    Invalid,
+}
+
+/// A generated hook return: its Rhai text, its verdict and, when it only gains resources,
+/// what it pays by code.
+#[derive(Debug, Clone)]
+struct Returned {
+    rhai: String,
+    verdict: Verdict,
+    pays: Option<Vec<(String, i64)>>,
+}
+
+/// An amount: mostly small and right, else the largest allowed, negative, huge or of a wrong
+/// type.
+fn amount() -> impl Strategy<Value = (String, Verdict, Option<i64>)> {
+    let wrong = ["1.5", "-0.5", "2.0", "\"2\"", "true", "()", "[1]", "#{}"];
+    // Beyond MAX_HOOK_AMOUNT, the most a hook may return in one effect.
+    let huge = [i64::MAX, i64::from(i32::MAX), 1 << 31, 1 << 40, 1001];
+    prop_oneof![
+        6 => (0i64..=5).prop_map(|n| (n.to_string(), Verdict::Valid, Some(n))),
+        1 => (-1000i64..=-1).prop_map(|n| (n.to_string(), Verdict::Invalid, None)),
+        1 => Just(("(-9223372036854775807 - 1)".to_string(), Verdict::Invalid, None)),
+        1 => proptest::sample::select(huge.to_vec()).prop_map(|n| (n.to_string(), Verdict::Invalid, None)),
+        1 => Just((MAX_HOOK_AMOUNT.to_string(), Verdict::Valid, Some(i64::from(MAX_HOOK_AMOUNT)))),
+        1 => proptest::sample::select(wrong.to_vec()).prop_map(|w| (w.to_string(), Verdict::Invalid, None)),
+    ]
+}
+
+/// A code: a resource or power-cycle code of the base game, or one nobody knows.
+fn code() -> impl Strategy<Value = (String, Verdict)> {
+    let known = ["c", "o", "k", "q", "vp", "pw", "t", "gf"];
+    let unknown = ["zz", "gold", "C", "", "c ", "t-a9"];
+    prop_oneof![
+        8 => proptest::sample::select(known.to_vec()).prop_map(|c| (c.to_string(), Verdict::Valid)),
+        1 => proptest::sample::select(&["tg", "t-a3"][..]).prop_map(|c| (c.to_string(), Verdict::Either)),
+        1 => proptest::sample::select(unknown.to_vec()).prop_map(|c| (c.to_string(), Verdict::Invalid)),
+    ]
+}
+
+/// A bundle `#{code: amount, …}` (codes distinct), its verdict and what it pays.
+fn bundle() -> impl Strategy<Value = Returned> {
+    proptest::collection::vec((code(), amount()), 0..4).prop_map(|entries| {
+        let mut seen = Vec::new();
+        let mut parts = Vec::new();
+        let mut verdict = Verdict::Valid;
+        let mut pays = Some(Vec::new());
+        for ((code, cv), (amount, av, n)) in entries {
+            if seen.contains(&code) {
+                continue;
+            }
+            parts.push(format!("{code:?}: {amount}"));
+            verdict = verdict.max(cv).max(av);
+            match (&mut pays, n) {
+                (Some(p), Some(n)) => p.push((code.clone(), n)),
+                _ => pays = None,
+            }
+            seen.push(code);
+        }
+        Returned {
+            rhai: format!("#{{{}}}", parts.join(", ")),
+            verdict,
+            pays,
+        }
+    })
+}
+
+/// One effect: mostly a gain, else another kind of effect or a wrong shape.
+fn effect() -> impl Strategy<Value = Returned> {
+    let other = [
+        "#{steps: 1}",
+        "#{range: 2}",
+        "\"tech_tile\"",
+        "\"track_token\"",
+        "\"rescore_federation\"",
+        "#{research: \"any\"}",
+        "#{research: \"lowest\"}",
+        "#{script: #{script: \"cartographers.rhai\", function: \"well_travelled\"}}",
+    ];
+    let wrong = [
+        "#{gain: 5}",
+        "#{gian: #{c: 1}}",
+        "\"nonsense\"",
+        "42",
+        "#{gain: #{c: 1}, steps: 1}",
+        "#{gain_per: #{per: \"moons\", gain: #{c: 1}}}",
+        "#{steps: -1}",
+        "#{range: 4294967295}",
+        "#{steps: 1001}",
+        "#{research: #{track: \"nowhere\"}}",
+    ];
+    prop_oneof![
+        6 => bundle().prop_map(|b| Returned { rhai: format!("#{{gain: {}}}", b.rhai), ..b }),
+        1 => bundle().prop_map(|b| Returned {
+            rhai: format!("#{{gain_per: #{{per: \"planet_types\", gain: {}}}}}", b.rhai),
+            pays: None,
+            ..b
+        }),
+        1 => proptest::sample::select(other.to_vec()).prop_map(|e| Returned {
+            rhai: e.to_string(),
+            verdict: Verdict::Either,
+            pays: None,
+        }),
+        1 => proptest::sample::select(wrong.to_vec()).prop_map(|e| Returned {
+            rhai: e.to_string(),
+            verdict: Verdict::Invalid,
+            pays: None,
+        }),
+    ]
+}
+
+/// What an effect hook returns: a list of effects, one effect, or something else entirely.
+fn returned() -> impl Strategy<Value = Returned> {
+    prop_oneof![
+        4 => proptest::collection::vec(effect(), 0..4).prop_map(|effects| {
+            let mut pays = Some(Vec::new());
+            let mut verdict = Verdict::Valid;
+            for e in &effects {
+                verdict = verdict.max(e.verdict);
+                match (&mut pays, &e.pays) {
+                    (Some(p), Some(q)) => p.extend(q.iter().cloned()),
+                    _ => pays = None,
+                }
+            }
+            let items: Vec<&str> = effects.iter().map(|e| e.rhai.as_str()).collect();
+            Returned { rhai: format!("[{}]", items.join(", ")), verdict, pays }
+        }),
+        2 => effect(),
+        1 => proptest::sample::select(&["true", "7", "\"gain\"", "[[#{gain: #{c: 1}}]]"][..])
+            .prop_map(|e| Returned { rhai: e.to_string(), verdict: Verdict::Invalid, pays: None }),
+        1 => Just(Returned { rhai: "()".to_string(), verdict: Verdict::Either, pays: None }),
+    ]
+}
+
+/// What the income hook returns: as often as not a plain gain, so that most games reach the
+/// turns where the special action's hook is tried.
+fn income() -> impl Strategy<Value = Returned> {
+    prop_oneof![
+        returned(),
+        (0i64..=3).prop_map(|n| Returned {
+            rhai: format!("#{{gain: #{{k: {n}}}}}"),
+            verdict: Verdict::Valid,
+            pays: Some(vec![("k".into(), n)]),
+        }),
+    ]
+}
+
+/// The example faction with its special action returning `action` and its income hook
+/// (which pays from the first round: the overlay's condition asks for a mine instead of the
+/// planetary institute) returning `income`.
+fn generated_hooks(action: &str, income: &str) -> Arc<Content> {
+    let shipped = example_file("cartographers.rhai");
+    let mut script = shipped.clone();
+    for (head, value) in [
+        ("fn chart(view) {", action),
+        ("fn survey_income(view) {", income),
+    ] {
+        assert!(script.contains(head), "the example script has `{head}`");
+        // The generated value is returned first; the shipped body stays as dead code.
+        script = script.replace(head, &format!("{head}\n    return {value};"));
+    }
+    let overlay = example_overlay(
+        |t| {
+            assert!(t.contains("when: {has: PI}"));
+            t.replace("when: {has: PI}", "when: {has: m}")
+        },
+        &script,
+    );
+    match Content::load(&DirFiles::new(common::base_dir()), &[overlay]) {
+        Ok(c) => Arc::new(c),
+        Err(d) => panic!("a generated hook does not load: {d:?}\n{script}"),
+    }
+}
+
+/// The most parts a game with generated hooks plays.
+const HOOKED_PARTS: usize = 160;
+
+#[test]
+fn generated_hook_returns_are_checked_like_content() {
+    let chart = Command::Special(orrery_gp::notation::parse_amounts("chart").expect("a key"));
+    let mut runner = TestRunner::new(Config {
+        cases: 32 * cases(),
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let counts = std::cell::Cell::new([0usize; 4]);
+    let count = |i: usize| {
+        let mut c = counts.get();
+        c[i] += 1;
+        counts.set(c);
+    };
+    let result = runner.run(
+        &(returned(), income(), any::<u64>()),
+        |(action, income, seed)| {
+            let content = generated_hooks(&action.rhai, &income.rhai);
+            let others: Vec<&str> = content
+                .factions
+                .iter()
+                .filter(|f| f.id != EXAMPLE && f.home != "desert")
+                .map(|f| f.id.as_str())
+                .collect();
+            let other = others[seed as usize % others.len()];
+            let factions = if seed % 2 == 0 {
+                [EXAMPLE, other]
+            } else {
+                [other, EXAMPLE]
+            };
+            let seat = factions.iter().position(|&f| f == EXAMPLE).expect("seated");
+            let mut rng = Rng::new(seed);
+            let setup = Setup::random(&content, 2, &mut rng).expect("a random setup");
+            let mut game = Game::new(content.clone(), setup).expect("a game");
+            for f in factions {
+                for part in [Command::Faction(f.into()), Command::EndTurn] {
+                    game.apply_part(&part)
+                        .map_err(|e| TestCaseError::fail(format!("faction {f}: {e}")))?;
+                }
+            }
+            let mut bot = RandomBot::new(seed, MAX_FREE);
+            let mut turns = 0;
+            for n in 0..HOOKED_PARTS {
+                let what = format!(
+                    "seed {seed}, action {}, income {}, part {n}",
+                    action.rhai, income.rhai
+                );
+                if game.finished() {
+                    break;
+                }
+                check_state_within(&game, &what, MAX_AMOUNT)?;
+                let turn_starts = game.deciding_seat() == Some(seat)
+                    && game.state.open.is_none()
+                    && matches!(game.next_decision(), Some(Decision::Turn(_)));
+                if turn_starts {
+                    turns += 1;
+                    let listed = game.legal_parts().contains(&chart);
+                    // The special action is once a round: unused at the example's first turn.
+                    if turns == 1 && action.verdict == Verdict::Valid {
+                        prop_assert!(listed, "{what}: a valid action is not listed");
+                    }
+                    if listed {
+                        prop_assert!(action.verdict != Verdict::Invalid, "{what}: listed");
+                        let mut after = game.clone();
+                        after.apply_part(&chart).map_err(|e| {
+                            TestCaseError::fail(format!("{what}: listed, refused: {e}"))
+                        })?;
+                        if let Some(pays) = &action.pays {
+                            for (i, r) in content.rules.resources.iter().enumerate() {
+                                let gain: i64 = pays
+                                    .iter()
+                                    .filter(|(c, _)| *c == r.id)
+                                    .map(|(_, n)| n)
+                                    .sum();
+                                let had = i64::from(game.state.players[seat].resources[i]);
+                                // Every count stays within MAX_AMOUNT; gains past a cap are lost.
+                                let cap = i64::from(
+                                    r.cap
+                                        .map_or(MAX_AMOUNT as i32, |c| c.min(MAX_AMOUNT as i32)),
+                                );
+                                let has = i64::from(after.state.players[seat].resources[i]);
+                                prop_assert_eq!(has, (had + gain).min(cap), "{}: {}", what, r.id);
+                            }
+                            count(2);
+                        }
+                    } else {
+                        // Unlisted: refused, leaving the state as it was, unless it applies as
+                        // a part whose follow-up cannot be done (listing looks ahead).
+                        let before = game.state.clone();
+                        let mut trial = game.clone();
+                        match trial.apply_part(&chart) {
+                            Err(e) => {
+                                prop_assert!(
+                                    trial.state == before,
+                                    "{what}: a refusal changed the state"
+                                );
+                                if action.verdict == Verdict::Invalid {
+                                    prop_assert!(e.0.contains("cartographers.rhai"), "{what}: {e}");
+                                }
+                                count(1);
+                            }
+                            Ok(()) => prop_assert!(
+                                action.verdict == Verdict::Either,
+                                "{what}: an unlisted action applied"
+                            ),
+                        }
+                    }
+                }
+                match bot.step(&mut game) {
+                    Ok(Some(_)) => {}
+                    Ok(None) => break,
+                    Err(PlayError::Refused { part, reason }) => {
+                        return Err(TestCaseError::fail(format!(
+                            "{what}: listed {part} refused: {reason}"
+                        )));
+                    }
+                    Err(e) => {
+                        // Only a failing income hook can stop a game; the error says which.
+                        prop_assert!(income.verdict != Verdict::Valid, "{what}: {e}");
+                        let (errors, total) = game.hook_errors();
+                        prop_assert!(total > 0, "{what}: stuck without a hook error: {e}");
+                        prop_assert!(
+                            errors
+                                .iter()
+                                .any(|(m, _)| m.contains("function survey_income")),
+                            "{what}: {errors:?}"
+                        );
+                        prop_assert!(e.to_string().contains("survey_income"), "{what}: {e}");
+                        count(3);
+                        break;
+                    }
+                }
+            }
+            if income.verdict == Verdict::Invalid {
+                prop_assert!(turns == 0, "a game whose income hook fails reached a turn");
+            }
+            count(0);
+            Ok(())
+        },
+    );
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+    let [played, refused, paid, stuck] = counts.get();
+    eprintln!(
+        "properties: {played} games with generated hooks ({refused} refused actions, \
+         {paid} paid exactly, {stuck} stopped by their income hook)"
+    );
 }

@@ -55,5 +55,10 @@ fuzz_target!(|data: &[u8]| {
     if content.faction("cartographers").is_none() {
         return;
     }
-    play_checked(Arc::new(content), ["cartographers", &other], data.len() as u64, 40);
+    play_checked(
+        Arc::new(content),
+        ["cartographers", &other],
+        data.len() as u64,
+        40,
+    );
 });

@@ -7,7 +7,7 @@ use smallvec::SmallVec;
 
 use crate::board::FactionBoard;
 use crate::content::{Bundle, Condition, Content, Effect, Faction, Grants, Modifier, ScriptRef};
-use crate::notation::Word;
+use crate::notation::{Word, MAX_AMOUNT};
 use crate::power::{Area, Power, Special};
 
 /// The resource code of victory points.
@@ -434,16 +434,34 @@ impl Player {
     }
 
     /// Adds (or with a negative amount removes) one code, with caps; no substitution.
+    /// Every count a seat holds stays within [`MAX_AMOUNT`] (the bound a saved state is
+    /// checked against): tokens in play, Gaiaformers and resources without a cap of their
+    /// own; what a gain would bring past it is lost, as past a resource's cap.
     pub fn add(&mut self, content: &Content, code: &str, n: i32, source: &str) {
+        let room = |held: u32| (n.max(0) as u32).min(MAX_AMOUNT.saturating_sub(held));
         match code {
             "pw" => {
                 self.power.charge(n.max(0) as u32, false);
             }
-            "t" => self.power.gain_tokens(n.max(0) as u32),
-            "gf" => self.gaiaformers += n.max(0) as u32,
+            "t" => {
+                let held = self
+                    .power
+                    .areas
+                    .iter()
+                    .fold(0u32, |a, t| a.saturating_add(*t));
+                let special = u32::from(self.power.special.is_some_and(|s| s.area.is_some()));
+                self.power.gain_tokens(room(held.saturating_add(special)));
+            }
+            "gf" => {
+                let held = self.gaiaformers.saturating_add(self.gaiaformers_in_gaia);
+                self.gaiaformers += room(held);
+            }
             _ => {
                 if let Some(i) = content.rules.resources.iter().position(|r| r.id == code) {
-                    let cap = content.rules.resources[i].cap.unwrap_or(i32::MAX);
+                    let cap = content.rules.resources[i]
+                        .cap
+                        .unwrap_or(i32::MAX)
+                        .min(MAX_AMOUNT as i32);
                     let old = self.resources[i];
                     // A gain never lifts a resource past its cap; a loss is not capped.
                     self.resources[i] = if n >= 0 {
@@ -500,5 +518,48 @@ impl Player {
     /// Forgets an income source.
     pub fn unlog_source(&mut self, key: &str) {
         self.income_log.retain(|k| k != key);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use crate::content::{fixture, Content};
+    use crate::game::{Game, GameState, Setup};
+    use crate::notation::MAX_AMOUNT;
+    use orrery_core::rng::Rng;
+
+    /// Gains stop at [`MAX_AMOUNT`], the bound a saved state is checked against, so a state
+    /// that gains reach always loads back.
+    #[test]
+    fn gains_stop_at_the_bound_a_saved_state_is_checked_against() {
+        let mut files = fixture::files();
+        files.files.insert(
+            "factions/blips.yaml".into(),
+            "id: blips\nname: Blips\nhome: blue\n".into(),
+        );
+        let content = Arc::new(Content::load(&files, &[]).expect("fixture loads"));
+        let setup = Setup::random(&content, 2, &mut Rng::new(3)).expect("setup");
+        let mut g = Game::new(content.clone(), setup).expect("game");
+        g.apply_text("p1 faction zorgs").expect("zorgs");
+        g.apply_text("p2 faction blips").expect("blips");
+        let big = MAX_AMOUNT as i32;
+        let p = &mut g.state.players[0];
+        for code in ["vp", "gold", "t", "gf"] {
+            p.add(&content, code, big, "test");
+            p.add(&content, code, big, "test");
+        }
+        assert_eq!(p.resource(&content, "vp"), big, "VP has no cap of its own");
+        assert_eq!(p.resource(&content, "gold"), 9, "gold keeps its own cap");
+        let tokens: u32 = p.power.areas.iter().sum::<u32>()
+            + u32::from(p.power.special.is_some_and(|s| s.area.is_some()));
+        assert_eq!(tokens, MAX_AMOUNT);
+        assert_eq!(p.gaiaformers + p.gaiaformers_in_gaia, MAX_AMOUNT);
+        assert_eq!(p.vp_sources.values().sum::<i32>(), big);
+        let saved = serde_json::to_string(&g.state).expect("saves");
+        let state: GameState = serde_json::from_str(&saved).expect("reads");
+        let loaded = Game::load(content, state).expect("a state gains reached loads back");
+        assert_eq!(loaded.state, g.state);
     }
 }

@@ -107,6 +107,17 @@ impl Effect {
         }
         Ok(())
     }
+
+    /// Whether the effect may stand where nothing can follow it, in an income list or a pass
+    /// (`what`): only `gain` and `gain_per` (a `script` is checked on what it returns).
+    pub fn pays_without_choice(&self, what: &str) -> Result<(), String> {
+        match self {
+            Effect::Gain(_) | Effect::GainPer(_) | Effect::Script(_) => Ok(()),
+            _ => Err(format!(
+                "{what} pays without a choice: only gain and gain_per"
+            )),
+        }
+    }
 }
 
 /// `gain_per`: a bundle per counted thing.

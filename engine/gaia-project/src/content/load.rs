@@ -563,7 +563,7 @@ fn check_references(
     if let Some(board) = &c.board {
         add(Kind::Board, &|r| {
             r.bundle(&board.start, "/start");
-            r.effects(&board.income, "/income");
+            r.income(&board.income, "/income");
             r.conversions(&board.conversions, "/conversions");
             for t in board.research.keys() {
                 r.add(RefKind::Track, t, format!("/research/{t}"));
@@ -689,7 +689,7 @@ fn check_references(
             r.bundle(s, "/board/start");
         }
         if let Some(inc) = &o.income {
-            r.effects(inc, "/board/income");
+            r.income(inc, "/board/income");
         }
         if let Some(res) = &o.research {
             for t in res.keys() {
@@ -1112,7 +1112,7 @@ fn building_refs(
         r.add(RefKind::Building, b, format!("{at}/upgrades_from/{i}"));
     }
     for (i, slot) in income.iter().enumerate() {
-        r.effects(slot, &format!("{at}/income/{i}"));
+        r.income(slot, &format!("{at}/income/{i}"));
     }
 }
 

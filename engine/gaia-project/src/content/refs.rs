@@ -55,7 +55,7 @@ pub struct Refs {
     /// Everything collected.
     pub found: Vec<Ref>,
     /// Problems found on the way, as (JSON pointer, message): effects a trigger watching
-    /// other seats cannot pay automatically.
+    /// other seats, an income or a pass cannot pay automatically.
     pub problems: Vec<(String, String)>,
 }
 
@@ -85,6 +85,23 @@ impl Refs {
     pub fn effects(&mut self, effects: &[Effect], at: &str) {
         for (i, e) in effects.iter().enumerate() {
             self.effect(e, &format!("{at}/{i}"));
+        }
+    }
+
+    /// Records the references of income effects, and a problem for each effect income
+    /// cannot pay ([`Effect::pays_without_choice`]).
+    pub fn income(&mut self, effects: &[Effect], at: &str) {
+        self.without_choice(effects, at, "income");
+    }
+
+    /// Records the references of effects paid where nothing can follow them (`what`: income,
+    /// a pass), and a problem for each effect that would need a choice.
+    fn without_choice(&mut self, effects: &[Effect], at: &str, what: &str) {
+        self.effects(effects, at);
+        for (i, e) in effects.iter().enumerate() {
+            if let Err(why) = e.pays_without_choice(what) {
+                self.problems.push((format!("{at}/{i}"), why));
+            }
         }
     }
 
@@ -226,11 +243,11 @@ impl Refs {
             self.script(s, &format!("{at}/when/script"));
         }
         self.effects(g.immediate, &format!("{at}/immediate"));
-        self.effects(g.income, &format!("{at}/income"));
+        self.income(g.income, &format!("{at}/income"));
         for (i, t) in g.triggers.iter().enumerate() {
             self.trigger(t, &format!("{at}/triggers/{i}"));
         }
-        self.effects(g.pass, &format!("{at}/pass"));
+        self.without_choice(g.pass, &format!("{at}/pass"), "a pass");
         if let Some(a) = g.action {
             self.effects(&a.effects, &format!("{at}/action/effects"));
         }

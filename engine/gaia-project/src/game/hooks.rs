@@ -387,7 +387,7 @@ impl Game {
     }
 
     /// A refusal about what a hook returned.
-    fn hook_refusal(&self, s: &ScriptRef, what: impl std::fmt::Display) -> MoveError {
+    pub(super) fn hook_refusal(&self, s: &ScriptRef, what: impl std::fmt::Display) -> MoveError {
         let line = self
             .content
             .scripts
@@ -1401,6 +1401,93 @@ fn start(v) { [] }
             "{refusals:?}"
         );
         assert_eq!(saved(&g), before);
+    }
+
+    #[test]
+    fn an_income_hook_returning_more_than_gains_is_a_kept_hook_error() {
+        // Found by the property tests: an income hook returning `steps` stopped the game at
+        // its first income with "no legal part", the hook's error nowhere.
+        let content = content("fn income(v) { #{steps: 1} }");
+        let mut g = Game::new(
+            content.clone(),
+            Setup::random(&content, 2, &mut Rng::new(7)).expect("setup"),
+        )
+        .expect("game");
+        for f in ["blips", "zorgs"] {
+            g.apply_part(&Command::Faction(f.into())).expect("faction");
+            g.apply_part(&Command::EndTurn).expect("end");
+        }
+        while let Some(part) = g.legal_parts().into_iter().next() {
+            g.apply_part(&part).expect("a listed part applies");
+        }
+        assert_eq!(
+            g.state.round, 0,
+            "setup stops before the income that would fail"
+        );
+        let (kept, total) = g.hook_errors();
+        assert!(total > 0);
+        assert!(
+            kept.iter().any(
+                |(m, _)| m.contains("script t.rhai, function income, line 1")
+                    && m.contains("income pays without a choice")
+            ),
+            "{kept:?}"
+        );
+    }
+
+    #[test]
+    fn a_pass_hook_returning_more_than_gains_is_refused_and_kept() {
+        let pass_game = |leave: &str| {
+            let mut src = format!("{leave}\n");
+            src.push_str(QUIET);
+            let overlay = OverlaySource {
+                file: "hooks.yaml".into(),
+                text: BLIPS.replace(
+                    "          - when: {script:",
+                    "          - pass: [script: {script: t.rhai, function: leave}]\n          - when: {script:",
+                ),
+                scripts: vec![("t.rhai".into(), src)],
+                problem: None,
+            };
+            let content = Arc::new(Content::load(&fixture::files(), &[overlay]).expect("loads"));
+            let setup = Setup::random(&content, 2, &mut Rng::new(7)).expect("setup");
+            let mut g = Game::new(content, setup).expect("game");
+            for f in ["blips", "zorgs"] {
+                g.apply_part(&Command::Faction(f.into())).expect("faction");
+                g.apply_part(&Command::EndTurn).expect("end");
+            }
+            while !matches!(g.deciding_seat(), Some(0))
+                || !matches!(g.next_decision(), Some(Decision::Turn(_)))
+            {
+                let part = g.legal_parts().into_iter().next().expect("a part");
+                g.apply_part(&part).expect("setup part");
+            }
+            g
+        };
+        let is_pass = |p: &Command| matches!(p, Command::Pass(_));
+        // A pass hook paying points: the pass is listed and pays.
+        let g = pass_game("fn leave(v) { #{gain: #{vp: 2}} }");
+        let pass = g
+            .legal_parts()
+            .into_iter()
+            .find(is_pass)
+            .expect("pass listed");
+        let mut after = g.clone();
+        after.apply_part(&pass).expect("pass applies");
+        let vp = |g: &Game| g.state.players[0].resource(&g.content, "vp");
+        assert!(vp(&after) >= vp(&g) + 2);
+        // A pass hook returning a follow-up (nothing can follow a pass): refused, kept.
+        let mut g = pass_game("fn leave(v) { \"tech_tile\" }");
+        assert!(!g.legal_parts().iter().any(is_pass));
+        let before = saved(&g);
+        let e = g.apply_part(&pass).unwrap_err();
+        assert!(
+            e.0.starts_with("script t.rhai, function leave, line 1: ")
+                && e.0.contains("a pass pays without a choice"),
+            "{e}"
+        );
+        assert_eq!(saved(&g), before);
+        assert!(g.hook_errors().1 > 0);
     }
 
     #[test]

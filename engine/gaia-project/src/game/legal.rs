@@ -1200,7 +1200,7 @@ fn nonzero_codes(b: &Bundle) -> impl Iterator<Item = &str> {
 pub(crate) fn scaled(b: &Bundle, k: i32) -> Bundle {
     Bundle(
         b.0.iter()
-            .map(|(c, n)| (c.clone(), n * k))
+            .map(|(c, n)| (c.clone(), n.saturating_mul(k)))
             .filter(|(_, n)| *n != 0)
             .collect(),
     )

@@ -31,7 +31,7 @@ use orrery_core::hex::Hex;
 use orrery_core::rng::Rng;
 use orrery_core::shared::Shared;
 
-pub use hooks::{DEFAULT_HOOK_BUDGET, KEPT_HOOK_ERRORS};
+pub use hooks::{DEFAULT_HOOK_BUDGET, KEPT_HOOK_ERRORS, MAX_HOOK_AMOUNT};
 pub use special::Question;
 pub use turn::Follow;
 

@@ -380,10 +380,8 @@ impl Game {
                 Effect::Script(s) => {
                     for got in self.hook_effects(seat, s, "income")? {
                         let event = self.income_event(seat, &got).ok_or_else(|| {
-                            MoveError(format!(
-                                "script {}, function {}: income may only gain, not {got:?}",
-                                s.script, s.function
-                            ))
+                            let why = got.pays_without_choice("income").err().unwrap_or_default();
+                            self.hook_refusal(s, format!("returned {got:?}: {why}"))
                         })?;
                         events.push(event);
                     }

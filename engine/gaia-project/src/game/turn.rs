@@ -1446,7 +1446,21 @@ impl Game {
             .map(|(s, g)| (s, g.pass.to_vec()))
             .collect();
         for (src, effects) in pass_effects {
-            self.apply_effects(seat, &effects, src)?;
+            // Nothing can follow a pass: a hook's return is held to what YAML may say there.
+            let mut plain = Vec::with_capacity(effects.len());
+            for e in effects {
+                let Effect::Script(s) = &e else {
+                    plain.push(e);
+                    continue;
+                };
+                for got in self.hook_effects(seat, s, src)? {
+                    if let Err(why) = got.pays_without_choice("a pass") {
+                        return Err(self.hook_refusal(s, format!("returned {got:?}: {why}")));
+                    }
+                    plain.push(got);
+                }
+            }
+            self.apply_effects(seat, &plain, src)?;
         }
         let old = self.state.players[seat].booster.take();
         match (booster, last) {
