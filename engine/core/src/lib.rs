@@ -2,7 +2,7 @@
 //!
 //! A game is a crate of its own on top of this one: it declares its content types, rules and
 //! notation, and gets from here bounded reading of content folders ([`files`]), YAML trees
-//! that remember where each value came from ([`located`], [`diagnostics`]), schema checks with
+//! that remember where each value came from ([`located`], [`diagnostics`]), schemas generated from the content types ([`schema`]) and checks with
 //! `file:line:col` errors, the sandboxed Rhai host for its hooks ([`script`]), hex geometry
 //! ([`hex`]), the one seeded generator ([`rng`]), copy-on-write state parts ([`shared`]),
 //! strict JSON reading ([`unique_keys`]), and the interface ([`play_api`]) through which the
@@ -16,6 +16,7 @@ pub mod hex;
 pub mod located;
 pub mod play_api;
 pub mod rng;
+pub mod schema;
 pub mod script;
 pub mod shared;
 pub mod unique_keys;

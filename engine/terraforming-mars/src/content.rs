@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use orrery_core::diagnostics::{Diagnostic, SchemaCheck, SourceDoc};
 use orrery_core::files::{ContentFiles, DirFiles};
+use orrery_core::schema::of;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -768,25 +769,13 @@ pub const FILES: [(&str, &str); 6] = [
 
 /// Every generated schema, by file name under `schemas/terraforming-mars/`.
 pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
-    fn gen<T: JsonSchema>() -> serde_json::Value {
-        let generator = schemars::generate::SchemaSettings::draft07().into_generator();
-        serde_json::to_value(generator.into_root_schema_for::<T>())
-            .expect("schemas serialise to JSON")
-    }
     vec![
-        ("cards.json", gen::<CardsFile>()),
-        ("map.json", gen::<MapFile>()),
-        ("rules.json", gen::<Rules>()),
-        ("scoring.json", gen::<ScoringFile>()),
-        ("standard-projects.json", gen::<StandardProjectsFile>()),
+        ("cards.json", of::<CardsFile>()),
+        ("map.json", of::<MapFile>()),
+        ("rules.json", of::<Rules>()),
+        ("scoring.json", of::<ScoringFile>()),
+        ("standard-projects.json", of::<StandardProjectsFile>()),
     ]
-}
-
-/// A schema as committed: pretty JSON with a final newline.
-pub fn render_schema(schema: &serde_json::Value) -> String {
-    let mut text = serde_json::to_string_pretty(schema).expect("schema renders");
-    text.push('\n');
-    text
 }
 
 /// The content folder of this repository.

@@ -29,7 +29,7 @@ fn committed_schemas_match_the_code() {
     let dir = common::root().join("schemas/terraforming-mars");
     let write = std::env::var_os("TM_WRITE_SCHEMAS").is_some();
     for (name, schema) in content::schemas() {
-        let text = content::render_schema(&schema);
+        let text = orrery_core::schema::render(&schema);
         let path = dir.join(name);
         if write {
             std::fs::create_dir_all(&dir).expect("schemas folder");

@@ -1,19 +1,12 @@
 //! JSON Schemas (draft-07) generated from the content types.
 
-use schemars::generate::SchemaSettings;
-use schemars::JsonSchema;
 use serde_json::Value;
 
 use super::id_schema::{typed_overlay, Refs};
 use super::kinds::*;
 use super::overlay::Overlay;
 
-/// The schema of one type, draft-07, with doc comments as descriptions.
-pub fn schema_of<T: JsonSchema>() -> Value {
-    let generator = SchemaSettings::draft07().into_generator();
-    let schema = generator.into_root_schema_for::<T>();
-    serde_json::to_value(schema).unwrap_or(Value::Null)
-}
+pub use orrery_core::schema::{of as schema_of, render};
 
 /// Every schema file: `(file name, schema)`, in a stable order; the overlay's `set` values
 /// are typed by kind and path, against the other files (which must sit beside it).
@@ -65,11 +58,4 @@ pub fn plain() -> Vec<(&'static str, Value)> {
         ("board-actions.json", schema_of::<BoardActionsFile>()),
         ("overlay.json", schema_of::<Overlay>()),
     ]
-}
-
-/// The schema text as written to `schemas/` (pretty JSON, trailing newline).
-pub fn render(schema: &Value) -> String {
-    let mut s = serde_json::to_string_pretty(schema).unwrap_or_default();
-    s.push('\n');
-    s
 }
