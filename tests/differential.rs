@@ -10,10 +10,11 @@ use std::sync::Arc;
 use orrery_core::hex::Hex;
 use orrery_gp::content::{Content, RuleOptions};
 use orrery_gp::game::{Decision, Game};
-use orrery_gp::notation::{parse_line, Command, MoveLine};
 use orrery_gp::record::{replay, Record};
 
-use common::scenario::{at, at_with, hex, ok, platform_content, pw, refused_with, res, seat};
+use common::scenario::{
+    at, at_with, hex, listed, ok, parse_part, platform_content, pw, refused_with, res, seat,
+};
 
 fn differential_record(name: &str) -> Record {
     let path = common::root()
@@ -117,19 +118,6 @@ fn platform_with(change: impl FnOnce(&mut RuleOptions)) -> Arc<Content> {
     let mut c = (*platform_content()).clone();
     change(&mut c.rules.options);
     Arc::new(c)
-}
-
-/// One part in the notation.
-fn parse_part(text: &str) -> Command {
-    match parse_line(&format!("p1 {text}")).expect("a part") {
-        MoveLine::Turn { mut parts, .. } => parts.remove(0),
-        MoveLine::Init { .. } => unreachable!("a turn line"),
-    }
-}
-
-/// The listed parts as text.
-fn listed(g: &Game) -> Vec<String> {
-    g.legal_parts().iter().map(|c| c.to_string()).collect()
 }
 
 /// The `build …` parts listed.

@@ -184,20 +184,7 @@ fn no_free_action_while_a_follow_up_is_owed() {
     assert!(checked > 500, "{checked} points checked");
 }
 
-/// One part in the notation.
-fn parse_part(text: &str) -> Command {
-    match parse_line(&format!("p1 {text}")).expect("a part") {
-        MoveLine::Turn { mut parts, .. } => parts.remove(0),
-        MoveLine::Init { .. } => unreachable!("a turn line"),
-    }
-}
-
 // 5.4 Follow-ups in the order they are owed --------------------------------------------------
-
-/// The listed parts as text.
-fn listed(g: &Game) -> Vec<String> {
-    g.legal_parts().iter().map(|c| c.to_string()).collect()
-}
 
 #[test]
 fn advanced_tile_cover_comes_before_its_research_step() {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use orrery_core::hex::Hex;
 use orrery_gp::content::Content;
 use orrery_gp::game::{Decision, Game};
-use orrery_gp::notation::parse_hex_ref;
+use orrery_gp::notation::{parse_hex_ref, parse_line, Command, MoveLine};
 use orrery_gp::record::{replay, Record};
 
 pub fn record(name: &str) -> Record {
@@ -136,4 +136,17 @@ pub fn turn_of(g: &Game) -> Option<String> {
         Some(Decision::Turn(s)) => Some(g.seat_name(*s)),
         _ => None,
     }
+}
+
+/// One part in the notation.
+pub fn parse_part(text: &str) -> Command {
+    match parse_line(&format!("p1 {text}")).expect("a part") {
+        MoveLine::Turn { mut parts, .. } => parts.remove(0),
+        MoveLine::Init { .. } => unreachable!("a turn line"),
+    }
+}
+
+/// The listed parts as text.
+pub fn listed(g: &Game) -> Vec<String> {
+    g.legal_parts().iter().map(|c| c.to_string()).collect()
 }

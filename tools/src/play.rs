@@ -19,15 +19,24 @@ pub const PLATFORM_VARIANT: &str = "boardgamers";
 
 /// Every `*.json` file under `path` (or `path` itself), in path order.
 pub fn collect(path: &Path, out: &mut Vec<PathBuf>) {
+    collect_ending(path, &[".json"], out);
+}
+
+/// Every file under `path` (or `path` itself) whose name ends with one of `endings`, in path
+/// order.
+pub fn collect_ending(path: &Path, endings: &[&str], out: &mut Vec<PathBuf>) {
     if path.is_dir() {
         let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
             .map(|r| r.flatten().map(|e| e.path()).collect())
             .unwrap_or_default();
         entries.sort();
         for e in entries {
-            collect(&e, out);
+            collect_ending(&e, endings, out);
         }
-    } else if path.extension().is_some_and(|x| x == "json") {
+    } else if endings
+        .iter()
+        .any(|end| path.to_string_lossy().ends_with(end))
+    {
         out.push(path.to_path_buf());
     }
 }

@@ -61,24 +61,6 @@ pub fn validate(dir: Option<&Path>) -> ExitCode {
     }
 }
 
-/// Every `*.json` and `*.json.gz` file under `path` (or `path` itself), in path order.
-fn collect(path: &Path, out: &mut Vec<PathBuf>) {
-    if path.is_dir() {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
-            .map(|r| r.flatten().map(|e| e.path()).collect())
-            .unwrap_or_default();
-        entries.sort();
-        for e in entries {
-            collect(&e, out);
-        }
-    } else {
-        let name = path.to_string_lossy();
-        if name.ends_with(".json") || name.ends_with(".json.gz") {
-            out.push(path.to_path_buf());
-        }
-    }
-}
-
 /// `orrery conformance` for Terraforming Mars: one line per record (`ok`, or `FAIL` with the
 /// first difference), then `N/M games identical`; exit 0 when all are, 1 otherwise.
 pub fn conformance(dir: Option<&Path>, paths: &[PathBuf]) -> ExitCode {
@@ -97,7 +79,7 @@ pub fn conformance(dir: Option<&Path>, paths: &[PathBuf]) -> ExitCode {
             errln!("error: {} does not exist", p.display());
             return ExitCode::from(2);
         }
-        collect(p, &mut files);
+        crate::play::collect_ending(p, &[".json", ".json.gz"], &mut files);
     }
     let results: Vec<Result<(), String>> = files
         .par_iter()
