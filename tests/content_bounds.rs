@@ -4,7 +4,7 @@
 mod common;
 
 use orrery_core::diagnostics::Diagnostic;
-use orrery_gp::content::playable::{MAX_CONTENT_NUMBER, MAX_ROUNDS};
+use orrery_gp::content::bounds::{MAX_CONTENT_NUMBER, MAX_ROUNDS};
 use orrery_gp::content::{Content, OverlaySource};
 
 fn overlay(text: &str) -> OverlaySource {

@@ -15,7 +15,7 @@ use orrery_gp::game::{Game, Setup};
 use orrery_gp::notation::{parse_line, Command, MoveLine};
 use orrery_gp::record::{replay, Record};
 
-use crate::play::PLATFORM_VARIANT;
+use crate::records::PLATFORM_VARIANT;
 use crate::ContentArgs;
 
 /// One figure: what, how long, the target.
@@ -51,7 +51,7 @@ fn time_median(runs: usize, mut f: impl FnMut()) -> f64 {
 fn read_records(paths: &[PathBuf]) -> Result<Vec<Record>, String> {
     let mut files = Vec::new();
     for p in paths {
-        crate::play::collect(p, &mut files);
+        crate::records::collect(p, &mut files);
     }
     files
         .iter()

@@ -33,7 +33,7 @@ mod interactive;
 mod merge;
 mod out;
 mod pictures;
-mod play;
+mod records;
 mod render;
 mod simulate;
 mod source;
@@ -109,11 +109,13 @@ impl ContentArgs {
         variants: &[String],
     ) -> Result<Stack, String> {
         if self.no_platform_variant {
-            stack.variants.retain(|v| v.name != play::PLATFORM_VARIANT);
+            stack
+                .variants
+                .retain(|v| v.name != records::PLATFORM_VARIANT);
         }
         let mut names: Vec<String> = defaults
             .iter()
-            .filter(|d| !(self.no_platform_variant && **d == play::PLATFORM_VARIANT))
+            .filter(|d| !(self.no_platform_variant && **d == records::PLATFORM_VARIANT))
             .map(|d| d.to_string())
             .collect();
         names.extend(variants.iter().cloned());
@@ -450,7 +452,7 @@ fn main() -> ExitCode {
             content,
             paths,
             verbose,
-        } => play::conformance(&content, &paths, verbose),
+        } => records::conformance(&content, &paths, verbose),
         Command::Simulate(args) => simulate::run(&args),
         Command::Merge { shards, out } => merge::run(&shards, &out),
         Command::Play(args) => interactive::run(&args),
@@ -471,7 +473,7 @@ fn main() -> ExitCode {
             log,
             until,
             save_state,
-        } => play::replay(&content, &log, until, save_state.as_deref()),
+        } => records::replay(&content, &log, until, save_state.as_deref()),
         Command::Explain {
             content,
             kind,
@@ -487,7 +489,7 @@ fn main() -> ExitCode {
             content,
             state,
             json,
-        } => play::moves(&content, &state, json),
+        } => records::moves(&content, &state, json),
         Command::Render {
             content,
             log,

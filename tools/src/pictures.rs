@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use orrery_gp::game::Game;
 
-use crate::play::{load_log, load_saved};
+use crate::records::{load_log, load_saved};
 use crate::render::{draw, view::BoardView};
 use crate::viewer::{page, Frame};
 use crate::ContentArgs;

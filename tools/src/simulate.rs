@@ -18,7 +18,7 @@ use orrery_gp::notation::{Actor, Command, MoveLine};
 use orrery_gp::record::Record;
 use rayon::prelude::*;
 
-use crate::play::RecordContent;
+use crate::records::RecordContent;
 use crate::study::{Config, FactionChoice, Study};
 use crate::ContentArgs;
 
@@ -270,7 +270,7 @@ fn read_setups(args: &SimulateArgs, dir: &Path) -> Result<Vec<SetupRecord>, (Str
         return Err((format!("--setups {} is not a folder", dir.display()), 2));
     }
     let mut files = Vec::new();
-    crate::play::collect(dir, &mut files);
+    crate::records::collect(dir, &mut files);
     if files.is_empty() {
         return Err((
             format!("--setups {}: no *.json record in it", dir.display()),
@@ -281,7 +281,7 @@ fn read_setups(args: &SimulateArgs, dir: &Path) -> Result<Vec<SetupRecord>, (Str
     let mut out: Vec<SetupRecord> = Vec::with_capacity(files.len());
     for f in &files {
         let bad = |e: String| (format!("{}: {e}", f.display()), 1u8);
-        let (record, platform, named) = crate::play::read_record(f).map_err(bad)?;
+        let (record, platform, named) = crate::records::read_record(f).map_err(bad)?;
         if !record.moves.first().is_some_and(|m| m.starts_with("init ")) {
             return Err(bad("the first move is not an `init` line".into()));
         }
@@ -298,7 +298,7 @@ fn read_setups(args: &SimulateArgs, dir: &Path) -> Result<Vec<SetupRecord>, (Str
                 ));
             }
         }
-        let defaults = crate::play::record_defaults(&named, platform);
+        let defaults = crate::records::record_defaults(&named, platform);
         let rc = match contents.entry(defaults.clone()) {
             std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
             std::collections::btree_map::Entry::Vacant(e) => {

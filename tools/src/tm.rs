@@ -79,7 +79,7 @@ pub fn conformance(dir: Option<&Path>, paths: &[PathBuf]) -> ExitCode {
             errln!("error: {} does not exist", p.display());
             return ExitCode::from(2);
         }
-        crate::play::collect_ending(p, &[".json", ".json.gz"], &mut files);
+        crate::records::collect_ending(p, &[".json", ".json.gz"], &mut files);
     }
     let results: Vec<Result<(), String>> = files
         .par_iter()

@@ -183,3 +183,27 @@ fn a_saved_game_names_its_game_and_another_games_state_exits_2() {
         stderr(&out)
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_record_that_is_not_a_plain_file_is_refused_without_blocking() {
+    let dir = scratch("tm-fifo");
+    let fifo = dir.join("game.json.gz");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let out = run(&[
+        "conformance",
+        "--game",
+        "terraforming-mars",
+        fifo.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("not a plain file") && text.ends_with("0/1 games identical\n"),
+        "{text}"
+    );
+}

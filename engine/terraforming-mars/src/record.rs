@@ -123,6 +123,11 @@ impl Record {
     /// # Errors
     /// Unreadable, over-large or malformed files.
     pub fn load(path: &Path) -> Result<Record, String> {
+        // Only a plain file is opened: a FIFO or a device could block the reader forever.
+        let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        if !meta.is_file() {
+            return Err(format!("{}: not a plain file", path.display()));
+        }
         let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let mut text = String::new();
         let gz = path.extension().is_some_and(|e| e == "gz");

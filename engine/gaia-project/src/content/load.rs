@@ -10,7 +10,7 @@ use super::effect::{Bundle, HOOK_ARITY};
 use super::kinds::*;
 use super::overlay::ItemKind;
 use super::refs::{RefKind, Refs};
-use super::{patch, playable, schema, Content};
+use super::{bounds, patch, schema, Content};
 use orrery_core::diagnostics::{Diagnostic, SchemaCheck, SourceDoc};
 use orrery_core::files::{ContentFiles, MAX_CONTENT_FILE_BYTES};
 use orrery_core::located::{LNode, Origin};
@@ -321,8 +321,8 @@ impl Content {
         let host = compile_scripts(&scripts, &mut diags);
         let parts = decode_all(&docs, &valid, &mut diags);
         check_references(&parts, &docs, &host, &scripts, &mut diags);
-        playable::check(
-            &playable::Decoded {
+        bounds::check(
+            &bounds::Decoded {
                 rules: parts.rules.as_ref(),
                 sectors: parts.sectors.as_ref(),
                 research: parts.research.as_ref(),

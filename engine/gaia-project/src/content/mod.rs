@@ -7,6 +7,7 @@
 //! println!("{}", content.summary());
 //! ```
 
+pub mod bounds;
 pub mod describe;
 pub mod effect;
 #[doc(hidden)]
@@ -17,7 +18,6 @@ pub mod kinds;
 mod load;
 pub mod overlay;
 mod patch;
-pub mod playable;
 pub mod reference;
 pub mod refs;
 pub mod schema;

@@ -1,5 +1,5 @@
 //! Checks that content which decodes can also be played: every number within the range the
-//! kernel computes in, the round count and player counts bounded, enough tiles for the
+//! game computes in, the round count and player counts bounded, enough tiles for the
 //! player counts and rounds the content declares. Each problem names its file and line.
 
 use super::kinds::{
