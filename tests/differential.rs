@@ -308,3 +308,52 @@ fn a_seats_income_order_is_one_decision() {
     assert_eq!(pw(&split, "ambas"), pw(&g, "ambas"));
     assert_eq!(pw(&g, "ambas"), [0, 0, 2, 0]);
 }
+
+// A federation paid with every power token --------------------------------------------------------
+
+#[test]
+fn a_federation_paid_with_every_power_token_is_listed_and_formed() {
+    // The platform refused move 88, `firaks federation 3A2,…,7C fed1. endturn` ("federation
+    // is not in the list of available commands"). Its listing searches federations by a
+    // heuristic that, allowed exactly as many satellites as the Firaks have tokens (6), finds
+    // none here; given one token more it lists this very federation, and its own check of the
+    // hexes accepts them (6 satellites, power value 8 of the 7 needed). By the printed rules
+    // each satellite costs one power token from any area: with 6 tokens, 6 satellites are
+    // affordable. Orrery lists the federation and forms it.
+    let name = "refused-4p-s8m4-123";
+    let part = "federation 3A2,3A7,3B1,3B4,3C,7A2,7A7,7B1,7B3,7C fed1";
+    let line = format!("firaks {part}. endturn");
+    let g = differential_at(platform_content(), name, None);
+    let s = seat(&g, "firaks");
+    assert_eq!(pw(&g, "firaks"), [3, 3, 0, 0]);
+    assert!(g.state.players[s].satellites.is_empty());
+    let feds: Vec<String> = listed(&g)
+        .into_iter()
+        .filter(|p| p.starts_with("federation "))
+        .collect();
+    assert!(feds.contains(&part.to_string()), "{feds:?}");
+    // Listing and forming agree: every listed federation forms, with 6 satellites.
+    for p in &feds {
+        let mut h = g.clone();
+        h.apply_part(&parse_part(p))
+            .unwrap_or_else(|e| panic!("{p}: {e}"));
+        assert_eq!(h.state.players[s].satellites.len(), 6, "{p}");
+    }
+    let mut formed = g.clone();
+    ok(&mut formed, &line);
+    assert_eq!(pw(&formed, "firaks"), [0, 0, 0, 0]);
+    assert_eq!(formed.state.players[s].satellites.len(), 6);
+    // One token fewer: no federation is listed, and the line is refused saying why.
+    let mut poorer = g.clone();
+    poorer.state.players[s].power.areas[0] -= 1;
+    let parts = listed(&poorer);
+    assert!(
+        !parts.iter().any(|p| p.starts_with("federation ")),
+        "{parts:?}"
+    );
+    refused_with(
+        &mut poorer,
+        &line,
+        "not enough power tokens: need 6, have 5",
+    );
+}
