@@ -8,7 +8,7 @@ use smallvec::SmallVec;
 use crate::board::FactionBoard;
 use crate::content::{Bundle, Condition, Content, Effect, Faction, Grants, Modifier, ScriptRef};
 use crate::notation::{Word, MAX_AMOUNT};
-use crate::power::{Area, Power, Special};
+use crate::power::{Area, Code, Power, Special};
 
 /// The resource code of victory points.
 pub const VP: &str = "vp";
@@ -439,11 +439,11 @@ impl Player {
     /// own; what a gain would bring past it is lost, as past a resource's cap.
     pub fn add(&mut self, content: &Content, code: &str, n: i32, source: &str) {
         let room = |held: u32| (n.max(0) as u32).min(MAX_AMOUNT.saturating_sub(held));
-        match code {
-            "pw" => {
+        match Code::of(code) {
+            Some(Code::Charge) => {
                 self.power.charge(n.max(0) as u32, false);
             }
-            "t" => {
+            Some(Code::Tokens) => {
                 let held = self
                     .power
                     .areas
@@ -452,7 +452,7 @@ impl Player {
                 let special = u32::from(self.power.special.is_some_and(|s| s.area.is_some()));
                 self.power.gain_tokens(room(held.saturating_add(special)));
             }
-            "gf" => {
+            Some(Code::Gaiaformers) => {
                 let held = self.gaiaformers.saturating_add(self.gaiaformers_in_gaia);
                 self.gaiaformers += room(held);
             }

@@ -3,6 +3,50 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The power-cycle codes a bundle may hold besides the content's resources, written once:
+/// every place that reads a code (loading, hooks, paying, gaining, descriptions, the
+/// heuristic) matches on these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Code {
+    /// `pw`: power charged (gained) or spent from area III (paid).
+    Charge,
+    /// `t`: power tokens gained into area I, or discarded.
+    Tokens,
+    /// `tg`: tokens paid from the Gaia area.
+    GaiaTokens,
+    /// `t-a3`: tokens moved from area III to the Gaia area.
+    Area3Tokens,
+    /// `gf`: Gaiaformers.
+    Gaiaformers,
+}
+
+impl Code {
+    /// Every code, in the order descriptions and schemas list them.
+    pub const ALL: [Code; 5] = [
+        Code::Charge,
+        Code::Tokens,
+        Code::GaiaTokens,
+        Code::Area3Tokens,
+        Code::Gaiaformers,
+    ];
+
+    /// The code as bundles and the notation write it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            Code::Charge => "pw",
+            Code::Tokens => "t",
+            Code::GaiaTokens => "tg",
+            Code::Area3Tokens => "t-a3",
+            Code::Gaiaformers => "gf",
+        }
+    }
+
+    /// The power-cycle code written `text`, if it is one.
+    pub fn of(text: &str) -> Option<Code> {
+        Code::ALL.into_iter().find(|c| c.text() == text)
+    }
+}
+
 /// A power area.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Area {

@@ -11,6 +11,7 @@ use super::effect::{
 };
 use super::overlay::ItemKind;
 use super::Content;
+use crate::power::Code;
 
 /// `n` of a word, with the word in the plural unless `n` is 1 (`words` is `(one, many)`).
 fn counted(n: i64, words: (&str, &str)) -> String {
@@ -40,18 +41,20 @@ fn resource_word(content: &Content, code: &str, n: i64) -> String {
 
 /// One amount of a bundle gained (`gaining`) or paid.
 fn amount(content: &Content, code: &str, n: i64, gaining: bool) -> String {
-    match code {
-        "pw" if gaining => format!("charge {n} power"),
-        "pw" => format!("{n} power"),
-        "t" if gaining => counted(n, ("power token", "power tokens")),
-        "t" => format!("discard {}", counted(n, ("power token", "power tokens"))),
-        "tg" => counted(n, ("token from the Gaia area", "tokens from the Gaia area")),
-        "t-a3" => format!(
+    match Code::of(code) {
+        Some(Code::Charge) if gaining => format!("charge {n} power"),
+        Some(Code::Charge) => format!("{n} power"),
+        Some(Code::Tokens) if gaining => counted(n, ("power token", "power tokens")),
+        Some(Code::Tokens) => format!("discard {}", counted(n, ("power token", "power tokens"))),
+        Some(Code::GaiaTokens) => {
+            counted(n, ("token from the Gaia area", "tokens from the Gaia area"))
+        }
+        Some(Code::Area3Tokens) => format!(
             "{} from area III to the Gaia area",
             counted(n, ("token", "tokens"))
         ),
-        "gf" => counted(n, ("Gaiaformer", "Gaiaformers")),
-        _ => format!("{n} {}", resource_word(content, code, n)),
+        Some(Code::Gaiaformers) => counted(n, ("Gaiaformer", "Gaiaformers")),
+        None => format!("{n} {}", resource_word(content, code, n)),
     }
 }
 
@@ -59,13 +62,17 @@ fn amount(content: &Content, code: &str, n: i64, gaining: bool) -> String {
 pub fn bundle(content: &Content, b: &Bundle, gaining: bool) -> String {
     // Resources in the order `rules.yaml` lists them, then the power-cycle codes.
     let rank = |code: &str| {
-        let power = ["pw", "t", "tg", "t-a3", "gf"];
         content
             .rules
             .resources
             .iter()
             .position(|r| r.id == code)
-            .or_else(|| power.iter().position(|p| *p == code).map(|i| 1000 + i))
+            .or_else(|| {
+                Code::ALL
+                    .iter()
+                    .position(|p| p.text() == code)
+                    .map(|i| 1000 + i)
+            })
             .unwrap_or(usize::MAX)
     };
     let mut items: Vec<(&str, i32)> = b.iter().collect();

@@ -16,8 +16,19 @@ use orrery_core::files::{ContentFiles, MAX_CONTENT_FILE_BYTES};
 use orrery_core::located::{LNode, Origin};
 use orrery_core::script::{Limits, ScriptHost};
 
-/// Power-cycle codes the kernel understands in bundles, besides content resources.
-pub const POWER_CODES: [&str; 5] = ["pw", "t", "tg", "t-a3", "gf"];
+/// Power-cycle codes the game understands in bundles, besides content resources: the
+/// texts of [`crate::power::Code::ALL`].
+pub const POWER_CODES: [&str; 5] = {
+    use crate::power::Code;
+    let all = Code::ALL;
+    [
+        all[0].text(),
+        all[1].text(),
+        all[2].text(),
+        all[3].text(),
+        all[4].text(),
+    ]
+};
 
 /// The kinds of content files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

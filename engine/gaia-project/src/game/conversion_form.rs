@@ -6,6 +6,7 @@ use smallvec::SmallVec;
 use super::legal::{codes_key, plain_gain};
 use crate::content::{Content, Conversion, Effect};
 use crate::notation::{Amount, Amounts, Command};
+use crate::power::Code;
 
 /// What a code takes from a seat when paid (or brings when gained), resolved from the code
 /// once.
@@ -30,13 +31,13 @@ pub(crate) enum PayCode {
 impl PayCode {
     /// The resolved form of a code.
     pub fn of(content: &Content, code: &str) -> PayCode {
-        match code {
-            "pw" => PayCode::Power,
-            "t" => PayCode::Tokens,
-            "tg" => PayCode::GaiaTokens,
-            "t-a3" => PayCode::Area3Tokens,
-            "gf" => PayCode::Gaiaformers,
-            _ => content
+        match Code::of(code) {
+            Some(Code::Charge) => PayCode::Power,
+            Some(Code::Tokens) => PayCode::Tokens,
+            Some(Code::GaiaTokens) => PayCode::GaiaTokens,
+            Some(Code::Area3Tokens) => PayCode::Area3Tokens,
+            Some(Code::Gaiaformers) => PayCode::Gaiaformers,
+            None => content
                 .rules
                 .resources
                 .iter()

@@ -5,7 +5,7 @@ use super::{err, Game, MoveError};
 use crate::content::{Bundle, Count, Effect, Event, Grants, Modifier, PlanetKind, ResearchChoice};
 use crate::game::turn::Follow;
 use crate::player::substitutions;
-use crate::power::Area;
+use crate::power::{Area, Code};
 use orrery_core::hex::Hex;
 
 /// Something that happened, for triggers: the facts a trigger's filter and a hook's `event`
@@ -260,17 +260,17 @@ impl Game {
         let content = self.content.clone();
         // Resources first, so the power parts (which may ask about a special token) come last.
         let mut parts: Vec<(&str, i32)> = cost.iter().collect();
-        parts.sort_by_key(|(c, _)| matches!(*c, "pw" | "t"));
+        parts.sort_by_key(|(c, _)| matches!(Code::of(c), Some(Code::Charge | Code::Tokens)));
         for (code, n) in parts {
             if n < 0 {
                 return err(format!("negative cost {n}{code}"));
             }
             let n = n as u32;
             let p = &mut self.state.players[seat];
-            match code {
-                "pw" => self.spend_power(seat, n, value)?,
-                "t" => self.move_tokens(seat, n, false)?,
-                "tg" => {
+            match Code::of(code) {
+                Some(Code::Charge) => self.spend_power(seat, n, value)?,
+                Some(Code::Tokens) => self.move_tokens(seat, n, false)?,
+                Some(Code::GaiaTokens) => {
                     let have = p.power.areas[Area::Gaia.index()];
                     if have < n {
                         return err(format!(
@@ -283,7 +283,7 @@ impl Game {
                         p.power.areas[area.index()] += n;
                     }
                 }
-                "t-a3" => {
+                Some(Code::Area3Tokens) => {
                     let have = p.power.areas[Area::III.index()];
                     if have < n {
                         return err(format!(
@@ -293,13 +293,13 @@ impl Game {
                     p.power.areas[Area::III.index()] -= n;
                     p.power.areas[Area::Gaia.index()] += n;
                 }
-                "gf" => {
+                Some(Code::Gaiaformers) => {
                     if free_gf < n {
                         return err(format!("not enough Gaiaformers: need {n}, have {free_gf}"));
                     }
                     p.gaiaformers_in_gaia += n;
                 }
-                _ => {
+                None => {
                     let have = p.resource(&content, code);
                     if have < n as i32 {
                         return err(format!("not enough {code}: need {n}, have {have}"));

@@ -5,21 +5,24 @@
 
 use super::{Game, Stage};
 use crate::content::{Bundle, Effect};
-use crate::power::Area;
+use crate::power::{Area, Code};
 use orrery_core::play_api::Evaluate;
 
 /// Rough VP worth of one unit of a resource or power-cycle code.
 fn code_worth(code: &str) -> f64 {
-    match code {
-        "vp" => 1.0,
-        "c" => 0.3,
-        "o" => 0.9,
-        "k" => 0.8,
-        "q" => 2.4,
-        "pw" => 0.2,
-        "t" => 0.25,
-        "gf" => 1.5,
-        _ => 0.3,
+    match Code::of(code) {
+        Some(Code::Charge) => 0.2,
+        Some(Code::Tokens) => 0.25,
+        Some(Code::Gaiaformers) => 1.5,
+        Some(Code::GaiaTokens | Code::Area3Tokens) => 0.3,
+        None => match code {
+            "vp" => 1.0,
+            "c" => 0.3,
+            "o" => 0.9,
+            "k" => 0.8,
+            "q" => 2.4,
+            _ => 0.3,
+        },
     }
 }
 

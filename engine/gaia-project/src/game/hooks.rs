@@ -526,8 +526,9 @@ impl Game {
 
     /// Whether a code is a resource or a power-cycle code.
     fn check_code(&self, code: &str) -> Result<(), String> {
-        let power = ["pw", "t", "tg", "t-a3", "gf"];
-        if power.contains(&code) || self.content.rules.resources.iter().any(|r| r.id == code) {
+        if crate::power::Code::of(code).is_some()
+            || self.content.rules.resources.iter().any(|r| r.id == code)
+        {
             Ok(())
         } else {
             Err(format!("unknown resource code \"{code}\""))
