@@ -41,9 +41,17 @@ impl Code {
         }
     }
 
-    /// The power-cycle code written `text`, if it is one.
+    /// The power-cycle code written `text`, if it is one (a match, as fast as the string
+    /// matches it replaces on paying and gaining paths).
     pub fn of(text: &str) -> Option<Code> {
-        Code::ALL.into_iter().find(|c| c.text() == text)
+        match text {
+            "pw" => Some(Code::Charge),
+            "t" => Some(Code::Tokens),
+            "tg" => Some(Code::GaiaTokens),
+            "t-a3" => Some(Code::Area3Tokens),
+            "gf" => Some(Code::Gaiaformers),
+            _ => None,
+        }
     }
 }
 
@@ -384,6 +392,15 @@ impl Power {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_power_code_reads_back_from_its_text() {
+        for c in Code::ALL {
+            assert_eq!(Code::of(c.text()), Some(c));
+        }
+        assert_eq!(Code::of("c"), None);
+        assert_eq!(Code::of("PW"), None);
+    }
 
     fn p(a: [u32; 4]) -> Power {
         Power {
