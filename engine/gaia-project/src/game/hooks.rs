@@ -536,7 +536,8 @@ impl Game {
     }
 
     /// Asks every condition hook of every seat again and keeps the answers; abilities that
-    /// become active join the income order.
+    /// become active join the income order. Every seat's hooks are asked after any seat's
+    /// move, so a failing hook's error names the seat it belongs to, not only the move.
     pub(crate) fn refresh_conditions(&mut self) -> Result<(), MoveError> {
         for seat in 0..self.state.players.len() {
             let Some(fixed) = self.seats.get(seat).and_then(Option::as_ref) else {
@@ -547,16 +548,25 @@ impl Game {
             }
             let hooks = fixed.condition_hooks.clone();
             let view = self.hook_view(seat, json!({"kind": "condition"}));
+            let owner = |e: MoveError| {
+                let p = &self.state.players[seat];
+                MoveError(format!(
+                    "the condition hook of seat {} ({}): {}",
+                    seat + 1,
+                    p.faction,
+                    e.0
+                ))
+            };
             let mut holding = Vec::new();
             for s in &hooks {
-                match self.call_hook(s, &view)? {
+                match self.call_hook(s, &view).map_err(owner)? {
                     Value::Bool(true) => holding.push(hook_key(s)),
                     Value::Bool(false) => {}
                     other => {
-                        return Err(self.hook_refusal(
+                        return Err(owner(self.hook_refusal(
                             s,
                             format!("a condition hook returns true or false, not {other}"),
-                        ))
+                        )))
                     }
                 }
             }
@@ -1233,6 +1243,15 @@ fn start(v) { [] }
             e.0.contains("function rich") && e.0.contains("true or false"),
             "{e}"
         );
+        // The error names the seat whose hook failed: every seat's conditions are asked
+        // after any seat's move, so the move alone would blame the wrong player.
+        let owner = g2
+            .state
+            .players
+            .iter()
+            .position(|p| p.faction == "blips")
+            .map(|s| format!("the condition hook of seat {} (blips): ", s + 1));
+        assert!(owner.is_some_and(|o| e.0.starts_with(&o)), "{e}");
     }
 
     #[test]
