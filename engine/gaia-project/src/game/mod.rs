@@ -409,7 +409,13 @@ impl Game {
             rng: Rng::new(0),
             setup: Arc::new(setup),
         };
-        Ok(Game {
+        Ok(Game::holding(content, state))
+    }
+
+    /// A game around a state, with nothing worked out yet: what content names (hooks,
+    /// watchers) read from it, empty per-seat facts, memo and ledger.
+    fn holding(content: Arc<Content>, state: GameState) -> Game {
+        Game {
             hooked: hooks::content_names_hooks(&content),
             watching: effects::content_watches(&content),
             content,
@@ -418,23 +424,14 @@ impl Game {
             memo: Default::default(),
             event: None,
             ledger: Arc::default(),
-        })
+        }
     }
 
     /// A game resumed from a state this crate made (a clone's state, a test's): not checked.
     /// From outside, use [`Game::load`].
     pub(crate) fn from_state(content: Arc<Content>, mut state: GameState) -> Game {
         Arc::make_mut(&mut state.map).reindex();
-        let mut g = Game {
-            hooked: hooks::content_names_hooks(&content),
-            watching: effects::content_watches(&content),
-            content,
-            state,
-            seats: Arc::default(),
-            memo: Default::default(),
-            event: None,
-            ledger: Arc::default(),
-        };
+        let mut g = Game::holding(content, state);
         g.refresh_seats();
         g
     }
