@@ -33,6 +33,13 @@ pub trait Playable: Clone {
     fn problems(&self) -> Vec<String> {
         Vec::new()
     }
+    /// A copy of the game as `seat` may know it: what the seat cannot see (other seats' hands,
+    /// the order of a deck) replaced by a sample consistent with what it can, drawn with
+    /// `seed`. Bots plan on this copy, never on the game itself. A game without hidden
+    /// information returns a plain copy (the default).
+    fn for_seat(&self, _seat: usize, _seed: u64) -> Self {
+        self.clone()
+    }
 }
 
 /// A heuristic value of a position for a seat, in score units: roughly the score the seat can

@@ -1,13 +1,14 @@
 //! A greedy player: it tries every legal action on a copy of the game and keeps the one after
 //! which the heuristic value of its seat is highest (ties broken by its seeded generator).
 
-use super::{Bot, FreeCap, MAX_FREE};
+use super::{sample_seed, Bot, FreeCap, MAX_FREE};
 use crate::play_api::Evaluate;
 use crate::rng::Rng;
 
 /// A seeded one-step-lookahead player.
 #[derive(Debug, Clone)]
 pub struct GreedyBot {
+    seed: u64,
     rng: Rng,
     cap: FreeCap,
 }
@@ -16,6 +17,7 @@ impl GreedyBot {
     /// A greedy bot with a seed (for breaking ties).
     pub fn new(seed: u64) -> GreedyBot {
         GreedyBot {
+            seed,
             rng: Rng::new(seed),
             cap: FreeCap::new(MAX_FREE),
         }
@@ -68,7 +70,8 @@ impl<G: Evaluate> Bot<G> for GreedyBot {
     fn choose(&mut self, game: &G, legal: &[G::Action]) -> Option<G::Action> {
         let free = self.cap.allows(game);
         let mut spent = 0;
-        let pick = legal[best_index(game, legal, free, &mut self.rng, &mut spent)?].clone();
+        let seen = game.for_seat(game.to_decide()?, sample_seed(self.seed, game));
+        let pick = legal[best_index(&seen, legal, free, &mut self.rng, &mut spent)?].clone();
         self.cap.note(game, &pick);
         Some(pick)
     }

@@ -89,6 +89,15 @@ where
     Some(bot)
 }
 
+/// The seed a bot samples the hidden part of `game` with ([`Playable::for_seat`]): fixed by
+/// the bot's seed and the decision, so drawing it leaves the bot's own generator untouched.
+pub(crate) fn sample_seed<G: Playable>(bot_seed: u64, game: &G) -> u64 {
+    (game.decisions_done() as u64)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .rotate_left(17)
+        ^ bot_seed
+}
+
 /// Counts free actions within one decision, to cap them.
 #[derive(Debug, Clone)]
 pub(crate) struct FreeCap {
@@ -268,6 +277,72 @@ mod tests {
             .expect("ends");
         for (s, vp) in g.score().iter().enumerate() {
             assert_eq!(g.value(s), f64::from(*vp));
+        }
+    }
+
+    /// One guess by seat 0: which of two cups hides the prize. Seat 0 cannot see it, so its
+    /// view ([`Playable::for_seat`]) puts the prize under cup 0 whatever the truth.
+    #[derive(Debug, Clone)]
+    struct Cups {
+        prize: usize,
+        guess: Option<usize>,
+    }
+
+    impl Playable for Cups {
+        type Action = usize;
+        fn seat_count(&self) -> usize {
+            1
+        }
+        fn to_decide(&self) -> Option<usize> {
+            self.guess.is_none().then_some(0)
+        }
+        fn legal(&self) -> Vec<usize> {
+            if self.guess.is_none() {
+                vec![0, 1]
+            } else {
+                Vec::new()
+            }
+        }
+        fn play(&mut self, cup: &usize) -> Result<(), String> {
+            self.guess = Some(*cup);
+            Ok(())
+        }
+        fn is_over(&self) -> bool {
+            self.guess.is_some()
+        }
+        fn score(&self) -> Vec<i32> {
+            vec![i32::from(self.guess == Some(self.prize))]
+        }
+        fn decisions_done(&self) -> usize {
+            usize::from(self.guess.is_some())
+        }
+        fn is_free(&self, _: &usize) -> bool {
+            false
+        }
+        fn for_seat(&self, _seat: usize, _seed: u64) -> Self {
+            Cups {
+                prize: 0,
+                guess: self.guess,
+            }
+        }
+    }
+
+    impl Evaluate for Cups {
+        fn value(&self, seat: usize) -> f64 {
+            f64::from(self.score()[seat])
+        }
+    }
+
+    #[test]
+    fn bots_plan_on_what_their_seat_may_see() {
+        for name in ["greedy", "search:50", "best"] {
+            for prize in [0, 1] {
+                let g = Cups { prize, guess: None };
+                let mut bot = by_name::<Cups>(name, 3).expect("known bot");
+                let legal = g.legal();
+                // Reading the hidden prize would pick cup 1 when it is there.
+                assert_eq!(bot.choose(&g, &legal), Some(0), "{name}, prize {prize}");
+            }
         }
     }
 }

@@ -7,7 +7,7 @@
 //! done, and what is left of the budget is shared by the looks further.
 
 use super::greedy::best_index;
-use super::{Bot, FreeCap, MAX_FREE};
+use super::{sample_seed, Bot, FreeCap, MAX_FREE};
 use crate::play_api::Evaluate;
 use crate::rng::Rng;
 
@@ -26,6 +26,7 @@ const PARTS_PER_DECISION: usize = 40;
 /// A seeded planning player with a budget of simulated actions per decision.
 #[derive(Debug, Clone)]
 pub struct SearchBot<A> {
+    seed: u64,
     rng: Rng,
     budget: u64,
     cap: FreeCap,
@@ -38,6 +39,7 @@ impl<A> SearchBot<A> {
     /// A bot with a seed and a budget of simulated actions per decision.
     pub fn new(seed: u64, budget: u32) -> SearchBot<A> {
         SearchBot {
+            seed,
             rng: Rng::new(seed),
             budget: u64::from(budget),
             cap: FreeCap::new(MAX_FREE),
@@ -108,6 +110,8 @@ impl<A: Clone + PartialEq> SearchBot<A> {
             return Some(self.plan.remove(0));
         }
         let seat = game.to_decide()?;
+        // Plan on what the seat may know, never on the hidden part of the game.
+        let game = &game.for_seat(seat, sample_seed(self.seed, game));
         let mut spent: u64 = 0;
         // Every first action, with its decision completed greedily.
         let mut lines: Vec<(f64, G, Vec<A>)> = Vec::new();
