@@ -100,7 +100,7 @@ pub fn run(args: &ContentArgs, paths: &[PathBuf], json: bool) -> ExitCode {
     };
     errln!("{}", stack.describe());
     let overlays = stack.overlays();
-    let files = stack.source.files();
+    let files = stack.base_files();
     let mut loaded = None;
     let load = time_median(9, || loaded = Content::load(files.as_ref(), &overlays).ok());
     let Some(content) = loaded.map(Arc::new) else {
