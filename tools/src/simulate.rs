@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use orrery_core::bot::{self, Bot, PlayError};
-use orrery_core::game_module::{GameModule, Scribe};
+use orrery_core::game_module::{GameModule, Scribe, Start};
 use orrery_core::rng::Rng;
 use orrery_gp::game::Game;
 use rayon::prelude::*;
@@ -568,16 +568,13 @@ fn play_game<G: GameModule>(
     let mut rng = Rng::new(seed);
     let (factions, bot_names) = lineup(config, index);
     let mut scribe = G::Scribe::default();
-    let mut game = G::start(
-        content,
-        config.players,
-        on.map(|s| &s.setup),
-        factions.as_deref(),
-        &mut rng,
+    let how = Start {
+        players: config.players,
+        setup: on.map(|s| &s.setup),
+        identities: factions.as_deref(),
         hook_budget,
-        &mut scribe,
-        lines,
-    )?;
+    };
+    let mut game = G::start(content, how, &mut rng, &mut scribe, lines)?;
     let mut bots: Vec<Box<dyn Bot<G> + Send>> = bot_names
         .iter()
         .enumerate()

@@ -83,16 +83,13 @@ pub trait GameModule: Evaluate<Action: Send> + Send + Sized + 'static {
         None
     }
 
-    /// Starts one game of a study: its setup drawn with `rng` (or `setup`), `players` seats
-    /// each given the identity in `identities` or one chosen with `rng`. The choices played
-    /// are noted with `scribe` into `lines`. The game returned waits for the bots.
+    /// Starts one game of a study as `how` says, drawing what it leaves open with `rng`. The
+    /// choices played are noted with `scribe` into `lines`. The game returned waits for the
+    /// bots.
     fn start(
         content: &Arc<Self::Content>,
-        players: usize,
-        setup: Option<&Self::Setup>,
-        identities: Option<&[String]>,
+        how: Start<'_, Self::Setup>,
         rng: &mut Rng,
-        hook_budget: u64,
         scribe: &mut Self::Scribe,
         lines: &mut Vec<String>,
     ) -> Result<Self, String>;
@@ -124,6 +121,19 @@ pub trait GameModule: Evaluate<Action: Send> + Send + Sized + 'static {
     ) -> Option<Value> {
         None
     }
+}
+
+/// How one game of a study starts.
+#[derive(Debug, Clone, Copy)]
+pub struct Start<'a, S> {
+    /// Seats.
+    pub players: usize,
+    /// A recorded setup, else one drawn from the game's seed.
+    pub setup: Option<&'a S>,
+    /// Each seat's identity, else each chosen from the game's seed.
+    pub identities: Option<&'a [String]>,
+    /// Operations the game's script hooks may run in all.
+    pub hook_budget: u64,
 }
 
 /// Turns the actions of a game into its log lines as they are played.

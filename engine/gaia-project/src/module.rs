@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use orrery_core::diagnostics::Diagnostic;
 use orrery_core::files::{ContentFiles, OverlaySource};
-use orrery_core::game_module::{GameModule, Watcher};
+use orrery_core::game_module::{GameModule, Start, Watcher};
 use orrery_core::play_api::Playable;
 use orrery_core::rng::Rng;
 use serde_json::{json, Value};
@@ -92,22 +92,19 @@ impl GameModule for Game {
     /// its end of turn.
     fn start(
         content: &Arc<Content>,
-        players: usize,
-        setup: Option<&Setup>,
-        identities: Option<&[String]>,
+        how: Start<'_, Setup>,
         rng: &mut Rng,
-        hook_budget: u64,
         scribe: &mut LineWriter,
         lines: &mut Vec<String>,
     ) -> Result<Game, String> {
-        let setup = match setup {
+        let setup = match how.setup {
             Some(s) => s.clone(),
-            None => Setup::random(content, players, rng).map_err(|e| e.to_string())?,
+            None => Setup::random(content, how.players, rng).map_err(|e| e.to_string())?,
         };
         let mut game = Game::new(content.clone(), setup).map_err(|e| e.to_string())?;
-        game.set_hook_budget(hook_budget);
-        for seat in 0..players {
-            let pick = match identities {
+        game.set_hook_budget(how.hook_budget);
+        for seat in 0..how.players {
+            let pick = match how.identities {
                 Some(f) => Command::Faction(f[seat].as_str().into()),
                 None => {
                     let legal = game.legal();
