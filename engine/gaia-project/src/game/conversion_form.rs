@@ -3,7 +3,7 @@
 
 use smallvec::SmallVec;
 
-use super::legal::{codes_key, plain_gain};
+use super::bundle::{codes_key, plain_gain};
 use crate::content::{Content, Conversion, Effect};
 use crate::notation::{Amount, Amounts, Command};
 use crate::power::Code;

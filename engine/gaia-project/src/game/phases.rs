@@ -402,7 +402,7 @@ impl Game {
     fn income_event(&self, seat: usize, e: &Effect) -> Option<Bundle> {
         match e {
             Effect::Gain(b) => Some(b.clone()),
-            Effect::GainPer(g) => Some(crate::game::legal::scaled(
+            Effect::GainPer(g) => Some(super::bundle::scaled(
                 &g.gain,
                 self.count(seat, &g.per) as i32,
             )),
