@@ -1,15 +1,12 @@
 //! Actions by id: the board's power and QIC actions, and the special actions a seat owns.
 
+use super::lookup::by_id;
 use super::{err, Game, MoveError};
 
 impl Game {
+    /// Takes a board action (once a round), paying its cost.
     pub(super) fn board_action(&mut self, seat: usize, id: &str) -> Result<(), MoveError> {
-        let a = self
-            .content
-            .board_actions
-            .actions
-            .iter()
-            .find(|a| a.id == id)
+        let a = by_id(&self.content.board_actions.actions, id)
             .cloned()
             .ok_or_else(|| MoveError(format!("unknown board action {id}")))?;
         if self.state.actions_used.iter().any(|u| u == id) {
@@ -23,6 +20,7 @@ impl Game {
         self.apply_effects(seat, &a.effects, "board actions")
     }
 
+    /// Takes a special action the seat owns (once a round), by its key.
     pub(super) fn special(&mut self, seat: usize, key: &str) -> Result<(), MoveError> {
         if self.state.players[seat]
             .specials_used

@@ -3,6 +3,7 @@
 //! follow-ups place, downgrade or swap.
 
 use super::happened::Happened;
+use super::lookup::index_of;
 use super::{err, Gaiaformer, Game, MoveError};
 use crate::content::{BuildingRole, Bundle, Downgrade, Modifier, Place, PlanetKind, Swap};
 use orrery_core::hex::Hex;
@@ -111,6 +112,7 @@ impl Game {
         Ok(())
     }
 
+    /// The faction abilities whose conditions the seat meets, by index.
     pub(crate) fn active_abilities(&self, seat: usize) -> Vec<usize> {
         let p = &self.state.players[seat];
         self.faction(seat)
@@ -122,6 +124,7 @@ impl Game {
             .collect()
     }
 
+    /// Starts a Gaia project: a Gaiaformer on a Transdim planet in range, for power tokens.
     fn gaia_project(&mut self, seat: usize, idx: usize, hex: Hex) -> Result<(), MoveError> {
         if self.planet_kind(idx) != PlanetKind::Transdim {
             return err(format!("{} is not a Transdim planet", self.hex_name(hex)));
@@ -155,6 +158,8 @@ impl Game {
         Ok(())
     }
 
+    /// Places a building by a follow-up (`place`): on a free space in range, maybe creating a
+    /// planet; a station joins no charge or trigger.
     pub(super) fn place(&mut self, seat: usize, p: &Place, hex: Hex) -> Result<(), MoveError> {
         let idx = self.state.map.space_index(hex).expect("on map");
         if p.on_empty_space && self.planet_kind(idx) != PlanetKind::Empty {
@@ -187,13 +192,7 @@ impl Game {
             self.pay(seat, &cost)?;
         }
         if let Some(planet) = &p.creates_planet {
-            if let Some(i) = self
-                .content
-                .planets
-                .planets
-                .iter()
-                .position(|x| &x.id == planet)
-            {
+            if let Some(i) = index_of(&self.content.planets.planets, planet) {
                 self.state.planets[idx] = i as u8;
             }
             return self.finish_build(seat, idx, &p.building, false, true);
@@ -211,6 +210,7 @@ impl Game {
         self.finish_build(seat, idx, &p.building, false, false)
     }
 
+    /// Replaces the seat's building on a space by a lower one (a follow-up).
     pub(super) fn downgrade(
         &mut self,
         seat: usize,
@@ -229,6 +229,7 @@ impl Game {
         self.finish_build(seat, idx, &d.to, false, false)
     }
 
+    /// Swaps two of the seat's buildings (a follow-up): the one on the space and one elsewhere.
     pub(super) fn swap(&mut self, seat: usize, s: &Swap, hex: Hex) -> Result<(), MoveError> {
         let idx = self.state.map.space_index(hex).expect("on map");
         let target_ok = self.state.structures.get(&idx).is_some_and(|l| {

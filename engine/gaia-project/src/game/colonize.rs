@@ -55,6 +55,7 @@ impl ColonyBudget<'_> {
 }
 
 impl Game {
+    /// Founds a colony on a planet: the plan, its cost, its terraforming steps, the building.
     pub(super) fn build_on_planet(
         &mut self,
         seat: usize,

@@ -3,6 +3,7 @@
 use super::conversion_form::PayCode;
 use super::follow::Follow;
 use super::happened::{event_matches, Happened};
+use super::lookup::by_id;
 use super::{err, Game, MoveError};
 use crate::content::{Bundle, Count, Effect, Event, Grants, Modifier, PlanetKind, ResearchChoice};
 use crate::player::substitutions;
@@ -299,12 +300,7 @@ impl Game {
         id: &str,
         source: &str,
     ) -> Result<(), MoveError> {
-        let token = self
-            .content
-            .federation_tokens
-            .tokens
-            .iter()
-            .find(|t| t.id == id)
+        let token = by_id(&self.content.federation_tokens.tokens, id)
             .cloned()
             .ok_or_else(|| MoveError(format!("unknown federation token {id}")))?;
         self.state.players[seat]
@@ -382,13 +378,7 @@ impl Game {
             .checked_sub(1)
             .and_then(|r| self.state.setup.round_scoring.get(r))
         {
-            if let Some(tile) = self
-                .content
-                .round_scoring
-                .tiles
-                .iter()
-                .find(|t| &t.id == tile_id)
-            {
+            if let Some(tile) = by_id(&self.content.round_scoring.tiles, tile_id) {
                 for t in &tile.triggers {
                     if reaches(t) {
                         due.push(("round scoring", t.effects.clone()));

@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::bundle::scaled;
+use super::lookup::by_id;
 use super::{err, Game, MoveError};
 use crate::content::{Bundle, Modifier, PlanetKind};
 use crate::federation::{self, FedInput};
@@ -246,6 +247,7 @@ impl Game {
         max
     }
 
+    /// Whether a new satellite of the seat may go on a hex.
     fn satellite_space(&self, seat: usize, h: Hex, own_sats: &HashSet<Hex>) -> bool {
         self.state.map.space_index(h).is_some_and(|i| {
             self.planet_kind(i) == PlanetKind::Empty
@@ -257,6 +259,19 @@ impl Game {
         })
     }
 
+    /// Re-scores a federation token the seat owns (a follow-up): its reward again.
+    pub(super) fn rescore_token(&mut self, seat: usize, id: &str) -> Result<(), MoveError> {
+        if !self.state.players[seat].tokens.iter().any(|t| t.id == id) {
+            return err(format!("you own no {id}"));
+        }
+        let reward = by_id(&self.content.federation_tokens.tokens, id)
+            .map(|t| t.reward.clone())
+            .unwrap_or_default();
+        self.apply_effects(seat, &reward, "federations")
+    }
+
+    /// `federation`: forms a federation of the given hexes, paying its satellites and
+    /// taking the token.
     pub(super) fn federate(
         &mut self,
         seat: usize,

@@ -10,6 +10,7 @@ use serde_json::{json, Map, Value};
 
 use super::bundle;
 use super::happened::Happened;
+use super::lookup::by_id;
 use super::{Game, MoveError};
 use crate::content::{
     schema, Bundle, Condition, Content, Effect, Modifier, ResearchChoice, ScriptRef,
@@ -494,14 +495,14 @@ impl Game {
             Effect::GainPer(g) => bundle(&g.gain),
             Effect::Steps(n) | Effect::Range(n) => small(*n),
             Effect::Research(ResearchChoice::Track(t)) => {
-                if content.research.tracks.iter().any(|x| &x.id == t) {
+                if by_id(&content.research.tracks, t).is_some() {
                     Ok(())
                 } else {
                     Err(format!("unknown research track \"{t}\""))
                 }
             }
             Effect::FederationToken(id) => {
-                if content.federation_tokens.tokens.iter().any(|t| &t.id == id) {
+                if by_id(&content.federation_tokens.tokens, id).is_some() {
                     Ok(())
                 } else {
                     Err(format!("unknown federation token \"{id}\""))
@@ -521,7 +522,7 @@ impl Game {
     /// Whether a code is a resource or a power-cycle code.
     fn check_code(&self, code: &str) -> Result<(), String> {
         if crate::power::Code::of(code).is_some()
-            || self.content.rules.resources.iter().any(|r| r.id == code)
+            || by_id(&self.content.rules.resources, code).is_some()
         {
             Ok(())
         } else {

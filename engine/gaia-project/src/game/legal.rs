@@ -8,6 +8,7 @@ use smallvec::SmallVec;
 
 use super::conversion_form::{ConversionForm, PayCode};
 use super::follow::Follow;
+use super::lookup::by_id;
 use super::placement::{Reach, SeatRules};
 use super::{Decision, Game};
 use crate::content::{BuildingRole, Effect, Modifier, Phase, PlanetKind};
@@ -501,12 +502,7 @@ impl Game {
         effects.iter().all(|e| match e {
             Effect::Gain(b) => b.iter().all(|(code, n)| {
                 n <= 0
-                    || self
-                        .content
-                        .rules
-                        .resources
-                        .iter()
-                        .find(|r| r.id == code)
+                    || by_id(&self.content.rules.resources, code)
                         .and_then(|r| r.cap)
                         .is_some_and(|cap| p.resource(&self.content, code) >= cap)
             }),

@@ -17,6 +17,7 @@ mod happened;
 mod hooks;
 pub mod invariants;
 mod legal;
+pub(crate) mod lookup;
 mod memo;
 mod pass;
 mod phases;
@@ -308,7 +309,7 @@ struct SeatFixed {
 impl SeatFixed {
     /// The fixed values of a faction by id; `None` for an unknown or empty id.
     fn new(content: &Content, faction: &str) -> Option<SeatFixed> {
-        let index = content.factions.iter().position(|f| f.id == faction)?;
+        let index = lookup::index_of(&content.factions, faction)?;
         let f = &content.factions[index];
         let wheel = &content.planets.wheel;
         let home = wheel.iter().position(|p| *p == f.home);

@@ -5,6 +5,7 @@ use super::{err, Game, MoveError};
 use crate::content::Effect;
 
 impl Game {
+    /// Passes: pass effects, then the booster for the next round (none in the last).
     pub(super) fn pass(&mut self, seat: usize, booster: Option<&str>) -> Result<(), MoveError> {
         let last = self.state.round >= self.content.rules.rounds;
         let pass_effects: Vec<(&'static str, Vec<Effect>)> = self

@@ -1,6 +1,7 @@
 //! Research: whether a seat may advance a track, and advancing it.
 
 use super::happened::Happened;
+use super::lookup::by_id;
 use super::{err, Game, MoveError};
 use crate::content::Modifier;
 
@@ -17,12 +18,7 @@ impl Game {
         track: &str,
         mods: &[&Modifier],
     ) -> Result<(), MoveError> {
-        let t = self
-            .content
-            .research
-            .tracks
-            .iter()
-            .find(|t| t.id == track)
+        let t = by_id(&self.content.research.tracks, track)
             .ok_or_else(|| MoveError(format!("unknown research track {track}")))?;
         let level = self.state.players[seat].level(track);
         let top = t.levels.len() as u32 - 1;
@@ -53,14 +49,10 @@ impl Game {
         Ok(())
     }
 
+    /// Advances a track one level: its immediate effects and the research-step event.
     pub(crate) fn advance_research(&mut self, seat: usize, track: &str) -> Result<(), MoveError> {
         self.can_advance(seat, track)?;
-        let t = self
-            .content
-            .research
-            .tracks
-            .iter()
-            .find(|t| t.id == track)
+        let t = by_id(&self.content.research.tracks, track)
             .cloned()
             .expect("checked");
         let level = self.state.players[seat].level(track) + 1;

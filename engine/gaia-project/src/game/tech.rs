@@ -1,10 +1,13 @@
 //! Tech tiles: taking a standard or an advanced tile, and covering a standard one.
 
 use super::follow::Follow;
+use super::lookup::by_id;
 use super::{err, Game, MoveError};
 use crate::content::ResearchChoice;
 
 impl Game {
+    /// Takes the tile at a position (a follow-up): a standard tile and its research step, or an
+    /// advanced tile for a green federation token, with a tile to cover and a step.
     pub(super) fn take_tech(&mut self, seat: usize, pos: &str) -> Result<(), MoveError> {
         let prefix = self.content.advanced_tiles.position_prefix.clone();
         if let Some(track) = pos.strip_prefix(&prefix) {
@@ -58,12 +61,7 @@ impl Game {
                 covered: false,
             });
         self.state.players[seat].log_source(&format!("t:{tile}"));
-        let choice = self
-            .content
-            .tech_tiles
-            .positions
-            .iter()
-            .find(|p| p.id == pos)
+        let choice = by_id(&self.content.tech_tiles.positions, pos)
             .and_then(|p| p.track.clone())
             .map_or(ResearchChoice::Any, ResearchChoice::Track);
         self.state.turn.follows.insert(0, Follow::Up(choice));
@@ -78,7 +76,7 @@ impl Game {
         tiles: &[crate::content::Tile],
         id: &str,
     ) -> Result<(), MoveError> {
-        match tiles.iter().find(|t| t.id == id) {
+        match by_id(tiles, id) {
             Some(def) => self.apply_effects(seat, &def.immediate, "tech tiles"),
             None => Ok(()),
         }
@@ -94,6 +92,7 @@ impl Game {
             .ok_or_else(|| MoveError(format!("no tech position {pos}")))
     }
 
+    /// Covers one of the seat's standard tiles (a follow-up of an advanced tile).
     pub(super) fn cover(&mut self, seat: usize, pos: &str) -> Result<(), MoveError> {
         let tile = self.tile_at(pos)?;
         let t = self.state.players[seat]

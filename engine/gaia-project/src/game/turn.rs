@@ -54,6 +54,7 @@ impl Game {
             .collect();
     }
 
+    /// Takes the turn's one main action, refused when it is taken or an action is unfinished.
     fn main_action(&mut self) -> Result<(), MoveError> {
         let owed = self.state.turn.follows.first();
         match (self.state.turn.main, owed) {
@@ -76,6 +77,8 @@ impl Game {
         Some(self.state.turn.follows.remove(i))
     }
 
+    /// One part of a turn, to the module of its action: a follow-up it answers first, else a
+    /// main or free action.
     fn turn_part(&mut self, seat: usize, part: &Command) -> Result<(), MoveError> {
         match part {
             Command::Spend { .. } | Command::Burn(_)
@@ -183,18 +186,7 @@ impl Game {
             Command::FedTile(id) => {
                 self.take_follow(seat, |f| *f == Follow::FedTile)
                     .ok_or_else(|| MoveError("no federation token to re-score".into()))?;
-                if !self.state.players[seat].tokens.iter().any(|t| t.id == id) {
-                    return err(format!("you own no {id}"));
-                }
-                let reward = self
-                    .content
-                    .federation_tokens
-                    .tokens
-                    .iter()
-                    .find(|t| t.id == id)
-                    .map(|t| t.reward.clone())
-                    .unwrap_or_default();
-                self.apply_effects(seat, &reward, "federations")
+                self.rescore_token(seat, id)
             }
             Command::Other { verb, args } => {
                 let hex = args
