@@ -24,7 +24,7 @@ pub const MAX_HOOK_AMOUNT: i32 = 1000;
 
 /// Operations a game's hooks may run in all, unless set otherwise
 /// ([`Game::set_hook_budget`]): every call counts, in play, in listing and in bots' lookahead.
-pub const DEFAULT_HOOK_BUDGET: u64 = 500_000_000;
+pub use orrery_core::script::DEFAULT_HOOK_BUDGET;
 
 /// How many distinct hook errors a game keeps (with how often each occurred).
 pub const KEPT_HOOK_ERRORS: usize = 5;
