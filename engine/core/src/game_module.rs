@@ -55,7 +55,7 @@ pub trait GameModule: Evaluate<Action: Send> + Send + Sized + 'static {
         None
     }
 
-    /// The identities a seat can be given (factions, corporations…).
+    /// The identities a seat can be given: the sides of the game, each with its own powers.
     fn identities(content: &Self::Content) -> Vec<String>;
 
     /// Refuses a rotation of `list` over `players` seats that could not play one game
@@ -94,7 +94,7 @@ pub trait GameModule: Evaluate<Action: Send> + Send + Sized + 'static {
         lines: &mut Vec<String>,
     ) -> Result<Self, String>;
 
-    /// Who plays `seat` (a faction, a corporation…).
+    /// The identity `seat` plays as.
     fn identity(&self, seat: usize) -> String;
 
     /// The seat's points by source (they add up to its score).
