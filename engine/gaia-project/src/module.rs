@@ -123,8 +123,9 @@ impl GameModule for Game {
         Ok(game)
     }
 
+    /// The seat's faction (`p1` before it has one).
     fn identity(&self, seat: usize) -> String {
-        self.state.players[seat].faction.to_string()
+        self.seat_name(seat)
     }
 
     fn vp_sources(&self, seat: usize) -> BTreeMap<String, i32> {
@@ -158,6 +159,25 @@ impl GameModule for Game {
                 "vp": scores[s],
             })).collect::<Vec<_>>(),
         })
+    }
+
+    fn save_state(&self) -> Value {
+        serde_json::to_value(&self.state).unwrap_or(Value::Null)
+    }
+
+    fn restore(content: Arc<Content>, state: Value) -> Result<Game, String> {
+        let state = serde_json::from_value(state).map_err(|e| format!("not a saved game: {e}"))?;
+        Game::load(content, state)
+    }
+
+    /// The open decision, else the first queued.
+    fn decision(&self) -> Value {
+        let d = self.state.open.as_ref().or(self.state.queue.front());
+        serde_json::to_value(d).unwrap_or(Value::Null)
+    }
+
+    fn action_data(&self, part: &Command) -> Value {
+        serde_json::to_value(part).unwrap_or(Value::Null)
     }
 
     fn setup_json(
