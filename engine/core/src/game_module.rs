@@ -65,17 +65,13 @@ pub trait GameModule: Evaluate<Action: Send> + Send + Sized + 'static {
         list: &[String],
         players: usize,
     ) -> Result<(), String> {
-        for start in 0..list.len() {
-            let seated: Vec<&String> = (0..players)
-                .map(|s| &list[(start + s) % list.len()])
-                .collect();
-            for (i, a) in seated.iter().enumerate() {
-                if seated[i + 1..].contains(a) {
-                    return Err(format!("{a} would play two seats of one game"));
-                }
+        each_pair_seated(list, players, |a, b| {
+            if a == b {
+                Err(format!("{a} would play two seats of one game"))
+            } else {
+                Ok(())
             }
-        }
-        Ok(())
+        })
     }
 
     /// The first log line of a study's game `index` (the game's setup line), if it has one.
@@ -147,6 +143,27 @@ pub trait GameModule: Evaluate<Action: Send> + Send + Sized + 'static {
     ) -> Option<Value> {
         None
     }
+}
+
+/// Calls `check` on every two identities that one game seats together when `list` is
+/// rotated over `players` seats (game `i` seats `list[i..]`, wrapping), stopping at the first
+/// refusal.
+pub fn each_pair_seated(
+    list: &[String],
+    players: usize,
+    mut check: impl FnMut(&str, &str) -> Result<(), String>,
+) -> Result<(), String> {
+    for start in 0..list.len() {
+        let seated: Vec<&str> = (0..players)
+            .map(|s| list[(start + s) % list.len()].as_str())
+            .collect();
+        for (i, a) in seated.iter().enumerate() {
+            for b in &seated[i + 1..] {
+                check(a, b)?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// How one game of a study starts.
