@@ -283,8 +283,7 @@ fn session(args: &PlayArgs) -> Result<ExitCode, (String, u8)> {
                         history.push(before);
                         listed = false;
                         if let Some(path) = &args.save_state {
-                            crate::stack::save_game(&stack, &game.state, path)
-                                .map_err(|e| (e, 1))?;
+                            crate::stack::save_game(&stack, &game, path).map_err(|e| (e, 1))?;
                         }
                     }
                     Err(e) => writeln!(out, "refused: {}", crate::out::clean(&e.to_string()))
@@ -297,7 +296,7 @@ fn session(args: &PlayArgs) -> Result<ExitCode, (String, u8)> {
                     listed = false;
                     writeln!(out, "# undone").map_err(io)?;
                     if let Some(path) = &args.save_state {
-                        crate::stack::save_game(&stack, &game.state, path).map_err(|e| (e, 1))?;
+                        crate::stack::save_game(&stack, &game, path).map_err(|e| (e, 1))?;
                     }
                 }
                 None => writeln!(out, "# nothing to undo").map_err(io)?,

@@ -35,6 +35,35 @@ pub(crate) struct HookLedger {
     errors: Mutex<Vec<(String, u64)>>,
     /// Every error, kept or not.
     error_count: AtomicU64,
+    /// The calls made while recording ([`Game::record_hook_calls`]): `None` when not.
+    calls: Mutex<Option<HookCalls>>,
+}
+
+/// How many hook calls one recording keeps; later ones are counted, not kept.
+pub const KEPT_HOOK_CALLS: usize = 1000;
+
+/// One hook call: whose, which function, and what it returned (or why it failed).
+#[derive(Debug, Clone, PartialEq)]
+pub struct HookCall {
+    /// The seat whose view the hook was given, when it was given one.
+    pub seat: Option<usize>,
+    /// The script file.
+    pub script: String,
+    /// The function.
+    pub function: String,
+    /// What it returned, as JSON, or the refusal its failure became.
+    pub result: Result<Value, String>,
+    /// The operations it ran.
+    pub operations: u64,
+}
+
+/// The calls a recording kept, and how many more it left out.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HookCalls {
+    /// The first [`KEPT_HOOK_CALLS`] calls, in the order they were made.
+    pub kept: Vec<HookCall>,
+    /// Calls made beyond those kept.
+    pub left_out: u64,
 }
 
 impl Default for HookLedger {
@@ -44,11 +73,24 @@ impl Default for HookLedger {
             used: AtomicU64::new(0),
             errors: Mutex::new(Vec::new()),
             error_count: AtomicU64::new(0),
+            calls: Mutex::new(None),
         }
     }
 }
 
 impl HookLedger {
+    /// Notes a call when recording.
+    fn record(&self, call: impl FnOnce() -> HookCall) {
+        let mut calls = self.calls.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(c) = calls.as_mut() {
+            if c.kept.len() < KEPT_HOOK_CALLS {
+                c.kept.push(call());
+            } else {
+                c.left_out = c.left_out.saturating_add(1);
+            }
+        }
+    }
+
     fn note(&self, error: &str) {
         self.error_count.fetch_add(1, Ordering::Relaxed);
         let mut kept = self.errors.lock().unwrap_or_else(|e| e.into_inner());
@@ -321,6 +363,22 @@ impl Game {
         (kept, self.ledger.error_count.load(Ordering::Relaxed))
     }
 
+    /// Starts keeping every hook call (clones included, as they share the ledger) until
+    /// [`Game::take_hook_calls`]; for tracing a game line by line.
+    pub fn record_hook_calls(&self) {
+        *self.ledger.calls.lock().unwrap_or_else(|e| e.into_inner()) = Some(HookCalls::default());
+    }
+
+    /// The hook calls made since recording began or the last take, and goes on recording;
+    /// empty when not recording.
+    pub fn take_hook_calls(&self) -> HookCalls {
+        let mut calls = self.ledger.calls.lock().unwrap_or_else(|e| e.into_inner());
+        match calls.as_mut() {
+            Some(c) => std::mem::take(c),
+            None => HookCalls::default(),
+        }
+    }
+
     /// [`Game::hook_errors`] as lines for a user: `hook error (3×): …`, then how many more.
     pub fn hook_error_lines(&self) -> Vec<String> {
         let (kept, total) = self.hook_errors();
@@ -338,6 +396,22 @@ impl Game {
     /// Calls a hook with its one argument (validation checks each hook takes
     /// [`crate::content::HOOK_ARITY`] parameters), within what is left of the game's budget.
     fn call_hook(&self, s: &ScriptRef, arg: &Value) -> Result<Value, MoveError> {
+        let (result, operations) = self.call_hook_counted(s, arg);
+        self.ledger.record(|| HookCall {
+            seat: arg
+                .get("seat")
+                .and_then(Value::as_u64)
+                .and_then(|n| usize::try_from(n).ok()),
+            script: s.script.clone(),
+            function: s.function.clone(),
+            result: result.clone().map_err(|e| e.0),
+            operations,
+        });
+        result
+    }
+
+    /// [`Game::call_hook`], with the operations the call ran.
+    fn call_hook_counted(&self, s: &ScriptRef, arg: &Value) -> (Result<Value, MoveError>, u64) {
         let ledger = &self.ledger;
         let budget = ledger.budget.load(Ordering::Relaxed);
         let used = ledger.used.load(Ordering::Relaxed);
@@ -351,7 +425,7 @@ impl Game {
             e
         };
         if used >= budget {
-            return Err(spent());
+            return (Err(spent()), 0);
         }
         let (result, ops) = self.content.scripts.call_json_counted(
             &s.script,
@@ -364,9 +438,9 @@ impl Game {
             .fetch_add(ops, Ordering::Relaxed)
             .saturating_add(ops);
         if now > budget {
-            return Err(spent());
+            return (Err(spent()), ops);
         }
-        result.map_err(|e| self.hook_error(s, &e))
+        (result.map_err(|e| self.hook_error(s, &e)), ops)
     }
 
     /// A hook's failure as a refusal naming the script, the function and the line.
@@ -888,6 +962,42 @@ fn start(v) { [] }
         g.apply_part(&special()).expect("special action");
         assert_eq!(gold(&g, 0), (before + 2).min(9));
         assert_eq!(g.state.players[0].resource(&g.content, "vp"), vp + 1);
+    }
+
+    #[test]
+    fn recorded_hook_calls_say_whose_hook_ran_and_what_it_returned() {
+        let mut g = game("fn act(v) { #{gain: #{vp: v.round}} }");
+        assert!(
+            g.take_hook_calls().kept.is_empty(),
+            "nothing kept unless asked"
+        );
+        g.record_hook_calls();
+        g.apply_part(&special()).expect("special action");
+        let calls = g.take_hook_calls();
+        let act: Vec<_> = calls.kept.iter().filter(|c| c.function == "act").collect();
+        assert_eq!(act.len(), 1, "{calls:?}");
+        assert_eq!(act[0].seat, Some(0));
+        assert_eq!(act[0].script, "t.rhai");
+        assert_eq!(act[0].result, Ok(serde_json::json!({"gain": {"vp": 1}})));
+        assert!(act[0].operations > 0);
+        // A take empties the record; a failing hook is kept with its refusal.
+        assert!(g.take_hook_calls().kept.is_empty());
+        let mut g = game("fn act(v) {\n  throw \"no\";\n}");
+        g.record_hook_calls();
+        assert!(g.apply_part(&special()).is_err());
+        let calls = g.take_hook_calls();
+        let failed = calls
+            .kept
+            .iter()
+            .find(|c| c.function == "act")
+            .expect("kept");
+        assert!(
+            failed
+                .result
+                .as_ref()
+                .is_err_and(|e| e.contains("line 2") && e.contains("no")),
+            "{failed:?}"
+        );
     }
 
     #[test]

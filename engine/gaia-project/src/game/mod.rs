@@ -9,9 +9,11 @@ mod hooks;
 pub mod invariants;
 mod legal;
 mod memo;
+pub mod part_delta;
 mod phases;
 mod playable;
 mod rotation;
+pub mod saved;
 mod setup;
 mod special;
 mod state_check;
@@ -31,7 +33,9 @@ use orrery_core::hex::Hex;
 use orrery_core::rng::Rng;
 use orrery_core::shared::Shared;
 
-pub use hooks::{DEFAULT_HOOK_BUDGET, KEPT_HOOK_ERRORS, MAX_HOOK_AMOUNT};
+pub use hooks::{
+    HookCall, HookCalls, DEFAULT_HOOK_BUDGET, KEPT_HOOK_CALLS, KEPT_HOOK_ERRORS, MAX_HOOK_AMOUNT,
+};
 pub use special::Question;
 pub use turn::Follow;
 
