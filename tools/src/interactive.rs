@@ -202,9 +202,9 @@ fn interpret(
     }
 }
 
-/// One line per seat: resources by name, power areas, VP, the booster held and what it does.
+/// One line per seat ([`Game::seat_status`]): resources by name, power areas, the booster
+/// held and what it does.
 fn status(game: &Game, you: usize, out: &mut impl Write) -> std::io::Result<()> {
-    let content = &game.content;
     let names: Vec<String> = (0..game.state.players.len())
         .map(|s| {
             if s == you {
@@ -215,33 +215,8 @@ fn status(game: &Game, you: usize, out: &mut impl Write) -> std::io::Result<()> 
         })
         .collect();
     let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
-    for (seat, p) in game.state.players.iter().enumerate() {
-        let mut fields: Vec<String> = content
-            .rules
-            .resources
-            .iter()
-            .zip(&p.resources)
-            .map(|(r, n)| format!("{} {n}", r.name))
-            .collect();
-        let a = |area| p.power.tokens(area);
-        use orrery_gp::power::Area;
-        fields.push(format!(
-            "power I {} · II {} · III {} · Gaia {}",
-            a(Area::I),
-            a(Area::II),
-            a(Area::III),
-            a(Area::Gaia)
-        ));
-        if let Some(b) = &p.booster {
-            match orrery_gp::content::describe::by_id(content, b).filter(|d| !d.is_empty()) {
-                Some(d) => fields.push(format!("{b} ({d})")),
-                None => fields.push(b.to_string()),
-            }
-        }
-        if p.passed {
-            fields.push("passed".into());
-        }
-        writeln!(out, "#   {:<width$}  {}", names[seat], fields.join(" · "))?;
+    for (seat, name) in names.iter().enumerate() {
+        writeln!(out, "#   {name:<width$}  {}", game.seat_status(seat))?;
     }
     Ok(())
 }

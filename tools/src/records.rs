@@ -10,6 +10,7 @@ use orrery_gp::content::Content;
 use orrery_gp::game::{Game, GameState};
 use orrery_gp::record::{replay as replay_record, Record};
 use rayon::prelude::*;
+use serde_json::Value;
 
 use crate::stack::{Stack, Variant};
 use crate::ContentArgs;
@@ -382,10 +383,10 @@ pub fn moves(args: &ContentArgs, state_file: &Path, json: bool, explain: bool) -
     };
     let parts = game.legal_parts();
     let seat = game.deciding_seat();
-    // What each part changes for the deciding seat: the part applied to a copy.
+    // What each part changes for the deciding seat, for the text: the part applied to a copy.
     let changes: Vec<Option<Result<orrery_gp::game::part_delta::SeatDelta, String>>> = parts
         .iter()
-        .map(|p| explain.then(|| game.part_delta(p).map_err(|e| e.0)))
+        .map(|p| (explain && !json).then(|| game.part_delta(p).map_err(|e| e.0)))
         .collect();
     // Parts whose hooks failed are not listed; the first such errors are shown.
     let hook_errors = game.hook_error_lines();
@@ -396,15 +397,16 @@ pub fn moves(args: &ContentArgs, state_file: &Path, json: bool, explain: bool) -
             "seat": seat,
             "player": seat.map(|s| game.seat_name(s)),
             "decision": game.state.open.as_ref().or(game.state.queue.front()),
-            "parts": parts.iter().zip(&changes).map(|(p, change)| {
+            "parts": parts.iter().map(|p| {
                 let mut entry = serde_json::json!({
                     "text": p.to_string(),
                     "command": p,
                 });
-                match change {
-                    Some(Ok(d)) => entry["change"] = d.to_json(),
-                    Some(Err(e)) => entry["refused"] = e.clone().into(),
-                    None => {}
+                if explain {
+                    // `change` (or `refused`), as the game explains the part.
+                    if let (Some(to), Value::Object(more)) = (entry.as_object_mut(), game.explain_part(p)) {
+                        to.extend(more);
+                    }
                 }
                 entry
             }).collect::<Vec<_>>(),

@@ -2,22 +2,38 @@
 //! move lines. The flow (setup, rounds of income, Gaia phase, actions, clean-up, final scoring)
 //! is the same for every game of the family; what each step gives comes from content.
 
+mod actions;
+mod build;
+mod bundle;
+mod charge;
+mod colonize;
 mod conversion_form;
+mod convert;
 mod effects;
 mod eval;
+mod federate;
+mod follow;
+mod happened;
 mod hooks;
 pub mod invariants;
 mod legal;
+pub(crate) mod lookup;
 mod memo;
 pub mod part_delta;
+mod pass;
 mod phases;
+mod placement;
 mod playable;
+mod research;
 mod rotation;
 pub mod saved;
 mod setup;
 mod special;
 mod state_check;
+mod status;
+mod tech;
 mod turn;
+mod upgrade;
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
@@ -33,11 +49,11 @@ use orrery_core::hex::Hex;
 use orrery_core::rng::Rng;
 use orrery_core::shared::Shared;
 
+pub use follow::{Follow, TurnProgress};
 pub use hooks::{
     HookCall, HookCalls, DEFAULT_HOOK_BUDGET, KEPT_HOOK_CALLS, KEPT_HOOK_ERRORS, MAX_HOOK_AMOUNT,
 };
 pub use special::Question;
-pub use turn::Follow;
 
 /// The explicit setup of a game: map and tiles.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -259,7 +275,7 @@ pub struct GameState {
     pub open: Option<Decision>,
     /// What the open decision has done so far.
     #[serde(default)]
-    pub turn: turn::TurnCtx,
+    pub turn: TurnProgress,
     /// Factions named so far, in the order they were first chosen (the table order of an
     /// auction game).
     #[serde(default)]
@@ -298,7 +314,7 @@ struct SeatFixed {
 impl SeatFixed {
     /// The fixed values of a faction by id; `None` for an unknown or empty id.
     fn new(content: &Content, faction: &str) -> Option<SeatFixed> {
-        let index = content.factions.iter().position(|f| f.id == faction)?;
+        let index = lookup::index_of(&content.factions, faction)?;
         let f = &content.factions[index];
         let wheel = &content.planets.wheel;
         let home = wheel.iter().position(|p| *p == f.home);
@@ -421,7 +437,7 @@ impl Game {
     fn holding(content: Arc<Content>, state: GameState) -> Game {
         Game {
             hooked: hooks::content_names_hooks(&content),
-            watching: effects::content_watches(&content),
+            watching: happened::content_watches(&content),
             content,
             state,
             seats: Arc::default(),
@@ -633,7 +649,7 @@ impl Game {
 
     fn open_decision(&mut self, d: &Decision) {
         self.state.open = Some(d.clone());
-        self.state.turn = turn::TurnCtx::default();
+        self.state.turn = TurnProgress::default();
         match d {
             Decision::Turn(s) => self.state.current = Some(*s),
             Decision::Gaia(_) => self.state.turn.main = true,
@@ -670,7 +686,7 @@ impl Game {
             }
         }
         self.state.open = None;
-        self.state.turn = turn::TurnCtx::default();
+        self.state.turn = TurnProgress::default();
         self.state.moves += 1;
         self.queue_open_question();
         self.advance()

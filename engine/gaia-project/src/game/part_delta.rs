@@ -231,6 +231,15 @@ impl Game {
         ))
     }
 
+    /// [`Game::part_delta`] as JSON for `moves --explain`: `{"change": …}` ([`SeatDelta::to_json`])
+    /// or `{"refused": why}`.
+    pub fn explain_part(&self, part: &Command) -> Value {
+        match self.part_delta(part) {
+            Ok(d) => json!({"change": d.to_json()}),
+            Err(e) => json!({"refused": e.0}),
+        }
+    }
+
     /// How every seat's holdings differ from those of `before` (an earlier state of this
     /// game), by seat.
     pub fn seat_deltas(&self, before: &[Player]) -> Vec<SeatDelta> {
