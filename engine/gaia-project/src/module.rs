@@ -153,12 +153,15 @@ impl GameModule for Game {
         })
     }
 
+    /// The state in its saved form: resources labelled by code ([`crate::game::saved`]).
     fn save_state(&self) -> Value {
-        serde_json::to_value(&self.state).unwrap_or(Value::Null)
+        crate::game::saved::to_saved(&self.content, &self.state).unwrap_or(Value::Null)
     }
 
+    /// Reads the saved form, or a state saved before resources were labelled.
     fn restore(content: Arc<Content>, state: Value) -> Result<Game, String> {
-        let state = serde_json::from_value(state).map_err(|e| format!("not a saved game: {e}"))?;
+        let state = crate::game::saved::from_saved(&content, state)
+            .map_err(|e| format!("not a saved game: {e}"))?;
         Game::load(content, state)
     }
 

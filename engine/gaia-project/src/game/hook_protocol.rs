@@ -32,6 +32,35 @@ pub(crate) struct HookLedger {
     pub(super) errors: Mutex<Vec<(String, u64)>>,
     /// Every error, kept or not.
     pub(super) error_count: AtomicU64,
+    /// The calls made while recording ([`Game::record_hook_calls`]): `None` when not.
+    pub(super) calls: Mutex<Option<HookCalls>>,
+}
+
+/// How many hook calls one recording keeps; later ones are counted, not kept.
+pub const KEPT_HOOK_CALLS: usize = 1000;
+
+/// One hook call: whose, which function, and what it returned (or why it failed).
+#[derive(Debug, Clone, PartialEq)]
+pub struct HookCall {
+    /// The seat whose view the hook was given, when it was given one.
+    pub seat: Option<usize>,
+    /// The script file.
+    pub script: String,
+    /// The function.
+    pub function: String,
+    /// What it returned, as JSON, or the refusal its failure became.
+    pub result: Result<Value, String>,
+    /// The operations it ran.
+    pub operations: u64,
+}
+
+/// The calls a recording kept, and how many more it left out.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HookCalls {
+    /// The first [`KEPT_HOOK_CALLS`] calls, in the order they were made.
+    pub kept: Vec<HookCall>,
+    /// Calls made beyond those kept.
+    pub left_out: u64,
 }
 
 impl Default for HookLedger {
@@ -41,11 +70,24 @@ impl Default for HookLedger {
             used: AtomicU64::new(0),
             errors: Mutex::new(Vec::new()),
             error_count: AtomicU64::new(0),
+            calls: Mutex::new(None),
         }
     }
 }
 
 impl HookLedger {
+    /// Notes a call when recording.
+    pub(super) fn record(&self, call: impl FnOnce() -> HookCall) {
+        let mut calls = self.calls.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(c) = calls.as_mut() {
+            if c.kept.len() < KEPT_HOOK_CALLS {
+                c.kept.push(call());
+            } else {
+                c.left_out = c.left_out.saturating_add(1);
+            }
+        }
+    }
+
     pub(super) fn note(&self, error: &str) {
         self.error_count.fetch_add(1, Ordering::Relaxed);
         let mut kept = self.errors.lock().unwrap_or_else(|e| e.into_inner());

@@ -8,7 +8,7 @@ use std::sync::atomic::Ordering;
 use serde_json::{json, Map, Value};
 
 use super::happened::Happened;
-use super::hook_protocol::{schema_problem, CostParts, Site, MAX_HOOK_AMOUNT};
+use super::hook_protocol::{schema_problem, CostParts, HookCall, HookCalls, Site, MAX_HOOK_AMOUNT};
 use super::lookup::by_id;
 use super::{Game, MoveError};
 use crate::content::{Bundle, Effect, Modifier, ResearchChoice, ScriptRef};
@@ -151,6 +151,22 @@ impl Game {
         (kept, self.ledger.error_count.load(Ordering::Relaxed))
     }
 
+    /// Starts keeping every hook call (clones included, as they share the ledger) until
+    /// [`Game::take_hook_calls`]; for tracing a game line by line.
+    pub fn record_hook_calls(&self) {
+        *self.ledger.calls.lock().unwrap_or_else(|e| e.into_inner()) = Some(HookCalls::default());
+    }
+
+    /// The hook calls made since recording began or the last take, and goes on recording;
+    /// empty when not recording.
+    pub fn take_hook_calls(&self) -> HookCalls {
+        let mut calls = self.ledger.calls.lock().unwrap_or_else(|e| e.into_inner());
+        match calls.as_mut() {
+            Some(c) => std::mem::take(c),
+            None => HookCalls::default(),
+        }
+    }
+
     /// [`Game::hook_errors`] as lines for a user: `hook error (3×): …`, then how many more.
     pub fn hook_error_lines(&self) -> Vec<String> {
         let (kept, total) = self.hook_errors();
@@ -168,6 +184,22 @@ impl Game {
     /// Calls a hook with its one argument (validation checks each hook takes
     /// [`crate::content::HOOK_ARITY`] parameters), within what is left of the game's budget.
     fn call_hook(&self, s: &ScriptRef, arg: &Value) -> Result<Value, MoveError> {
+        let (result, operations) = self.call_hook_counted(s, arg);
+        self.ledger.record(|| HookCall {
+            seat: arg
+                .get("seat")
+                .and_then(Value::as_u64)
+                .and_then(|n| usize::try_from(n).ok()),
+            script: s.script.clone(),
+            function: s.function.clone(),
+            result: result.clone().map_err(|e| e.0),
+            operations,
+        });
+        result
+    }
+
+    /// [`Game::call_hook`], with the operations the call ran.
+    fn call_hook_counted(&self, s: &ScriptRef, arg: &Value) -> (Result<Value, MoveError>, u64) {
         let ledger = &self.ledger;
         let budget = ledger.budget.load(Ordering::Relaxed);
         let used = ledger.used.load(Ordering::Relaxed);
@@ -181,7 +213,7 @@ impl Game {
             e
         };
         if used >= budget {
-            return Err(spent());
+            return (Err(spent()), 0);
         }
         let (result, ops) = self.content.scripts.call_json_counted(
             &s.script,
@@ -194,9 +226,9 @@ impl Game {
             .fetch_add(ops, Ordering::Relaxed)
             .saturating_add(ops);
         if now > budget {
-            return Err(spent());
+            return (Err(spent()), ops);
         }
-        result.map_err(|e| self.hook_error(s, &e))
+        (result.map_err(|e| self.hook_error(s, &e)), ops)
     }
 
     /// A hook's failure as a refusal naming the script, the function and the line.
@@ -718,6 +750,42 @@ fn start(v) { [] }
         g.apply_part(&special()).expect("special action");
         assert_eq!(gold(&g, 0), (before + 2).min(9));
         assert_eq!(g.state.players[0].resource(&g.content, "vp"), vp + 1);
+    }
+
+    #[test]
+    fn recorded_hook_calls_say_whose_hook_ran_and_what_it_returned() {
+        let mut g = game("fn act(v) { #{gain: #{vp: v.round}} }");
+        assert!(
+            g.take_hook_calls().kept.is_empty(),
+            "nothing kept unless asked"
+        );
+        g.record_hook_calls();
+        g.apply_part(&special()).expect("special action");
+        let calls = g.take_hook_calls();
+        let act: Vec<_> = calls.kept.iter().filter(|c| c.function == "act").collect();
+        assert_eq!(act.len(), 1, "{calls:?}");
+        assert_eq!(act[0].seat, Some(0));
+        assert_eq!(act[0].script, "t.rhai");
+        assert_eq!(act[0].result, Ok(serde_json::json!({"gain": {"vp": 1}})));
+        assert!(act[0].operations > 0);
+        // A take empties the record; a failing hook is kept with its refusal.
+        assert!(g.take_hook_calls().kept.is_empty());
+        let mut g = game("fn act(v) {\n  throw \"no\";\n}");
+        g.record_hook_calls();
+        assert!(g.apply_part(&special()).is_err());
+        let calls = g.take_hook_calls();
+        let failed = calls
+            .kept
+            .iter()
+            .find(|c| c.function == "act")
+            .expect("kept");
+        assert!(
+            failed
+                .result
+                .as_ref()
+                .is_err_and(|e| e.contains("line 2") && e.contains("no")),
+            "{failed:?}"
+        );
     }
 
     #[test]

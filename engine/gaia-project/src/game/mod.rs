@@ -20,6 +20,7 @@ pub mod invariants;
 mod legal;
 pub(crate) mod lookup;
 mod memo;
+pub mod part_delta;
 mod pass;
 mod phases;
 mod placement;
@@ -27,9 +28,11 @@ mod playable;
 mod question;
 mod research;
 mod rotation;
+pub mod saved;
 mod setup;
 mod special;
 mod state_check;
+mod status;
 mod tech;
 mod turn;
 mod upgrade;
@@ -50,7 +53,9 @@ use orrery_core::shared::Shared;
 
 pub use follow::{Follow, TurnProgress};
 pub use happened::ChargeFrom;
-pub use hook_protocol::{DEFAULT_HOOK_BUDGET, KEPT_HOOK_ERRORS, MAX_HOOK_AMOUNT};
+pub use hook_protocol::{
+    HookCall, HookCalls, DEFAULT_HOOK_BUDGET, KEPT_HOOK_CALLS, KEPT_HOOK_ERRORS, MAX_HOOK_AMOUNT,
+};
 pub use question::Question;
 
 /// The explicit setup of a game: map and tiles.
