@@ -75,7 +75,7 @@ fn overlay_set_values_are_typed_by_kind_and_path() {
     assert!(allowed.iter().any(|v| v == "terra"));
     assert!(!allowed.iter().any(|v| v == "oxyde"));
     // Every kind has typed fields.
-    for kind in orrery_gp::content::overlay::ItemKind::ALL {
+    for kind in orrery_gp::content::KINDS.addressed() {
         assert!(
             rules
                 .iter()
