@@ -122,10 +122,12 @@ fn resolved<'a>(node: &'a Value, file: &'a Value) -> (&'a Value, Option<&'a str>
 
 /// Every path below an item schema, as segments (`ANY_SEGMENT` for a list element or map
 /// key), with the schema of the value found there; recursive definitions are entered once
-/// per path.
+/// per path. The alternatives of a `oneOf`/`anyOf`/`allOf` (an effect's forms) are looked
+/// into too, so paths reach the leaves.
 fn typed_paths<'a>(
     node: &'a Value,
     file: &'a Value,
+    deep: bool,
     path: &mut Vec<String>,
     seen: &mut Vec<&'a str>,
     out: &mut Vec<(Vec<String>, &'a Value)>,
@@ -141,40 +143,112 @@ fn typed_paths<'a>(
         out.push((path.clone(), node));
     }
     if path.len() < MAX_TYPED_DEPTH {
-        let mut below =
-            |seg: String, child: &'a Value, path: &mut Vec<String>, seen: &mut Vec<&'a str>| {
-                path.push(seg);
-                typed_paths(child, file, path, seen, out);
-                path.pop();
-            };
-        if let Some(Value::Object(props)) = inner.get("properties") {
-            for (field, child) in props {
-                below(field.clone(), child, path, seen);
-            }
-        }
-        for key in ["items", "additionalProperties"] {
-            if let Some(child @ Value::Object(_)) = inner.get(key) {
-                below(ANY_SEGMENT.into(), child, path, seen);
-            }
-        }
+        below(inner, file, deep, path, seen, out);
     }
     if def.is_some() {
         seen.pop();
     }
 }
 
-/// The overlay schema with `set` values typed: for every kind and every path into its items
-/// that the content types know (`home`, `board.income.0`, `levels.1.immediate`, a bundle's
-/// code), `if kind and path are these, then value has the schema found there` (the schema lives
-/// in the kind's own file, referenced relatively, so the schemas must sit together). Paths
-/// through a list or map match any index, element id or key.
+/// The paths below one (resolved) schema: its properties, list items and map values, and
+/// those of each of its alternatives.
+fn below<'a>(
+    inner: &'a Value,
+    file: &'a Value,
+    deep: bool,
+    path: &mut Vec<String>,
+    seen: &mut Vec<&'a str>,
+    out: &mut Vec<(Vec<String>, &'a Value)>,
+) {
+    if let Some(Value::Object(props)) = inner.get("properties") {
+        for (field, child) in props {
+            path.push(field.clone());
+            typed_paths(child, file, deep, path, seen, out);
+            path.pop();
+        }
+    }
+    for key in ["items", "additionalProperties"] {
+        if let Some(child @ Value::Object(_)) = inner.get(key) {
+            path.push(ANY_SEGMENT.into());
+            typed_paths(child, file, deep, path, seen, out);
+            path.pop();
+        }
+    }
+    for key in ["oneOf", "anyOf", "allOf"].into_iter().filter(|_| deep) {
+        let Some(Value::Array(alts)) = inner.get(key) else {
+            continue;
+        };
+        for alt in alts {
+            let (alt_inner, alt_def) = resolved(alt, file);
+            if let Some(d) = alt_def {
+                if seen.contains(&d) {
+                    continue;
+                }
+                seen.push(d);
+            }
+            below(alt_inner, file, deep, path, seen, out);
+            if alt_def.is_some() {
+                seen.pop();
+            }
+        }
+    }
+}
+
+/// A path's segments as a pattern: field names escaped, `ANY_SEGMENT` as it is.
+fn path_pattern(segs: &[String]) -> String {
+    segs.iter()
+        .map(|s| {
+            if s == ANY_SEGMENT {
+                s.clone()
+            } else {
+                s.chars()
+                    .flat_map(|c| {
+                        let special = "\\.+*?()|[]{}^$".contains(c);
+                        special
+                            .then_some('\\')
+                            .into_iter()
+                            .chain(std::iter::once(c))
+                    })
+                    .collect()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\\.")
+}
+
+/// `if kind is this, then …`.
+fn when_kind(kind: &str, then: Value) -> Value {
+    json!({
+        "if": {"properties": {"kind": {"const": kind}}, "required": ["kind"]},
+        "then": then,
+    })
+}
+
+/// The overlay schema with its values typed by the kind they change:
+/// - `set`: for every kind and every path into its items that the content types know
+///   (`home`, `board.income.0`, `levels.1.immediate.0.gain.c`), `if kind and path are these,
+///   then value has the schema found there`, and a path no content type knows is refused;
+/// - `add` and `replace` (`Refs::Beside` only): the value is an item of the kind (a whole new
+///   item completes and is checked like one in its own file).
+///
+/// The schemas live in the kinds' own files, referenced relatively (`Refs::Beside`, so the
+/// schemas must sit together) or copied inside (`Refs::Inside`). Paths through a list or map
+/// match any index, element id or key.
 pub fn typed_overlay(
     mut overlay: Value,
     schemas: &[(&'static str, Value)],
     table: &KindTable,
     refs: Refs,
 ) -> Value {
+    // Editors get every path to the leaves, unknown paths refused and whole items typed; the
+    // self-contained check (compiled on every run that applies an overlay) types the paths
+    // that need no look into alternatives, as loading checks every patched file against its
+    // schema anyway, at the overlay's lines.
+    let deep = refs == Refs::Beside;
     let mut rules = Vec::new();
+    let mut known_paths = Vec::new();
+    let mut items = Vec::new();
+    let mut new_items = Vec::new();
     let mut inside = serde_json::Map::new();
     let names = match refs {
         Refs::Inside => inside_names(&overlay, schemas),
@@ -207,23 +281,70 @@ pub fn typed_overlay(
                 }
             }
         }
+        // The item's own schema, for `add` and `replace`, for editors: loading checks an
+        // added or replaced item against its file's schema once it is in place (at the
+        // overlay's lines), so the self-contained check leaves it out.
+        if refs == Refs::Beside {
+            let item_ref = match def {
+                Some(d) => format!("{file}#/definitions/{d}"),
+                None => file.to_string(),
+            };
+            let value_is_item = json!({"properties": {"value": {"$ref": item_ref}}});
+            items.push(when_kind(kind.name, value_is_item.clone()));
+            if !kind.is_single() {
+                new_items.push(when_kind(kind.name, value_is_item));
+            }
+        }
+
         let mut paths = Vec::new();
         let mut seen: Vec<&str> = def.into_iter().collect();
-        typed_paths(item, schema, &mut Vec::new(), &mut seen, &mut paths);
+        typed_paths(item, schema, deep, &mut Vec::new(), &mut seen, &mut paths);
+        // A path reached through several alternatives takes any of their schemas.
+        let mut grouped: Vec<(Vec<String>, Vec<&Value>)> = Vec::new();
         for (segs, field_schema) in paths {
-            let mut typed = field_schema.clone();
-            match refs {
-                Refs::Beside => relocate(&mut typed, &|d| format!("{file}#/definitions/{d}")),
-                Refs::Inside => relocate(&mut typed, &|d| inside_ref(file, d)),
+            match grouped.iter_mut().find(|(s, _)| *s == segs) {
+                Some((_, found)) if !found.contains(&field_schema) => found.push(field_schema),
+                Some(_) => {}
+                None => grouped.push((segs, vec![field_schema])),
             }
-            if let Some(o) = typed.as_object_mut() {
-                o.remove("description");
+        }
+        // One rule per schema, naming every path that has it.
+        let mut patterns = Vec::new();
+        let mut by_schema: Vec<(Value, Vec<Vec<String>>)> = Vec::new();
+        for (segs, field_schemas) in grouped {
+            let typed: Vec<Value> = field_schemas
+                .into_iter()
+                .map(|field_schema| {
+                    let mut typed = field_schema.clone();
+                    match refs {
+                        Refs::Beside => {
+                            relocate(&mut typed, &|d| format!("{file}#/definitions/{d}"))
+                        }
+                        Refs::Inside => relocate(&mut typed, &|d| inside_ref(file, d)),
+                    }
+                    if let Some(o) = typed.as_object_mut() {
+                        o.remove("description");
+                    }
+                    typed
+                })
+                .collect();
+            let typed = match <[Value; 1]>::try_from(typed) {
+                Ok([one]) => one,
+                Err(many) => json!({"anyOf": many}),
+            };
+            patterns.push(path_pattern(&segs));
+            match by_schema.iter_mut().find(|(t, _)| *t == typed) {
+                Some((_, paths)) => paths.push(segs),
+                None => by_schema.push((typed, vec![segs])),
             }
-            // Field names are plain words: only the separators need escaping in a pattern.
-            let path = if segs.iter().any(|s| s == ANY_SEGMENT) {
-                json!({"pattern": format!("^{}$", segs.join("\\."))})
-            } else {
-                json!({"const": segs.join(".")})
+        }
+        for (typed, paths) in by_schema {
+            let path = match paths.as_slice() {
+                [one] if !one.iter().any(|s| s == ANY_SEGMENT) => json!({"const": one.join(".")}),
+                _ => {
+                    let alts: Vec<String> = paths.iter().map(|p| path_pattern(p)).collect();
+                    json!({"pattern": format!("^(?:{})$", alts.join("|"))})
+                }
             };
             rules.push(json!({
                 "if": {
@@ -233,13 +354,54 @@ pub fn typed_overlay(
                 "then": {"properties": {"value": typed}},
             }));
         }
+        if deep {
+            known_paths.push(when_kind(
+                kind.name,
+                json!({"properties": {"path": {
+                    "pattern": format!("^(?:{})$", patterns.join("|")),
+                    "description": format!("A path into a {} that its schema knows.", kind.name),
+                }}}),
+            ));
+        }
     }
-    if let Some(Value::Object(set)) = overlay.pointer_mut("/definitions/SetChange") {
-        set.insert("allOf".into(), Value::Array(rules));
+    rules.extend(known_paths);
+    for (def, list) in [
+        ("SetChange", rules),
+        ("ReplaceChange", items),
+        ("AddChange", new_items),
+    ] {
+        if list.is_empty() {
+            continue;
+        }
+        if let Some(Value::Object(change)) = overlay.pointer_mut(&format!("/definitions/{def}")) {
+            change.insert("allOf".into(), Value::Array(list));
+        }
     }
     if let Some(Value::Object(defs)) = overlay.pointer_mut("/definitions") {
         for (name, def) in inside {
             defs.entry(name).or_insert(def);
+        }
+    }
+    overlay
+}
+
+/// Restricts each change's target `id` to the ids its kind has (`(kind, ids)`; kinds not
+/// listed are left open): `set`, `replace` and `remove` name an existing item.
+pub fn with_target_ids(mut overlay: Value, ids: &[(&str, Vec<String>)]) -> Value {
+    let rules: Vec<Value> = ids
+        .iter()
+        .map(|(kind, ids)| when_kind(kind, json!({"properties": {"id": {"enum": ids}}})))
+        .collect();
+    for def in ["SetChange", "ReplaceChange", "Target"] {
+        let Some(Value::Object(change)) = overlay.pointer_mut(&format!("/definitions/{def}"))
+        else {
+            continue;
+        };
+        match change.get_mut("allOf") {
+            Some(Value::Array(list)) => list.extend(rules.iter().cloned()),
+            _ => {
+                change.insert("allOf".into(), Value::Array(rules.clone()));
+            }
         }
     }
     overlay

@@ -45,8 +45,15 @@ const ID_FIELDS: [(&str, IdSet); 16] = [
     ("terraform_resource", IdSet::Code),
 ];
 
-fn ids(content: &Content, set: IdSet) -> Vec<String> {
+fn ids(contents: &[&Content], set: IdSet) -> Vec<String> {
     let mut out: BTreeSet<String> = BTreeSet::new();
+    for content in contents {
+        add_ids(content, set, &mut out);
+    }
+    out.into_iter().collect()
+}
+
+fn add_ids(content: &Content, set: IdSet, out: &mut BTreeSet<String>) {
     match set {
         IdSet::Planet => out.extend(content.planets.planets.iter().map(|p| p.id.clone())),
         IdSet::Building => {
@@ -69,18 +76,22 @@ fn ids(content: &Content, set: IdSet) -> Vec<String> {
             out.extend(POWER_CODES.iter().map(|c| c.to_string()));
         }
     }
-    out.into_iter().collect()
 }
 
 /// A schema with the content's ids as enums. Bundles (`definitions.Bundle`) accept only the
 /// content's resource and power-cycle codes as keys.
-pub fn with_ids(mut schema: Value, content: &Content) -> Value {
+pub fn with_ids(schema: Value, content: &Content) -> Value {
+    with_ids_of(schema, &[content])
+}
+
+/// A schema with the ids of every one of `contents` as enums.
+fn with_ids_of(mut schema: Value, contents: &[&Content]) -> Value {
     let fields: Vec<(&str, Vec<String>)> = ID_FIELDS
         .iter()
-        .map(|(name, set)| (*name, ids(content, *set)))
+        .map(|(name, set)| (*name, ids(contents, *set)))
         .collect();
     typed::restrict_fields(&mut schema, &fields);
-    let codes: Vec<Value> = ids(content, IdSet::Code)
+    let codes: Vec<Value> = ids(contents, IdSet::Code)
         .into_iter()
         .map(Value::String)
         .collect();
@@ -92,11 +103,36 @@ pub fn with_ids(mut schema: Value, content: &Content) -> Value {
     schema
 }
 
-/// Every schema of `schema::all`, knowing the content's ids, with the overlay's values typed.
+/// Every schema of `schema::all`, knowing the content's ids, with the overlay's values typed
+/// and each change's target id one of its kind's.
 pub fn all_with_ids(content: &Content) -> Vec<(&'static str, Value)> {
+    all_with_ids_of(&[content])
+}
+
+/// [`all_with_ids`] knowing the ids of every one of `contents` (a designer's stack and the
+/// base under it: an overlay may name an item it removes).
+pub fn all_with_ids_of(contents: &[&Content]) -> Vec<(&'static str, Value)> {
     let schemas: Vec<(&'static str, Value)> = super::schema::plain()
         .into_iter()
-        .map(|(n, s)| (n, with_ids(s, content)))
+        .map(|(n, s)| (n, with_ids_of(s, contents)))
+        .collect();
+    let targets: Vec<(&str, Vec<String>)> = KINDS
+        .addressed()
+        .filter(|k| !k.is_single())
+        .map(|k| {
+            let ids: BTreeSet<String> = contents
+                .iter()
+                .flat_map(|c| c.provenance.ids(k))
+                .flatten()
+                .collect();
+            (k.name, ids.into_iter().collect())
+        })
         .collect();
     typed::with_typed_overlay(schemas, &KINDS)
+        .into_iter()
+        .map(|(n, s)| match n {
+            "overlay.json" => (n, typed::with_target_ids(s, &targets)),
+            _ => (n, s),
+        })
+        .collect()
 }
