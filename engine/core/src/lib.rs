@@ -13,6 +13,7 @@ pub mod bot;
 pub mod content;
 pub mod diagnostics;
 pub mod files;
+pub mod game_module;
 pub mod hex;
 pub mod located;
 pub mod play_api;
