@@ -211,8 +211,14 @@ fn unknown_ids_in_an_overlay_are_refused_by_the_schemas_knowing_ids() {
             .any(|e| e.starts_with("/changes/0/set/id")),
         "{unknown_target:?}"
     );
+    let unknown_booster = errors(serde_json::json!([
+        {"replace": {"kind": "booster", "id": "booster99", "value": {"id": "booster99", "name": "x"}}}
+    ]));
     assert!(
-        !errors(serde_json::json!([{"remove": {"kind": "booster", "id": "booster99"}}])).is_empty()
+        unknown_booster
+            .iter()
+            .any(|e| e.starts_with("/changes/0/replace/id")),
+        "{unknown_booster:?}"
     );
     assert!(!errors(serde_json::json!([
         {"set": {"kind": "faction", "id": "terrans", "path": "home", "value": "oxyde"}}
@@ -229,7 +235,7 @@ fn unknown_ids_in_an_overlay_are_refused_by_the_schemas_knowing_ids() {
     let plain = overlay_check(&orrery_gp::content::schema::all());
     assert!(overlay_errors(
         &plain,
-        serde_json::json!([{"remove": {"kind": "booster", "id": "booster99"}}])
+        serde_json::json!([{"set": {"kind": "faction", "id": "terans", "path": "name", "value": "x"}}])
     )
     .is_empty());
 }

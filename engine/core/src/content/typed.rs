@@ -385,14 +385,15 @@ pub fn typed_overlay(
     overlay
 }
 
-/// Restricts each change's target `id` to the ids its kind has (`(kind, ids)`; kinds not
-/// listed are left open): `set`, `replace` and `remove` name an existing item.
+/// Restricts the target `id` of each `set` and `replace` to the ids its kind has (`(kind,
+/// ids)`; kinds not listed are left open). A `remove` is left open: the content an overlay
+/// is checked with no longer has what it removes.
 pub fn with_target_ids(mut overlay: Value, ids: &[(&str, Vec<String>)]) -> Value {
     let rules: Vec<Value> = ids
         .iter()
         .map(|(kind, ids)| when_kind(kind, json!({"properties": {"id": {"enum": ids}}})))
         .collect();
-    for def in ["SetChange", "ReplaceChange", "Target"] {
+    for def in ["SetChange", "ReplaceChange"] {
         let Some(Value::Object(change)) = overlay.pointer_mut(&format!("/definitions/{def}"))
         else {
             continue;
