@@ -11,3 +11,6 @@ pub mod overlay;
 pub mod patch;
 pub mod provenance;
 pub mod typed;
+
+#[cfg(test)]
+mod tests;
