@@ -571,6 +571,11 @@ fn validate<G: GameModule>(args: &ContentArgs) -> ExitCode {
             for w in G::warnings(&content) {
                 outln!("{w}");
             }
+            // A designer's folder made by `init` keeps schemas knowing its ids.
+            if let Err(e) = init::refresh::<G>(&stack, &content) {
+                errln!("error: {e}");
+                return ExitCode::from(1);
+            }
             ExitCode::SUCCESS
         }
         Err(diags) => {
