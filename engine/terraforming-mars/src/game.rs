@@ -2075,7 +2075,10 @@ impl Game {
 
     /// The VP breakdown of a seat, as the engine reports it.
     pub fn score(&self, p: usize) -> Value {
-        let final_scoring = self.phase == Phase::End;
+        // Awards count stock alone once the final production is done (the final greenery
+        // placement included); before, they project production into it.
+        let final_scoring =
+            self.phase == Phase::End || (self.phase == Phase::Production && self.terraformed());
         let pl = &self.players[p];
         let milestones = self.milestones.iter().filter(|(_, q)| *q == p).count() as i32
             * self.content.rules.milestone_vp;
