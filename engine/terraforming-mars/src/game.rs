@@ -1413,7 +1413,12 @@ impl Game {
                 let able: Vec<usize> = (0..self.colors.len())
                     .filter(|q| self.players[*q].prod[a.res.index()] - a.count >= self.floor(a.res))
                     .collect();
-                if able.len() == 1 {
+                // Nobody able: nothing happens; one other player: no choice to make; the
+                // acting player alone (or several): the acting player picks.
+                if able.is_empty() || self.colors.len() == 1 {
+                    return Ok(None);
+                }
+                if able.len() == 1 && able[0] != p {
                     self.players[able[0]].prod[a.res.index()] -= a.count;
                     return Ok(None);
                 }
