@@ -122,14 +122,47 @@ enum Then {
     Effects(Vec<Effect>, Option<CardId>),
 }
 
+/// When a queued decision comes, earliest first; equal ones in the order they were asked (the
+/// engine's deferred-action priorities).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Priority {
+    /// A cost that must be paid before the effects it buys.
+    Cost,
+    /// Another player's card reacting during this player's turn.
+    OpponentTrigger,
+    /// Placing an ocean.
+    PlaceOcean,
+    /// Anything else (tiles, options, selections).
+    Default,
+    /// Making another player lose resources or production.
+    Attack,
+    /// One's own gains that wait for everything else.
+    Gain,
+}
+
 /// One pending decision for one player.
 #[derive(Debug, Clone, PartialEq)]
 struct Decision {
     player: usize,
     what: Pending,
+    prio: Priority,
 }
 
 impl Decision {
+    /// A decision, coming at the priority its kind has.
+    fn new(player: usize, what: Pending) -> Decision {
+        let prio = match &what {
+            Pending::Pay { .. } => Priority::Cost,
+            Pending::Place { place, .. } if place.tile == "ocean" => Priority::PlaceOcean,
+            Pending::Target { .. } | Pending::RemovePlants(_) | Pending::RemoveFrom { .. } => {
+                Priority::Attack
+            }
+            Pending::AddTo { .. } => Priority::Gain,
+            _ => Priority::Default,
+        };
+        Decision { player, what, prio }
+    }
+
     /// Asked of all players at once (initial choice, research and its payment).
     fn simultaneous(&self) -> bool {
         match &self.what {
@@ -310,10 +343,7 @@ impl Game {
         }
         for p in 0..n {
             if !deal.beginner[p] {
-                g.queue.push_back(Decision {
-                    player: p,
-                    what: Pending::Initial,
-                });
+                g.queue.push_back(Decision::new(p, Pending::Initial));
             }
         }
         if g.queue.is_empty() {
@@ -1075,10 +1105,8 @@ impl Game {
             let n = self.colors.len();
             for k in 0..n {
                 let p = (self.first + k) % n;
-                self.queue.push_back(Decision {
-                    player: p,
-                    what: Pending::FinalGreenery,
-                });
+                self.queue
+                    .push_back(Decision::new(p, Pending::FinalGreenery));
             }
             self.skip_final_greenery_offers();
             return;
@@ -1118,10 +1146,8 @@ impl Game {
                     got.push(c);
                 }
             }
-            self.queue.push_back(Decision {
-                player: p,
-                what: Pending::Research(got),
-            });
+            self.queue
+                .push_back(Decision::new(p, Pending::Research(got)));
         }
     }
 
@@ -1303,7 +1329,7 @@ impl Game {
     }
 
     fn push_front(&mut self, p: usize, what: Pending) {
-        self.queue.push_front(Decision { player: p, what });
+        self.queue.push_front(Decision::new(p, what));
     }
 
     /// Does effects in order. Effects that need no decision happen at once; those that need
@@ -1319,30 +1345,38 @@ impl Game {
         for (i, e) in effects.iter().enumerate() {
             if let Some(d) = self.effect(p, e, card)? {
                 if matches!(d.what, Pending::Pay { .. } | Pending::RemoveFrom { .. }) {
+                    // What is written after it waits for it, at its priority.
                     let rest = effects[i + 1..].to_vec();
+                    let prio = d.prio;
+                    asked.push(d);
                     if !rest.is_empty() {
                         asked.push(Decision {
                             player: p,
                             what: Pending::Continue(rest, card),
+                            prio,
                         });
                     }
-                    asked.insert(0, d);
                     break;
                 }
                 asked.push(d);
             }
         }
-        // Asks made while answering a decision come before what was already waiting behind it
-        // (the engine's queue is first-in first-out within one action).
+        for d in asked {
+            self.enqueue(d);
+        }
+        Ok(())
+    }
+
+    /// Queues a decision of this action: behind every one of its priority or earlier, ahead of
+    /// later priorities and of what comes after the action (the next phase's simultaneous
+    /// decisions, the next final greenery offer).
+    fn enqueue(&mut self, d: Decision) {
         let at = self
             .queue
             .iter()
-            .position(|d| d.simultaneous())
+            .position(|q| q.simultaneous() || q.what == Pending::FinalGreenery || q.prio > d.prio)
             .unwrap_or(self.queue.len());
-        for (k, d) in asked.into_iter().enumerate() {
-            self.queue.insert(at.min(self.queue.len()) + k, d);
-        }
-        Ok(())
+        self.queue.insert(at, d);
     }
 
     /// Resumes effects waiting behind a settled decision.
@@ -1383,7 +1417,7 @@ impl Game {
         e: &Effect,
         card: Option<CardId>,
     ) -> Result<Option<Decision>, Refusal> {
-        let d = |what| Some(Decision { player: p, what });
+        let d = |what| Some(Decision::new(p, what));
         match e {
             Effect::Production(a) => {
                 for (r, v) in a {
@@ -1864,12 +1898,27 @@ impl Game {
                         _ => false,
                     };
                     if fires {
-                        self.run_effects(q, &t.then, Some(o))?;
+                        self.defer(q, p, t.then.clone(), Some(o));
                     }
                 }
             }
         }
         Ok(())
+    }
+
+    /// Queues a card's reaction to what `actor` did: another player's reaction comes first, one's
+    /// own after everything else the action asks (as the engine defers them).
+    fn defer(&mut self, owner: usize, actor: usize, effects: Vec<Effect>, card: Option<CardId>) {
+        let prio = if owner == actor {
+            Priority::Gain
+        } else {
+            Priority::OpponentTrigger
+        };
+        self.enqueue(Decision {
+            player: owner,
+            what: Pending::Continue(effects, card),
+            prio,
+        });
     }
 
     // ---------- answers to decisions ----------
@@ -1896,15 +1945,15 @@ impl Game {
                 }
                 if cost > 0 && self.needs_pay_input(p, false, false) {
                     // Paid later by a `pay` input; asked after every player has chosen.
-                    self.queue.push_back(Decision {
-                        player: p,
-                        what: Pending::Pay {
+                    self.queue.push_back(Decision::new(
+                        p,
+                        Pending::Pay {
                             mc: cost,
                             steel: false,
                             titanium: false,
                             then: Box::new(Then::Research(keep, drop)),
                         },
-                    });
+                    ));
                     return Ok(());
                 }
                 self.players[p].res[0] -= cost;
