@@ -18,6 +18,12 @@ use crate::content::{
 };
 use crate::notation::{Kvs, Step};
 
+mod legal;
+mod playable;
+
+pub use legal::{Choice, SetChoice, SetVerb, MAX_EXPANDED_SET};
+pub use playable::Part;
+
 /// Index of a card in [`Game::cards`].
 pub type CardId = usize;
 
@@ -214,6 +220,10 @@ pub struct Game {
     planned_shuffles: VecDeque<Vec<CardId>>,
     rng: Rng,
     last_space: Option<usize>,
+    /// Inputs applied so far.
+    inputs: usize,
+    /// A set of cards being picked one card at a time (the bots' interface).
+    picking: Option<playable::Picking>,
     /// Deck log of the last input, for checking against a record.
     pub draws: Vec<(CardId, bool)>,
 }
@@ -324,6 +334,8 @@ impl Game {
             planned_shuffles: VecDeque::new(),
             rng: Rng::new(seed),
             last_space: None,
+            inputs: 0,
+            picking: None,
             draws: Vec::new(),
         };
         let mut corp_deck = corps.into_iter();
@@ -354,6 +366,43 @@ impl Game {
         }
         g.draws.clear();
         Ok(g)
+    }
+
+    /// A new game of `players` seats dealt by the seeded generator: corporation and project
+    /// decks shuffled, the first player drawn, seats colored in the engine's order.
+    ///
+    /// # Errors
+    /// A seat count outside 1–5, or content too small to deal.
+    pub fn random(content: Arc<Content>, players: usize, seed: u64) -> Result<Game, Refusal> {
+        const COLORS: [&str; 5] = ["red", "green", "yellow", "blue", "black"];
+        if !(1..=COLORS.len()).contains(&players) {
+            return Err(format!("{players} players: Terraforming Mars seats 1 to 5"));
+        }
+        let mut rng = Rng::new(seed);
+        let mut shuffled = |mut v: Vec<String>| {
+            for i in (1..v.len()).rev() {
+                v.swap(i, rng.below(i + 1));
+            }
+            v
+        };
+        let corporations = shuffled(
+            content
+                .corporations
+                .iter()
+                .filter(|c| !c.name.starts_with("Beginner"))
+                .map(|c| c.name.clone())
+                .collect(),
+        );
+        let projects = shuffled(content.projects.iter().map(|c| c.name.clone()).collect());
+        let first = rng.below(players);
+        let deal = Deal {
+            colors: COLORS[..players].iter().map(|c| (*c).to_owned()).collect(),
+            first,
+            beginner: vec![false; players],
+            corporations,
+            projects,
+        };
+        Game::new(content, &deal, rng.next_u64())
     }
 
     /// Gives the order of the next reshuffle (for replaying a record); otherwise the seeded
@@ -462,6 +511,9 @@ impl Game {
     /// # Errors
     /// Any step that is not legal.
     pub fn apply_line(&mut self, line: &crate::notation::Line) -> Result<(), Refusal> {
+        if self.picking.is_some() {
+            return Err("a pick of cards is in progress: take or leave the next card".into());
+        }
         let mut next = self.clone();
         next.draws.clear();
         let p = next.seat(&line.player)?;
@@ -478,6 +530,7 @@ impl Game {
             i += 1;
         }
         next.settle();
+        next.inputs += 1;
         *self = next;
         Ok(())
     }
@@ -865,8 +918,7 @@ impl Game {
                 Ok(())
             }
             Step::End => {
-                let others = (0..self.colors.len()).any(|q| q != p && !self.passed[q]);
-                if self.actions_taken == 0 || !others {
+                if !self.end_turn_allowed(p) {
                     return Err("End Turn needs an action taken and another player in play".into());
                 }
                 self.actions_taken = 0;
@@ -887,6 +939,9 @@ impl Game {
                 let need = self.plants_per_greenery(p);
                 if self.players[p].res[Res::Plants.index()] < need {
                     return Err(format!("a greenery needs {need} plants"));
+                }
+                if self.legal_spaces(p, &greenery_place()).is_empty() {
+                    return Err("no space for a greenery".into());
                 }
                 self.players[p].res[Res::Plants.index()] -= need;
                 self.push_front(
@@ -918,50 +973,27 @@ impl Game {
             }
             Step::Action(name) => {
                 let c = self.card_id(name)?;
-                let pl = &self.players[p];
-                if !(pl.corporation == Some(c) || pl.played.contains(&c)) {
-                    return Err(format!("{name} is not in play for {}", self.colors[p]));
-                }
-                if pl.actions_used.contains(&c) {
-                    return Err(format!("{name}'s action was already used this generation"));
-                }
+                self.action_usable(p, c)?;
                 let action = self
                     .card(c)
                     .action
                     .clone()
                     .ok_or_else(|| format!("{name} has no action"))?;
-                if !action.requires.iter().all(|r| self.meets(p, r, 0, Some(c))) {
-                    return Err(format!("{name}'s action is not usable now"));
-                }
-                if !self.can_do_all(p, &action.effects, Some(c)) {
-                    return Err(format!("{name}'s action cannot be done now"));
-                }
                 self.players[p].actions_used.push(c);
                 self.run_effects(p, &action.effects, Some(c))?;
                 self.took_action();
                 Ok(())
             }
             Step::Claim(name) => {
-                let (i, m) = self
+                let i = self
                     .content
                     .scoring
                     .milestones
                     .iter()
-                    .enumerate()
-                    .find(|(_, m)| &m.name == name)
+                    .position(|m| &m.name == name)
                     .ok_or_else(|| format!("unknown milestone {name:?}"))?;
-                if self.milestones.iter().any(|(j, _)| *j == i)
-                    || self.milestones.len() >= self.content.rules.max_milestones
-                {
-                    return Err(format!("{name} cannot be claimed"));
-                }
-                if self.metric(p, &m.metric, false) < m.at_least {
-                    return Err(format!("{name}'s condition is not met"));
-                }
+                self.milestone_claimable(p, i)?;
                 let cost = self.content.rules.milestone_cost;
-                if !self.can_afford(p, cost, false, false) {
-                    return Err("too little M€".into());
-                }
                 self.pay_or_ask(p, cost, false, false, Then::Milestone(i))?;
                 self.took_action();
                 Ok(())
@@ -974,14 +1006,8 @@ impl Game {
                     .iter()
                     .position(|a| &a.name == name)
                     .ok_or_else(|| format!("unknown award {name:?}"))?;
-                let costs = &self.content.rules.award_costs;
-                if self.awards.iter().any(|(j, _)| *j == i) || self.awards.len() >= costs.len() {
-                    return Err(format!("{name} cannot be funded"));
-                }
-                let cost = costs[self.awards.len()];
-                if !self.can_afford(p, cost, false, false) {
-                    return Err("too little M€".into());
-                }
+                self.award_fundable(p, i)?;
+                let cost = self.content.rules.award_costs[self.awards.len()];
                 self.awards.push((i, p));
                 self.pay_or_ask(p, cost, false, false, Then::Effects(Vec::new(), None))?;
                 self.took_action();
@@ -1168,24 +1194,8 @@ impl Game {
 
     fn play_card(&mut self, p: usize, name: &str, pay: Option<&Kvs>) -> Result<(), Refusal> {
         let c = self.card_id(name)?;
-        if !self.players[p].hand.contains(&c) {
-            return Err(format!("{name} is not in {}'s hand", self.colors[p]));
-        }
+        self.playable(p, c)?;
         let card = self.card(c).clone();
-        let leeway = self.requirement_bonus(p);
-        for r in &card.requires {
-            let l = if matches!(r.what, Measured::Param(_)) {
-                leeway
-            } else {
-                0
-            };
-            if !self.meets(p, r, l, None) {
-                return Err(format!("{name}'s requirements are not met"));
-            }
-        }
-        if !self.can_do_all(p, &card.play, Some(c)) {
-            return Err(format!("{name} cannot be played now"));
-        }
         let cost = self.card_cost(p, c);
         let steel = card.tags.iter().any(|t| t == "building");
         let titanium = card.tags.iter().any(|t| t == "space");
@@ -1209,6 +1219,96 @@ impl Game {
         let raw_cost = card.cost.unwrap_or(0);
         self.fire_card_played(p, c, raw_cost)?;
         self.run_effects(p, &card.play, Some(c))?;
+        Ok(())
+    }
+
+    /// Whether card `c` in hand may be played now (requirements, effects, affordable).
+    fn playable(&self, p: usize, c: CardId) -> Result<(), Refusal> {
+        let card = self.card(c);
+        let name = &card.name;
+        if !self.players[p].hand.contains(&c) {
+            return Err(format!("{name} is not in {}'s hand", self.colors[p]));
+        }
+        let leeway = self.requirement_bonus(p);
+        for r in &card.requires {
+            let l = if matches!(r.what, Measured::Param(_)) {
+                leeway
+            } else {
+                0
+            };
+            if !self.meets(p, r, l, None) {
+                return Err(format!("{name}'s requirements are not met"));
+            }
+        }
+        if !self.can_do_all(p, &card.play, Some(c)) {
+            return Err(format!("{name} cannot be played now"));
+        }
+        let steel = card.tags.iter().any(|t| t == "building");
+        let titanium = card.tags.iter().any(|t| t == "space");
+        let cost = self.card_cost(p, c);
+        if !self.can_afford(p, cost, steel, titanium) {
+            return Err(format!("{name} costs {cost} M€: too little to pay"));
+        }
+        Ok(())
+    }
+
+    /// Whether the action of card `c` may be used now.
+    fn action_usable(&self, p: usize, c: CardId) -> Result<(), Refusal> {
+        let pl = &self.players[p];
+        let name = &self.card(c).name;
+        if !(pl.corporation == Some(c) || pl.played.contains(&c)) {
+            return Err(format!("{name} is not in play for {}", self.colors[p]));
+        }
+        let action = self
+            .card(c)
+            .action
+            .as_ref()
+            .ok_or_else(|| format!("{name} has no action"))?;
+        if pl.actions_used.contains(&c) {
+            return Err(format!("{name}'s action was already used this generation"));
+        }
+        if !action.requires.iter().all(|r| self.meets(p, r, 0, Some(c))) {
+            return Err(format!("{name}'s action is not usable now"));
+        }
+        if !self.can_do_all(p, &action.effects, Some(c)) {
+            return Err(format!("{name}'s action cannot be done now"));
+        }
+        Ok(())
+    }
+
+    /// Whether milestone `i` may be claimed now.
+    fn milestone_claimable(&self, p: usize, i: usize) -> Result<(), Refusal> {
+        let m = &self.content.scoring.milestones[i];
+        if self.colors.len() == 1 {
+            return Err("no milestones in a solo game".into());
+        }
+        if self.milestones.iter().any(|(j, _)| *j == i)
+            || self.milestones.len() >= self.content.rules.max_milestones
+        {
+            return Err(format!("{} cannot be claimed", m.name));
+        }
+        if self.metric(p, &m.metric, false) < m.at_least {
+            return Err(format!("{}'s condition is not met", m.name));
+        }
+        if !self.can_afford(p, self.content.rules.milestone_cost, false, false) {
+            return Err("too little M€".into());
+        }
+        Ok(())
+    }
+
+    /// Whether award `i` may be funded now.
+    fn award_fundable(&self, p: usize, i: usize) -> Result<(), Refusal> {
+        let name = &self.content.scoring.awards[i].name;
+        let costs = &self.content.rules.award_costs;
+        if self.colors.len() == 1 {
+            return Err("no awards in a solo game".into());
+        }
+        if self.awards.iter().any(|(j, _)| *j == i) || self.awards.len() >= costs.len() {
+            return Err(format!("{name} cannot be funded"));
+        }
+        if !self.can_afford(p, costs[self.awards.len()], false, false) {
+            return Err("too little M€".into());
+        }
         Ok(())
     }
 
@@ -1258,6 +1358,11 @@ impl Game {
         let cost = self.standard_cost(p, id, sp.cost);
         if !self.can_do_all(p, &sp.effects, None) {
             return Err(format!("standard project {id} cannot be done now"));
+        }
+        if sp.effects.iter().any(|e| matches!(e, Effect::SellCards(_)))
+            && self.players[p].hand.is_empty()
+        {
+            return Err("no cards in hand to sell".into());
         }
         match pay {
             Some(kvs) => self.pay(p, cost, kvs, false, false)?,
@@ -2037,9 +2142,12 @@ impl Game {
                 Ok(())
             }
             (Pending::FinalGreenery, Step::Option(title, _)) => {
-                if title == "Don't place a greenery" {
+                if title == legal::NO_FINAL_GREENERY {
                     self.skip_final_greenery_offers();
                     return Ok(());
+                }
+                if title != legal::FINAL_GREENERY {
+                    return Err(format!("no option {title:?}"));
                 }
                 let need = self.plants_per_greenery(p);
                 if self.players[p].res[Res::Plants.index()] < need {
@@ -2066,6 +2174,9 @@ impl Game {
                 Ok(())
             }
             (Pending::Sell(each), Step::Cards(names)) => {
+                if names.is_empty() {
+                    return Err("sell at least one card".into());
+                }
                 let mut sold = Vec::new();
                 for n in names {
                     let c = self.card_id(n)?;
