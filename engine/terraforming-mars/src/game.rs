@@ -483,6 +483,11 @@ impl Game {
             .ok_or_else(|| format!("no player {color:?}"))
     }
 
+    #[doc(hidden)]
+    pub fn debug_queue(&self) -> String {
+        format!("{:?}", self.queue)
+    }
+
     /// Seat colors.
     pub fn colors(&self) -> &[String] {
         &self.colors
@@ -1396,8 +1401,19 @@ impl Game {
 
     /// Whether the costs among `effects` can be paid and its mandatory parts done.
     fn can_do_all(&self, p: usize, effects: &[Effect], card: Option<CardId>) -> bool {
+        let mut prod = self.players[p].prod;
+        self.can_do_all_with(p, effects, card, &mut prod)
+    }
+
+    /// [`Game::can_do_all`] with the production the effects before these leave.
+    fn can_do_all_with(
+        &self,
+        p: usize,
+        effects: &[Effect],
+        card: Option<CardId>,
+        prod: &mut [i32; 6],
+    ) -> bool {
         let pl = &self.players[p];
-        let mut prod = pl.prod;
         effects.iter().all(|e| match e {
             Effect::Production(a) => a.iter().all(|(r, v)| {
                 prod[r.index()] += v;
@@ -1417,7 +1433,8 @@ impl Game {
             Effect::ReduceAnyProduction(a) => (0..self.colors.len())
                 .any(|q| self.players[q].prod[a.res.index()] - a.count >= self.floor(a.res)),
             Effect::Place(pl) => {
-                pl.tile == "ocean" && pl.on.is_none() || !self.legal_spaces(p, pl).is_empty()
+                (pl.tile == "ocean" && pl.on.is_none() || !self.legal_spaces(p, pl).is_empty())
+                    && self.can_do_all_with(p, &pl.then, card, prod)
             }
             Effect::Choose(cs) => cs.iter().any(|c| self.can_do_all(p, &c.effects, card)),
             Effect::Script(_) => true,
@@ -1526,7 +1543,12 @@ impl Game {
         match e {
             Effect::Production(a) => {
                 for (r, v) in a {
-                    self.players[p].prod[r.index()] += v;
+                    let floor = self.floor(*r);
+                    let x = &mut self.players[p].prod[r.index()];
+                    *x += v;
+                    if *x < floor {
+                        return Err(format!("too little {} production", r.key()));
+                    }
                 }
             }
             Effect::Stock(a) | Effect::Spend(a) => {
