@@ -9,9 +9,10 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use orrery_core::bot::RandomBot;
+use orrery_core::game_module::{GameModule, Start};
 use orrery_core::rng::Rng;
 use orrery_gp::content::Content;
-use orrery_gp::game::{Game, Setup};
+use orrery_gp::game::Game;
 use orrery_gp::notation::{parse_line, Command, MoveLine};
 use orrery_gp::record::{replay, Record};
 
@@ -92,6 +93,37 @@ fn states(content: &Arc<Content>, records: &[Record]) -> Vec<(Game, Command)> {
     out
 }
 
+/// How long random games of `players` seats take, one per seed of `0..seeds` that finishes,
+/// each from its start (setup and seats' identities drawn from the seed) to its end.
+fn random_games<G: GameModule>(content: &Arc<G::Content>, players: usize, seeds: u64) -> Vec<f64> {
+    let mut games = Vec::new();
+    for seed in 0..seeds {
+        let t = Instant::now();
+        let mut rng = Rng::new(seed);
+        let how = Start {
+            players,
+            setup: None,
+            identities: None,
+            hook_budget: orrery_core::script::DEFAULT_HOOK_BUDGET,
+        };
+        let mut lines = Vec::new();
+        let Ok(mut game) = G::start(
+            content,
+            how,
+            &mut rng,
+            &mut G::Scribe::default(),
+            &mut lines,
+        ) else {
+            continue;
+        };
+        let mut bot = RandomBot::new(seed, orrery_core::bot::MAX_FREE);
+        if bot.play_out(&mut game, 50_000).is_ok() {
+            games.push(t.elapsed().as_secs_f64());
+        }
+    }
+    games
+}
+
 /// Runs the measurements and prints them (or JSON).
 pub fn run(args: &ContentArgs, paths: &[PathBuf], json: bool) -> ExitCode {
     let stack = match args.stack(&[PLATFORM_VARIANT]) {
@@ -100,9 +132,11 @@ pub fn run(args: &ContentArgs, paths: &[PathBuf], json: bool) -> ExitCode {
     };
     errln!("{}", stack.describe());
     let overlays = stack.overlays();
-    let files = stack.source.files();
+    let files = stack.base_files();
     let mut loaded = None;
-    let load = time_median(9, || loaded = Content::load(files.as_ref(), &overlays).ok());
+    let load = time_median(9, || {
+        loaded = <Game as GameModule>::load(files.as_ref(), &overlays).ok()
+    });
     let Some(content) = loaded.map(Arc::new) else {
         errln!("error: the content does not load (run `orrery validate`)");
         return ExitCode::from(1);
@@ -139,28 +173,7 @@ pub fn run(args: &ContentArgs, paths: &[PathBuf], json: bool) -> ExitCode {
             std::hint::black_box(g.apply_part(p).is_ok());
         }
     }) / n;
-    let mut games = Vec::new();
-    for seed in 0..21u64 {
-        let t = Instant::now();
-        let mut rng = Rng::new(seed);
-        let Ok(setup) = Setup::random(&content, 4, &mut rng) else {
-            continue;
-        };
-        let Ok(mut game) = Game::new(content.clone(), setup) else {
-            continue;
-        };
-        for _ in 0..4 {
-            let legal = game.legal_parts();
-            let pick = legal[rng.below(legal.len())].clone();
-            if game.apply_part(&pick).is_err() || game.apply_part(&Command::EndTurn).is_err() {
-                break;
-            }
-        }
-        let mut bot = RandomBot::new(seed, orrery_core::bot::MAX_FREE);
-        if bot.play_out(&mut game, 50_000).is_ok() {
-            games.push(t.elapsed().as_secs_f64());
-        }
-    }
+    let games = random_games::<Game>(&content, 4, 21);
     let figures = [
         Figure {
             name: "content load + validate",

@@ -46,7 +46,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use orrery_gp::content::{schema, Content};
+use orrery_core::game_module::GameModule;
+use orrery_gp::content::Content;
+use orrery_gp::game::Game;
 use stack::Stack;
 
 /// Orrery: a data-driven rules engine for board games (Gaia Project; Terraforming Mars in progress).
@@ -126,15 +128,25 @@ impl ContentArgs {
         Ok(stack)
     }
 
-    /// Loads the content with its overlays, stating the stack on stderr and printing problems.
-    fn load(&self, defaults: &[&str]) -> Result<Content, ExitCode> {
-        self.load_stacked(defaults).map(|(_, content)| content)
+    /// Loads the content with its overlays, stating the stack on stderr and printing problems;
+    /// returns the stack with it.
+    fn load_stacked(&self, defaults: &[&str]) -> Result<(Stack, Content), ExitCode> {
+        self.load_stacked_as::<Game>(defaults)
     }
 
-    /// [`ContentArgs::load`], keeping the stack the content came from.
-    fn load_stacked(&self, defaults: &[&str]) -> Result<(Stack, Content), ExitCode> {
-        let stack = self.stack(defaults).map_err(usage)?;
-        let content = load_stack(&stack)?;
+    /// [`ContentArgs::load_stacked`] for the game `G`.
+    fn load_stacked_as<G: GameModule>(
+        &self,
+        defaults: &[&str],
+    ) -> Result<(Stack, G::Content), ExitCode> {
+        let stack = self.stack(defaults).map_err(usage)?.for_game::<G>();
+        errln!("{}", stack.describe());
+        let content = stack.load_as::<G>().map_err(|diags| {
+            for d in &diags {
+                errln!("{d}");
+            }
+            ExitCode::from(1)
+        })?;
         Ok((stack, content))
     }
 }
@@ -417,6 +429,19 @@ fn run_other_game(game: games::GameName, command: &Command) -> ExitCode {
     }
 }
 
+/// The commands written once for every game `G`; `None` for the others, which are the
+/// game's own. `setups` reads `simulate --setups DIR` for the game.
+fn run_for<G: GameModule>(command: &Command, setups: simulate::SetupReader<G>) -> Option<ExitCode> {
+    Some(match command {
+        Command::Validate { content } => validate::<G>(content),
+        Command::Schema { out, ids, content } => schema_command::<G>(out, *ids, content),
+        Command::Simulate(args) => simulate::run::<G>(args, setups),
+        Command::Merge { shards, out } => merge::run(shards, out),
+        Command::Chart { studies, out } => pictures::chart(studies, out.as_deref()),
+        _ => return None,
+    })
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // No output may overwrite an input or another output (exit 2, before anything runs).
@@ -430,18 +455,15 @@ fn main() -> ExitCode {
             Err(e) => return usage(e),
         }
     }
+    if let Some(code) = run_for::<Game>(&cli.command, simulate::gaia_setups) {
+        return code;
+    }
     match cli.command {
-        Command::Validate { content } => validate(&content),
-        Command::Schema { out, ids, content } => {
-            if ids {
-                match content.load(&[]) {
-                    Ok(c) => write_schemas(&out, &orrery_gp::content::id_schema::all_with_ids(&c)),
-                    Err(code) => code,
-                }
-            } else {
-                write_schemas(&out, &schema::all())
-            }
-        }
+        Command::Validate { .. }
+        | Command::Schema { .. }
+        | Command::Simulate(_)
+        | Command::Merge { .. }
+        | Command::Chart { .. } => unreachable!("run_for runs these"),
         Command::Init {
             dir,
             copy_base,
@@ -453,8 +475,6 @@ fn main() -> ExitCode {
             paths,
             verbose,
         } => records::conformance(&content, &paths, verbose),
-        Command::Simulate(args) => simulate::run(&args),
-        Command::Merge { shards, out } => merge::run(&shards, &out),
         Command::Play(args) => interactive::run(&args),
         Command::Bench {
             content,
@@ -504,26 +524,22 @@ fn main() -> ExitCode {
             out.as_deref(),
         ),
         Command::View { content, log, out } => pictures::view(&content, &log, out.as_deref()),
-        Command::Chart { studies, out } => pictures::chart(&studies, out.as_deref()),
     }
 }
 
-fn validate(args: &ContentArgs) -> ExitCode {
+/// `orrery validate`: the content's summary and warnings, or every problem (exit 1).
+fn validate<G: GameModule>(args: &ContentArgs) -> ExitCode {
     let stack = match args.stack(&[]) {
-        Ok(s) => s,
+        Ok(s) => s.for_game::<G>(),
         Err(e) => return usage(e),
     };
     errln!("{}", stack.describe());
-    match stack.load() {
+    match stack.load_as::<G>() {
         Ok(content) => {
-            outln!("{}", content.summary());
-            // Names that state a number their effects contradict: warnings, not problems.
-            for (kind, id, message) in orrery_gp::content::describe::stale_names(&content) {
-                let at = content
-                    .provenance
-                    .origin(kind, Some(&id), "name")
-                    .map_or_else(String::new, |o| format!("{o}: "));
-                outln!("{at}warning: {} {id}: {message}", kind.name());
+            outln!("{}", G::summary(&content));
+            // Warnings are not problems: the content loads.
+            for w in G::warnings(&content) {
+                outln!("{w}");
             }
             ExitCode::SUCCESS
         }
@@ -541,6 +557,24 @@ fn validate(args: &ContentArgs) -> ExitCode {
     }
 }
 
+/// `orrery schema`: the game's schemas, or with `--ids` those knowing the content's ids.
+fn schema_command<G: GameModule>(
+    out: &std::path::Path,
+    ids: bool,
+    content: &ContentArgs,
+) -> ExitCode {
+    if !ids {
+        return write_schemas(out, &G::schemas());
+    }
+    match content.load_stacked_as::<G>(&[]) {
+        Ok((_, c)) => match G::schemas_with_ids(&c) {
+            Some(schemas) => write_schemas(out, &schemas),
+            None => usage(format!("{} does not offer `schema --ids`", G::ID)),
+        },
+        Err(code) => code,
+    }
+}
+
 fn write_schemas(out: &std::path::Path, schemas: &[(&str, serde_json::Value)]) -> ExitCode {
     if let Err(e) = std::fs::create_dir_all(out) {
         errln!("error: cannot create {}: {e}", out.display());
@@ -548,7 +582,7 @@ fn write_schemas(out: &std::path::Path, schemas: &[(&str, serde_json::Value)]) -
     }
     for (name, s) in schemas {
         let path = out.join(name);
-        if let Err(e) = out::write_file(&path, schema::render(s).as_bytes()) {
+        if let Err(e) = out::write_file(&path, orrery_core::schema::render(s).as_bytes()) {
             errln!("error: {e}");
             return ExitCode::from(1);
         }

@@ -9,13 +9,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use orrery_core::bot::{self, Bot, PlayError};
-use orrery_core::play_api::Playable;
+use orrery_core::game_module::{GameModule, Scribe, Start};
 use orrery_core::rng::Rng;
-use orrery_gp::content::Content;
-use orrery_gp::game::invariants::Watch;
-use orrery_gp::game::{Decision, Game, Setup, Stage};
-use orrery_gp::notation::{Actor, Command, MoveLine};
-use orrery_gp::record::Record;
+use orrery_gp::game::Game;
 use rayon::prelude::*;
 
 use crate::records::RecordContent;
@@ -77,20 +73,30 @@ pub struct SimulateArgs {
     /// Operations each game's script hooks may run in all (listing and bots' lookahead
     /// included); a game over it fails with that reason. Default: the engine's
     /// `DEFAULT_HOOK_BUDGET` (see docs/scripting.md).
-    #[arg(long, value_name = "N", default_value_t = orrery_gp::game::DEFAULT_HOOK_BUDGET)]
+    #[arg(long, value_name = "N", default_value_t = orrery_core::script::DEFAULT_HOOK_BUDGET)]
     pub hook_budget: u64,
 }
 
 /// A recorded setup games of the study are played on (`--setups`).
-struct SetupRecord {
-    /// The record (only its `init` line, setup, seed and options are used).
-    record: Record,
+pub struct StudySetup<G: GameModule> {
+    /// The record's player count.
+    players: usize,
+    /// The record's first line (its setup line).
+    init: String,
+    /// The setup.
+    setup: G::Setup,
     /// The content `replay` uses for the record.
-    content: Arc<Content>,
+    content: Arc<G::Content>,
     /// The stack a log of a game on it stores (`replay`'s stack for the record; the board
     /// variants its options give are found again from the options).
     saved_stack: serde_json::Value,
+    /// The record's seed and options, which a log of a game on it keeps.
+    seed: Option<serde_json::Value>,
+    options: Option<serde_json::Value>,
 }
+
+/// Reads the recorded setups of `--setups DIR` for a game.
+pub type SetupReader<G> = fn(&SimulateArgs, &Path) -> Result<Vec<StudySetup<G>>, (String, u8)>;
 
 /// One seat's result in one game.
 struct SeatResult {
@@ -133,18 +139,19 @@ fn game_seed(seed: u64, index: u64) -> u64 {
 }
 
 /// Everything a game of the study needs, checked before any game is played.
-struct Plan {
-    content: Arc<Content>,
+struct Plan<G: GameModule> {
+    content: Arc<G::Content>,
     config: Config,
     logs: Option<PathBuf>,
     /// The recorded setups games are played on, in order (empty: random setups).
-    setups: Vec<SetupRecord>,
+    setups: Vec<StudySetup<G>>,
     /// The stack as each log stores it (paths relative to the logs' folder).
     saved_stack: serde_json::Value,
 }
 
-pub fn run(args: &SimulateArgs) -> ExitCode {
-    match prepare(args) {
+/// `orrery simulate` for the game `G`; `read_setups` reads `--setups DIR`.
+pub fn run<G: GameModule>(args: &SimulateArgs, read_setups: SetupReader<G>) -> ExitCode {
+    match prepare::<G>(args, read_setups) {
         Ok(plan) => execute(&plan, args),
         Err((msg, code)) => {
             errln!("error: {msg}");
@@ -153,21 +160,24 @@ pub fn run(args: &SimulateArgs) -> ExitCode {
     }
 }
 
-fn prepare(args: &SimulateArgs) -> Result<Plan, (String, u8)> {
+fn prepare<G: GameModule>(
+    args: &SimulateArgs,
+    read_setups: SetupReader<G>,
+) -> Result<Plan<G>, (String, u8)> {
     let usage = |m: String| (m, 2u8);
     let setups = match &args.setups {
         Some(dir) => read_setups(args, dir)?,
         None => Vec::new(),
     };
     let players = match (args.players, setups.first()) {
-        (Some(p), Some(s)) if p != s.record.players => {
+        (Some(p), Some(s)) if p != s.players => {
             return Err(usage(format!(
                 "--players {p}, but the records in --setups have {} players",
-                s.record.players
+                s.players
             )))
         }
         (Some(p), _) => p,
-        (None, Some(s)) => s.record.players,
+        (None, Some(s)) => s.players,
         (None, None) => 2,
     };
     if !(1..=8).contains(&players) {
@@ -179,14 +189,14 @@ fn prepare(args: &SimulateArgs) -> Result<Plan, (String, u8)> {
     };
     let bots: Vec<String> = args.bots.split(',').map(|b| b.trim().to_string()).collect();
     for b in &bots {
-        if bot::by_name::<Game>(b, 0).is_none() {
+        if bot::by_name::<G>(b, 0).is_none() {
             return Err(usage(format!(
                 "unknown bot `{b}` (known: {}, search:N)",
                 bot::NAMES.join(", ")
             )));
         }
     }
-    let (stack, content) = args.content.load_stacked(&[]).map_err(|_| {
+    let (stack, content) = args.content.load_stacked_as::<G>(&[]).map_err(|_| {
         (
             "the content does not load (problems above)".to_string(),
             1u8,
@@ -200,8 +210,9 @@ fn prepare(args: &SimulateArgs) -> Result<Plan, (String, u8)> {
             .split(',')
             .map(|f| f.trim().to_string())
             .collect();
+        let known = G::identities(&content);
         for f in &list {
-            if content.faction(f).is_none() {
+            if !known.contains(f) {
                 return Err(usage(format!("unknown faction `{f}`")));
             }
         }
@@ -211,11 +222,11 @@ fn prepare(args: &SimulateArgs) -> Result<Plan, (String, u8)> {
                 list.len(),
             )));
         }
-        refuse_shared_homes(&content, &list, players).map_err(usage)?;
+        G::check_lineup(&content, &list, players).map_err(|e| usage(format!("--factions: {e}")))?;
         FactionChoice::Given(list)
     };
     let config = Config {
-        game: crate::games::GameName::GaiaProject.id().to_string(),
+        game: G::ID.to_string(),
         players,
         factions,
         bots,
@@ -238,34 +249,9 @@ fn prepare(args: &SimulateArgs) -> Result<Plan, (String, u8)> {
     })
 }
 
-/// Refuses a `--factions` list that would seat two factions of the same home planet in one
-/// game (the lineups rotate the list over the seats; see [`lineup`]).
-fn refuse_shared_homes(content: &Content, list: &[String], players: usize) -> Result<(), String> {
-    let home = |f: &str| content.faction(f).map(|f| f.home.as_str());
-    for start in 0..list.len() {
-        let seated: Vec<&str> = (0..players)
-            .map(|s| list[(start + s) % list.len()].as_str())
-            .collect();
-        for (i, a) in seated.iter().enumerate() {
-            for b in &seated[i + 1..] {
-                if a == b {
-                    return Err(format!("--factions: {a} would play two seats of one game"));
-                }
-                if home(a) == home(b) {
-                    return Err(format!(
-                        "--factions: {a} and {b} share the home planet {} and would play one game",
-                        home(a).unwrap_or_default()
-                    ));
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
 /// The records of `--setups DIR` in file-name order, each with the content `replay` would use
 /// for it; all must have the same number of players and start with `init`.
-fn read_setups(args: &SimulateArgs, dir: &Path) -> Result<Vec<SetupRecord>, (String, u8)> {
+pub fn gaia_setups(args: &SimulateArgs, dir: &Path) -> Result<Vec<StudySetup<Game>>, (String, u8)> {
     if !dir.is_dir() {
         return Err((format!("--setups {} is not a folder", dir.display()), 2));
     }
@@ -278,7 +264,7 @@ fn read_setups(args: &SimulateArgs, dir: &Path) -> Result<Vec<SetupRecord>, (Str
         ));
     }
     let mut contents: BTreeMap<Vec<String>, RecordContent> = BTreeMap::new();
-    let mut out: Vec<SetupRecord> = Vec::with_capacity(files.len());
+    let mut out: Vec<StudySetup<Game>> = Vec::with_capacity(files.len());
     for f in &files {
         let bad = |e: String| (format!("{}: {e}", f.display()), 1u8);
         let (record, platform, named) = crate::records::read_record(f).map_err(bad)?;
@@ -286,12 +272,12 @@ fn read_setups(args: &SimulateArgs, dir: &Path) -> Result<Vec<SetupRecord>, (Str
             return Err(bad("the first move is not an `init` line".into()));
         }
         if let Some(first) = out.first() {
-            if first.record.players != record.players {
+            if first.players != record.players {
                 return Err((
                     format!(
                         "--setups {}: records of {} and {} players; a study has one player count",
                         dir.display(),
-                        first.record.players,
+                        first.players,
                         record.players
                     ),
                     2,
@@ -311,11 +297,15 @@ fn read_setups(args: &SimulateArgs, dir: &Path) -> Result<Vec<SetupRecord>, (Str
             .stack
             .saved(args.logs.as_deref().unwrap_or(Path::new(".")));
         let (content, _) = rc.for_record(&record).map_err(bad)?;
-        record.game_setup(&content).map_err(bad)?;
-        out.push(SetupRecord {
-            record,
+        let setup = record.game_setup(&content).map_err(bad)?;
+        out.push(StudySetup {
+            players: record.players,
+            init: record.moves[0].clone(),
+            setup,
             content,
             saved_stack,
+            seed: record.seed.clone(),
+            options: record.options.clone(),
         });
     }
     Ok(out)
@@ -361,7 +351,7 @@ fn prepare_logs(dir: &Path, clear: bool) -> Result<(), (String, u8)> {
     Ok(())
 }
 
-fn execute(plan: &Plan, args: &SimulateArgs) -> ExitCode {
+fn execute<G: GameModule>(plan: &Plan<G>, args: &SimulateArgs) -> ExitCode {
     let range = shard_range(plan.config.games, plan.config.shard);
     let jobs = args
         .jobs
@@ -507,41 +497,33 @@ fn lineup(config: &Config, index: u64) -> (Option<Vec<String>>, Vec<String>) {
     (factions, bots)
 }
 
-/// Where a game's setup comes from: drawn from its seed, or a recorded one (`--setups`).
-fn game_setup(
-    content: &Arc<Content>,
-    config: &Config,
-    on: Option<&SetupRecord>,
-    rng: &mut Rng,
-) -> Result<Setup, String> {
-    match on {
-        Some(s) => s.record.game_setup(&s.content),
-        None => Setup::random(content, config.players, rng).map_err(|e| e.to_string()),
-    }
-}
-
-fn play_one(
-    plan: &Plan,
+fn play_one<G: GameModule>(
+    plan: &Plan<G>,
     index: u64,
     log: bool,
-    on: Option<&SetupRecord>,
+    on: Option<&StudySetup<G>>,
     hook_budget: u64,
 ) -> GameResult {
-    let (content, config) = (&plan.content, &plan.config);
+    let config = &plan.config;
     let seed = game_seed(config.seed, index);
     let init = match on {
-        Some(s) => s.record.moves[0].clone(),
-        None => format!("init {} s{}-{index}", config.players, config.seed),
+        Some(s) => Some(s.init.clone()),
+        None => G::first_line(config.players, config.seed, index),
     };
-    let mut lines: Vec<String> = vec![init];
-    let content = on.map_or(content, |s| &s.content);
+    let mut lines: Vec<String> = init.into_iter().collect();
+    let content = on.map_or(&plan.content, |s| &s.content);
     let outcome = play_game(content, config, index, seed, on, &mut lines, hook_budget);
     // A failed game is logged too, as far as it went, with the reason.
     let record = log.then(|| {
         let mut rec = match &outcome {
-            Ok((game, _)) => record(game, &lines, config, &plan.saved_stack),
+            Ok((game, _)) => game.log(&lines, &plan.saved_stack),
             Err(e) => {
-                let setup = game_setup(content, config, on, &mut Rng::new(seed)).ok();
+                let setup = G::setup_json(
+                    content,
+                    config.players,
+                    on.map(|s| &s.setup),
+                    &mut Rng::new(seed),
+                );
                 serde_json::json!({
                     "source": "orrery simulate",
                     "players": config.players,
@@ -557,10 +539,10 @@ fn play_one(
             // The platform replays the log as it stands (its seed and options); Orrery
             // replays it on the stack `replay` uses for the record.
             rec["content"] = s.saved_stack.clone();
-            if let Some(seed) = &s.record.seed {
+            if let Some(seed) = &s.seed {
                 rec["seed"] = seed.clone();
             }
-            if let Some(options) = &s.record.options {
+            if let Some(options) = &s.options {
                 rec["options"] = options.clone();
             }
         }
@@ -574,206 +556,58 @@ fn play_one(
 }
 
 /// Plays game `index`; returns the game at its end and each seat's result.
-fn play_game(
-    content: &Arc<Content>,
+fn play_game<G: GameModule>(
+    content: &Arc<G::Content>,
     config: &Config,
     index: u64,
     seed: u64,
-    on: Option<&SetupRecord>,
+    on: Option<&StudySetup<G>>,
     lines: &mut Vec<String>,
     hook_budget: u64,
-) -> Result<(Game, Vec<SeatResult>), String> {
+) -> Result<(G, Vec<SeatResult>), String> {
     let mut rng = Rng::new(seed);
-    let setup = game_setup(content, config, on, &mut rng)?;
-    let mut game = Game::new(content.clone(), setup).map_err(|e| e.to_string())?;
-    game.set_hook_budget(hook_budget);
     let (factions, bot_names) = lineup(config, index);
-    let mut line = LineWriter::default();
-    for seat in 0..config.players {
-        let pick = match &factions {
-            Some(f) => Command::Faction(f[seat].as_str().into()),
-            None => {
-                let legal = game.legal();
-                if legal.is_empty() {
-                    return Err(format!("no faction left for seat {}", seat + 1));
-                }
-                legal[rng.below(legal.len())].clone()
-            }
-        };
-        for part in [pick, Command::EndTurn] {
-            line.note(&game, &part, lines);
-            game.apply_part(&part)
-                .map_err(|e| format!("seat {}: `{part}`: {e}", seat + 1))?;
-        }
-    }
-    let mut bots: Vec<Box<dyn Bot<Game> + Send>> = bot_names
+    let mut scribe = G::Scribe::default();
+    let how = Start {
+        players: config.players,
+        setup: on.map(|s| &s.setup),
+        identities: factions.as_deref(),
+        hook_budget,
+    };
+    let mut game = G::start(content, how, &mut rng, &mut scribe, lines)?;
+    let mut bots: Vec<Box<dyn Bot<G> + Send>> = bot_names
         .iter()
         .enumerate()
         .map(|(s, name)| {
-            bot::by_name::<Game>(name, seed.wrapping_add(s as u64 + 1))
+            bot::by_name::<G>(name, seed.wrapping_add(s as u64 + 1))
                 .expect("bot names are checked before the study")
         })
         .collect();
     // Invariants a rules bug would break, checked before every part (so after the one before)
     // and at the end; the first one broken fails the game.
-    let mut watch = Watch::new(config.players);
+    let mut watch = game.watcher();
     let mut broken: Option<String> = None;
     bot::play_game(&mut game, &mut bots, MAX_PARTS, |g, seat, part| {
         if broken.is_none() {
             let check = watch.after(g).and_then(|()| watch.before(g, seat, part));
             broken = check.err().map(|e| format!("line {}: {e}", lines.len()));
         }
-        line.note(g, part, lines)
+        scribe.note(g, part, lines)
     })
     .map_err(|e: PlayError| format!("{e} (seed {seed})"))?;
     if let Some(e) = broken.or_else(|| watch.after(&game).err()) {
         return Err(format!("invariant broken: {e} (seed {seed})"));
     }
     let winners = game.winners();
-    let scores = game.scores();
+    let scores = game.score();
     let seats = (0..config.players)
-        .map(|s| {
-            let p = &game.state.players[s];
-            SeatResult {
-                faction: p.faction.to_string(),
-                bot: bot_names[s].clone(),
-                vp: scores[s],
-                won: winners.contains(&s),
-                sources: p
-                    .vp_sources
-                    .iter()
-                    .map(|(k, v)| (k.to_string(), *v))
-                    .collect(),
-            }
+        .map(|s| SeatResult {
+            faction: game.identity(s),
+            bot: bot_names[s].clone(),
+            vp: scores[s],
+            won: winners.contains(&s),
+            sources: game.vp_sources(s),
         })
         .collect();
     Ok((game, seats))
-}
-
-/// Gathers parts into move lines, written as the recording platform writes them:
-///
-/// * `endturn` closes only a turn that took an action (not a pass); every other decision (a
-///   faction, a booster, income, a charge, the Gaia phase, a pass) ends with its line, and the
-///   platform refuses an `endturn` there;
-/// * the platform takes a seat's income and its Gaia phase whole, questions about the special
-///   token included, and a charge with the question it opens: the decisions one seat takes in a
-///   row there (income, Gaia phase, an answer after either or after a charge) share one line.
-#[derive(Default)]
-struct LineWriter {
-    actor: Option<Actor>,
-    parts: Vec<Command>,
-    /// The line written last, while a decision of the same seat may still continue it.
-    last: Option<WrittenLine>,
-}
-
-/// A line as written, kept so that the next decision can continue it.
-struct WrittenLine {
-    actor: Actor,
-    parts: Vec<Command>,
-    seat: usize,
-    stage: Stage,
-    decision: Decision,
-}
-
-/// Whether the decision open in `game` is closed by a written `endturn` (see [`LineWriter`]).
-fn ends_with_endturn(game: &Game) -> bool {
-    matches!(game.state.open, Some(Decision::Turn(_))) && !game.state.turn.passed
-}
-
-/// Whether `next`, taken by the seat of `last` in the same stage, goes on in `last`'s line.
-fn continues(last: &WrittenLine, seat: usize, stage: Stage, next: &Decision) -> bool {
-    let before = matches!(
-        last.decision,
-        Decision::Income(_) | Decision::Gaia(_) | Decision::Leech { .. } | Decision::Answer(_)
-    );
-    let same_kind = std::mem::discriminant(&last.decision) == std::mem::discriminant(next);
-    let goes_on = matches!(next, Decision::Answer(_))
-        || (same_kind && matches!(next, Decision::Income(_) | Decision::Gaia(_)));
-    last.seat == seat
-        && last.stage == stage
-        && before
-        && goes_on
-        && last.parts.last() != Some(&Command::EndTurn)
-}
-
-impl LineWriter {
-    /// Notes a part about to be played in `game`.
-    fn note(&mut self, game: &Game, part: &Command, lines: &mut Vec<String>) {
-        if self.actor.is_none() {
-            let Some(seat) = game.deciding_seat() else {
-                return;
-            };
-            let Some(decision) = game.state.open.as_ref().or(game.state.queue.front()) else {
-                return;
-            };
-            let stage = game.state.stage;
-            // A continued line keeps the decision it began with (income goes on after an
-            // answer in the middle of it).
-            let mut begun = decision.clone();
-            match self.last.take() {
-                Some(last) if continues(&last, seat, stage, decision) && lines.pop().is_some() => {
-                    self.actor = Some(last.actor);
-                    self.parts = last.parts;
-                    begun = last.decision;
-                }
-                _ => {
-                    let f = &game.state.players[seat].faction;
-                    self.actor = Some(if f.is_empty() {
-                        Actor::Seat(u8::try_from(seat + 1).unwrap_or(u8::MAX))
-                    } else {
-                        Actor::Faction(f.to_string())
-                    });
-                }
-            }
-            self.last = Some(WrittenLine {
-                actor: Actor::Seat(0),
-                parts: Vec::new(),
-                seat,
-                stage,
-                decision: begun,
-            });
-        }
-        if *part != Command::EndTurn {
-            self.parts.push(part.clone());
-            return;
-        }
-        // A decision made of its end alone keeps it, so that the line says something.
-        if ends_with_endturn(game) || self.parts.is_empty() {
-            self.parts.push(Command::EndTurn);
-        }
-        if let Some(actor) = self.actor.take() {
-            let parts = std::mem::take(&mut self.parts);
-            let line = MoveLine::Turn {
-                actor: actor.clone(),
-                parts: parts.clone(),
-            };
-            lines.push(line.to_string());
-            if let Some(last) = &mut self.last {
-                last.actor = actor;
-                last.parts = parts;
-            }
-        }
-    }
-}
-
-/// A finished game as a record (`orrery replay` reads it).
-fn record(
-    game: &Game,
-    lines: &[String],
-    config: &Config,
-    stack: &serde_json::Value,
-) -> serde_json::Value {
-    let scores = game.scores();
-    serde_json::json!({
-        "source": "orrery simulate",
-        "players": config.players,
-        "content": stack,
-        "setup": &*game.state.setup,
-        "moves": lines,
-        "finished": game.finished(),
-        "final": (0..config.players).map(|s| serde_json::json!({
-            "faction": game.state.players[s].faction.to_string(),
-            "vp": scores[s],
-        })).collect::<Vec<_>>(),
-    })
 }

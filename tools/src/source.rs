@@ -47,14 +47,23 @@ impl ContentSource {
         Ok(ContentSource::Embedded)
     }
 
-    /// The base game's files.
+    /// Gaia Project's base files.
     pub fn files(&self) -> Box<dyn ContentFiles> {
+        self.files_in("base")
+    }
+
+    /// A game's base files: the folder `dir` of the content folder (or the folder itself when
+    /// it has none), or of the built-in copy.
+    pub fn files_in(&self, dir: &str) -> Box<dyn ContentFiles> {
         match self {
             ContentSource::Dir(d) => {
-                let base = d.join("base");
+                let base = d.join(dir);
                 Box::new(DirFiles::new(if base.is_dir() { base } else { d.clone() }))
             }
-            ContentSource::Embedded => Box::new(embedded_under("base/", "<built-in>/base")),
+            ContentSource::Embedded => Box::new(embedded_under(
+                &format!("{dir}/"),
+                &format!("<built-in>/{dir}"),
+            )),
         }
     }
 

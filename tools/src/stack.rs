@@ -4,10 +4,12 @@
 
 use std::path::{Path, PathBuf};
 
+use orrery_core::game_module::GameModule;
 use orrery_gp::content::{Content, OverlaySource};
 use serde_json::{json, Value};
 
 use crate::source::ContentSource;
+use orrery_gp::game::Game;
 
 /// One variant of a stack: the name it was asked for by and the overlay read.
 #[derive(Clone)]
@@ -23,6 +25,8 @@ pub struct Variant {
 pub struct Stack {
     /// Where the base game comes from.
     pub source: ContentSource,
+    /// The folder of the game's base files inside the source ([`GameModule::CONTENT_DIR`]).
+    pub game_dir: &'static str,
     /// The variants, bottom first.
     pub variants: Vec<Variant>,
 }
@@ -44,7 +48,22 @@ impl Stack {
                 })
             })
             .collect::<Result<_, _>>()?;
-        Ok(Stack { source, variants })
+        Ok(Stack {
+            source,
+            game_dir: Game::CONTENT_DIR,
+            variants,
+        })
+    }
+
+    /// The same stack for the game `G`: its base files are those of `G`'s folder.
+    pub fn for_game<G: GameModule>(mut self) -> Stack {
+        self.game_dir = G::CONTENT_DIR;
+        self
+    }
+
+    /// The game's base files.
+    pub fn base_files(&self) -> Box<dyn orrery_core::files::ContentFiles> {
+        self.source.files_in(self.game_dir)
     }
 
     /// The overlays to stack, in order.
@@ -52,9 +71,16 @@ impl Stack {
         self.variants.iter().map(|v| v.overlay.clone()).collect()
     }
 
-    /// Loads the content, returning every problem on failure.
+    /// Loads Gaia Project content, returning every problem on failure.
     pub fn load(&self) -> Result<Content, Vec<orrery_core::diagnostics::Diagnostic>> {
-        Content::load(self.source.files().as_ref(), &self.overlays())
+        self.load_as::<Game>()
+    }
+
+    /// Loads the content of the game `G`, returning every problem on failure.
+    pub fn load_as<G: GameModule>(
+        &self,
+    ) -> Result<G::Content, Vec<orrery_core::diagnostics::Diagnostic>> {
+        G::load(self.base_files().as_ref(), &self.overlays())
     }
 
     /// The identity of what this stack plays: a 128-bit FNV-1a hash (`fnv1a128:<hex>`) of
@@ -63,7 +89,7 @@ impl Stack {
     /// the same identity load the same content, wherever their files are.
     pub fn identity(&self) -> Result<String, String> {
         let mut h = Fnv128::default();
-        let files = self.source.files();
+        let files = self.base_files();
         for rel in files.list() {
             h.field(b"base");
             h.field(rel.as_bytes());
@@ -230,7 +256,11 @@ impl Stack {
                 overlay,
             });
         }
-        Ok(Stack { source, variants })
+        Ok(Stack {
+            source,
+            game_dir: Game::CONTENT_DIR,
+            variants,
+        })
     }
 }
 

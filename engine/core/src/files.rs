@@ -246,3 +246,17 @@ impl ContentFiles for MemFiles {
         }
     }
 }
+
+/// A variant overlay to stack on the content.
+#[derive(Debug, Clone)]
+pub struct OverlaySource {
+    /// File name for messages.
+    pub file: String,
+    /// The overlay YAML.
+    pub text: String,
+    /// Scripts found beside the overlay: `(name, source)`.
+    pub scripts: Vec<(String, String)>,
+    /// Why the overlay file could not be read (not UTF-8, too large, not a plain file): the
+    /// file is then refused by loading like a base file that cannot be read, not applied.
+    pub problem: Option<String>,
+}

@@ -12,6 +12,7 @@
 pub mod bot;
 pub mod diagnostics;
 pub mod files;
+pub mod game_module;
 pub mod hex;
 pub mod located;
 pub mod play_api;

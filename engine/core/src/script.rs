@@ -64,6 +64,10 @@ const STACK_PER_DEPTH: usize = 1536;
 /// error, never a crash.
 const INLINE_STACK_BUDGET: usize = 1536 * 1024;
 
+/// Operations a game's hooks may run in all, unless a command sets another budget: every
+/// call counts, in play, in listing and in bots' lookahead.
+pub const DEFAULT_HOOK_BUDGET: u64 = 500_000_000;
+
 /// Largest script source compiled, in bytes: compiling is bounded by the source's size as well
 /// as by [`MAX_SCRIPT_FUNCTIONS`], so a hostile script fails at once instead of compiling for
 /// minutes.

@@ -146,19 +146,7 @@ pub(crate) struct Doc {
     pub tree: LNode,
 }
 
-/// A variant overlay to stack on the content.
-#[derive(Debug, Clone)]
-pub struct OverlaySource {
-    /// File name for messages.
-    pub file: String,
-    /// The overlay YAML.
-    pub text: String,
-    /// Scripts found beside the overlay: `(name, source)`.
-    pub scripts: Vec<(String, String)>,
-    /// Why the overlay file could not be read (not UTF-8, too large, not a plain file): the
-    /// file is then refused by loading like a base file that cannot be read, not applied.
-    pub problem: Option<String>,
-}
+pub use orrery_core::files::OverlaySource;
 
 /// Where every effective value came from: the located trees after overlays.
 #[derive(Debug, Default)]

@@ -8,6 +8,9 @@ use std::sync::Mutex;
 
 use serde_json::{json, Map, Value};
 
+use super::bundle;
+use super::happened::Happened;
+use super::lookup::by_id;
 use super::{Game, MoveError};
 use crate::content::{
     schema, Bundle, Condition, Content, Effect, Modifier, ResearchChoice, ScriptRef,
@@ -21,7 +24,7 @@ pub const MAX_HOOK_AMOUNT: i32 = 1000;
 
 /// Operations a game's hooks may run in all, unless set otherwise
 /// ([`Game::set_hook_budget`]): every call counts, in play, in listing and in bots' lookahead.
-pub const DEFAULT_HOOK_BUDGET: u64 = 500_000_000;
+pub use orrery_core::script::DEFAULT_HOOK_BUDGET;
 
 /// How many distinct hook errors a game keeps (with how often each occurred).
 pub const KEPT_HOOK_ERRORS: usize = 5;
@@ -161,14 +164,7 @@ pub(crate) struct CostParts {
 impl CostParts {
     /// Everything together, without zero amounts.
     pub fn total(&self) -> Bundle {
-        let mut out = Bundle::default();
-        for part in [&self.building, &self.terraform, &self.range, &self.gaia_fee] {
-            for (code, n) in part.iter() {
-                *out.0.entry(code.to_string()).or_default() += n;
-            }
-        }
-        out.0.retain(|_, n| *n != 0);
-        out
+        bundle::sum([&self.building, &self.terraform, &self.range, &self.gaia_fee])
     }
 }
 
@@ -243,8 +239,7 @@ impl Game {
     /// The event of a trigger, for the hooks it fires: its kind, who acted (`seat`,
     /// `faction`) and its facts — what was built and where, the track and level, the token,
     /// the charge's amount and builder.
-    pub(crate) fn event_value(&self, actor: usize, what: &super::effects::Happened<'_>) -> Value {
-        use super::effects::Happened;
+    pub(crate) fn event_value(&self, actor: usize, what: &Happened<'_>) -> Value {
         let faction = |s: usize| self.state.players[s].faction.as_str();
         let hex = |idx: usize| self.hex_name(self.state.map.spaces[idx].hex);
         let mut v = match what {
@@ -500,14 +495,14 @@ impl Game {
             Effect::GainPer(g) => bundle(&g.gain),
             Effect::Steps(n) | Effect::Range(n) => small(*n),
             Effect::Research(ResearchChoice::Track(t)) => {
-                if content.research.tracks.iter().any(|x| &x.id == t) {
+                if by_id(&content.research.tracks, t).is_some() {
                     Ok(())
                 } else {
                     Err(format!("unknown research track \"{t}\""))
                 }
             }
             Effect::FederationToken(id) => {
-                if content.federation_tokens.tokens.iter().any(|t| &t.id == id) {
+                if by_id(&content.federation_tokens.tokens, id).is_some() {
                     Ok(())
                 } else {
                     Err(format!("unknown federation token \"{id}\""))
@@ -527,7 +522,7 @@ impl Game {
     /// Whether a code is a resource or a power-cycle code.
     fn check_code(&self, code: &str) -> Result<(), String> {
         if crate::power::Code::of(code).is_some()
-            || self.content.rules.resources.iter().any(|r| r.id == code)
+            || by_id(&self.content.rules.resources, code).is_some()
         {
             Ok(())
         } else {

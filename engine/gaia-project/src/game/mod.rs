@@ -2,20 +2,35 @@
 //! move lines. The flow (setup, rounds of income, Gaia phase, actions, clean-up, final scoring)
 //! is the same for every game of the family; what each step gives comes from content.
 
+mod actions;
+mod build;
+mod bundle;
+mod charge;
+mod colonize;
 mod conversion_form;
+mod convert;
 mod effects;
 mod eval;
+mod federate;
+mod follow;
+mod happened;
 mod hooks;
 pub mod invariants;
 mod legal;
+pub(crate) mod lookup;
 mod memo;
+mod pass;
 mod phases;
+mod placement;
 mod playable;
+mod research;
 mod rotation;
 mod setup;
 mod special;
 mod state_check;
+mod tech;
 mod turn;
+mod upgrade;
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
@@ -31,9 +46,9 @@ use orrery_core::hex::Hex;
 use orrery_core::rng::Rng;
 use orrery_core::shared::Shared;
 
+pub use follow::{Follow, TurnProgress};
 pub use hooks::{DEFAULT_HOOK_BUDGET, KEPT_HOOK_ERRORS, MAX_HOOK_AMOUNT};
 pub use special::Question;
-pub use turn::Follow;
 
 /// The explicit setup of a game: map and tiles.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -255,7 +270,7 @@ pub struct GameState {
     pub open: Option<Decision>,
     /// What the open decision has done so far.
     #[serde(default)]
-    pub turn: turn::TurnCtx,
+    pub turn: TurnProgress,
     /// Factions named so far, in the order they were first chosen (the table order of an
     /// auction game).
     #[serde(default)]
@@ -294,7 +309,7 @@ struct SeatFixed {
 impl SeatFixed {
     /// The fixed values of a faction by id; `None` for an unknown or empty id.
     fn new(content: &Content, faction: &str) -> Option<SeatFixed> {
-        let index = content.factions.iter().position(|f| f.id == faction)?;
+        let index = lookup::index_of(&content.factions, faction)?;
         let f = &content.factions[index];
         let wheel = &content.planets.wheel;
         let home = wheel.iter().position(|p| *p == f.home);
@@ -417,7 +432,7 @@ impl Game {
     fn holding(content: Arc<Content>, state: GameState) -> Game {
         Game {
             hooked: hooks::content_names_hooks(&content),
-            watching: effects::content_watches(&content),
+            watching: happened::content_watches(&content),
             content,
             state,
             seats: Arc::default(),
@@ -629,7 +644,7 @@ impl Game {
 
     fn open_decision(&mut self, d: &Decision) {
         self.state.open = Some(d.clone());
-        self.state.turn = turn::TurnCtx::default();
+        self.state.turn = TurnProgress::default();
         match d {
             Decision::Turn(s) => self.state.current = Some(*s),
             Decision::Gaia(_) => self.state.turn.main = true,
@@ -666,7 +681,7 @@ impl Game {
             }
         }
         self.state.open = None;
-        self.state.turn = turn::TurnCtx::default();
+        self.state.turn = TurnProgress::default();
         self.state.moves += 1;
         self.queue_open_question();
         self.advance()

@@ -5,6 +5,7 @@
 
 use std::collections::{BTreeSet, HashSet};
 
+use super::lookup::by_id;
 use super::{Decision, GameState, Stage};
 use crate::board::FactionBoard;
 use crate::content::Content;
@@ -305,12 +306,7 @@ fn check_players(content: &Content, state: &GameState) -> Check {
         }
         for (track, level) in &p.research {
             let at = format!("{path}.research.{track}");
-            let Some(t) = content
-                .research
-                .tracks
-                .iter()
-                .find(|t| t.id == track.as_str())
-            else {
+            let Some(t) = by_id(&content.research.tracks, track) else {
                 return fail(at, format!("unknown research track \"{track}\""));
             };
             let top = t.levels.len().saturating_sub(1);

@@ -1,0 +1,174 @@
+//! What the command line needs from a game, so that each command is written once for every
+//! game: load and check its content, its schemas, start a game for a study, say who plays a
+//! seat and where its points came from, and write the game down as its log lines. A game
+//! crate implements [`GameModule`] for its game type (which is already [`Playable`] and
+//! [`Evaluate`]); what only one game has (recorded games of one platform, its board drawing)
+//! stays with that game.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::diagnostics::Diagnostic;
+use crate::files::{ContentFiles, OverlaySource};
+use crate::play_api::{Evaluate, Playable};
+use crate::rng::Rng;
+
+/// A game the command line can run. `Self` is the game in play.
+pub trait GameModule: Evaluate<Action: Send> + Send + Sized + 'static {
+    /// The game's name as the rules file's `game:` and `--game` write it.
+    const ID: &'static str;
+    /// The folder holding the game's base files in a content folder and in the built-in copy
+    /// (a content folder without it holds them itself).
+    const CONTENT_DIR: &'static str;
+    /// Loaded and checked content.
+    type Content: Send + Sync + 'static;
+    /// How one game of a study is set up when it is not drawn from its seed (a recorded
+    /// setup); games without such setups use `()`.
+    type Setup: Send + Sync + 'static;
+    /// Writes the actions played as the game's log lines ([`Scribe`]).
+    type Scribe: Scribe<Self> + Default;
+
+    /// Loads content from `files` and stacks `overlays` on it in order; every problem found
+    /// on failure.
+    fn load(
+        files: &dyn ContentFiles,
+        overlays: &[OverlaySource],
+    ) -> Result<Self::Content, Vec<Diagnostic>>;
+
+    /// One line saying what the content holds (`validate` prints it).
+    fn summary(content: &Self::Content) -> String;
+
+    /// Things worth a warning in content that loads, each with where it is (`file:line:col:`
+    /// first when known).
+    fn warnings(_content: &Self::Content) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The JSON Schemas of the content files, by file name.
+    fn schemas() -> Vec<(&'static str, Value)>;
+
+    /// The schemas with id fields restricted to the ids of `content`; `None` when the game
+    /// does not offer them.
+    fn schemas_with_ids(_content: &Self::Content) -> Option<Vec<(&'static str, Value)>> {
+        None
+    }
+
+    /// The identities a seat can be given: the sides of the game, each with its own powers.
+    fn identities(content: &Self::Content) -> Vec<String>;
+
+    /// Refuses a rotation of `list` over `players` seats that could not play one game
+    /// together (two seats of one identity, or a rule of the game's own).
+    fn check_lineup(
+        _content: &Self::Content,
+        list: &[String],
+        players: usize,
+    ) -> Result<(), String> {
+        for start in 0..list.len() {
+            let seated: Vec<&String> = (0..players)
+                .map(|s| &list[(start + s) % list.len()])
+                .collect();
+            for (i, a) in seated.iter().enumerate() {
+                if seated[i + 1..].contains(a) {
+                    return Err(format!("{a} would play two seats of one game"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The first log line of a study's game `index` (the game's setup line), if it has one.
+    fn first_line(_players: usize, _study_seed: u64, _index: u64) -> Option<String> {
+        None
+    }
+
+    /// Starts one game of a study as `how` says, drawing what it leaves open with `rng`. The
+    /// choices played are noted with `scribe` into `lines`. The game returned waits for the
+    /// bots.
+    fn start(
+        content: &Arc<Self::Content>,
+        how: Start<'_, Self::Setup>,
+        rng: &mut Rng,
+        scribe: &mut Self::Scribe,
+        lines: &mut Vec<String>,
+    ) -> Result<Self, String>;
+
+    /// The identity `seat` plays as.
+    fn identity(&self, seat: usize) -> String;
+
+    /// The seat's points by source (they add up to its score).
+    fn vp_sources(&self, seat: usize) -> BTreeMap<String, i32>;
+
+    /// The seats that won a finished game (a tie shares it); none before the end.
+    fn winners(&self) -> Vec<usize>;
+
+    /// Rules a correct game never breaks, checked while a study plays ([`Watcher`]).
+    fn watcher(&self) -> Box<dyn Watcher<Self>> {
+        Box::new(NoWatch)
+    }
+
+    /// The game as a log `replay` reads: its `lines`, with `stack` (the content it was
+    /// played on, as the log stores it) and the scores.
+    fn log(&self, lines: &[String], stack: &Value) -> Value;
+
+    /// The setup of a study's game as a failed game's log stores it, if it can say.
+    fn setup_json(
+        _content: &Arc<Self::Content>,
+        _players: usize,
+        _setup: Option<&Self::Setup>,
+        _rng: &mut Rng,
+    ) -> Option<Value> {
+        None
+    }
+}
+
+/// How one game of a study starts.
+#[derive(Debug, Clone, Copy)]
+pub struct Start<'a, S> {
+    /// Seats.
+    pub players: usize,
+    /// A recorded setup, else one drawn from the game's seed.
+    pub setup: Option<&'a S>,
+    /// Each seat's identity, else each chosen from the game's seed.
+    pub identities: Option<&'a [String]>,
+    /// Operations the game's script hooks may run in all.
+    pub hook_budget: u64,
+}
+
+/// Turns the actions of a game into its log lines as they are played.
+pub trait Scribe<G: Playable> {
+    /// Notes `action`, about to be played in `game`, adding any line it closes to `lines`.
+    fn note(&mut self, game: &G, action: &G::Action, lines: &mut Vec<String>);
+}
+
+/// Checks invariants of a game as it is played: a rules bug would break one.
+pub trait Watcher<G: Playable> {
+    /// Before `seat` plays `action` in `game`.
+    fn before(&mut self, game: &G, seat: usize, action: &G::Action) -> Result<(), String>;
+    /// After an action (and at the end).
+    fn after(&mut self, game: &G) -> Result<(), String>;
+}
+
+/// A watcher that checks nothing.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoWatch;
+
+impl<G: Playable> Watcher<G> for NoWatch {
+    fn before(&mut self, _: &G, _: usize, _: &G::Action) -> Result<(), String> {
+        Ok(())
+    }
+    fn after(&mut self, _: &G) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// A scribe that writes one line per action, as the action prints itself.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LinePerAction;
+
+impl<G: Playable> Scribe<G> for LinePerAction {
+    fn note(&mut self, _: &G, action: &G::Action, lines: &mut Vec<String>) {
+        lines.push(action.to_string());
+    }
+}

@@ -1,0 +1,185 @@
+//! Gaia Project as a game the command line runs ([`GameModule`]).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use orrery_core::diagnostics::Diagnostic;
+use orrery_core::files::{ContentFiles, OverlaySource};
+use orrery_core::game_module::{GameModule, Start, Watcher};
+use orrery_core::play_api::Playable;
+use orrery_core::rng::Rng;
+use serde_json::{json, Value};
+
+use crate::content::{describe, id_schema, schema, Content};
+use crate::game::invariants::Watch;
+use crate::game::{Game, Setup};
+use crate::notation::Command;
+use crate::scribe::LineWriter;
+
+impl GameModule for Game {
+    const ID: &'static str = "gaia-project";
+    const CONTENT_DIR: &'static str = "base";
+    type Content = Content;
+    type Setup = Setup;
+    type Scribe = LineWriter;
+
+    fn load(
+        files: &dyn ContentFiles,
+        overlays: &[OverlaySource],
+    ) -> Result<Content, Vec<Diagnostic>> {
+        Content::load(files, overlays)
+    }
+
+    fn summary(content: &Content) -> String {
+        content.summary()
+    }
+
+    /// Names that state a number their effects contradict.
+    fn warnings(content: &Content) -> Vec<String> {
+        describe::stale_names(content)
+            .into_iter()
+            .map(|(kind, id, message)| {
+                let at = content
+                    .provenance
+                    .origin(kind, Some(&id), "name")
+                    .map_or_else(String::new, |o| format!("{o}: "));
+                format!("{at}warning: {} {id}: {message}", kind.name())
+            })
+            .collect()
+    }
+
+    fn schemas() -> Vec<(&'static str, Value)> {
+        schema::all()
+    }
+
+    fn schemas_with_ids(content: &Content) -> Option<Vec<(&'static str, Value)>> {
+        Some(id_schema::all_with_ids(content))
+    }
+
+    fn identities(content: &Content) -> Vec<String> {
+        content.factions.iter().map(|f| f.id.to_string()).collect()
+    }
+
+    /// Two factions of one home planet cannot play one game either.
+    fn check_lineup(content: &Content, list: &[String], players: usize) -> Result<(), String> {
+        let home = |f: &str| content.faction(f).map(|f| f.home.as_str());
+        for start in 0..list.len() {
+            let seated: Vec<&str> = (0..players)
+                .map(|s| list[(start + s) % list.len()].as_str())
+                .collect();
+            for (i, a) in seated.iter().enumerate() {
+                for b in &seated[i + 1..] {
+                    if a == b {
+                        return Err(format!("{a} would play two seats of one game"));
+                    }
+                    if home(a) == home(b) {
+                        return Err(format!(
+                            "{a} and {b} share the home planet {} and would play one game",
+                            home(a).unwrap_or_default()
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn first_line(players: usize, study_seed: u64, index: u64) -> Option<String> {
+        Some(format!("init {players} s{study_seed}-{index}"))
+    }
+
+    /// The setup drawn first, then each seat's faction (given, or a random legal one) and
+    /// its end of turn.
+    fn start(
+        content: &Arc<Content>,
+        how: Start<'_, Setup>,
+        rng: &mut Rng,
+        scribe: &mut LineWriter,
+        lines: &mut Vec<String>,
+    ) -> Result<Game, String> {
+        let setup = match how.setup {
+            Some(s) => s.clone(),
+            None => Setup::random(content, how.players, rng).map_err(|e| e.to_string())?,
+        };
+        let mut game = Game::new(content.clone(), setup).map_err(|e| e.to_string())?;
+        game.set_hook_budget(how.hook_budget);
+        for seat in 0..how.players {
+            let pick = match how.identities {
+                Some(f) => Command::Faction(f[seat].as_str().into()),
+                None => {
+                    let legal = game.legal();
+                    if legal.is_empty() {
+                        return Err(format!("no faction left for seat {}", seat + 1));
+                    }
+                    legal[rng.below(legal.len())].clone()
+                }
+            };
+            for part in [pick, Command::EndTurn] {
+                scribe.write(&game, &part, lines);
+                game.apply_part(&part)
+                    .map_err(|e| format!("seat {}: `{part}`: {e}", seat + 1))?;
+            }
+        }
+        Ok(game)
+    }
+
+    fn identity(&self, seat: usize) -> String {
+        self.state.players[seat].faction.to_string()
+    }
+
+    fn vp_sources(&self, seat: usize) -> BTreeMap<String, i32> {
+        self.state.players[seat]
+            .vp_sources
+            .iter()
+            .map(|(k, v)| (k.to_string(), *v))
+            .collect()
+    }
+
+    fn winners(&self) -> Vec<usize> {
+        Game::winners(self)
+    }
+
+    fn watcher(&self) -> Box<dyn Watcher<Game>> {
+        Box::new(Watch::new(self.state.players.len()))
+    }
+
+    fn log(&self, lines: &[String], stack: &Value) -> Value {
+        let scores = self.scores();
+        let players = self.state.players.len();
+        json!({
+            "source": "orrery simulate",
+            "players": players,
+            "content": stack,
+            "setup": &*self.state.setup,
+            "moves": lines,
+            "finished": self.finished(),
+            "final": (0..players).map(|s| json!({
+                "faction": self.state.players[s].faction.to_string(),
+                "vp": scores[s],
+            })).collect::<Vec<_>>(),
+        })
+    }
+
+    fn setup_json(
+        content: &Arc<Content>,
+        players: usize,
+        setup: Option<&Setup>,
+        rng: &mut Rng,
+    ) -> Option<Value> {
+        let setup = match setup {
+            Some(s) => s.clone(),
+            None => Setup::random(content, players, rng).ok()?,
+        };
+        serde_json::to_value(setup).ok()
+    }
+}
+
+impl Watcher<Game> for Watch {
+    fn before(&mut self, game: &Game, seat: usize, part: &Command) -> Result<(), String> {
+        Watch::before(self, game, seat, part)
+    }
+
+    fn after(&mut self, game: &Game) -> Result<(), String> {
+        Watch::after(self, game)
+    }
+}
