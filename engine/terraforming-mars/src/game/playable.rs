@@ -152,6 +152,42 @@ impl Game {
             .collect()
     }
 
+    /// The corporation `seat` plays, once played.
+    pub fn corporation_name(&self, seat: usize) -> Option<String> {
+        self.players
+            .get(seat)?
+            .corporation
+            .map(|c| self.card(c).name.clone())
+    }
+
+    /// The VP of `seat` by source (TR, milestones, awards, greenery, city, cards); they add up
+    /// to its total.
+    pub fn vp_by_source(&self, seat: usize) -> std::collections::BTreeMap<String, i32> {
+        let s = self.score(seat);
+        ["tr", "milestones", "awards", "greenery", "city", "cards"]
+            .iter()
+            .map(|k| {
+                let v = s[*k]
+                    .as_i64()
+                    .and_then(|v| i32::try_from(v).ok())
+                    .unwrap_or(0);
+                ((*k).to_owned(), v)
+            })
+            .collect()
+    }
+
+    /// The seats that won a finished game: most VP, a tie going to the most M€ (still tied:
+    /// shared); none before the end.
+    pub fn winners(&self) -> Vec<usize> {
+        if !self.is_over() {
+            return Vec::new();
+        }
+        let vp = self.vp_totals();
+        let key = |p: usize| (vp[p], self.players[p].res[Res::Mc.index()]);
+        let best = (0..vp.len()).map(key).max();
+        (0..vp.len()).filter(|p| Some(key(*p)) == best).collect()
+    }
+
     /// The game as `seat` may know it: other seats' hands, the cards they are choosing from, and
     /// the order of the draw pile dealt again with `seed` from the cards `seat` has not seen.
     /// Pile and hand sizes stay; the discard pile (face down, but its cards only come back after a
@@ -298,5 +334,33 @@ impl Playable for Game {
 impl Evaluate for Game {
     fn value(&self, seat: usize) -> f64 {
         self.heuristic_value(seat)
+    }
+}
+
+impl Game {
+    /// The input `part` completes, if it completes one (a whole line, or the last card of a
+    /// pick); the line a log of the game writes for it.
+    pub fn line_of_part(&self, part: &Part) -> Option<Line> {
+        match (part, &self.picking) {
+            (Part::Line(l), None) => Some(l.clone()),
+            (Part::Start(l), None) => self
+                .choices()
+                .into_iter()
+                .find(|c| c.player == l.player && c.steps == l.steps)
+                .filter(|c| c.set.as_ref().is_none_or(|s| s.from.is_empty()))
+                .map(|c| c.line(Vec::new())),
+            (Part::Take(n) | Part::Leave(n), Some(pk)) => {
+                let set = pk.choice.set.as_ref()?;
+                if pk.next + 1 != set.from.len() {
+                    return None;
+                }
+                let mut taken = pk.taken.clone();
+                if matches!(part, Part::Take(_)) {
+                    taken.push(n.clone());
+                }
+                Some(pk.choice.line(taken))
+            }
+            _ => None,
+        }
     }
 }
