@@ -846,18 +846,49 @@ impl Game {
     }
 
     fn can_afford(&self, p: usize, cost: i32, steel: bool, titanium: bool) -> bool {
+        self.can_afford_keeping(p, cost, steel, titanium, &[0; 6])
+    }
+
+    /// Whether `cost` can be paid leaving `reserve` of each resource (what the paid effects
+    /// spend themselves).
+    fn can_afford_keeping(
+        &self,
+        p: usize,
+        cost: i32,
+        steel: bool,
+        titanium: bool,
+        reserve: &[i32; 6],
+    ) -> bool {
         let pl = &self.players[p];
-        let mut v = pl.res[0];
+        let free = |r: usize| (pl.res[r] - reserve[r]).max(0);
+        if pl.res[0] < reserve[0] {
+            return false;
+        }
+        let mut v = free(0);
         if steel {
-            v += pl.res[1] * self.steel_value(p);
+            v += free(1) * self.steel_value(p);
         }
         if titanium {
-            v += pl.res[2] * self.titanium_value(p);
+            v += free(2) * self.titanium_value(p);
         }
         if self.heat_pays(p) {
-            v += pl.res[5];
+            v += free(5);
         }
         v >= cost
+    }
+
+    /// What `effects` take from the stock themselves (spent or lost), which paying for them
+    /// must leave.
+    fn reserved(effects: &[Effect]) -> [i32; 6] {
+        let mut out = [0; 6];
+        for e in effects {
+            match e {
+                Effect::Spend(a) => a.iter().for_each(|(r, v)| out[r.index()] += v.max(&0)),
+                Effect::Stock(a) => a.iter().for_each(|(r, v)| out[r.index()] += (-v).max(0)),
+                _ => {}
+            }
+        }
+        out
     }
 
     /// Whether a payment would need a separate input (anything else than M€ usable).
@@ -1251,7 +1282,7 @@ impl Game {
         let steel = card.tags.iter().any(|t| t == "building");
         let titanium = card.tags.iter().any(|t| t == "space");
         let cost = self.card_cost(p, c);
-        if !self.can_afford(p, cost, steel, titanium) {
+        if !self.can_afford_keeping(p, cost, steel, titanium, &Game::reserved(&card.play)) {
             return Err(format!("{name} costs {cost} M€: too little to pay"));
         }
         Ok(())

@@ -285,7 +285,7 @@ impl Game {
                 titanium,
                 ..
             } => self
-                .payments(p, *mc, *steel, *titanium)
+                .payments(p, *mc, *steel, *titanium, &[0; 6])
                 .into_iter()
                 .map(|k| one(Step::Pay(if k.is_empty() { None } else { Some(k) })))
                 .collect(),
@@ -361,10 +361,24 @@ impl Game {
         }
     }
 
-    /// Every payment of `cost` the player may make: steel, titanium and heat (each as allowed)
-    /// up to what would pay the whole cost, the rest in M€.
-    pub(super) fn payments(&self, p: usize, cost: i32, steel: bool, titanium: bool) -> Vec<Kvs> {
-        let pl = &self.players[p];
+    /// Every payment of `cost` the player may make leaving `reserve` (what the paid effects
+    /// spend): steel, titanium and heat (each as allowed) up to what would pay the whole
+    /// cost, the rest in M€.
+    pub(super) fn payments(
+        &self,
+        p: usize,
+        cost: i32,
+        steel: bool,
+        titanium: bool,
+        reserve: &[i32; 6],
+    ) -> Vec<Kvs> {
+        let mut res = self.players[p].res;
+        for (r, k) in res.iter_mut().zip(reserve) {
+            *r -= k;
+        }
+        if res.iter().any(|r| *r < 0) {
+            return Vec::new();
+        }
         let (sv, tv) = (self.steel_value(p).max(1), self.titanium_value(p).max(1));
         let cap = |have: i32, value: i32, allowed: bool| {
             if allowed {
@@ -373,9 +387,9 @@ impl Game {
                 0
             }
         };
-        let smax = cap(pl.res[Res::Steel.index()], sv, steel);
-        let tmax = cap(pl.res[Res::Titanium.index()], tv, titanium);
-        let hmax = cap(pl.res[Res::Heat.index()], 1, self.heat_pays(p));
+        let smax = cap(res[Res::Steel.index()], sv, steel);
+        let tmax = cap(res[Res::Titanium.index()], tv, titanium);
+        let hmax = cap(res[Res::Heat.index()], 1, self.heat_pays(p));
         let mut out = Vec::new();
         for s in 0..=smax {
             for t in 0..=tmax {
@@ -383,7 +397,7 @@ impl Game {
                 // Heat pays like M€, so it never goes beyond what is left to pay.
                 for h in 0..=hmax.min((cost - metal).max(0)) {
                     let mc = (cost - metal - h).max(0);
-                    if mc > pl.res[0] {
+                    if mc > res[0] {
                         continue;
                     }
                     let mut k = Kvs::new();
@@ -424,7 +438,7 @@ impl Game {
             }
             let steel = card.tags.iter().any(|t| t == "building");
             let titanium = card.tags.iter().any(|t| t == "space");
-            for k in self.payments(p, cost, steel, titanium) {
+            for k in self.payments(p, cost, steel, titanium, &Game::reserved(&card.play)) {
                 out.push(one(Step::Play(name.clone(), Some(k))));
             }
         }
@@ -458,7 +472,7 @@ impl Game {
                 out.push(one(Step::Standard(sp.id.clone(), None)));
                 continue;
             }
-            for k in self.payments(p, cost, false, false) {
+            for k in self.payments(p, cost, false, false, &Game::reserved(&sp.effects)) {
                 out.push(one(Step::Standard(sp.id.clone(), Some(k))));
             }
         }
