@@ -441,10 +441,12 @@ fn run_other_game(game: games::GameName, command: &Command) -> ExitCode {
     if let Err(e) = game.offers(name) {
         return usage(e);
     }
-    match (game, command) {
-        (games::GameName::TerraformingMars, Command::Validate { content }) => {
-            tm::validate(content.content.as_deref())
+    if game == games::GameName::TerraformingMars {
+        if let Some(code) = run_for::<orrery_tm::game::Game>(command, simulate::no_setups) {
+            return code;
         }
+    }
+    match (game, command) {
         (games::GameName::TerraformingMars, Command::Conformance { content, paths, .. }) => {
             tm::conformance(content.content.as_deref(), paths)
         }

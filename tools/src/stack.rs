@@ -110,10 +110,10 @@ impl Stack {
     pub fn describe(&self) -> String {
         let base = match &self.source {
             ContentSource::Dir(d) => format!("folder {}", absolute(d).display()),
-            ContentSource::Embedded => {
-                "the built-in copy (no --content DIR, $ORRERY_CONTENT or ./content/base)"
-                    .to_string()
-            }
+            ContentSource::Embedded => format!(
+                "the built-in copy (no --content DIR, $ORRERY_CONTENT or ./content/{})",
+                self.game_dir
+            ),
         };
         let variants = if self.variants.is_empty() {
             "none".to_string()
