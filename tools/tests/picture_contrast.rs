@@ -38,8 +38,11 @@ fn contrast(a: &str, b: &str) -> f64 {
     (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
 }
 
-/// Each hex of the picture: `(name, planet disc: Some((cy, r, stroke, fill)), label tag)`.
-fn hexes(svg: &str) -> Vec<(String, Option<(f64, f64, f64, String)>, String)> {
+/// A planet's disc as drawn: centre's y, radius, outline width, fill.
+type Disc = (f64, f64, f64, String);
+
+/// Each hex of the picture: `(name, its planet's disc if any, its label's tag)`.
+fn hexes(svg: &str) -> Vec<(String, Option<Disc>, String)> {
     let mut out = Vec::new();
     for group in svg.split("<g class=\"hex\"").skip(1) {
         let group = &group[..group.find("</g>").expect("closed")];

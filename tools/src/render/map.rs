@@ -459,9 +459,7 @@ mod tests {
             top > ring,
             "label top {top} over a Gaiaformer's ring ({ring})"
         );
-        assert!(
-            S * LABEL_BASELINE < SQRT3 / 2.0 * S,
-            "the label stays in its hex"
-        );
+        let (baseline, edge) = (S * LABEL_BASELINE, SQRT3 / 2.0 * S);
+        assert!(baseline < edge, "the label stays in its hex");
     }
 }
