@@ -7,6 +7,9 @@ use std::path::Path;
 
 use orrery_core::files::{read_bounded, MAX_CONTENT_FILE_BYTES};
 
+/// The commands written once for every game (`run_for` in `main.rs` runs exactly these).
+pub const EVERY_GAME: [&str; 5] = ["validate", "schema", "simulate", "merge", "chart"];
+
 /// A game this command line plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GameName {
@@ -34,24 +37,29 @@ impl GameName {
         GameName::ALL.into_iter().find(|g| g.id() == name)
     }
 
-    /// The commands the game offers; `None` for every command.
-    pub fn commands(self) -> Option<&'static [&'static str]> {
+    /// The commands only this game has, beside those of every game ([`EVERY_GAME`]);
+    /// `None` for every command.
+    pub fn own_commands(self) -> Option<&'static [&'static str]> {
         match self {
             GameName::GaiaProject => None,
-            GameName::TerraformingMars => Some(&["validate", "schema", "simulate", "conformance"]),
+            GameName::TerraformingMars => Some(&["conformance"]),
         }
     }
 
     /// Refuses a command the game does not offer, naming the game and what it offers.
     pub fn offers(self, command: &str) -> Result<(), String> {
-        match self.commands() {
-            Some(list) if !list.contains(&command) => Err(format!(
-                "{} does not offer `{command}` (it offers: {})",
-                self.id(),
-                list.join(", ")
-            )),
-            _ => Ok(()),
+        let Some(own) = self.own_commands() else {
+            return Ok(());
+        };
+        if EVERY_GAME.contains(&command) || own.contains(&command) {
+            return Ok(());
         }
+        let offered: Vec<&str> = EVERY_GAME.iter().chain(own).copied().collect();
+        Err(format!(
+            "{} does not offer `{command}` (it offers: {})",
+            self.id(),
+            offered.join(", ")
+        ))
     }
 }
 
@@ -133,12 +141,14 @@ mod tests {
 
     #[test]
     fn a_game_refuses_what_it_does_not_offer() {
-        assert!(GameName::TerraformingMars.offers("validate").is_ok());
-        let e = GameName::TerraformingMars.offers("simulate").unwrap_err();
+        for name in EVERY_GAME.iter().chain(&["conformance"]) {
+            assert!(GameName::TerraformingMars.offers(name).is_ok(), "{name}");
+        }
+        let e = GameName::TerraformingMars.offers("render").unwrap_err();
         assert!(
-            e.starts_with("terraforming-mars does not offer `simulate`"),
+            e.starts_with("terraforming-mars does not offer `render` (it offers: validate,"),
             "{e}"
         );
-        assert!(GameName::GaiaProject.offers("simulate").is_ok());
+        assert!(GameName::GaiaProject.offers("render").is_ok());
     }
 }

@@ -457,6 +457,9 @@ fn run_other_game(game: games::GameName, command: &Command) -> ExitCode {
 /// The commands written once for every game `G`; `None` for the others, which are the
 /// game's own. `setups` reads `simulate --setups DIR` for the game.
 fn run_for<G: GameModule>(command: &Command, setups: simulate::SetupReader<G>) -> Option<ExitCode> {
+    if !games::EVERY_GAME.contains(&name_and_content(command).0) {
+        return None;
+    }
     Some(match command {
         Command::Validate { content } => validate::<G>(content),
         Command::Schema { out, ids, content } => schema_command::<G>(out, *ids, content),

@@ -60,7 +60,7 @@ fn a_command_the_game_does_not_offer_exits_2_naming_the_game() {
         let e = stderr(&out);
         assert!(
             e.contains(&format!("terraforming-mars does not offer `{}`", args[0]))
-                && e.contains("it offers: validate, schema, simulate, conformance"),
+                && e.contains("it offers: validate, schema, simulate, merge, chart, conformance"),
             "{e}"
         );
     }
