@@ -183,7 +183,7 @@ impl Decision {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Tile {
     /// Tile type.
-    pub kind: String,
+    pub kind: Arc<str>,
     /// Counts as a city.
     pub city: bool,
     /// Owner seat.
@@ -198,7 +198,9 @@ pub struct Game {
     cards: Arc<Vec<Card>>,
     by_name: Arc<HashMap<String, CardId>>,
     space_index: Arc<HashMap<String, usize>>,
-    colors: Vec<String>,
+    /// Each space's neighbours, by index.
+    adjacent: Arc<Vec<Vec<usize>>>,
+    colors: Arc<Vec<String>>,
     players: Vec<Player>,
     generation: u32,
     phase: Phase,
@@ -271,12 +273,23 @@ impl Game {
             .enumerate()
             .map(|(i, c)| (c.name.clone(), i))
             .collect();
-        let space_index = content
+        let space_index: HashMap<String, usize> = content
             .map
             .spaces
             .iter()
             .enumerate()
             .map(|(i, s)| (s.id.clone(), i))
+            .collect();
+        let adjacent = content
+            .map
+            .spaces
+            .iter()
+            .map(|s| {
+                s.adjacent
+                    .iter()
+                    .filter_map(|a| space_index.get(a).copied())
+                    .collect()
+            })
             .collect();
         let lookup = |n: &String| {
             by_name
@@ -312,7 +325,8 @@ impl Game {
             cards: Arc::new(cards),
             by_name: Arc::new(by_name),
             space_index: Arc::new(space_index),
-            colors: deal.colors.clone(),
+            adjacent: Arc::new(adjacent),
+            colors: Arc::new(deal.colors.clone()),
             players,
             generation: 1,
             phase: Phase::Research,
@@ -626,7 +640,8 @@ impl Game {
                 Some(x) => x,
                 None => (self.card_id_of_beginner()?, Vec::new()),
             };
-            let card = self.card(corp).clone();
+            let cards = self.cards.clone();
+            let card = &cards[corp];
             self.players[p].corporation = Some(corp);
             self.players[p].res[0] += card.starting_mc.unwrap_or(0);
             self.players[p].res[0] -= self.content.rules.card_cost * kept.len() as i32;
@@ -699,7 +714,7 @@ impl Game {
                     return 0;
                 };
                 self.neighbours(space)
-                    .filter(|s| self.tiles.get(s).is_some_and(|t| t.kind == want))
+                    .filter(|s| self.tiles.get(s).is_some_and(|t| t.kind.as_ref() == want))
                     .count() as i32
             }
             Counted::Production(r) => self.players[p].prod[r.index()],
@@ -715,14 +730,16 @@ impl Game {
         })?;
         self.tiles
             .iter()
-            .find(|(_, t)| t.kind == kind && t.owner == Some(p))
+            .find(|(_, t)| t.kind.as_ref() == kind && t.owner == Some(p))
             .map(|(s, _)| *s)
     }
 
     fn own_tiles(&self, p: usize, kind: &str) -> i32 {
         self.tiles
             .values()
-            .filter(|t| t.owner == Some(p) && (t.kind == kind || (kind == "city" && t.city)))
+            .filter(|t| {
+                t.owner == Some(p) && (t.kind.as_ref() == kind || (kind == "city" && t.city))
+            })
             .count() as i32
     }
 
@@ -731,10 +748,7 @@ impl Game {
     }
 
     fn neighbours(&self, space: usize) -> impl Iterator<Item = usize> + '_ {
-        self.content.map.spaces[space]
-            .adjacent
-            .iter()
-            .filter_map(|a| self.space_index.get(a).copied())
+        self.adjacent[space].iter().copied()
     }
 
     fn param_value(&self, p: Param) -> i32 {
@@ -942,8 +956,9 @@ impl Game {
                     return Err(format!("{name} has no first action due"));
                 }
                 self.players[p].first_action_due = false;
-                let effects = self.card(c).first_action.clone();
-                self.run_effects(p, &effects, Some(c))?;
+                let cards = self.cards.clone();
+                let effects = &cards[c].first_action;
+                self.run_effects(p, effects, Some(c))?;
                 self.took_action();
                 Ok(())
             }
@@ -1231,7 +1246,8 @@ impl Game {
     fn play_card(&mut self, p: usize, name: &str, pay: Option<&Kvs>) -> Result<(), Refusal> {
         let c = self.card_id(name)?;
         self.playable(p, c)?;
-        let card = self.card(c).clone();
+        let cards = self.cards.clone();
+        let card = &cards[c];
         let cost = self.card_cost(p, c);
         let steel = card.tags.iter().any(|t| t == "building");
         let titanium = card.tags.iter().any(|t| t == "space");
@@ -1349,7 +1365,8 @@ impl Game {
     }
 
     fn fire_card_played(&mut self, p: usize, c: CardId, cost: i32) -> Result<(), Refusal> {
-        let card = self.card(c).clone();
+        let cards = self.cards.clone();
+        let card = &cards[c];
         let n = self.colors.len();
         for q in 0..n {
             let owned: Vec<CardId> = {
@@ -1361,7 +1378,7 @@ impl Game {
                     .collect()
             };
             for o in owned {
-                for t in self.card(o).triggers.clone() {
+                for t in &cards[o].triggers {
                     if t.by == By::Owner && q != p {
                         continue;
                     }
@@ -1410,6 +1427,7 @@ impl Game {
     }
 
     fn fire_cost(&mut self, p: usize, cost: i32) -> Result<(), Refusal> {
+        let cards = self.cards.clone();
         let owned: Vec<CardId> = {
             let pl = &self.players[p];
             pl.corporation
@@ -1419,7 +1437,7 @@ impl Game {
                 .collect()
         };
         for o in owned {
-            for t in self.card(o).triggers.clone() {
+            for t in &cards[o].triggers {
                 if let Event::CostAtLeast(min) = t.when {
                     if cost >= min {
                         self.run_effects(p, &t.then, Some(o))?;
@@ -1933,18 +1951,20 @@ impl Game {
             Some(Where::NextTo(kind)) => (0..spaces.len())
                 .filter(|s| {
                     land(*s)
-                        && self
-                            .neighbours(*s)
-                            .any(|n| self.tiles.get(&n).is_some_and(|t| &t.kind == kind))
+                        && self.neighbours(*s).any(|n| {
+                            self.tiles
+                                .get(&n)
+                                .is_some_and(|t| t.kind.as_ref() == kind.as_str())
+                        })
                 })
                 .collect(),
             Some(Where::NextToOwn(kind)) => (0..spaces.len())
                 .filter(|s| {
                     land(*s)
                         && self.neighbours(*s).any(|n| {
-                            self.tiles
-                                .get(&n)
-                                .is_some_and(|t| t.owner == Some(p) && &t.kind == kind)
+                            self.tiles.get(&n).is_some_and(|t| {
+                                t.owner == Some(p) && t.kind.as_ref() == kind.as_str()
+                            })
                         })
                 })
                 .collect(),
@@ -1993,7 +2013,7 @@ impl Game {
         self.tiles.insert(
             space,
             Tile {
-                kind: place.tile.clone(),
+                kind: Arc::from(place.tile.as_str()),
                 city,
                 owner: if ocean { None } else { Some(p) },
             },
@@ -2020,7 +2040,11 @@ impl Game {
         }
         let oceans_next = self
             .neighbours(space)
-            .filter(|n| self.tiles.get(n).is_some_and(|t| t.kind == "ocean"))
+            .filter(|n| {
+                self.tiles
+                    .get(n)
+                    .is_some_and(|t| t.kind.as_ref() == "ocean")
+            })
             .count() as i32;
         self.players[p].res[0] += oceans_next * self.content.rules.ocean_adjacency_mc;
         if ocean {
@@ -2029,6 +2053,7 @@ impl Game {
             self.raise(p, Param::Oxygen, 1)?;
         }
         // Tile triggers.
+        let cards = self.cards.clone();
         let on_mars = self.on_mars(space);
         let n = self.colors.len();
         for q in 0..n {
@@ -2041,7 +2066,7 @@ impl Game {
                     .collect()
             };
             for o in owned {
-                for t in self.card(o).triggers.clone() {
+                for t in &cards[o].triggers {
                     if t.by == By::Owner && q != p {
                         continue;
                     }
@@ -2258,7 +2283,7 @@ impl Game {
             Metric::TilesExcept(kinds) => self
                 .tiles
                 .values()
-                .filter(|t| t.owner == Some(p) && !kinds.contains(&t.kind))
+                .filter(|t| t.owner == Some(p) && !kinds.iter().any(|k| *k == *t.kind))
                 .count() as i32,
             Metric::Tags(t) => self.tags_of(p, t),
             Metric::Hand => pl.hand.len() as i32,
@@ -2327,7 +2352,11 @@ impl Game {
             if t.city && t.owner == Some(p) {
                 city += self
                     .neighbours(*s)
-                    .filter(|n| self.tiles.get(n).is_some_and(|t| t.kind == "greenery"))
+                    .filter(|n| {
+                        self.tiles
+                            .get(n)
+                            .is_some_and(|t| t.kind.as_ref() == "greenery")
+                    })
                     .count() as i32;
             }
         }
@@ -2369,7 +2398,7 @@ impl Game {
                 }
                 let mut tiles: BTreeMap<String, i32> = BTreeMap::new();
                 for t in self.tiles.values().filter(|t| t.owner == Some(p)) {
-                    *tiles.entry(t.kind.clone()).or_insert(0) += 1;
+                    *tiles.entry(t.kind.to_string()).or_insert(0) += 1;
                 }
                 let score = self.score(p);
                 let mut o = json!({
