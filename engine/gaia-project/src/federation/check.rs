@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 
 use super::graph::{bits, connected, near_federation, Graph};
-use super::steiner::Dw;
+use super::steiner::DreyfusWagner;
 use super::{FedError, FedInput, Federation, HexList, MAX_BUDGET, MAX_GROUPS_PER_FEDERATION};
 use orrery_core::hex::Hex;
 
@@ -90,7 +90,7 @@ pub fn check(input: &FedInput, proposal: &[Hex]) -> Result<Federation, FedError>
     }
     let used = sats.len();
     if used > 0 && (mask.count_ones() as usize) <= MAX_GROUPS_PER_FEDERATION {
-        let mut dw = Dw::default();
+        let mut dw = DreyfusWagner::default();
         // Same buildings or a subset reaching the threshold with fewer satellites.
         dw.run(&graph, mask, mask, budget as u8, None);
         let full = dw.full();

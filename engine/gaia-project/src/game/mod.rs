@@ -599,7 +599,7 @@ impl Game {
             Decision::Income(s) => self.income_part(s, part),
             Decision::Gaia(s) => self.gaia_part(s, part),
             Decision::Turn(s) => self.turn_step(s, part),
-            Decision::Leech { seat, value, from } => self.leech_part(seat, value, from, part),
+            Decision::Leech { seat, value, from } => self.charge_part(seat, value, from, part),
             Decision::Answer(s) => self.answer_part(s, part),
         }
     }
@@ -640,7 +640,7 @@ impl Game {
             }
             Decision::Rotate(_) => {}
             Decision::Turn(s) => self.end_turn(*s)?,
-            Decision::Leech { seat, value, .. } => self.end_leech(*seat, *value)?,
+            Decision::Leech { seat, value, .. } => self.end_charge(*seat, *value)?,
             Decision::Gaia(s) => self.end_gaia(*s)?,
             Decision::Income(s) | Decision::Answer(s) => {
                 if !self.state.turn.decided {
