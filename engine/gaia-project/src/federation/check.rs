@@ -4,8 +4,10 @@
 use std::collections::HashSet;
 
 use super::graph::{bits, connected, near_federation, Graph};
+use super::model::{
+    FedError, FedInput, Federation, HexList, MAX_BUDGET, MAX_GROUPS_PER_FEDERATION,
+};
 use super::steiner::DreyfusWagner;
-use super::{FedError, FedInput, Federation, HexList, MAX_BUDGET, MAX_GROUPS_PER_FEDERATION};
 use orrery_core::hex::Hex;
 
 /// Checks a proposed federation: the hexes of the player's buildings and of the new satellites

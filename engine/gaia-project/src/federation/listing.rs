@@ -3,8 +3,8 @@
 
 use super::graph::{bits, Graph, INF};
 use super::layouts::LayoutSearch;
+use super::model::{FedInput, Federation, MAX_BUDGET, MAX_GROUPS, MAX_GROUPS_PER_FEDERATION};
 use super::steiner::DreyfusWagner;
-use super::{FedInput, Federation, MAX_BUDGET, MAX_GROUPS, MAX_GROUPS_PER_FEDERATION};
 use orrery_core::hex::Hex;
 
 /// Every legal federation needing at most `max` new satellites (the satellites the player can

@@ -8,10 +8,10 @@ use smallvec::SmallVec;
 
 use super::conversion_form::{ConversionForm, PayCode};
 use super::follow::Follow;
-use super::lookup::by_id;
 use super::placement::{Reach, SeatRules};
 use super::{Decision, Game};
 use crate::content::{BuildingRole, Effect, Modifier, Phase, PlanetKind};
+use crate::lookup::by_id;
 use crate::notation::{Amount, Command, HexRef, Word};
 use crate::power::{Area, Power};
 use orrery_core::hex::Hex;

@@ -18,7 +18,6 @@ mod hook_protocol;
 mod hooks;
 pub mod invariants;
 mod legal;
-pub(crate) mod lookup;
 mod memo;
 mod pass;
 mod phases;
@@ -303,7 +302,7 @@ struct SeatFixed {
 impl SeatFixed {
     /// The fixed values of a faction by id; `None` for an unknown or empty id.
     fn new(content: &Content, faction: &str) -> Option<SeatFixed> {
-        let index = lookup::index_of(&content.factions, faction)?;
+        let index = crate::lookup::index_of(&content.factions, faction)?;
         let f = &content.factions[index];
         let wheel = &content.planets.wheel;
         let home = wheel.iter().position(|p| *p == f.home);
