@@ -7,7 +7,7 @@ use smallvec::SmallVec;
 
 use crate::board::FactionBoard;
 use crate::content::{Bundle, Condition, Content, Effect, Faction, Grants, Modifier, ScriptRef};
-use crate::game::lookup::{by_id, index_of};
+use crate::lookup::{by_id, index_of};
 use crate::notation::{Word, MAX_AMOUNT};
 use crate::power::{Area, Code, Power, Special};
 

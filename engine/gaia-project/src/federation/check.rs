@@ -4,8 +4,10 @@
 use std::collections::HashSet;
 
 use super::graph::{bits, connected, near_federation, Graph};
-use super::steiner::Dw;
-use super::{FedError, FedInput, Federation, HexList, MAX_BUDGET, MAX_GROUPS_PER_FEDERATION};
+use super::model::{
+    FedError, FedInput, Federation, HexList, MAX_BUDGET, MAX_GROUPS_PER_FEDERATION,
+};
+use super::steiner::DreyfusWagner;
 use orrery_core::hex::Hex;
 
 /// Checks a proposed federation: the hexes of the player's buildings and of the new satellites
@@ -90,7 +92,7 @@ pub fn check(input: &FedInput, proposal: &[Hex]) -> Result<Federation, FedError>
     }
     let used = sats.len();
     if used > 0 && (mask.count_ones() as usize) <= MAX_GROUPS_PER_FEDERATION {
-        let mut dw = Dw::default();
+        let mut dw = DreyfusWagner::default();
         // Same buildings or a subset reaching the threshold with fewer satellites.
         dw.run(&graph, mask, mask, budget as u8, None);
         let full = dw.full();

@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use super::FedInput;
+use super::model::FedInput;
 use orrery_core::hex::Hex;
 
 /// Is the hex in or next to one of the federations?

@@ -1,13 +1,13 @@
 //! Every satellite layout of one building set.
 
 use super::graph::{bits, Graph, INF};
-use super::steiner::Dw;
+use super::steiner::DreyfusWagner;
 use orrery_core::hex::Hex;
 
 /// Enumerates the satellite layouts of one building set: every set of exactly its fewest
 /// satellites that joins its groups. Connected sets are grown from the first group over the
 /// hexes of some cheapest layout (those whose cheapest layout through them has that cost, from
-/// [`Dw::run`]), each exactly once: a hex taken from the frontier is either added or banned
+/// [`DreyfusWagner::run`]), each exactly once: a hex taken from the frontier is either added or banned
 /// for the rest of that branch. A group is added as soon as a satellite touches it, and a
 /// branch stops when the farthest missing group is out of reach of the satellites left.
 #[derive(Default)]
@@ -51,7 +51,7 @@ impl LayoutSearch {
     pub(super) fn run(
         &mut self,
         g: &Graph,
-        dw: &Dw,
+        dw: &DreyfusWagner,
         rows: &[u8],
         cost: u8,
         limit: usize,
@@ -109,7 +109,7 @@ impl LayoutSearch {
 
     /// Adds local node `v` to the grown set, with the groups it touches, and their free
     /// neighbours to the frontier. With `frame`, a new `need` frame is pushed first.
-    pub(super) fn take(&mut self, dw: &Dw, v: usize, frame: bool) {
+    pub(super) fn take(&mut self, dw: &DreyfusWagner, v: usize, frame: bool) {
         let t = self.t;
         if frame {
             let top = self.need.len() - t;
@@ -152,7 +152,7 @@ impl LayoutSearch {
     }
 
     /// Grows the set with at most `left` more satellites.
-    pub(super) fn grow(&mut self, dw: &Dw, left: u8) {
+    pub(super) fn grow(&mut self, dw: &DreyfusWagner, left: u8) {
         let t = self.t;
         let all = (1u64 << t) - 1;
         if self.joined == all {

@@ -3,8 +3,8 @@
 
 use super::graph::{bits, Graph, INF};
 use super::layouts::LayoutSearch;
-use super::steiner::Dw;
-use super::{FedInput, Federation, MAX_BUDGET, MAX_GROUPS, MAX_GROUPS_PER_FEDERATION};
+use super::model::{FedInput, Federation, MAX_BUDGET, MAX_GROUPS, MAX_GROUPS_PER_FEDERATION};
+use super::steiner::DreyfusWagner;
 use orrery_core::hex::Hex;
 
 /// Every legal federation needing at most `max` new satellites (the satellites the player can
@@ -48,7 +48,7 @@ fn listed(
     input: &FedInput,
     max: usize,
     limit: usize,
-    mut layouts: impl FnMut(&Graph, &mut Dw, &BuildingSet, usize) -> Vec<Vec<Hex>>,
+    mut layouts: impl FnMut(&Graph, &mut DreyfusWagner, &BuildingSet, usize) -> Vec<Vec<Hex>>,
 ) -> Vec<Federation> {
     let mut out: Vec<Federation> = Vec::new();
     if limit == 0 {
@@ -102,10 +102,10 @@ pub(super) struct BuildingSet {
 
 /// The building sets of the legal federations needing at most `max` satellites, in the order
 /// of [`available`]; with the graph and the search buffers.
-pub(super) fn legal_sets(input: &FedInput, max: usize) -> (Graph, Vec<BuildingSet>, Dw) {
+pub(super) fn legal_sets(input: &FedInput, max: usize) -> (Graph, Vec<BuildingSet>, DreyfusWagner) {
     let budget = max.min(MAX_BUDGET) as u8;
     let graph = Graph::build(input, budget as usize);
-    let mut dw = Dw::default();
+    let mut dw = DreyfusWagner::default();
     let k = graph.groups.len().min(MAX_GROUPS);
     if k == 0 {
         return (graph, Vec::new(), dw);

@@ -4,7 +4,7 @@ use super::graph::{bits, Graph, INF, NONE};
 
 /// Dreyfus–Wagner Steiner tree search over a sub-graph, with reusable buffers.
 #[derive(Default)]
-pub(super) struct Dw {
+pub(super) struct DreyfusWagner {
     /// Global group bit of each terminal.
     pub(super) term_bit: Vec<usize>,
     /// Global node of each local node.
@@ -19,7 +19,7 @@ pub(super) struct Dw {
     pub(super) buckets: Vec<Vec<u32>>,
 }
 
-impl Dw {
+impl DreyfusWagner {
     /// Fills `dp[C][v]`, the fewest satellites of a connected set holding terminal groups `C`
     /// and node `v`, for every subset `C` of `terms`, using only groups in `region` and space
     /// hexes touching no group outside it. Values above `budget` are `INF`.

@@ -2,6 +2,8 @@
 
 use super::graph::{connected, near_federation};
 use super::*;
+use orrery_core::hex::Hex;
+use std::collections::{HashMap, HashSet};
 
 /// A hexagonal board of the given radius around the origin, with planets at some hexes.
 struct Board {

@@ -1,7 +1,7 @@
 //! Actions by id: the board's power and QIC actions, and the special actions a seat owns.
 
-use super::lookup::by_id;
 use super::{err, Game, MoveError};
+use crate::lookup::by_id;
 
 impl Game {
     /// Takes a board action (once a round), paying its cost.

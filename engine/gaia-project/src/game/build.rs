@@ -3,9 +3,9 @@
 //! follow-ups place, downgrade or swap.
 
 use super::happened::Happened;
-use super::lookup::index_of;
 use super::{err, Gaiaformer, Game, MoveError};
 use crate::content::{BuildingRole, Bundle, Downgrade, Modifier, Place, PlanetKind, Swap};
+use crate::lookup::index_of;
 use orrery_core::hex::Hex;
 
 impl Game {

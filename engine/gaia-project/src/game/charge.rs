@@ -52,7 +52,7 @@ impl Game {
     }
 
     /// A part of a charge decision: `charge …`, `decline …`, or an answer.
-    pub(super) fn leech_part(
+    pub(super) fn charge_part(
         &mut self,
         seat: usize,
         value: u32,
@@ -123,7 +123,7 @@ impl Game {
     }
 
     /// Ends a charge decision.
-    pub(super) fn end_leech(&mut self, seat: usize, value: u32) -> Result<(), MoveError> {
+    pub(super) fn end_charge(&mut self, seat: usize, value: u32) -> Result<(), MoveError> {
         if !self.state.turn.decided {
             let amount = self.offer_amount(seat, value);
             return err(format!("charge or decline the offer of {amount}pw"));

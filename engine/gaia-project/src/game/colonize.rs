@@ -10,7 +10,7 @@ use crate::content::{Bundle, Modifier, PlanetKind};
 use orrery_core::hex::Hex;
 
 /// A checked colonization: what it takes and what it does.
-pub(crate) struct Colonize {
+pub(crate) struct ColonyPlan {
     /// Terraforming steps taken.
     pub steps: u32,
     /// Steps paid for (not free).
@@ -91,7 +91,7 @@ impl Game {
         hex: Hex,
         rules: &SeatRules,
         reach: Reach,
-    ) -> Result<Colonize, Refusal> {
+    ) -> Result<ColonyPlan, Refusal> {
         let here = self.state.structures.get(&idx).map(Vec::as_slice);
         self.colonize_plan_at(seat, idx, hex, here, rules, reach)
     }
@@ -105,7 +105,7 @@ impl Game {
         here: Option<&[super::Structure]>,
         rules: &SeatRules,
         reach: Reach,
-    ) -> Result<Colonize, Refusal> {
+    ) -> Result<ColonyPlan, Refusal> {
         let kind = self.planet_kind(idx);
         let own_gf = self
             .state
@@ -113,7 +113,7 @@ impl Game {
             .iter()
             .position(|g| g.hex == hex && g.seat == seat);
         let here = here.filter(|l| !l.is_empty());
-        let mut plan = Colonize {
+        let mut plan = ColonyPlan {
             paid_steps: 0,
             steps: 0,
             gaia_fee: false,
@@ -168,7 +168,7 @@ impl Game {
     pub(crate) fn colonize_cost(
         &self,
         def: &crate::content::Building,
-        plan: &Colonize,
+        plan: &ColonyPlan,
         rules: &SeatRules,
     ) -> Bundle {
         let mut cost = def.cost.clone();
@@ -186,7 +186,7 @@ impl Game {
         seat: usize,
         def: &crate::content::Building,
         idx: usize,
-        plan: &Colonize,
+        plan: &ColonyPlan,
         rules: &SeatRules,
         mods: &[&Modifier],
     ) -> Result<Bundle, MoveError> {
@@ -218,7 +218,7 @@ impl Game {
     /// What a colonization costs on top of the building's own cost.
     fn colonize_extras<'a>(
         &'a self,
-        plan: &Colonize,
+        plan: &ColonyPlan,
         rules: &'a SeatRules<'a>,
     ) -> impl Iterator<Item = (&'a str, i32)> + 'a {
         let r = &self.content.rules;
@@ -301,7 +301,7 @@ impl Game {
         &self,
         seat: usize,
         def: &crate::content::Building,
-        plan: &Colonize,
+        plan: &ColonyPlan,
         rules: &SeatRules,
         budget: &ColonyBudget<'_>,
     ) -> bool {

@@ -4,8 +4,8 @@
 use smallvec::SmallVec;
 
 use super::bundle::{codes_key, plain_gain};
-use super::lookup::index_of;
 use crate::content::{Content, Conversion, Effect};
+use crate::lookup::index_of;
 use crate::notation::{Amount, Amounts, Command};
 use crate::power::Code;
 

@@ -3,9 +3,9 @@
 use super::conversion_form::PayCode;
 use super::follow::Follow;
 use super::happened::{event_matches, Happened};
-use super::lookup::by_id;
 use super::{err, Game, MoveError};
 use crate::content::{Bundle, Count, Effect, Event, Grants, Modifier, PlanetKind, ResearchChoice};
+use crate::lookup::by_id;
 use crate::player::substitutions;
 use crate::power::{Area, Code};
 use orrery_core::hex::Hex;

@@ -3,9 +3,9 @@
 //! the map, research levels toward end-game research scoring. Everything is read from content
 //! (resource worths, building costs, income, research scoring); no faction or tile is named.
 
-use super::lookup::by_id;
 use super::{Game, Stage};
 use crate::content::{Bundle, Content, Effect, Resource};
+use crate::lookup::by_id;
 use crate::player::VP;
 use crate::power::{Area, Code};
 use orrery_core::play_api::Evaluate;
@@ -110,7 +110,8 @@ mod tests {
 
     use super::*;
     use crate::content::{fixture, Content};
-    use crate::game::{lookup, Setup};
+    use crate::game::Setup;
+    use crate::lookup;
     use crate::notation::Command;
     use orrery_core::rng::Rng;
 

@@ -6,10 +6,10 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::bundle::scaled;
-use super::lookup::by_id;
 use super::{err, Game, MoveError};
 use crate::content::{Bundle, Modifier, PlanetKind};
 use crate::federation::{self, FedInput};
+use crate::lookup::by_id;
 use orrery_core::hex::Hex;
 
 /// The most federations (counting every satellite layout) listed in one state.

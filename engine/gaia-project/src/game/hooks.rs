@@ -9,9 +9,9 @@ use serde_json::{json, Map, Value};
 
 use super::happened::Happened;
 use super::hook_protocol::{schema_problem, CostParts, HookCall, HookCalls, Site, MAX_HOOK_AMOUNT};
-use super::lookup::by_id;
 use super::{Game, MoveError};
 use crate::content::{Bundle, Effect, Modifier, ResearchChoice, ScriptRef};
+use crate::lookup::by_id;
 use crate::player::hook_key;
 use orrery_core::script::ScriptError;
 

@@ -8,17 +8,17 @@ use smallvec::SmallVec;
 
 use super::conversion_form::{ConversionForm, PayCode};
 use super::follow::Follow;
-use super::lookup::by_id;
 use super::placement::{Reach, SeatRules};
 use super::{Decision, Game};
 use crate::content::{BuildingRole, Effect, Modifier, Phase, PlanetKind};
+use crate::lookup::by_id;
 use crate::notation::{Amount, Command, HexRef, Word};
 use crate::power::{Area, Power};
 use orrery_core::hex::Hex;
 
 /// What listing needs to know about the deciding seat, looked up once per listing: what it
 /// owns that grants something, the modifiers in force, and its placement values.
-pub(crate) struct View<'a> {
+pub(crate) struct SeatView<'a> {
     /// The seat.
     pub seat: usize,
     /// Conversions granted by what the seat owns (of every phase; not the board's own).
@@ -35,7 +35,7 @@ pub(crate) struct View<'a> {
     pub power: Power,
 }
 
-impl View<'_> {
+impl SeatView<'_> {
     /// Takes a plain resource as spent (a negative amount as gained); `range`: the code
     /// that pays for range.
     fn take(&mut self, range: &str, code: &str, n: i32) {
@@ -59,7 +59,7 @@ impl View<'_> {
 
 impl Game {
     /// The view of a seat.
-    pub(crate) fn view(&self, seat: usize) -> View<'_> {
+    pub(crate) fn view(&self, seat: usize) -> SeatView<'_> {
         // Small lists of references, gathered in one walk over the seat's grants.
         // Inline lists: a view is made for every listing, and a heap allocation costs more
         // than the walk.
@@ -83,7 +83,7 @@ impl Game {
             },
         );
         let rules = self.seat_rules_from(seat, &mods);
-        View {
+        SeatView {
             seat,
             conversions,
             actions,
@@ -136,7 +136,7 @@ impl Game {
             | Decision::Bid(_)
             | Decision::Place(..)
             | Decision::Booster(_) => out.push(Command::EndTurn),
-            Decision::Leech { seat, value, .. } => self.leech_parts(*seat, *value, &mut out),
+            Decision::Leech { seat, value, .. } => self.charge_parts(*seat, *value, &mut out),
             Decision::Income(s) => self.income_parts(*s, &mut out),
             Decision::Answer(_) => {
                 if decided {
@@ -226,7 +226,7 @@ impl Game {
         }
     }
 
-    fn leech_parts(&self, seat: usize, value: u32, out: &mut Vec<Command>) {
+    fn charge_parts(&self, seat: usize, value: u32, out: &mut Vec<Command>) {
         if self.state.turn.decided {
             out.push(Command::EndTurn);
             return;
@@ -289,7 +289,7 @@ impl Game {
                 .is_some_and(|e| Game::mixed(e))
     }
 
-    fn gaia_phase_parts(&self, v: &View<'_>, out: &mut Vec<Command>) {
+    fn gaia_phase_parts(&self, v: &SeatView<'_>, out: &mut Vec<Command>) {
         let reach = self.reach();
         if !self.state.turn.follows.is_empty() {
             for f in &self.state.turn.follows[self.answerable_follows(v)] {
@@ -312,7 +312,7 @@ impl Game {
 
     /// Under the rule option `gaia_tokens_used_up`: whether the open Gaia-phase decision must
     /// still convert Gaia-area tokens (a conversion is listed and none was declined).
-    pub(crate) fn gaia_tokens_owed(&self, v: &View<'_>) -> bool {
+    pub(crate) fn gaia_tokens_owed(&self, v: &SeatView<'_>) -> bool {
         if !self.content.rules.options.gaia_tokens_used_up
             || self.state.turn.decided
             || !self.state.turn.follows.is_empty()
@@ -324,7 +324,7 @@ impl Game {
         parts.iter().any(|p| matches!(p, Command::Spend { .. }))
     }
 
-    fn turn_parts(&self, v: &View<'_>, out: &mut Vec<Command>) {
+    fn turn_parts(&self, v: &SeatView<'_>, out: &mut Vec<Command>) {
         let t = &self.state.turn;
         if t.passed {
             out.push(Command::EndTurn);
@@ -366,7 +366,7 @@ impl Game {
 
     /// Whether the open turn's follow-ups can still be done after a free action. Only
     /// placements cost resources a free action could spend.
-    fn follows_stay_possible(&self, v: &View<'_>, part: &Command) -> bool {
+    fn follows_stay_possible(&self, v: &SeatView<'_>, part: &Command) -> bool {
         // Only placements cost what a free action could spend.
         let costly = |f: &Follow| matches!(f, Follow::Build { .. } | Follow::Place(_));
         if !self.state.turn.follows.iter().any(costly) {
@@ -404,12 +404,16 @@ impl Game {
     /// The view after a free action that pays plain resources, spends power with no special
     /// token to place, or burns power; with whether its whole gain is counted too (the gain
     /// counts when it is plain resources or power tokens).
-    fn view_after_free_action<'a>(&self, v: &View<'a>, part: &Command) -> Option<(View<'a>, bool)> {
+    fn view_after_free_action<'a>(
+        &self,
+        v: &SeatView<'a>,
+        part: &Command,
+    ) -> Option<(SeatView<'a>, bool)> {
         if self.hooked {
             // A hook sees the state itself, not a view of it: ask on a copy.
             return None;
         }
-        let mut hv = View {
+        let mut hv = SeatView {
             seat: v.seat,
             conversions: v.conversions.clone(),
             actions: v.actions.clone(),
@@ -468,7 +472,7 @@ impl Game {
     }
 
     /// Whether the open decision's follow-ups allow ending it.
-    fn can_end(&self, v: &View<'_>) -> bool {
+    fn can_end(&self, v: &SeatView<'_>) -> bool {
         self.state.turn.follows.iter().all(|f| self.lapses_in(v, f))
     }
 
@@ -480,7 +484,7 @@ impl Game {
 
     /// The owed follow-ups a part may answer now: all of them, or under the rule option
     /// `follow_ups_in_order` the first one that does not lapse.
-    pub(crate) fn answerable_follows(&self, v: &View<'_>) -> std::ops::Range<usize> {
+    pub(crate) fn answerable_follows(&self, v: &SeatView<'_>) -> std::ops::Range<usize> {
         let follows = &self.state.turn.follows;
         if !self.content.rules.options.follow_ups_in_order {
             return 0..follows.len();
@@ -511,7 +515,7 @@ impl Game {
     }
 
     /// [`Game::lapses`] with the seat's view given.
-    fn lapses_in(&self, v: &View<'_>, f: &Follow) -> bool {
+    fn lapses_in(&self, v: &SeatView<'_>, f: &Follow) -> bool {
         match f {
             Follow::Up(_) if self.content.rules.options.decline_unusable_research_step => false,
             Follow::Up(choice) => !self.content.research.tracks.iter().any(|t| {
@@ -537,7 +541,7 @@ impl Game {
 
     /// Main actions: builds, upgrades, Gaia projects, research, board and special actions,
     /// federations and passing.
-    fn main_parts(&self, v: &View<'_>, out: &mut Vec<Command>) {
+    fn main_parts(&self, v: &SeatView<'_>, out: &mut Vec<Command>) {
         let reach = self.reach();
         let board = self.board(v.seat);
         let mut own = None;
@@ -621,7 +625,7 @@ impl Game {
     /// New colonies: every space where `building` can be built, with its cost payable.
     fn colonize_parts(
         &self,
-        v: &View<'_>,
+        v: &SeatView<'_>,
         building: &str,
         reach: Reach,
         first_only: bool,
@@ -693,7 +697,7 @@ impl Game {
     /// Upgrades to `def` of the seat's structures `own`.
     fn upgrade_parts(
         &self,
-        v: &View<'_>,
+        v: &SeatView<'_>,
         def: &crate::content::Building,
         own: &[(usize, &super::Structure)],
         out: &mut Vec<Command>,
@@ -741,7 +745,7 @@ impl Game {
         })
     }
 
-    fn gaia_project_parts(&self, v: &View<'_>, id: &str, reach: Reach, out: &mut Vec<Command>) {
+    fn gaia_project_parts(&self, v: &SeatView<'_>, id: &str, reach: Reach, out: &mut Vec<Command>) {
         if self.free_gaiaformers(v.seat) == 0 {
             return;
         }
@@ -783,7 +787,7 @@ impl Game {
     /// Whether effects that bring follow-ups could all be followed up now.
     fn effects_possible(
         &self,
-        v: &View<'_>,
+        v: &SeatView<'_>,
         effects: &[Effect],
         scratch: &mut Vec<Command>,
     ) -> bool {
@@ -812,14 +816,14 @@ impl Game {
     }
 
     /// The parts that satisfy one follow-up.
-    fn follow_parts(&self, v: &View<'_>, f: &Follow, reach: Reach, out: &mut Vec<Command>) {
+    fn follow_parts(&self, v: &SeatView<'_>, f: &Follow, reach: Reach, out: &mut Vec<Command>) {
         self.follow_parts_of(v, f, reach, false, out)
     }
 
     /// [`Game::follow_parts`], or just the first one found when `first_only`.
     fn follow_parts_of(
         &self,
-        v: &View<'_>,
+        v: &SeatView<'_>,
         f: &Follow,
         reach: Reach,
         first_only: bool,
@@ -918,7 +922,7 @@ impl Game {
 
     fn place_parts(
         &self,
-        v: &View<'_>,
+        v: &SeatView<'_>,
         p: &crate::content::Place,
         reach: Reach,
         first_only: bool,
@@ -977,7 +981,7 @@ impl Game {
 
     /// Whether the seat's hooks let a building be placed (a `place` follow-up) on a space
     /// whose range costs `q`, and the seat can pay what they make it cost.
-    fn placement_payable(&self, v: &View<'_>, building: &str, idx: usize, q: u32) -> bool {
+    fn placement_payable(&self, v: &SeatView<'_>, building: &str, idx: usize, q: u32) -> bool {
         self.placement_cost(v.seat, &v.mods, building, idx, q)
             .is_ok_and(|cost| {
                 self.can_pay_items_from(v.seat, v.power, &v.spent, cost.iter(), v.rules.token_value)
@@ -985,7 +989,7 @@ impl Game {
     }
 
     /// Conversions of a phase, each in every multiple the seat can pay.
-    fn conversion_parts(&self, v: &View<'_>, phase: Phase, out: &mut Vec<Command>) {
+    fn conversion_parts(&self, v: &SeatView<'_>, phase: Phase, out: &mut Vec<Command>) {
         // The board's own conversions are in form for the whole game; granted ones (few)
         // are put in form here.
         let board: &[ConversionForm] = match phase {
@@ -1036,7 +1040,7 @@ impl Game {
         }
     }
 
-    fn burn_parts(&self, v: &View<'_>, out: &mut Vec<Command>) {
+    fn burn_parts(&self, v: &SeatView<'_>, out: &mut Vec<Command>) {
         let to_gaia = v.mods.iter().any(|m| matches!(m, Modifier::BurnToGaia));
         let power = self.state.players[v.seat].power;
         let burnable = |n: u32| {

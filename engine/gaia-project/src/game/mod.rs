@@ -18,7 +18,6 @@ mod hook_protocol;
 mod hooks;
 pub mod invariants;
 mod legal;
-pub(crate) mod lookup;
 mod memo;
 pub mod part_delta;
 mod pass;
@@ -308,7 +307,7 @@ struct SeatFixed {
 impl SeatFixed {
     /// The fixed values of a faction by id; `None` for an unknown or empty id.
     fn new(content: &Content, faction: &str) -> Option<SeatFixed> {
-        let index = lookup::index_of(&content.factions, faction)?;
+        let index = crate::lookup::index_of(&content.factions, faction)?;
         let f = &content.factions[index];
         let wheel = &content.planets.wheel;
         let home = wheel.iter().position(|p| *p == f.home);
@@ -604,7 +603,7 @@ impl Game {
             Decision::Income(s) => self.income_part(s, part),
             Decision::Gaia(s) => self.gaia_part(s, part),
             Decision::Turn(s) => self.turn_step(s, part),
-            Decision::Leech { seat, value, from } => self.leech_part(seat, value, from, part),
+            Decision::Leech { seat, value, from } => self.charge_part(seat, value, from, part),
             Decision::Answer(s) => self.answer_part(s, part),
         }
     }
@@ -645,7 +644,7 @@ impl Game {
             }
             Decision::Rotate(_) => {}
             Decision::Turn(s) => self.end_turn(*s)?,
-            Decision::Leech { seat, value, .. } => self.end_leech(*seat, *value)?,
+            Decision::Leech { seat, value, .. } => self.end_charge(*seat, *value)?,
             Decision::Gaia(s) => self.end_gaia(*s)?,
             Decision::Income(s) | Decision::Answer(s) => {
                 if !self.state.turn.decided {

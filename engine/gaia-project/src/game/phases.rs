@@ -2,9 +2,9 @@
 
 use std::collections::BTreeMap;
 
-use super::lookup::by_id;
 use super::{err, Decision, Game, MoveError, Stage, Structure};
 use crate::content::{Auction, Bundle, Effect, Modifier, Phase, PlanetKind};
+use crate::lookup::by_id;
 use crate::notation::Command;
 use crate::notation::Word;
 use crate::player::{Player, VP};

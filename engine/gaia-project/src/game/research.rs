@@ -1,9 +1,9 @@
 //! Research: whether a seat may advance a track, and advancing it.
 
 use super::happened::Happened;
-use super::lookup::by_id;
 use super::{err, Game, MoveError};
 use crate::content::Modifier;
+use crate::lookup::by_id;
 
 impl Game {
     /// Whether a seat may advance a track now.

@@ -6,10 +6,10 @@
 use std::collections::{BTreeSet, HashSet};
 use std::sync::Arc;
 
-use super::lookup::by_id;
 use super::{Decision, Game, GameState, Stage};
 use crate::board::FactionBoard;
 use crate::content::Content;
+use crate::lookup::by_id;
 use crate::map::{within, MAX_SECTORS, MAX_SPACE_COORD};
 use crate::notation::{Word, MAX_AMOUNT};
 use crate::player::VP;

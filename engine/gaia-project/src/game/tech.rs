@@ -1,9 +1,9 @@
 //! Tech tiles: taking a standard or an advanced tile, and covering a standard one.
 
 use super::follow::Follow;
-use super::lookup::by_id;
 use super::{err, Game, MoveError};
 use crate::content::ResearchChoice;
+use crate::lookup::by_id;
 
 impl Game {
     /// Takes the tile at a position (a follow-up): a standard tile and its research step, or an
