@@ -212,7 +212,10 @@ fn overlays_patch_items_of_every_place_and_keep_their_lines() {
     let (toy, prov) = load(&BASE, &[ov]).expect("valid");
     assert_eq!(toy.rules.rounds, 5);
     assert_eq!(toy.deck.cards.len(), 1);
-    assert_eq!((toy.deck.cards[0].id.as_str(), toy.deck.cards[0].value), ("c2", 7));
+    assert_eq!(
+        (toy.deck.cards[0].id.as_str(), toy.deck.cards[0].value),
+        ("c2", 7)
+    );
     assert_eq!((toy.pieces[2].id.as_str(), toy.pieces[2].cost), ("z", 9));
     let origin = prov
         .origin(kind("card"), Some("c2"), "value")
