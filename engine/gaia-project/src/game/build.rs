@@ -276,11 +276,11 @@ impl Game {
         idx: usize,
         q: u32,
     ) -> Result<Bundle, MoveError> {
-        let parts = super::hooks::CostParts {
+        let parts = super::hook_protocol::CostParts {
             range: self.range_cost(q),
             ..Default::default()
         };
-        let site = super::hooks::Site {
+        let site = super::hook_protocol::Site {
             building,
             idx,
             upgrade_from: None,

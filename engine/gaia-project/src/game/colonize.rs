@@ -198,7 +198,7 @@ impl Game {
             0 => Bundle::default(),
             n => Bundle::of(&[(code, n as i32)]),
         };
-        let parts = super::hooks::CostParts {
+        let parts = super::hook_protocol::CostParts {
             building: def.cost.clone(),
             terraform: one(&r.terraform_resource, plan.paid_steps * rules.ore_per_step),
             range: one(&r.range_resource, plan.range_q),
@@ -207,7 +207,7 @@ impl Game {
                 false => Bundle::default(),
             },
         };
-        let site = super::hooks::Site {
+        let site = super::hook_protocol::Site {
             building: &def.id,
             idx,
             upgrade_from: None,

@@ -2,8 +2,18 @@
 //! research step, a terraforming step, a federation token, an accepted charge), and whether
 //! a trigger's event matches one.
 
-use super::ChargeFrom;
+use serde::{Deserialize, Serialize};
+
 use crate::content::{Content, Event, Scope};
+
+/// Where a charge offer comes from: the seat that built and the space it built on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChargeFrom {
+    /// The seat that built.
+    pub seat: usize,
+    /// The space built on (an index into the map's spaces).
+    pub space: usize,
+}
 
 /// Something that happened, for triggers: the facts a trigger's filter and a hook's `event`
 /// read. The seat that acted is passed beside it (see [`Game::fire`]).

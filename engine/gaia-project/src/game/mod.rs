@@ -14,20 +14,25 @@ mod eval;
 mod federate;
 mod follow;
 mod happened;
+mod hook_protocol;
 mod hooks;
 pub mod invariants;
 mod legal;
 pub(crate) mod lookup;
 mod memo;
+pub mod part_delta;
 mod pass;
 mod phases;
 mod placement;
 mod playable;
+mod question;
 mod research;
 mod rotation;
+pub mod saved;
 mod setup;
 mod special;
 mod state_check;
+mod status;
 mod tech;
 mod turn;
 mod upgrade;
@@ -47,8 +52,11 @@ use orrery_core::rng::Rng;
 use orrery_core::shared::Shared;
 
 pub use follow::{Follow, TurnProgress};
-pub use hooks::{DEFAULT_HOOK_BUDGET, KEPT_HOOK_ERRORS, MAX_HOOK_AMOUNT};
-pub use special::Question;
+pub use happened::ChargeFrom;
+pub use hook_protocol::{
+    HookCall, HookCalls, DEFAULT_HOOK_BUDGET, KEPT_HOOK_CALLS, KEPT_HOOK_ERRORS, MAX_HOOK_AMOUNT,
+};
+pub use question::Question;
 
 /// The explicit setup of a game: map and tiles.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -145,15 +153,6 @@ pub enum Decision {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         from: Option<ChargeFrom>,
     },
-}
-
-/// Where a charge offer comes from: the seat that built and the space it built on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ChargeFrom {
-    /// The seat that built.
-    pub seat: usize,
-    /// The space built on (an index into the map's spaces).
-    pub space: usize,
 }
 
 impl Decision {
@@ -330,7 +329,7 @@ impl SeatFixed {
             .collect();
         let board = FactionBoard::resolve(&content.board, f);
         let board_conversions = conversion_form::ConversionForm::list(content, &board.conversions);
-        let condition_hooks = hooks::condition_hooks(f, &board);
+        let condition_hooks = hook_protocol::condition_hooks(f, &board);
         Some(SeatFixed {
             faction: index,
             board,
@@ -360,7 +359,7 @@ pub struct Game {
     watching: bool,
     /// The operations the game's hooks have run against its budget, and the first errors
     /// they met; shared by clones (listing's copies, bots' lookahead), so all count.
-    ledger: Arc<hooks::HookLedger>,
+    ledger: Arc<hook_protocol::HookLedger>,
 }
 
 impl Game {
@@ -431,7 +430,7 @@ impl Game {
     /// watchers) read from it, empty per-seat facts, memo and ledger.
     fn holding(content: Arc<Content>, state: GameState) -> Game {
         Game {
-            hooked: hooks::content_names_hooks(&content),
+            hooked: hook_protocol::content_names_hooks(&content),
             watching: happened::content_watches(&content),
             content,
             state,
@@ -449,25 +448,6 @@ impl Game {
         let mut g = Game::holding(content, state);
         g.refresh_seats();
         g
-    }
-
-    /// A game resumed from a saved state that may come from anywhere (the only way in from
-    /// outside): the whole state is checked against the content first (see
-    /// `state_check.rs`: every seat index, id and amount, the map), so listing and applying
-    /// parts afterwards cannot meet a value the engine could not have made.
-    ///
-    /// # Errors
-    ///
-    /// The first problem found, naming its field as a path into the state
-    /// (`players[1].resources[0] (c): -5 is negative`).
-    pub fn load(content: Arc<Content>, mut state: GameState) -> Result<Game, String> {
-        state_check::check(&content, &state)?;
-        // A state saved before formations were counted: each federation is one at least.
-        for p in &mut state.players {
-            let feds = u32::try_from(p.federations.len()).unwrap_or(u32::MAX);
-            p.formations = p.formations.max(feds);
-        }
-        Ok(Game::from_state(content, state))
     }
 
     fn refresh_seats(&mut self) {

@@ -57,11 +57,11 @@ impl Game {
         if !Self::names_site_hooks(mods) {
             return Ok(cost);
         }
-        let parts = super::hooks::CostParts {
+        let parts = super::hook_protocol::CostParts {
             building: cost,
             ..Default::default()
         };
-        let site = super::hooks::Site {
+        let site = super::hook_protocol::Site {
             building: &def.id,
             idx,
             upgrade_from: Some(from),
