@@ -106,14 +106,9 @@ pub fn run(args: &ContentArgs, log: &Path, until: Option<usize>, json: bool) -> 
         return ExitCode::from(1);
     }
     let last = until.unwrap_or(total);
+    // Move 0 is the setup line (`init …`), which the game was built from: lines 1 on are traced.
     game.record_hook_calls();
-    // Hooks the setup ran (starting research levels) belong to move 0.
-    let mut traced = vec![Traced {
-        index: 0,
-        line: record.moves.first().cloned().unwrap_or_default(),
-        seats: Vec::new(),
-        hooks: game.take_hook_calls(),
-    }];
+    let mut traced = Vec::new();
     let mut refused = None;
     for (i, line) in record.moves.iter().enumerate().take(last + 1).skip(1) {
         let before: Vec<_> = game.state.players.iter().map(|p| (**p).clone()).collect();
@@ -159,9 +154,6 @@ fn print_text(game: &Game, traced: &[Traced], refused: Option<&Refused>) {
         }
     };
     for t in traced {
-        if t.index == 0 && t.hooks.kept.is_empty() {
-            continue;
-        }
         outln!("{} {}", t.index, crate::out::clean(&t.line));
         for (seat, d) in &t.seats {
             outln!("    {}: {d}", game.seat_name(*seat));

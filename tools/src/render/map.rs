@@ -2,7 +2,7 @@
 
 use orrery_core::hex::{Hex, DIRECTIONS};
 
-use super::svg::{num, points, shade, Tag};
+use super::svg::{num, outline_on, points, shade, Tag};
 use super::view::{BoardView, Piece, Shape};
 
 /// Hex radius in pixels.
@@ -14,8 +14,20 @@ const SPACE: &str = "#15213a";
 const GRID: &str = "#2e3e5e";
 /// Sector outlines.
 const SECTOR_LINE: &str = "#9fb3d9";
-/// Outline of pieces.
-const INK: &str = "#111111";
+/// Radius of a planet's disc, as a share of the hex radius.
+const DISC: f64 = 0.52;
+/// Width of a planet disc's outline.
+const DISC_LINE: f64 = 1.2;
+/// Font size of a hex's label, drawn in the band below the disc.
+const LABEL_SIZE: f64 = 5.0;
+/// Baseline of a hex's label below the centre, as a share of the hex radius: the label's
+/// capitals (about three quarters of the size tall) stay clear of the disc, its outline and a
+/// Gaiaformer's ring, within the hex's bottom edge (at √3/2 of the radius).
+const LABEL_BASELINE: f64 = 0.84;
+/// Radius of a Gaiaformer's dashed ring, as a share of the hex radius, and its width.
+const GAIAFORMER_RING: (f64, f64) = (0.58, 2.4);
+/// Outline width of pieces and satellites.
+const PIECE_LINE: f64 = 1.6;
 
 /// Pixel centre of a hex, before the map's offset: flat-topped hexes with q pointing up.
 pub fn centre(h: Hex) -> (f64, f64) {
@@ -104,10 +116,10 @@ pub fn spaces(view: &BoardView, frame: &Frame) -> String {
                 &Tag::new("circle")
                     .attr("cx", x)
                     .attr("cy", y)
-                    .attr("r", S * 0.56)
+                    .attr("r", S * DISC)
                     .attr("fill", style.colour.as_str())
                     .attr("stroke", shade(&style.colour, 0.55))
-                    .attr("stroke-width", 1.2)
+                    .attr("stroke-width", DISC_LINE)
                     .close(),
             );
             if style.ringed {
@@ -124,10 +136,11 @@ pub fn spaces(view: &BoardView, frame: &Frame) -> String {
                 );
             }
         }
+        // The label in the band below the disc, never over it.
         out.push_str(&super::svg::text(
             x,
-            y + S * 0.8,
-            5.5,
+            y + S * LABEL_BASELINE,
+            LABEL_SIZE,
             "#8796b8",
             "middle",
             &c.name,
@@ -241,7 +254,26 @@ pub fn seat_colour(view: &BoardView, seat: usize) -> &str {
         .unwrap_or(super::view::NO_COLOUR)
 }
 
-/// Satellites and pieces.
+/// The colour under a piece on a hex: its planet's, or the empty space's.
+fn ground(view: &BoardView, hex: Hex) -> &str {
+    view.cells
+        .iter()
+        .find(|c| c.hex == hex)
+        .and_then(|c| view.planets.get(c.planet))
+        .filter(|p| !p.empty)
+        .map_or(SPACE, |p| p.colour.as_str())
+}
+
+/// The name of a hex (empty off the map).
+fn hex_name(view: &BoardView, hex: Hex) -> &str {
+    view.cells
+        .iter()
+        .find(|c| c.hex == hex)
+        .map_or("", |c| c.name.as_str())
+}
+
+/// Satellites and pieces, each outlined in the colour that contrasts most with what it
+/// stands on ([`outline_on`]).
 pub fn pieces(view: &BoardView, frame: &Frame) -> String {
     let mut out = String::new();
     for (hex, seat) in &view.satellites {
@@ -255,8 +287,8 @@ pub fn pieces(view: &BoardView, frame: &Frame) -> String {
                 .attr("cy", corner.1)
                 .attr("r", S * 0.19)
                 .attr("fill", seat_colour(view, *seat))
-                .attr("stroke", INK)
-                .attr("stroke-width", 1)
+                .attr("stroke", outline_on(SPACE))
+                .attr("stroke-width", PIECE_LINE * 0.75)
                 .close(),
         );
     }
@@ -277,21 +309,44 @@ pub fn pieces(view: &BoardView, frame: &Frame) -> String {
             } else {
                 (x + (i as f64 - (n - 1) as f64 / 2.0) * S * 0.62, y, 0.78)
             };
-            out.push_str(&piece(p, px, py, scale, seat_colour(view, p.seat)));
+            let ink = outline_on(ground(view, *hex));
+            let place = hex_name(view, *hex);
+            out.push_str(&piece(
+                p,
+                (px, py),
+                scale,
+                seat_colour(view, p.seat),
+                ink,
+                place,
+            ));
         }
     }
     out
 }
 
-/// One piece drawn at a point.
-pub fn piece(p: &Piece, x: f64, y: f64, scale: f64, colour: &str) -> String {
-    let mut out = Tag::new("g")
-        .attr("class", format!("piece {}", shape_class(p.shape)))
+/// One piece drawn at a point, filled with `colour` and outlined with `ink`; `place` names
+/// the hex it stands on (empty for a piece drawn off the map, as in the legend).
+pub fn piece(
+    p: &Piece,
+    at: (f64, f64),
+    scale: f64,
+    colour: &str,
+    ink: &str,
+    place: &str,
+) -> String {
+    let (x, y) = at;
+    let tag = Tag::new("g").attr("class", format!("piece {}", shape_class(p.shape)));
+    let tag = if place.is_empty() {
+        tag
+    } else {
+        tag.attr("data-hex", place)
+    };
+    let mut out = tag
         .attr("data-kind", p.id.as_str())
         .attr("data-seat", p.seat)
         .attr("fill", colour)
-        .attr("stroke", INK)
-        .attr("stroke-width", 1.3)
+        .attr("stroke", ink)
+        .attr("stroke-width", PIECE_LINE)
         .open();
     out.push_str(&shape(p.shape, x, y, scale, colour, &p.mark));
     out.push_str("</g>\n");
@@ -368,10 +423,10 @@ pub fn shape(s: Shape, x: f64, y: f64, scale: f64, colour: &str, mark: &str) -> 
         Shape::Gaiaformer => Tag::new("circle")
             .attr("cx", x)
             .attr("cy", y)
-            .attr("r", S * 0.66 * scale)
+            .attr("r", S * GAIAFORMER_RING.0 * scale)
             .attr("fill", "none")
             .attr("stroke", colour)
-            .attr("stroke-width", 3.2)
+            .attr("stroke-width", GAIAFORMER_RING.1)
             .attr("stroke-dasharray", "4 2")
             .close(),
         Shape::Station => poly(&[(0.0, -0.95), (0.8, 0.0), (0.0, 0.95), (-0.8, 0.0)]),
@@ -386,5 +441,25 @@ pub fn shape(s: Shape, x: f64, y: f64, scale: f64, colour: &str, mark: &str) -> 
             o.push_str(&label(u * 0.9));
             o
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{DISC, DISC_LINE, GAIAFORMER_RING, LABEL_BASELINE, LABEL_SIZE, S, SQRT3};
+
+    #[test]
+    fn a_hex_label_lies_beside_the_planet_within_the_hex() {
+        // Capitals and digits stand about 0.73 of the font size above the baseline.
+        let top = S * LABEL_BASELINE - LABEL_SIZE * 0.75;
+        let disc = S * DISC + DISC_LINE / 2.0;
+        let ring = S * GAIAFORMER_RING.0 + GAIAFORMER_RING.1 / 2.0;
+        assert!(top > disc, "label top {top} over the disc ({disc})");
+        assert!(
+            top > ring,
+            "label top {top} over a Gaiaformer's ring ({ring})"
+        );
+        let (baseline, edge) = (S * LABEL_BASELINE, SQRT3 / 2.0 * S);
+        assert!(baseline < edge, "the label stays in its hex");
     }
 }

@@ -295,7 +295,7 @@ pub fn legend(view: &BoardView, x: f64, y: f64, width: f64) -> (String, f64) {
                     id: String::new(),
                     mark: mark.clone(),
                 };
-                let drawn = piece(&p, cx, cy, 0.8, grey);
+                let drawn = piece(&p, (cx, cy), 0.8, grey, "#111111", "");
                 // Legend samples are not pieces on the map.
                 out.push_str(&drawn.replacen("class=\"piece ", "class=\"sample ", 1));
             }

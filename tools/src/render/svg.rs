@@ -193,6 +193,40 @@ pub fn ink_on(colour: &str) -> &'static str {
     }
 }
 
+/// The relative luminance of a colour (WCAG 2: 0 for black, 1 for white); `None` for a
+/// colour that is not `#rrggbb`.
+pub fn luminance(colour: &str) -> Option<f64> {
+    let (r, g, b) = rgb(colour)?;
+    let lin = |c: u8| {
+        let c = f64::from(c) / 255.0;
+        if c <= 0.039_28 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    Some(0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b))
+}
+
+/// The contrast ratio of two colours (WCAG 2: 1 for equal colours, 21 for black on white).
+pub fn contrast(a: &str, b: &str) -> f64 {
+    let (la, lb) = (luminance(a).unwrap_or(0.0), luminance(b).unwrap_or(0.0));
+    (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
+}
+
+/// The outline of a piece standing on `ground`: near-black or white, whichever contrasts more
+/// with the ground, so a piece of the ground's own colour (grey on grey, white on white)
+/// still stands out.
+pub fn outline_on(ground: &str) -> &'static str {
+    const DARK: &str = "#111111";
+    const LIGHT: &str = "#ffffff";
+    if contrast(DARK, ground) >= contrast(LIGHT, ground) {
+        DARK
+    } else {
+        LIGHT
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -219,5 +253,25 @@ mod tests {
         assert_eq!(ink_on("#ffffff"), "#111111");
         assert_eq!(ink_on("#000000"), "#ffffff");
         assert_eq!(rgb("#zz0000"), None);
+    }
+
+    #[test]
+    fn outlines_contrast_with_the_ground_they_stand_on() {
+        use super::{contrast, outline_on};
+        assert!((contrast("#000000", "#ffffff") - 21.0).abs() < 1e-9);
+        assert!((contrast("#8e939c", "#8e939c") - 1.0).abs() < 1e-9);
+        // Titanium grey, ice white, terra blue, swamp brown, the empty space's dark blue.
+        for ground in [
+            "#8e939c", "#e9f3fa", "#ffffff", "#2f6fd0", "#8a5a2b", "#15213a",
+        ] {
+            let ink = outline_on(ground);
+            assert!(contrast(ink, ground) >= 4.5, "{ink} on {ground}");
+        }
+        assert_eq!(
+            outline_on("#8e939c"),
+            "#111111",
+            "black reads better on grey"
+        );
+        assert_eq!(outline_on("#15213a"), "#ffffff");
     }
 }
