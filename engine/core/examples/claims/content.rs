@@ -69,7 +69,9 @@ pub struct Content {
     pub pieces: Vec<Piece>,
     /// The compiled scripts.
     pub scripts: ScriptHost,
-    /// Where every value came from (base files or an overlay's lines), for `explain`/`diff`.
+    /// Where every value came from (base files or an overlay's lines), for `explain`/`diff`
+    /// (the example's own command line does not offer them; its tests do).
+    #[cfg_attr(not(test), allow(dead_code))]
     pub provenance: Provenance,
 }
 
