@@ -1,12 +1,16 @@
-//! The content of Claims: two YAML files checked against schemas generated from these types,
+//! The content of Claims: two YAML files declared in a kinds table, loaded by the core's
+//! pipeline (schemas generated from these types, overlays with their lines, duplicate ids),
 //! and the scripts they name, compiled in the core's sandbox.
 
-use orrery_core::diagnostics::{Diagnostic, SchemaCheck, SourceDoc};
+use orrery_core::content::kinds::{FileSpec, KindSpec, KindTable, Place};
+use orrery_core::content::load::{diag_at, GameContent, Loaded};
+use orrery_core::content::provenance::Provenance;
+use orrery_core::content::typed;
+use orrery_core::diagnostics::Diagnostic;
 use orrery_core::files::{ContentFiles, OverlaySource};
 use orrery_core::schema::of;
-use orrery_core::script::{Limits, ScriptHost};
+use orrery_core::script::ScriptHost;
 use schemars::JsonSchema;
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 /// A function of a script in `scripts/`.
@@ -65,91 +69,102 @@ pub struct Content {
     pub pieces: Vec<Piece>,
     /// The compiled scripts.
     pub scripts: ScriptHost,
+    /// Where every value came from (base files or an overlay's lines), for `explain`/`diff`
+    /// (the example's own command line does not offer them; its tests do).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub provenance: Provenance,
 }
 
-/// The schemas of the content files, by file name.
+static FILES: [FileSpec; 2] = [
+    FileSpec {
+        path: "rules.yaml",
+        schema: "rules.json",
+        schema_of: of::<Rules>,
+    },
+    FileSpec {
+        path: "pieces.yaml",
+        schema: "pieces.json",
+        schema_of: of::<PiecesFile>,
+    },
+];
+
+static KIND_SPECS: [KindSpec; 2] = [
+    KindSpec {
+        name: "rules",
+        doc: "`rules.yaml` (single item, no id).",
+        noun: "rules",
+        place: Place::File("rules.yaml"),
+        id: None,
+        addressed: true,
+    },
+    KindSpec {
+        name: "piece",
+        doc: "A kind of piece.",
+        noun: "piece",
+        place: Place::List {
+            file: "pieces.yaml",
+            key: "pieces",
+        },
+        id: Some("id"),
+        addressed: true,
+    },
+];
+
+/// Claims's content kinds, declared once: loading, overlays, the overlay schema, duplicate
+/// ids and `explain`/`diff` read this table.
+pub static KINDS: KindTable = KindTable::new(&FILES, &KIND_SPECS, Some("scripts/"));
+
+/// The schemas of the content files and of an overlay, by file name.
 pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
-    vec![
-        ("rules.json", of::<Rules>()),
-        ("pieces.json", of::<PiecesFile>()),
-    ]
+    typed::all(&KINDS)
 }
 
-/// A file read, its schema checked (every problem at `file:line:col`) and decoded.
-fn decode<T: DeserializeOwned>(
-    files: &dyn ContentFiles,
-    rel: &str,
-    schema: &serde_json::Value,
-) -> Result<(T, SourceDoc), Vec<Diagnostic>> {
-    let shown = files.display_name(rel);
-    let text = files
-        .read(rel)
-        .map_err(|e| vec![Diagnostic::plain(&shown, e)])?;
-    let doc = SourceDoc::parse(&shown, &text).map_err(|d| vec![d])?;
-    let check = SchemaCheck::new(schema).map_err(|e| vec![Diagnostic::plain(&shown, e)])?;
-    let problems = check.check(&doc);
-    if !problems.is_empty() {
-        return Err(problems);
+/// The decoded files, before the scripts and provenance are attached.
+struct Decoded {
+    rules: Rules,
+    pieces: Vec<Piece>,
+}
+
+impl GameContent for Decoded {
+    fn table() -> &'static KindTable {
+        &KINDS
     }
-    let value = serde_json::from_value(doc.value().clone())
-        .map_err(|e| vec![Diagnostic::plain(&shown, e.to_string())])?;
-    Ok((value, doc))
+
+    fn decode(loaded: &Loaded, diags: &mut Vec<Diagnostic>) -> Option<Decoded> {
+        let rules: Option<Rules> = loaded.single("rules.yaml", diags);
+        let pieces: Option<PiecesFile> = loaded.single("pieces.yaml", diags);
+        if let (Some(rules), Some(doc)) = (&rules, loaded.doc_of("rules.yaml")) {
+            let hook = &rules.bonus;
+            let at = |pointer: &str, message: String| {
+                diag_at(&doc.tree.origin_at(pointer), pointer, message)
+            };
+            if !loaded.scripts.contains_key(&hook.script) {
+                let message = format!("no script {} in scripts/", hook.script);
+                diags.push(at("/bonus/script", message));
+            } else if !loaded.host.has_function(&hook.script, &hook.function) {
+                let message = format!("{} defines no function `{}`", hook.script, hook.function);
+                diags.push(at("/bonus/function", message));
+            }
+        }
+        Some(Decoded {
+            rules: rules?,
+            pieces: pieces?.pieces,
+        })
+    }
 }
 
-/// A problem at a place in a document.
-fn at(doc: &SourceDoc, pointer: &str, message: String) -> Diagnostic {
-    Diagnostic::new(doc.file(), doc.pos_of(pointer), pointer, message)
-}
-
-/// Loads the content. Claims takes no overlays.
+/// Loads the content and stacks overlays on it (`set`/`add`/`remove` a piece, `set` a rule),
+/// every problem at `file:line:col`.
 pub fn load(
     files: &dyn ContentFiles,
     overlays: &[OverlaySource],
 ) -> Result<Content, Vec<Diagnostic>> {
-    if let Some(o) = overlays.first() {
-        return Err(vec![Diagnostic::plain(&o.file, "Claims takes no overlays")]);
-    }
-    let schemas: std::collections::BTreeMap<_, _> = schemas().into_iter().collect();
-    let rules = decode::<Rules>(files, "rules.yaml", &schemas["rules.json"]);
-    let pieces = decode::<PiecesFile>(files, "pieces.yaml", &schemas["pieces.json"]);
-    let (rules, pieces) = match (rules, pieces) {
-        (Ok(r), Ok(p)) => (r, p),
-        (r, p) => {
-            let mut all = r.err().unwrap_or_default();
-            all.extend(p.err().unwrap_or_default());
-            return Err(all);
-        }
-    };
-    let ((rules, rules_doc), (pieces, pieces_doc)) = (rules, pieces);
-    let mut problems = Vec::new();
-    for (i, p) in pieces.pieces.iter().enumerate() {
-        if pieces.pieces[..i].iter().any(|q| q.id == p.id) {
-            let message = format!("a second piece `{}`", p.id);
-            problems.push(at(&pieces_doc, &format!("/pieces/{i}/id"), message));
-        }
-    }
-    let mut scripts = ScriptHost::new(Limits::default());
-    let rel = format!("scripts/{}", rules.bonus.script);
-    match files.read(&rel) {
-        Err(e) => problems.push(at(&rules_doc, "/bonus/script", e)),
-        Ok(source) => match scripts.compile(&rules.bonus.script, &source) {
-            Err(e) => problems.push(Diagnostic::plain(&files.display_name(&rel), e.to_string())),
-            Ok(()) if !scripts.has_function(&rules.bonus.script, &rules.bonus.function) => {
-                let message = format!(
-                    "{} defines no function `{}`",
-                    rules.bonus.script, rules.bonus.function
-                );
-                problems.push(at(&rules_doc, "/bonus/function", message));
-            }
-            Ok(()) => {}
-        },
-    }
-    if !problems.is_empty() {
-        return Err(problems);
-    }
+    let (decoded, loaded) = Decoded::load_with_provenance(files, overlays)?;
+    let (scripts, provenance) = loaded.into_parts();
     Ok(Content {
-        rules,
-        pieces: pieces.pieces,
+        rules: decoded.rules,
+        pieces: decoded.pieces,
         scripts,
+        provenance,
     })
 }

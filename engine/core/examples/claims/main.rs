@@ -198,7 +198,7 @@ mod tests {
         let p = problems("pieces.yaml", twice);
         assert!(
             p.iter()
-                .any(|m| m.contains("pieces.yaml:3:") && m.contains("second piece")),
+                .any(|m| m.contains("pieces.yaml:3:") && m.contains("duplicate piece id")),
             "{p:?}"
         );
         let rules = file("rules.yaml").replace("function: bonus", "function: nothing");
@@ -275,5 +275,52 @@ mod tests {
             assert!(g.play(&bad).is_err(), "{bad}");
             assert_eq!(format!("{g:?}"), before);
         }
+    }
+
+    #[test]
+    fn an_overlay_changes_a_piece_and_explain_and_diff_show_where() {
+        use orrery_core::content::inspect::{self, ItemChange};
+        use orrery_core::files::OverlaySource;
+        let overlay = OverlaySource {
+            file: "heavier.yaml".into(),
+            text: "name: heavier\nchanges:\n  - set: {kind: piece, id: tower, path: points, value: 5}\n".into(),
+            scripts: Vec::new(),
+            problem: None,
+        };
+        let files = files_with("", "");
+        let changed = Claims::load(&files, &[overlay]).expect("the overlay applies");
+        assert_eq!(changed.pieces[1].points, 5);
+        let piece = content::KINDS.kind("piece").expect("a kind");
+        let fields = inspect::explain(&changed.provenance, piece, Some("tower")).expect("tower");
+        let points = fields.iter().find(|f| f.path == "points").expect("points");
+        assert_eq!(points.origin.to_string(), "heavier.yaml:3:56");
+        let base = Claims::load(&files, &[]).expect("the base loads");
+        let diffs = inspect::diff(&changed.provenance, &base.provenance);
+        assert_eq!(diffs.len(), 1, "{diffs:?}");
+        assert_eq!(
+            (diffs[0].kind.name, diffs[0].id.as_deref()),
+            ("piece", Some("tower"))
+        );
+        let ItemChange::Changed(fields) = &diffs[0].change else {
+            panic!("{diffs:?}");
+        };
+        assert_eq!(fields.len(), 1);
+        assert_eq!(fields[0].path, "points");
+        // A mistyped change is refused at the overlay's line, the content unchanged.
+        let bad = OverlaySource {
+            file: "bad.yaml".into(),
+            text: "name: bad\nchanges:\n  - set: {kind: piece, id: tower, path: points, value: lots}\n".into(),
+            scripts: Vec::new(),
+            problem: None,
+        };
+        let problems: Vec<String> = Claims::load(&files, &[bad])
+            .expect_err("refused")
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert!(
+            problems.iter().any(|p| p.starts_with("bad.yaml:3:")),
+            "{problems:?}"
+        );
     }
 }
