@@ -38,7 +38,8 @@ pub struct SimulateArgs {
     /// `random`, or faction ids separated by commas, rotated over seats.
     #[arg(long, default_value = "random")]
     pub factions: String,
-    /// Bot names separated by commas (random, greedy, search, search:N, best), rotated over
+    /// Bot names separated by commas (random, greedy, search, search:N, search:N:W:D, best),
+    /// rotated over
     /// seats so each plays every seat equally often.
     #[arg(long, default_value = "greedy")]
     pub bots: String,
@@ -182,7 +183,7 @@ fn prepare<G: GameModule>(
     for b in &bots {
         if bot::by_name::<G>(b, 0).is_none() {
             return Err(usage(format!(
-                "unknown bot `{b}` (known: {}, search:N)",
+                "unknown bot `{b}` (known: {}, search:N, search:N:W:D)",
                 bot::NAMES.join(", ")
             )));
         }
