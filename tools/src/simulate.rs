@@ -39,8 +39,7 @@ pub struct SimulateArgs {
     #[arg(long, default_value = "random")]
     pub factions: String,
     /// Bot names separated by commas (random, greedy, search, search:N, search:N:W:D, best),
-    /// rotated over
-    /// seats so each plays every seat equally often.
+    /// rotated over seats so each plays every seat equally often.
     #[arg(long, default_value = "greedy")]
     pub bots: String,
     /// The study's seed.
