@@ -81,6 +81,9 @@ pub struct FactionDiff {
     pub vp_diff: Paired,
 }
 
+/// Which difference of a faction a chart panel draws.
+type Pick = fn(&FactionDiff) -> Paired;
+
 /// What `compare` finds.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Comparison {
@@ -315,7 +318,7 @@ impl Comparison {
                 ),
         );
         // Each panel's half-width: the largest end of any interval (or mean), at least 1.
-        let extent = |f: &dyn Fn(&FactionDiff) -> Paired, least: f64| {
+        let extent = |f: Pick, least: f64| {
             rows.iter()
                 .map(|(_, d)| {
                     let p = f(d);
@@ -326,19 +329,15 @@ impl Comparison {
                 })
                 .fold(least, f64::max)
         };
-        let panels: [(&str, f64, Box<dyn Fn(&FactionDiff) -> Paired>, f64, &str); 2] = [
-            (
-                "ΔVP",
-                LABEL_W,
-                Box::new(|d: &FactionDiff| d.vp_diff),
-                extent(&|d| d.vp_diff, 1.0),
-                "",
-            ),
+        let vp: Pick = |d| d.vp_diff;
+        let win: Pick = |d| d.win_diff;
+        let panels = [
+            ("ΔVP", LABEL_W, vp, extent(vp, 1.0), ""),
             (
                 "Δ win rate",
                 LABEL_W + PLOT_W + GAP,
-                Box::new(|d: &FactionDiff| d.win_diff),
-                extent(&|d| d.win_diff, 0.05),
+                win,
+                extent(win, 0.05),
                 "%",
             ),
         ];
