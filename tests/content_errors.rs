@@ -185,7 +185,7 @@ fn a_valid_overlay_changes_content_and_remembers_where() {
     let origin = c
         .provenance
         .origin(
-            orrery_gp::content::overlay::ItemKind::Faction,
+            orrery_gp::content::kind("faction").expect("a kind"),
             Some("terrans"),
             "name",
         )
@@ -195,7 +195,7 @@ fn a_valid_overlay_changes_content_and_remembers_where() {
     let home = c
         .provenance
         .origin(
-            orrery_gp::content::overlay::ItemKind::Faction,
+            orrery_gp::content::kind("faction").expect("a kind"),
             Some("terrans"),
             "home",
         )

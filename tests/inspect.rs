@@ -4,7 +4,7 @@
 mod common;
 
 use orrery_gp::content::inspect::{self, ItemChange};
-use orrery_gp::content::overlay::ItemKind;
+use orrery_gp::content::{kind, KINDS};
 use orrery_gp::content::{Content, OverlaySource};
 
 fn overlay(text: &str) -> OverlaySource {
@@ -26,7 +26,7 @@ fn every_field_path_is_an_overlay_path_with_the_same_origin() {
     // overlay does finds the same node.
     let c = common::base();
     let mut checked = 0;
-    for kind in ItemKind::ALL {
+    for kind in KINDS.addressed() {
         let ids = c.provenance.ids(kind);
         assert!(!ids.is_empty(), "no {} items", kind.name());
         for id in ids {
@@ -54,7 +54,7 @@ fn a_field_set_by_a_variant_is_explained_at_the_variant_line() {
     let c = with(
         "name: t\nchanges:\n  - set: {kind: faction, id: terrans, path: board.power.0, value: 5}\n",
     );
-    let fields = inspect::explain(&c, ItemKind::Faction, Some("terrans")).unwrap();
+    let fields = inspect::explain(&c, kind("faction").expect("a kind"), Some("terrans")).unwrap();
     let power = fields.iter().find(|f| f.path == "board.power.0").unwrap();
     assert_eq!(power.value, serde_json::json!(5));
     assert_eq!(power.origin.file.as_ref(), "variants/test.yaml");
@@ -79,7 +79,7 @@ fn a_diff_lists_changed_added_and_removed_items_with_both_origins() {
     let terrans = &diffs[0];
     assert_eq!(
         (terrans.kind, terrans.id.as_deref()),
-        (ItemKind::Faction, Some("terrans"))
+        (kind("faction").expect("a kind"), Some("terrans"))
     );
     let ItemChange::Changed(fields) = &terrans.change else {
         panic!("{terrans:?}");

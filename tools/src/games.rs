@@ -12,7 +12,8 @@ use orrery_core::files::{read_bounded, MAX_CONTENT_FILE_BYTES};
 pub enum GameName {
     /// Gaia Project: every command.
     GaiaProject,
-    /// Terraforming Mars (base game on Tharsis): its content and its recorded games so far.
+    /// Terraforming Mars (base game on Tharsis): its content, schemas, bot studies and its
+    /// recorded games so far.
     TerraformingMars,
 }
 
@@ -37,7 +38,7 @@ impl GameName {
     pub fn commands(self) -> Option<&'static [&'static str]> {
         match self {
             GameName::GaiaProject => None,
-            GameName::TerraformingMars => Some(&["validate", "conformance"]),
+            GameName::TerraformingMars => Some(&["validate", "schema", "simulate", "conformance"]),
         }
     }
 

@@ -1,13 +1,27 @@
 //! `orrery init DIR`: a designer's own folder, with schemas that know the content's ids and
-//! `$schema` modelines that resolve inside it; `--from` starts it from an overlay folder.
+//! `$schema` modelines that resolve inside it; `--from` starts it from an overlay folder. The
+//! schemas stay current: `orrery validate` rewrites a `schemas/` folder that `init` made
+//! (it holds [`MARKER`]) whenever a file it checks points there and the ids have changed.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use orrery_core::game_module::GameModule;
 use orrery_gp::content::{id_schema, overlay::scripts_beside, schema};
 
 use crate::source::ContentSource;
+use crate::stack::Stack;
 use crate::ContentArgs;
+
+/// The file `init` leaves in the `schemas/` folder it writes: `validate` keeps a folder
+/// holding it up to date with the content it checks.
+pub const MARKER: &str = ".written-by-orrery-init";
+
+const MARKER_TEXT: &str = "\
+`orrery init` wrote the schemas in this folder. `orrery validate` rewrites them whenever a file
+it checks points here and the content's ids have changed (a new faction, booster or planet type
+completes in the editor). Delete this file to keep the schemas as they are.
+";
 
 /// The modeline line prefix every content file starts with.
 const MODELINE: &str = "# yaml-language-server: $schema=";
@@ -97,6 +111,7 @@ pub fn init(args: &ContentArgs, dir: &Path, copy_base: bool, from: Option<&Path>
         .into_iter()
         .map(|(name, s)| (dir.join("schemas").join(name), schema::render(&s)))
         .collect();
+    files.push((dir.join("schemas").join(MARKER), MARKER_TEXT.to_string()));
     match from {
         Some(from) => match overlay_copy(&stack.source, from, dir) {
             Ok(copy) => files.extend(copy),
@@ -156,7 +171,7 @@ pub fn init(args: &ContentArgs, dir: &Path, copy_base: bool, from: Option<&Path>
         }
     }
     outln!("wrote {} files to {}", files.len(), dir.display());
-    outln!("  schemas/  JSON Schemas knowing this content's ids (rerun init or `orrery schema --ids --out schemas` after adding ids)");
+    outln!("  schemas/  JSON Schemas knowing this content's ids (`orrery validate` refreshes them when the ids change)");
     if from.is_some() {
         outln!(
             "  overlay.yaml and its scripts  check them with: orrery validate --variant {}",
@@ -180,4 +195,70 @@ pub fn init(args: &ContentArgs, dir: &Path, copy_base: bool, from: Option<&Path>
 /// The way up from `rel` in `DIR/base/` to DIR (`../` per folder, plus one for `base/`).
 fn up_from(rel: &str) -> String {
     "../".repeat(rel.matches('/').count() + 1)
+}
+
+/// The `schemas/` folder a file's modeline points into, when `init` made it.
+fn init_schemas_of(file: &Path, text: &str) -> Option<PathBuf> {
+    let target = text.lines().next()?.strip_prefix(MODELINE)?;
+    let dir = file.parent()?.join(target).parent()?.to_path_buf();
+    dir.join(MARKER).is_file().then_some(dir)
+}
+
+/// After `validate` passed: rewrites each `schemas/` folder that `init` made and that a file of
+/// the stack (a variant, or the base files of a content folder) points at, with schemas knowing
+/// the checked content's ids. Only schemas whose text changes are written; each folder
+/// rewritten is named on stderr.
+///
+/// # Errors
+/// A schema that cannot be written.
+pub fn refresh<G: GameModule>(stack: &Stack, content: &G::Content) -> Result<(), String> {
+    let mut checked: Vec<(PathBuf, String)> = stack
+        .variants
+        .iter()
+        .map(|v| (PathBuf::from(&v.overlay.file), v.overlay.text.clone()))
+        .collect();
+    if let ContentSource::Dir(dir) = &stack.source {
+        // As `files_in` reads it: the game's folder inside, else the folder itself.
+        let base = Some(dir.join(stack.game_dir))
+            .filter(|b| b.is_dir())
+            .unwrap_or_else(|| dir.clone());
+        let files = stack.source.files_in(stack.game_dir);
+        for rel in files.list() {
+            if let Ok(text) = files.read(&rel) {
+                checked.push((base.join(&rel), text));
+            }
+        }
+    }
+    let mut folders: Vec<PathBuf> = checked
+        .iter()
+        .filter_map(|(file, text)| init_schemas_of(file, text))
+        .collect();
+    folders.sort();
+    folders.dedup();
+    if folders.is_empty() {
+        return Ok(());
+    }
+    let Some(schemas) = G::schemas_with_ids(content) else {
+        return Ok(());
+    };
+    for folder in folders {
+        let mut changed = 0;
+        for (name, s) in &schemas {
+            let path = folder.join(name);
+            let text = schema::render(s);
+            if std::fs::read_to_string(&path).is_ok_and(|old| old == text) {
+                continue;
+            }
+            crate::out::write_file(&path, text.as_bytes())?;
+            changed += 1;
+        }
+        if changed > 0 {
+            errln!(
+                "refreshed {changed} schema{} in {} (the content's ids changed)",
+                if changed == 1 { "" } else { "s" },
+                folder.display()
+            );
+        }
+    }
+    Ok(())
 }

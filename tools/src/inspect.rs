@@ -4,19 +4,19 @@
 use std::process::ExitCode;
 
 use clap::Parser;
+use orrery_core::content::kinds::KindSpec;
 use orrery_core::located::Origin;
 use orrery_gp::content::inspect::{
     self, Field, FieldChange, ItemChange, ItemDiff, ScriptChange, ScriptDiff,
 };
-use orrery_gp::content::overlay::ItemKind;
-use orrery_gp::content::Content;
+use orrery_gp::content::{Content, KINDS};
 use serde_json::{json, Value};
 
 use crate::{load_stack, load_stack_as, usage, ContentArgs};
 
 /// Item kinds as overlays and schemas name them, for `--help` and argument checks.
 pub fn kind_names() -> Vec<&'static str> {
-    ItemKind::ALL.iter().map(|k| k.name()).collect()
+    KINDS.names()
 }
 
 fn origin_json(o: &Origin) -> Value {
@@ -35,7 +35,7 @@ fn show(v: &Value) -> String {
     }
 }
 
-fn item_name(kind: ItemKind, id: Option<&str>) -> String {
+fn item_name(kind: &KindSpec, id: Option<&str>) -> String {
     match id {
         Some(id) => format!("{} {id}", kind.name()),
         None => kind.name().to_string(),
@@ -43,7 +43,7 @@ fn item_name(kind: ItemKind, id: Option<&str>) -> String {
 }
 
 /// Finds the item's id, or says which ids exist.
-fn known_id(content: &Content, kind: ItemKind, id: Option<&str>) -> Result<(), String> {
+fn known_id(content: &Content, kind: &KindSpec, id: Option<&str>) -> Result<(), String> {
     if kind.is_single() {
         return match id {
             None => Ok(()),
@@ -71,7 +71,7 @@ fn known_id(content: &Content, kind: ItemKind, id: Option<&str>) -> Result<(), S
 
 /// `orrery explain KIND [ID]`: each effective field with its origin.
 pub fn explain(args: &ContentArgs, kind: &str, id: Option<&str>, json: bool) -> ExitCode {
-    let Some(kind) = ItemKind::from_name(kind) else {
+    let Some(kind) = orrery_gp::content::kind(kind) else {
         return usage(format!(
             "unknown kind \"{kind}\"; kinds: {}",
             kind_names().join(", ")

@@ -95,40 +95,98 @@ fn read_line(
 /// What a typed line asks for.
 enum Input {
     Part(Command),
+    /// Open the list of conversions (the `convert …` entry).
+    Convert,
+    /// Leave the list of conversions.
+    Back,
     Undo,
     List,
+    /// Write the board as SVG (to the file named, else a file in the temporary folder).
+    Map(Option<PathBuf>),
     Quit,
     Help,
 }
 
-/// Reads a typed line against the legal parts.
-fn interpret(line: &str, legal: &[Command]) -> Result<Input, String> {
+/// One numbered entry of the listing: a part, or every conversion folded into one.
+enum Entry {
+    Part(Command),
+    Convert(Vec<Command>),
+}
+
+/// Whether a part is a free conversion (`spend …`, `burn …`), listed under `convert`.
+fn is_conversion(part: &Command) -> bool {
+    matches!(part, Command::Spend { .. } | Command::Burn(_))
+}
+
+/// The listing's entries: the parts in order, the conversions folded into one `convert`
+/// entry where the first of them stood (when there are two or more).
+fn entries(legal: &[Command]) -> Vec<Entry> {
+    let conversions: Vec<Command> = legal.iter().filter(|p| is_conversion(p)).cloned().collect();
+    if conversions.len() < 2 {
+        return legal.iter().cloned().map(Entry::Part).collect();
+    }
+    let mut out = Vec::new();
+    let mut folded = Some(conversions);
+    for p in legal {
+        if !is_conversion(p) {
+            out.push(Entry::Part(p.clone()));
+        } else if let Some(all) = folded.take() {
+            out.push(Entry::Convert(all));
+        }
+    }
+    out
+}
+
+/// Reads a typed line against the entries listed and the legal parts (`parts`): a number
+/// picks an entry, a part's text or a prefix only one part starts with picks that part,
+/// wherever it is listed. `inside` says the conversions are listed (`back` leaves them).
+fn interpret(
+    line: &str,
+    listed: &[Entry],
+    parts: &[Command],
+    inside: bool,
+) -> Result<Input, String> {
     let t = line.trim();
     match t {
         "undo" => return Ok(Input::Undo),
         "list" | "ls" | "?" => return Ok(Input::List),
         "quit" | "exit" => return Ok(Input::Quit),
         "help" => return Ok(Input::Help),
-        "" => return Err("type a part, its number, a prefix, `undo`, `list` or `quit`".into()),
+        "map" => return Ok(Input::Map(None)),
+        "back" if inside => return Ok(Input::Back),
+        "convert" if inside => return Ok(Input::Convert),
+        "convert" if listed.iter().any(|e| matches!(e, Entry::Convert(_))) => {
+            return Ok(Input::Convert)
+        }
+        "" if inside => return Ok(Input::Back),
+        "" => {
+            return Err(
+                "type a part, its number, a prefix, `convert`, `map`, `undo`, `list` or `quit`"
+                    .into(),
+            )
+        }
         _ => {}
     }
-    if let Ok(n) = t.parse::<usize>() {
-        return legal
-            .get(n.wrapping_sub(1))
-            .cloned()
-            .map(Input::Part)
-            .ok_or_else(|| format!("no part numbered {n} (1 to {})", legal.len()));
+    if let Some(file) = t.strip_prefix("map ") {
+        return Ok(Input::Map(Some(PathBuf::from(file.trim()))));
     }
-    let texts: Vec<String> = legal.iter().map(ToString::to_string).collect();
+    if let Ok(n) = t.parse::<usize>() {
+        return match n.checked_sub(1).and_then(|i| listed.get(i)) {
+            Some(Entry::Part(p)) => Ok(Input::Part(p.clone())),
+            Some(Entry::Convert(_)) => Ok(Input::Convert),
+            None => Err(format!("no entry numbered {n} (1 to {})", listed.len())),
+        };
+    }
+    let texts: Vec<String> = parts.iter().map(ToString::to_string).collect();
     if let Some(i) = texts.iter().position(|x| x == t) {
-        return Ok(Input::Part(legal[i].clone()));
+        return Ok(Input::Part(parts[i].clone()));
     }
     let matches: Vec<usize> = (0..texts.len())
         .filter(|&i| texts[i].starts_with(t))
         .collect();
     match matches.len() {
         0 => Err(format!("no legal part starts with `{t}`")),
-        1 => Ok(Input::Part(legal[matches[0]].clone())),
+        1 => Ok(Input::Part(parts[matches[0]].clone())),
         n => {
             let shown: Vec<&str> = matches
                 .iter()
@@ -144,26 +202,83 @@ fn interpret(line: &str, legal: &[Command]) -> Result<Input, String> {
     }
 }
 
-fn list(game: &Game, legal: &[Command], out: &mut impl Write) -> std::io::Result<()> {
+/// One line per seat ([`Game::seat_status`]): resources by name, power areas, the booster
+/// held and what it does.
+fn status(game: &Game, you: usize, out: &mut impl Write) -> std::io::Result<()> {
+    let names: Vec<String> = (0..game.state.players.len())
+        .map(|s| {
+            if s == you {
+                format!("{} (you)", game.seat_name(s))
+            } else {
+                game.seat_name(s)
+            }
+        })
+        .collect();
+    let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
+    for (seat, name) in names.iter().enumerate() {
+        writeln!(out, "#   {name:<width$}  {}", game.seat_status(seat))?;
+    }
+    Ok(())
+}
+
+fn list(game: &Game, legal: &[Command], you: usize, out: &mut impl Write) -> std::io::Result<()> {
     let seat = game.deciding_seat().unwrap_or(0);
-    let p = &game.state.players[seat];
-    let vp = game.scores();
     writeln!(
         out,
-        "# round {}, {} to decide (vp {}, power {:?}); {} legal parts:",
+        "# round {}, {} to decide",
         game.state.round,
-        game.seat_name(seat),
-        vp[seat],
-        p.power.areas,
-        legal.len()
+        game.seat_name(seat)
     )?;
-    for (i, part) in legal.iter().enumerate() {
-        match part_note(game, part) {
-            Some(note) => writeln!(out, "{:>4}  {part}  ({note})", i + 1)?,
-            None => writeln!(out, "{:>4}  {part}", i + 1)?,
+    status(game, you, out)?;
+    writeln!(
+        out,
+        "# {}:",
+        crate::out::count(legal.len(), "legal part", "legal parts")
+    )?;
+    for (i, entry) in entries(legal).iter().enumerate() {
+        match entry {
+            Entry::Part(part) => match part_note(game, part) {
+                Some(note) => writeln!(out, "{:>4}  {part}  ({note})", i + 1)?,
+                None => writeln!(out, "{:>4}  {part}", i + 1)?,
+            },
+            Entry::Convert(all) => writeln!(
+                out,
+                "{:>4}  convert …  ({}: spend resources or power, burn power)",
+                i + 1,
+                crate::out::count(all.len(), "conversion", "conversions")
+            )?,
         }
     }
     Ok(())
+}
+
+/// The conversions, numbered, each with what it pays and gets.
+fn list_conversions(game: &Game, all: &[Command], out: &mut impl Write) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "# {} (a number, a text or a prefix; `back` returns):",
+        crate::out::count(all.len(), "conversion", "conversions")
+    )?;
+    for (i, part) in all.iter().enumerate() {
+        match game.part_delta(part) {
+            Ok(d) => writeln!(out, "{:>4}  {part}  ({d})", i + 1)?,
+            Err(_) => writeln!(out, "{:>4}  {part}", i + 1)?,
+        }
+    }
+    Ok(())
+}
+
+/// Writes the board as SVG to `file` (default: a file in the temporary folder) and names it.
+fn write_map(game: &Game, file: Option<PathBuf>, out: &mut impl Write) -> std::io::Result<()> {
+    let path = file.unwrap_or_else(|| {
+        std::env::temp_dir().join(format!("orrery-play-{}.svg", std::process::id()))
+    });
+    let label = format!("play · round {}", game.state.round);
+    let svg = crate::render::draw(&crate::render::view::BoardView::of_game(game, &label)).svg();
+    match crate::out::write_file(&path, svg.as_bytes()) {
+        Ok(()) => writeln!(out, "# map written to {}", path.display()),
+        Err(e) => writeln!(out, "# {}", crate::out::clean(&e)),
+    }
 }
 
 /// What the tile, booster, token or board action a part names does, from its effects.
@@ -244,6 +359,9 @@ fn session(args: &PlayArgs) -> Result<ExitCode, (String, u8)> {
     let io = |e: std::io::Error| (e.to_string(), 1u8);
     let mut history: Vec<Game> = Vec::new();
     let mut listed = false;
+    // The conversions listed for a sub-choice, while they are.
+    let mut converting: Option<Vec<Command>> = None;
+    let you = args.seat - 1;
     while let Some(seat) = game.deciding_seat() {
         if let Some(b) = bots[seat].as_mut() {
             let legal = game.legal();
@@ -258,10 +376,19 @@ fn session(args: &PlayArgs) -> Result<ExitCode, (String, u8)> {
         }
         let legal = game.legal();
         if !listed {
-            list(&game, &legal, &mut out).map_err(io)?;
+            list(&game, &legal, you, &mut out).map_err(io)?;
             listed = true;
         }
-        write!(out, "> ").map_err(io)?;
+        write!(
+            out,
+            "{}",
+            if converting.is_some() {
+                "convert> "
+            } else {
+                "> "
+            }
+        )
+        .map_err(io)?;
         out.flush().map_err(io)?;
         let line = match read_line(&mut input, MAX_INPUT_LINE).map_err(io)? {
             None => {
@@ -274,8 +401,16 @@ fn session(args: &PlayArgs) -> Result<ExitCode, (String, u8)> {
             }
             Some(Ok(line)) => line,
         };
-        match interpret(&line, &legal) {
+        let input = match &converting {
+            Some(all) => {
+                let listed: Vec<Entry> = all.iter().cloned().map(Entry::Part).collect();
+                interpret(&line, &listed, all, true)
+            }
+            None => interpret(&line, &entries(&legal), &legal, false),
+        };
+        match input {
             Ok(Input::Part(part)) => {
+                converting = None;
                 let before = game.clone();
                 match game.apply_part(&part) {
                     Ok(()) => {
@@ -283,29 +418,44 @@ fn session(args: &PlayArgs) -> Result<ExitCode, (String, u8)> {
                         history.push(before);
                         listed = false;
                         if let Some(path) = &args.save_state {
-                            crate::stack::save_game(&stack, &game.state, path)
-                                .map_err(|e| (e, 1))?;
+                            crate::stack::save_game(&stack, &game, path).map_err(|e| (e, 1))?;
                         }
                     }
                     Err(e) => writeln!(out, "refused: {}", crate::out::clean(&e.to_string()))
                         .map_err(io)?,
                 }
             }
+            Ok(Input::Convert) => {
+                let all: Vec<Command> =
+                    legal.iter().filter(|p| is_conversion(p)).cloned().collect();
+                list_conversions(&game, &all, &mut out).map_err(io)?;
+                converting = Some(all);
+            }
+            Ok(Input::Back) => {
+                converting = None;
+                list(&game, &legal, you, &mut out).map_err(io)?;
+            }
             Ok(Input::Undo) => match history.pop() {
                 Some(g) => {
                     game = g;
                     listed = false;
+                    converting = None;
                     writeln!(out, "# undone").map_err(io)?;
                     if let Some(path) = &args.save_state {
-                        crate::stack::save_game(&stack, &game.state, path).map_err(|e| (e, 1))?;
+                        crate::stack::save_game(&stack, &game, path).map_err(|e| (e, 1))?;
                     }
                 }
                 None => writeln!(out, "# nothing to undo").map_err(io)?,
             },
-            Ok(Input::List) => list(&game, &legal, &mut out).map_err(io)?,
+            Ok(Input::List) => match &converting {
+                Some(all) => list_conversions(&game, all, &mut out).map_err(io)?,
+                None => list(&game, &legal, you, &mut out).map_err(io)?,
+            },
+            Ok(Input::Map(file)) => write_map(&game, file, &mut out).map_err(io)?,
             Ok(Input::Help) => writeln!(
                 out,
-                "# a part's number, its text or a prefix only it starts with; undo; list; quit"
+                "# a part's number, its text or a prefix only it starts with; convert (the \
+                 conversions), back; map [FILE] (the board as SVG); undo; list; quit"
             )
             .map_err(io)?,
             Ok(Input::Quit) => return Ok(ExitCode::SUCCESS),
@@ -327,7 +477,8 @@ fn session(args: &PlayArgs) -> Result<ExitCode, (String, u8)> {
 
 #[cfg(test)]
 mod tests {
-    use super::read_line;
+    use super::{entries, interpret, read_line, Entry, Input};
+    use orrery_gp::notation::Command;
 
     #[test]
     fn lines_are_read_within_a_bound() {
@@ -345,5 +496,68 @@ mod tests {
         assert_eq!(next(), Some(Ok(String::new())));
         assert_eq!(next(), Some(Ok("last".into())));
         assert_eq!(next(), None);
+    }
+
+    /// A part from its text.
+    fn part(text: &str) -> Command {
+        match orrery_gp::notation::parse_line(&format!("terrans {text}")) {
+            Ok(orrery_gp::notation::MoveLine::Turn { parts, .. }) => parts[0].clone(),
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn conversions_fold_into_one_entry_and_still_play_by_text() {
+        let parts: Vec<Command> = [
+            "build m 1A1",
+            "spend 1o for 1c",
+            "pass booster1",
+            "burn 1",
+            "spend 1q for 1o",
+        ]
+        .iter()
+        .map(|t| part(t))
+        .collect();
+        let listed = entries(&parts);
+        assert_eq!(listed.len(), 3);
+        assert!(matches!(&listed[0], Entry::Part(p) if p.to_string() == "build m 1A1"));
+        match &listed[1] {
+            Entry::Convert(all) => {
+                let texts: Vec<String> = all.iter().map(ToString::to_string).collect();
+                assert_eq!(texts, ["spend 1o for 1c", "burn 1", "spend 1q for 1o"]);
+            }
+            Entry::Part(p) => panic!("{p} is not the conversions"),
+        }
+        assert!(matches!(
+            interpret("2", &listed, &parts, false),
+            Ok(Input::Convert)
+        ));
+        assert!(matches!(
+            interpret("convert", &listed, &parts, false),
+            Ok(Input::Convert)
+        ));
+        assert!(
+            matches!(interpret("3", &listed, &parts, false), Ok(Input::Part(p)) if p.to_string() == "pass booster1")
+        );
+        // A conversion's text plays it from the top listing too.
+        assert!(
+            matches!(interpret("burn 1", &listed, &parts, false), Ok(Input::Part(p)) if p.to_string() == "burn 1")
+        );
+        assert!(interpret("4", &listed, &parts, false).is_err_and(|e| e.contains("1 to 3")));
+        assert!(matches!(
+            interpret("back", &listed, &parts, true),
+            Ok(Input::Back)
+        ));
+        assert!(interpret("back", &listed, &parts, false).is_err());
+        assert!(matches!(
+            interpret("map", &listed, &parts, false),
+            Ok(Input::Map(None))
+        ));
+        assert!(
+            matches!(interpret("map b.svg", &listed, &parts, false), Ok(Input::Map(Some(f))) if f.to_str() == Some("b.svg"))
+        );
+        // One conversion alone is listed as itself.
+        let one: Vec<Command> = parts[..2].to_vec();
+        assert!(entries(&one).iter().all(|e| matches!(e, Entry::Part(_))));
     }
 }

@@ -41,6 +41,7 @@ mod source;
 mod stack;
 mod study;
 mod tm;
+mod trace;
 mod viewer;
 
 use std::path::PathBuf;
@@ -217,6 +218,26 @@ enum Command {
         /// Print JSON: the deciding seat, the decision, and each part as text and as data.
         #[arg(long)]
         json: bool,
+        /// Show what each part costs and gains the deciding seat (resources, power areas,
+        /// research, buildings, tiles), worked out by applying it to a copy, hooks included:
+        /// after `  # ` in text, as `change` in JSON.
+        #[arg(long)]
+        explain: bool,
+    },
+    /// Replay a log line by line and print, per line, what each seat paid and gained and
+    /// which hooks ran with what they returned (or how they failed). Exit 0, 1 when the log
+    /// is invalid or a line is refused (the trace ends there, saying why), 2 on usage errors.
+    Trace {
+        #[command(flatten)]
+        content: ContentArgs,
+        /// The log (a record: setup and moves).
+        log: PathBuf,
+        /// Stop after move N.
+        #[arg(long)]
+        until: Option<usize>,
+        /// Print JSON: each line with its seats' changes and its hook calls.
+        #[arg(long)]
+        json: bool,
     },
     /// Show an item's effective fields, each with the `file:line:col` it comes from (the
     /// overlay's line where a variant set it). Exit 0, 1 when the item does not exist or the
@@ -380,6 +401,7 @@ fn paths(command: &Command) -> out::Paths<'_> {
             p.inputs.extend(state.as_deref());
             p.outputs.extend(out.as_deref().map(|o| ("-o", o)));
         }
+        Command::Trace { log, .. } => p.inputs.push(log),
         Command::View { log, out, .. } => {
             p.inputs.push(log);
             p.outputs.extend(out.as_deref().map(|o| ("-o", o)));
@@ -417,6 +439,7 @@ fn name_and_content(command: &Command) -> (&'static str, Option<&ContentArgs>) {
         Command::Conformance { content, .. } => ("conformance", Some(content)),
         Command::Replay { content, .. } => ("replay", Some(content)),
         Command::Moves { content, .. } => ("moves", Some(content)),
+        Command::Trace { content, .. } => ("trace", Some(content)),
         Command::Explain { content, .. } => ("explain", Some(content)),
         Command::Diff { content, .. } => ("diff", Some(content)),
         Command::Bench { content, .. } => ("bench", Some(content)),
@@ -439,10 +462,12 @@ fn run_other_game(game: games::GameName, command: &Command) -> ExitCode {
     if let Err(e) = game.offers(name) {
         return usage(e);
     }
-    match (game, command) {
-        (games::GameName::TerraformingMars, Command::Validate { content }) => {
-            tm::validate(content.content.as_deref())
+    if game == games::GameName::TerraformingMars {
+        if let Some(code) = run_for::<orrery_tm::game::Game>(command, simulate::no_setups) {
+            return code;
         }
+    }
+    match (game, command) {
         (games::GameName::TerraformingMars, Command::Conformance { content, paths, .. }) => {
             tm::conformance(content.content.as_deref(), paths)
         }
@@ -530,7 +555,14 @@ fn main() -> ExitCode {
             content,
             state,
             json,
-        } => records::moves(&content, &state, json),
+            explain,
+        } => records::moves(&content, &state, json, explain),
+        Command::Trace {
+            content,
+            log,
+            until,
+            json,
+        } => trace::run(&content, &log, until, json),
         Command::Render {
             content,
             log,
@@ -562,6 +594,11 @@ fn validate<G: GameModule>(args: &ContentArgs) -> ExitCode {
             // Warnings are not problems: the content loads.
             for w in G::warnings(&content) {
                 outln!("{w}");
+            }
+            // A designer's folder made by `init` keeps schemas knowing its ids.
+            if let Err(e) = init::refresh::<G>(&stack, &content) {
+                errln!("error: {e}");
+                return ExitCode::from(1);
             }
             ExitCode::SUCCESS
         }

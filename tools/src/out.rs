@@ -57,6 +57,11 @@ pub fn clean(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// A count with its noun in the right number: `1 legal part`, `3 legal parts`.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// Writes `bytes` to `path` whole or not at all: into a new temporary file beside it, flushed
 /// to disk, then renamed over it. A failure (a full disk, a folder in the way) leaves what was
 /// at `path` as it was and removes the temporary file. Every file a command writes goes

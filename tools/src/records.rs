@@ -10,6 +10,7 @@ use orrery_gp::content::Content;
 use orrery_gp::game::{Game, GameState};
 use orrery_gp::record::{replay as replay_record, Record};
 use rayon::prelude::*;
+use serde_json::Value;
 
 use crate::stack::{Stack, Variant};
 use crate::ContentArgs;
@@ -251,7 +252,7 @@ pub fn replay(
                     return ExitCode::from(1);
                 }
                 // The stack is saved with the state, so `moves` finds it from any folder.
-                if let Err(e) = crate::stack::save_game(&stack, &game.state, path) {
+                if let Err(e) = crate::stack::save_game(&stack, &game, path) {
                     errln!("error: {e}");
                     return ExitCode::from(1);
                 }
@@ -313,9 +314,10 @@ pub fn load_saved(args: &ContentArgs, state_file: &Path) -> Result<(Game, Stack)
     }
     .map_err(|msg| crate::usage(format!("{}: {msg}", state_file.display())))?;
     let state = value.get("state").cloned().unwrap_or(value);
-    let state: GameState =
-        serde_json::from_value(state).map_err(|e| invalid(format!("not a saved game: {e}")))?;
     let content = Arc::new(crate::load_stack(&stack)?);
+    // Resources labelled by code, or (saved before the labels) listed in content order.
+    let state: GameState = orrery_gp::game::saved::from_saved(&content, state)
+        .map_err(|e| invalid(format!("not a saved game: {e}")))?;
     let game = Game::load(content, state).map_err(invalid)?;
     Ok((game, stack))
 }
@@ -372,14 +374,20 @@ fn log_content(args: &ContentArgs, log: &Path) -> Result<(Record, Arc<Content>, 
     Ok((record, content, stack))
 }
 
-/// Prints the legal next parts in a saved state (`replay --save-state`), as text or JSON.
-pub fn moves(args: &ContentArgs, state_file: &Path, json: bool) -> ExitCode {
+/// Prints the legal next parts in a saved state (`replay --save-state`), as text or JSON;
+/// with `explain`, each with what it costs and gains the deciding seat (hooks applied).
+pub fn moves(args: &ContentArgs, state_file: &Path, json: bool, explain: bool) -> ExitCode {
     let (game, stack) = match load_saved(args, state_file) {
         Ok(g) => g,
         Err(code) => return code,
     };
     let parts = game.legal_parts();
     let seat = game.deciding_seat();
+    // What each part changes for the deciding seat, for the text: the part applied to a copy.
+    let changes: Vec<Option<Result<orrery_gp::game::part_delta::SeatDelta, String>>> = parts
+        .iter()
+        .map(|p| (explain && !json).then(|| game.part_delta(p).map_err(|e| e.0)))
+        .collect();
     // Parts whose hooks failed are not listed; the first such errors are shown.
     let hook_errors = game.hook_error_lines();
     if json {
@@ -389,23 +397,36 @@ pub fn moves(args: &ContentArgs, state_file: &Path, json: bool) -> ExitCode {
             "seat": seat,
             "player": seat.map(|s| game.seat_name(s)),
             "decision": game.state.open.as_ref().or(game.state.queue.front()),
-            "parts": parts.iter().map(|p| serde_json::json!({
-                "text": p.to_string(),
-                "command": p,
-            })).collect::<Vec<_>>(),
+            "parts": parts.iter().map(|p| {
+                let mut entry = serde_json::json!({
+                    "text": p.to_string(),
+                    "command": p,
+                });
+                if explain {
+                    // `change` (or `refused`), as the game explains the part.
+                    if let (Some(to), Value::Object(more)) = (entry.as_object_mut(), game.explain_part(p)) {
+                        to.extend(more);
+                    }
+                }
+                entry
+            }).collect::<Vec<_>>(),
         });
         outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     } else {
         match seat {
             Some(s) => outln!(
-                "# {} to decide; {} legal parts",
+                "# {} to decide; {}",
                 game.seat_name(s),
-                parts.len()
+                crate::out::count(parts.len(), "legal part", "legal parts")
             ),
             None => outln!("# the game is over"),
         }
-        for p in &parts {
-            outln!("{p}");
+        for (p, change) in parts.iter().zip(&changes) {
+            match change {
+                Some(Ok(d)) => outln!("{p}  # {d}"),
+                Some(Err(e)) => outln!("{p}  # refused: {}", crate::out::clean(e)),
+                None => outln!("{p}"),
+            }
         }
         for line in &hook_errors {
             outln!("# {line}");

@@ -240,6 +240,21 @@ fn prepare<G: GameModule>(
     })
 }
 
+/// `--setups DIR` for a game without recorded setups to study: refused (exit 2).
+pub fn no_setups<G: GameModule>(
+    _args: &SimulateArgs,
+    dir: &Path,
+) -> Result<Vec<StudySetup<G>>, (String, u8)> {
+    Err((
+        format!(
+            "{} has no recorded setups to study (--setups {})",
+            G::ID,
+            dir.display()
+        ),
+        2,
+    ))
+}
+
 /// The records of `--setups DIR` in file-name order, each with the content `replay` would use
 /// for it; all must have the same number of players and start with `init`.
 pub fn gaia_setups(args: &SimulateArgs, dir: &Path) -> Result<Vec<StudySetup<Game>>, (String, u8)> {

@@ -110,10 +110,10 @@ impl Stack {
     pub fn describe(&self) -> String {
         let base = match &self.source {
             ContentSource::Dir(d) => format!("folder {}", absolute(d).display()),
-            ContentSource::Embedded => {
-                "the built-in copy (no --content DIR, $ORRERY_CONTENT or ./content/base)"
-                    .to_string()
-            }
+            ContentSource::Embedded => format!(
+                "the built-in copy (no --content DIR, $ORRERY_CONTENT or ./content/{})",
+                self.game_dir
+            ),
         };
         let variants = if self.variants.is_empty() {
             "none".to_string()
@@ -322,11 +322,9 @@ fn relative(path: &Path, dir: &Path) -> String {
 
 /// Writes a game's state with the stack it was played on, paths relative to the file's folder
 /// and absolute ([`Stack::saved`]), so `moves` and `render --state` find it from any folder.
-pub fn save_game(
-    stack: &Stack,
-    state: &orrery_gp::game::GameState,
-    path: &Path,
-) -> Result<(), String> {
+pub fn save_game(stack: &Stack, game: &orrery_gp::game::Game, path: &Path) -> Result<(), String> {
+    // Each seat's resources are labelled by code (`orrery_gp::game::saved`).
+    let state = orrery_gp::game::saved::to_saved(&game.content, &game.state)?;
     let saved = json!({
         "game": crate::games::GameName::GaiaProject.id(),
         "content": stack.saved(&folder_of(path)),

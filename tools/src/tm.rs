@@ -1,5 +1,6 @@
-//! The commands Terraforming Mars offers so far: `validate` (its content) and `conformance`
-//! (its recorded games). The content is `--content DIR`, else `./content/terraforming-mars`,
+//! The command only Terraforming Mars has: `conformance` (its recorded games of the public
+//! engine). `validate`, `schema` and `simulate` are the commands written once for every game
+//! ([`orrery_tm::module`]). The content is `--content DIR`, else `./content/terraforming-mars`,
 //! else the copy built into the binary.
 
 use std::path::{Path, PathBuf};
@@ -30,35 +31,6 @@ fn load(dir: Option<&Path>) -> Result<Content, Vec<Diagnostic>> {
     let files = files(dir);
     errln!("content: {} (terraforming-mars)", files.display_name(""));
     content::load_files(files.as_ref())
-}
-
-/// `orrery validate` for Terraforming Mars: every problem, exit 1 when there is one.
-pub fn validate(dir: Option<&Path>) -> ExitCode {
-    match load(dir) {
-        Ok(c) => {
-            outln!(
-                "terraforming-mars: {} map spaces, {} standard projects, {} milestones, {} awards, {} corporations, {} projects",
-                c.map.spaces.len(),
-                c.standard_projects.len(),
-                c.scoring.milestones.len(),
-                c.scoring.awards.len(),
-                c.corporations.len(),
-                c.projects.len()
-            );
-            ExitCode::SUCCESS
-        }
-        Err(diags) => {
-            for d in &diags {
-                outln!("{}", crate::out::clean(&d.to_string()));
-            }
-            errln!(
-                "{} problem{} found",
-                diags.len(),
-                if diags.len() == 1 { "" } else { "s" }
-            );
-            ExitCode::from(1)
-        }
-    }
 }
 
 /// `orrery conformance` for Terraforming Mars: one line per record (`ok`, or `FAIL` with the

@@ -42,7 +42,9 @@ fn the_built_in_copy_serves_a_game_named_by_flag() {
     let text = succeeded(&out);
     assert!(text.contains("137 projects"), "{text}");
     assert!(
-        stderr(&out).contains("<built-in>/terraforming-mars"),
+        stderr(&out).contains(
+            "the built-in copy (no --content DIR, $ORRERY_CONTENT or ./content/terraforming-mars)"
+        ),
         "{}",
         stderr(&out)
     );
@@ -50,11 +52,7 @@ fn the_built_in_copy_serves_a_game_named_by_flag() {
 
 #[test]
 fn a_command_the_game_does_not_offer_exits_2_naming_the_game() {
-    for args in [
-        &["simulate", "--games", "2"][..],
-        &["explain", "rules"][..],
-        &["replay", "x.json"][..],
-    ] {
+    for args in [&["explain", "rules"][..], &["replay", "x.json"][..]] {
         let mut all = args.to_vec();
         all.extend(["--content", "content/terraforming-mars"]);
         let out = run(&all);
@@ -62,7 +60,7 @@ fn a_command_the_game_does_not_offer_exits_2_naming_the_game() {
         let e = stderr(&out);
         assert!(
             e.contains(&format!("terraforming-mars does not offer `{}`", args[0]))
-                && e.contains("it offers: validate, conformance"),
+                && e.contains("it offers: validate, schema, simulate, conformance"),
             "{e}"
         );
     }
@@ -205,5 +203,39 @@ fn a_record_that_is_not_a_plain_file_is_refused_without_blocking() {
     assert!(
         text.contains("not a plain file") && text.ends_with("0/1 games identical\n"),
         "{text}"
+    );
+}
+
+#[test]
+fn simulate_plays_complete_terraforming_mars_games() {
+    let out = run(&[
+        "simulate",
+        "--game",
+        "terraforming-mars",
+        "--players",
+        "3",
+        "--bots",
+        "random",
+        "--games",
+        "3",
+    ]);
+    let text = succeeded(&out);
+    assert!(
+        text.contains("random") && text.contains("mean VP by source"),
+        "{text}"
+    );
+    // Recorded setups and given corporations are not offered: usage errors.
+    let out = run(&[
+        "simulate",
+        "--game",
+        "terraforming-mars",
+        "--setups",
+        "tests/data/terraforming-mars",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no recorded setups"),
+        "{}",
+        stderr(&out)
     );
 }

@@ -515,3 +515,46 @@ fn diff_compares_scripts_function_by_function() {
         .collect();
     assert_eq!(names, [("survey_income", "changed"), ("spare", "added")]);
 }
+
+#[test]
+fn validate_refreshes_the_schemas_init_wrote_when_the_ids_change() {
+    let dir = scratch("init-refresh").join("mine");
+    succeeded(&orrery().arg("init").arg(&dir).output().expect("runs"));
+    assert!(dir.join("schemas/.written-by-orrery-init").is_file());
+    let overlay_schema = || std::fs::read_to_string(dir.join("schemas/overlay.json")).unwrap();
+    assert!(!overlay_schema().contains("booster11"));
+    // The designer adds a booster to the starting overlay and validates it.
+    let starter = dir.join("variants/my-variant.yaml");
+    let text = std::fs::read_to_string(&starter).unwrap().replace(
+        "changes: []",
+        "changes:\n  - add: {kind: booster, value: {id: booster11, name: 5 credits, income: [{gain: {c: 5}}]}}",
+    );
+    std::fs::write(&starter, text).unwrap();
+    let validate = || {
+        orrery()
+            .current_dir(&dir)
+            .arg("validate")
+            .arg("--variant")
+            .arg(&starter)
+            .output()
+            .expect("runs")
+    };
+    let first = validate();
+    succeeded(&first);
+    assert!(stderr(&first).contains("refreshed"), "{}", stderr(&first));
+    // The new id is a target the editor now completes (and a misspelt one is flagged).
+    assert!(overlay_schema().contains("booster11"));
+    // Nothing changed since: nothing is written again.
+    let again = validate();
+    succeeded(&again);
+    assert!(!stderr(&again).contains("refreshed"), "{}", stderr(&again));
+    // Schemas `init` did not write (the repository's own) are never touched.
+    let committed = std::fs::read_to_string(repo().join("schemas/overlay.json")).unwrap();
+    let repo_run = run_in_repo(["validate", "--variant", "content/variants/beta-0.yaml"]);
+    succeeded(&repo_run);
+    assert!(!stderr(&repo_run).contains("refreshed"));
+    assert_eq!(
+        std::fs::read_to_string(repo().join("schemas/overlay.json")).unwrap(),
+        committed
+    );
+}

@@ -233,6 +233,49 @@ impl SchemaCheck {
         })
     }
 
+    /// Compiles `schema` as the file `name` of a folder of schemas (`siblings`, by file name),
+    /// so that relative references between them (`card.json#/definitions/X`) resolve the
+    /// way an editor resolves them beside each other.
+    ///
+    /// # Errors
+    ///
+    /// As [`SchemaCheck::new`], or when a reference names no sibling.
+    pub fn with_siblings(
+        schema: &Value,
+        name: &str,
+        siblings: &[(&str, Value)],
+    ) -> Result<SchemaCheck, String> {
+        struct Siblings(Vec<(String, Value)>);
+        impl jsonschema::Retrieve for Siblings {
+            fn retrieve(
+                &self,
+                uri: &jsonschema::Uri<String>,
+            ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+                let file = uri.path().as_str().rsplit('/').next().unwrap_or_default();
+                self.0
+                    .iter()
+                    .find(|(n, _)| n == file)
+                    .map(|(_, s)| s.clone())
+                    .ok_or_else(|| format!("no schema {file} beside").into())
+            }
+        }
+        let siblings = Siblings(
+            siblings
+                .iter()
+                .map(|(n, s)| (n.to_string(), s.clone()))
+                .collect(),
+        );
+        let validator = jsonschema::draft7::options()
+            .with_base_uri(format!("file:///schemas/{name}"))
+            .with_retriever(siblings)
+            .build(schema)
+            .map_err(|e| format!("invalid JSON Schema: {e}"))?;
+        Ok(SchemaCheck {
+            validator,
+            schema: schema.clone(),
+        })
+    }
+
     /// Every violation in `value`, with concise messages, without duplicates, in the order the
     /// validator found them. [`SchemaCheck::check`] positions them in a [`SourceDoc`].
     pub fn errors(&self, value: &Value) -> Vec<SchemaError> {

@@ -55,7 +55,7 @@ pub trait GameModule: Evaluate<Action: Send> + Send + Sized + 'static {
         None
     }
 
-    /// The identities a seat can be given (factions, corporations…).
+    /// The identities a seat can be given: the sides of the game, each with its own powers.
     fn identities(content: &Self::Content) -> Vec<String>;
 
     /// Refuses a rotation of `list` over `players` seats that could not play one game
@@ -65,17 +65,13 @@ pub trait GameModule: Evaluate<Action: Send> + Send + Sized + 'static {
         list: &[String],
         players: usize,
     ) -> Result<(), String> {
-        for start in 0..list.len() {
-            let seated: Vec<&String> = (0..players)
-                .map(|s| &list[(start + s) % list.len()])
-                .collect();
-            for (i, a) in seated.iter().enumerate() {
-                if seated[i + 1..].contains(a) {
-                    return Err(format!("{a} would play two seats of one game"));
-                }
+        each_pair_seated(list, players, |a, b| {
+            if a == b {
+                Err(format!("{a} would play two seats of one game"))
+            } else {
+                Ok(())
             }
-        }
-        Ok(())
+        })
     }
 
     /// The first log line of a study's game `index` (the game's setup line), if it has one.
@@ -94,7 +90,7 @@ pub trait GameModule: Evaluate<Action: Send> + Send + Sized + 'static {
         lines: &mut Vec<String>,
     ) -> Result<Self, String>;
 
-    /// Who plays `seat` (a faction, a corporation…).
+    /// The identity `seat` plays as.
     fn identity(&self, seat: usize) -> String;
 
     /// The seat's points by source (they add up to its score).
@@ -119,6 +115,32 @@ pub trait GameModule: Evaluate<Action: Send> + Send + Sized + 'static {
     /// played on, as the log stores it) and the scores.
     fn log(&self, lines: &[String], stack: &Value) -> Value;
 
+    /// The game's state as a saved game holds it (`replay --save-state`, `play --save-state`).
+    fn save_state(&self) -> Value;
+
+    /// A game from a saved state on `content`; a state that does not fit the content (or is
+    /// not one) is refused, saying why.
+    fn restore(content: Arc<Self::Content>, state: Value) -> Result<Self, String>;
+
+    /// What the seat to decide is being asked, as data (`moves --json`); null by default.
+    fn decision(&self) -> Value {
+        Value::Null
+    }
+
+    /// An action as data (`moves --json`); its notation by default.
+    fn action_data(&self, action: &Self::Action) -> Value {
+        Value::String(action.to_string())
+    }
+
+    /// Reads one action in the game's notation: by default, the legal action written so.
+    fn parse_action(&self, text: &str) -> Result<Self::Action, String> {
+        let text = text.trim();
+        self.legal()
+            .into_iter()
+            .find(|a| a.to_string() == text)
+            .ok_or_else(|| format!("`{text}` is not a legal action here"))
+    }
+
     /// The setup of a study's game as a failed game's log stores it, if it can say.
     fn setup_json(
         _content: &Arc<Self::Content>,
@@ -128,6 +150,27 @@ pub trait GameModule: Evaluate<Action: Send> + Send + Sized + 'static {
     ) -> Option<Value> {
         None
     }
+}
+
+/// Calls `check` on every two identities that one game seats together when `list` is
+/// rotated over `players` seats (game `i` seats `list[i..]`, wrapping), stopping at the first
+/// refusal.
+pub fn each_pair_seated(
+    list: &[String],
+    players: usize,
+    mut check: impl FnMut(&str, &str) -> Result<(), String>,
+) -> Result<(), String> {
+    for start in 0..list.len() {
+        let seated: Vec<&str> = (0..players)
+            .map(|s| list[(start + s) % list.len()].as_str())
+            .collect();
+        for (i, a) in seated.iter().enumerate() {
+            for b in &seated[i + 1..] {
+                check(a, b)?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// How one game of a study starts.

@@ -10,6 +10,7 @@
 //! no game.
 
 pub mod bot;
+pub mod content;
 pub mod diagnostics;
 pub mod files;
 pub mod game_module;

@@ -80,6 +80,7 @@ fn the_core_sources_name_no_game() {
     let mut files = Vec::new();
     sources(&src.join("src"), &mut files);
     sources(&src.join("tests"), &mut files);
+    sources(&src.join("examples"), &mut files);
     files.sort();
     let mut found = Vec::new();
     for file in &files {

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use orrery_core::diagnostics::Diagnostic;
 use orrery_core::files::{ContentFiles, OverlaySource};
-use orrery_core::game_module::{GameModule, ItemLedger, Start, Watcher};
+use orrery_core::game_module::{each_pair_seated, GameModule, ItemLedger, Start, Watcher};
 use orrery_core::play_api::Playable;
 use orrery_core::rng::Rng;
 use serde_json::{json, Value};
@@ -63,25 +63,17 @@ impl GameModule for Game {
     /// Two factions of one home planet cannot play one game either.
     fn check_lineup(content: &Content, list: &[String], players: usize) -> Result<(), String> {
         let home = |f: &str| content.faction(f).map(|f| f.home.as_str());
-        for start in 0..list.len() {
-            let seated: Vec<&str> = (0..players)
-                .map(|s| list[(start + s) % list.len()].as_str())
-                .collect();
-            for (i, a) in seated.iter().enumerate() {
-                for b in &seated[i + 1..] {
-                    if a == b {
-                        return Err(format!("{a} would play two seats of one game"));
-                    }
-                    if home(a) == home(b) {
-                        return Err(format!(
-                            "{a} and {b} share the home planet {} and would play one game",
-                            home(a).unwrap_or_default()
-                        ));
-                    }
-                }
+        each_pair_seated(list, players, |a, b| {
+            if a == b {
+                return Err(format!("{a} would play two seats of one game"));
             }
-        }
-        Ok(())
+            match home(a) {
+                Some(h) if home(b) == Some(h) => Err(format!(
+                    "{a} and {b} share the home planet {h} and would play one game"
+                )),
+                _ => Ok(()),
+            }
+        })
     }
 
     fn first_line(players: usize, study_seed: u64, index: u64) -> Option<String> {
@@ -123,8 +115,9 @@ impl GameModule for Game {
         Ok(game)
     }
 
+    /// The seat's faction (`p1` before it has one).
     fn identity(&self, seat: usize) -> String {
-        self.state.players[seat].faction.to_string()
+        self.seat_name(seat)
     }
 
     fn vp_sources(&self, seat: usize) -> BTreeMap<String, i32> {
@@ -163,6 +156,28 @@ impl GameModule for Game {
                 "vp": scores[s],
             })).collect::<Vec<_>>(),
         })
+    }
+
+    /// The state in its saved form: resources labelled by code ([`crate::game::saved`]).
+    fn save_state(&self) -> Value {
+        crate::game::saved::to_saved(&self.content, &self.state).unwrap_or(Value::Null)
+    }
+
+    /// Reads the saved form, or a state saved before resources were labelled.
+    fn restore(content: Arc<Content>, state: Value) -> Result<Game, String> {
+        let state = crate::game::saved::from_saved(&content, state)
+            .map_err(|e| format!("not a saved game: {e}"))?;
+        Game::load(content, state)
+    }
+
+    /// The open decision, else the first queued.
+    fn decision(&self) -> Value {
+        let d = self.state.open.as_ref().or(self.state.queue.front());
+        serde_json::to_value(d).unwrap_or(Value::Null)
+    }
+
+    fn action_data(&self, part: &Command) -> Value {
+        serde_json::to_value(part).unwrap_or(Value::Null)
     }
 
     fn setup_json(

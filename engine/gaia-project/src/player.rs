@@ -7,6 +7,7 @@ use smallvec::SmallVec;
 
 use crate::board::FactionBoard;
 use crate::content::{Bundle, Condition, Content, Effect, Faction, Grants, Modifier, ScriptRef};
+use crate::game::lookup::{by_id, index_of};
 use crate::notation::{Word, MAX_AMOUNT};
 use crate::power::{Area, Code, Power, Special};
 
@@ -209,11 +210,7 @@ impl Player {
             p.log_source(&format!("r:{track}"));
             for l in 1..=*level {
                 p.research.insert(track.as_str().into(), l);
-                let immediate = content
-                    .research
-                    .tracks
-                    .iter()
-                    .find(|t| &t.id == track)
+                let immediate = by_id(&content.research.tracks, track)
                     .and_then(|t| t.levels.get(l as usize))
                     .map(|a| a.immediate.clone())
                     .unwrap_or_default();
@@ -246,12 +243,7 @@ impl Player {
 
     /// A resource by code (0 when the code is not a resource).
     pub fn resource(&self, content: &Content, code: &str) -> i32 {
-        content
-            .rules
-            .resources
-            .iter()
-            .position(|r| r.id == code)
-            .map_or(0, |i| self.resources[i])
+        index_of(&content.rules.resources, code).map_or(0, |i| self.resources[i])
     }
 
     /// Whether a condition holds.
@@ -343,13 +335,13 @@ impl Player {
         let tracks = &content.research.tracks;
         let mut levels: SmallVec<[u32; 8]> = smallvec::smallvec![0; tracks.len()];
         for (id, level) in &self.research {
-            if let Some(i) = tracks.iter().position(|t| t.id == id.as_str()) {
+            if let Some(i) = index_of(tracks, id) {
                 levels[i] = *level;
             }
         }
         let mut built: SmallVec<[u32; 8]> = smallvec::smallvec![0; board.buildings.len()];
         for (id, n) in &self.built {
-            if let Some(i) = board.buildings.iter().position(|b| b.id == id.as_str()) {
+            if let Some(i) = index_of(&board.buildings, id) {
                 built[i] = *n;
             }
         }
@@ -357,7 +349,7 @@ impl Player {
             holds_with(
                 cond,
                 |b| {
-                    let on_board = board.buildings.iter().position(|x| x.id == b);
+                    let on_board = index_of(&board.buildings, b);
                     on_board.map_or_else(|| self.built_count(b), |i| built[i])
                 },
                 &self.hooks_holding,
@@ -379,17 +371,17 @@ impl Player {
             }
         }
         for t in self.techs.iter().filter(|t| !t.covered) {
-            if let Some(tile) = content.tech_tiles.tiles.iter().find(|x| x.id == t.id) {
+            if let Some(tile) = by_id(&content.tech_tiles.tiles, &t.id) {
                 f(Source::Tech(&t.id), tile.grants());
             }
         }
         for id in &self.advanced {
-            if let Some(tile) = content.advanced_tiles.tiles.iter().find(|x| x.id == id) {
+            if let Some(tile) = by_id(&content.advanced_tiles.tiles, id) {
                 f(Source::Advanced(id), tile.grants());
             }
         }
         if let Some(b) = &self.booster {
-            if let Some(tile) = content.boosters.boosters.iter().find(|x| x.id == b) {
+            if let Some(tile) = by_id(&content.boosters.boosters, b) {
                 f(Source::Booster, tile.grants());
             }
         }
@@ -457,7 +449,7 @@ impl Player {
                 self.gaiaformers += room(held);
             }
             _ => {
-                if let Some(i) = content.rules.resources.iter().position(|r| r.id == code) {
+                if let Some(i) = index_of(&content.rules.resources, code) {
                     let cap = content.rules.resources[i]
                         .cap
                         .unwrap_or(i32::MAX)

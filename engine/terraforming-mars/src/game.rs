@@ -18,6 +18,12 @@ use crate::content::{
 };
 use crate::notation::{Kvs, Step};
 
+mod legal;
+mod playable;
+
+pub use legal::{Choice, SetChoice, SetVerb, MAX_EXPANDED_SET};
+pub use playable::Part;
+
 /// Index of a card in [`Game::cards`].
 pub type CardId = usize;
 
@@ -122,14 +128,47 @@ enum Then {
     Effects(Vec<Effect>, Option<CardId>),
 }
 
+/// When a queued decision comes, earliest first; equal ones in the order they were asked (the
+/// engine's deferred-action priorities).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Priority {
+    /// A cost that must be paid before the effects it buys.
+    Cost,
+    /// Another player's card reacting during this player's turn.
+    OpponentTrigger,
+    /// Placing an ocean.
+    PlaceOcean,
+    /// Anything else (tiles, options, selections).
+    Default,
+    /// Making another player lose resources or production.
+    Attack,
+    /// One's own gains that wait for everything else.
+    Gain,
+}
+
 /// One pending decision for one player.
 #[derive(Debug, Clone, PartialEq)]
 struct Decision {
     player: usize,
     what: Pending,
+    prio: Priority,
 }
 
 impl Decision {
+    /// A decision, coming at the priority its kind has.
+    fn new(player: usize, what: Pending) -> Decision {
+        let prio = match &what {
+            Pending::Pay { .. } => Priority::Cost,
+            Pending::Place { place, .. } if place.tile == "ocean" => Priority::PlaceOcean,
+            Pending::Target { .. } | Pending::RemovePlants(_) | Pending::RemoveFrom { .. } => {
+                Priority::Attack
+            }
+            Pending::AddTo { .. } => Priority::Gain,
+            _ => Priority::Default,
+        };
+        Decision { player, what, prio }
+    }
+
     /// Asked of all players at once (initial choice, research and its payment).
     fn simultaneous(&self) -> bool {
         match &self.what {
@@ -181,6 +220,10 @@ pub struct Game {
     planned_shuffles: VecDeque<Vec<CardId>>,
     rng: Rng,
     last_space: Option<usize>,
+    /// Inputs applied so far.
+    inputs: usize,
+    /// A set of cards being picked one card at a time (the bots' interface).
+    picking: Option<playable::Picking>,
     /// Deck log of the last input, for checking against a record.
     pub draws: Vec<(CardId, bool)>,
 }
@@ -291,6 +334,8 @@ impl Game {
             planned_shuffles: VecDeque::new(),
             rng: Rng::new(seed),
             last_space: None,
+            inputs: 0,
+            picking: None,
             draws: Vec::new(),
         };
         let mut corp_deck = corps.into_iter();
@@ -310,10 +355,7 @@ impl Game {
         }
         for p in 0..n {
             if !deal.beginner[p] {
-                g.queue.push_back(Decision {
-                    player: p,
-                    what: Pending::Initial,
-                });
+                g.queue.push_back(Decision::new(p, Pending::Initial));
             }
         }
         if g.queue.is_empty() {
@@ -324,6 +366,43 @@ impl Game {
         }
         g.draws.clear();
         Ok(g)
+    }
+
+    /// A new game of `players` seats dealt by the seeded generator: corporation and project
+    /// decks shuffled, the first player drawn, seats colored in the engine's order.
+    ///
+    /// # Errors
+    /// A seat count outside 1–5, or content too small to deal.
+    pub fn random(content: Arc<Content>, players: usize, seed: u64) -> Result<Game, Refusal> {
+        const COLORS: [&str; 5] = ["red", "green", "yellow", "blue", "black"];
+        if !(1..=COLORS.len()).contains(&players) {
+            return Err(format!("{players} players: Terraforming Mars seats 1 to 5"));
+        }
+        let mut rng = Rng::new(seed);
+        let mut shuffled = |mut v: Vec<String>| {
+            for i in (1..v.len()).rev() {
+                v.swap(i, rng.below(i + 1));
+            }
+            v
+        };
+        let corporations = shuffled(
+            content
+                .corporations
+                .iter()
+                .filter(|c| !c.name.starts_with("Beginner"))
+                .map(|c| c.name.clone())
+                .collect(),
+        );
+        let projects = shuffled(content.projects.iter().map(|c| c.name.clone()).collect());
+        let first = rng.below(players);
+        let deal = Deal {
+            colors: COLORS[..players].iter().map(|c| (*c).to_owned()).collect(),
+            first,
+            beginner: vec![false; players],
+            corporations,
+            projects,
+        };
+        Game::new(content, &deal, rng.next_u64())
     }
 
     /// Gives the order of the next reshuffle (for replaying a record); otherwise the seeded
@@ -404,6 +483,11 @@ impl Game {
             .ok_or_else(|| format!("no player {color:?}"))
     }
 
+    #[doc(hidden)]
+    pub fn debug_queue(&self) -> String {
+        format!("{:?}", self.queue)
+    }
+
     /// Seat colors.
     pub fn colors(&self) -> &[String] {
         &self.colors
@@ -432,6 +516,9 @@ impl Game {
     /// # Errors
     /// Any step that is not legal.
     pub fn apply_line(&mut self, line: &crate::notation::Line) -> Result<(), Refusal> {
+        if self.picking.is_some() {
+            return Err("a pick of cards is in progress: take or leave the next card".into());
+        }
         let mut next = self.clone();
         next.draws.clear();
         let p = next.seat(&line.player)?;
@@ -448,6 +535,7 @@ impl Game {
             i += 1;
         }
         next.settle();
+        next.inputs += 1;
         *self = next;
         Ok(())
     }
@@ -758,18 +846,49 @@ impl Game {
     }
 
     fn can_afford(&self, p: usize, cost: i32, steel: bool, titanium: bool) -> bool {
+        self.can_afford_keeping(p, cost, steel, titanium, &[0; 6])
+    }
+
+    /// Whether `cost` can be paid leaving `reserve` of each resource (what the paid effects
+    /// spend themselves).
+    fn can_afford_keeping(
+        &self,
+        p: usize,
+        cost: i32,
+        steel: bool,
+        titanium: bool,
+        reserve: &[i32; 6],
+    ) -> bool {
         let pl = &self.players[p];
-        let mut v = pl.res[0];
+        let free = |r: usize| (pl.res[r] - reserve[r]).max(0);
+        if pl.res[0] < reserve[0] {
+            return false;
+        }
+        let mut v = free(0);
         if steel {
-            v += pl.res[1] * self.steel_value(p);
+            v += free(1) * self.steel_value(p);
         }
         if titanium {
-            v += pl.res[2] * self.titanium_value(p);
+            v += free(2) * self.titanium_value(p);
         }
         if self.heat_pays(p) {
-            v += pl.res[5];
+            v += free(5);
         }
         v >= cost
+    }
+
+    /// What `effects` take from the stock themselves (spent or lost), which paying for them
+    /// must leave.
+    fn reserved(effects: &[Effect]) -> [i32; 6] {
+        let mut out = [0; 6];
+        for e in effects {
+            match e {
+                Effect::Spend(a) => a.iter().for_each(|(r, v)| out[r.index()] += v.max(&0)),
+                Effect::Stock(a) => a.iter().for_each(|(r, v)| out[r.index()] += (-v).max(0)),
+                _ => {}
+            }
+        }
+        out
     }
 
     /// Whether a payment would need a separate input (anything else than M€ usable).
@@ -835,8 +954,7 @@ impl Game {
                 Ok(())
             }
             Step::End => {
-                let others = (0..self.colors.len()).any(|q| q != p && !self.passed[q]);
-                if self.actions_taken == 0 || !others {
+                if !self.end_turn_allowed(p) {
                     return Err("End Turn needs an action taken and another player in play".into());
                 }
                 self.actions_taken = 0;
@@ -857,6 +975,9 @@ impl Game {
                 let need = self.plants_per_greenery(p);
                 if self.players[p].res[Res::Plants.index()] < need {
                     return Err(format!("a greenery needs {need} plants"));
+                }
+                if self.legal_spaces(p, &greenery_place()).is_empty() {
+                    return Err("no space for a greenery".into());
                 }
                 self.players[p].res[Res::Plants.index()] -= need;
                 self.push_front(
@@ -888,50 +1009,27 @@ impl Game {
             }
             Step::Action(name) => {
                 let c = self.card_id(name)?;
-                let pl = &self.players[p];
-                if !(pl.corporation == Some(c) || pl.played.contains(&c)) {
-                    return Err(format!("{name} is not in play for {}", self.colors[p]));
-                }
-                if pl.actions_used.contains(&c) {
-                    return Err(format!("{name}'s action was already used this generation"));
-                }
+                self.action_usable(p, c)?;
                 let action = self
                     .card(c)
                     .action
                     .clone()
                     .ok_or_else(|| format!("{name} has no action"))?;
-                if !action.requires.iter().all(|r| self.meets(p, r, 0, Some(c))) {
-                    return Err(format!("{name}'s action is not usable now"));
-                }
-                if !self.can_do_all(p, &action.effects, Some(c)) {
-                    return Err(format!("{name}'s action cannot be done now"));
-                }
                 self.players[p].actions_used.push(c);
                 self.run_effects(p, &action.effects, Some(c))?;
                 self.took_action();
                 Ok(())
             }
             Step::Claim(name) => {
-                let (i, m) = self
+                let i = self
                     .content
                     .scoring
                     .milestones
                     .iter()
-                    .enumerate()
-                    .find(|(_, m)| &m.name == name)
+                    .position(|m| &m.name == name)
                     .ok_or_else(|| format!("unknown milestone {name:?}"))?;
-                if self.milestones.iter().any(|(j, _)| *j == i)
-                    || self.milestones.len() >= self.content.rules.max_milestones
-                {
-                    return Err(format!("{name} cannot be claimed"));
-                }
-                if self.metric(p, &m.metric, false) < m.at_least {
-                    return Err(format!("{name}'s condition is not met"));
-                }
+                self.milestone_claimable(p, i)?;
                 let cost = self.content.rules.milestone_cost;
-                if !self.can_afford(p, cost, false, false) {
-                    return Err("too little M€".into());
-                }
                 self.pay_or_ask(p, cost, false, false, Then::Milestone(i))?;
                 self.took_action();
                 Ok(())
@@ -944,14 +1042,8 @@ impl Game {
                     .iter()
                     .position(|a| &a.name == name)
                     .ok_or_else(|| format!("unknown award {name:?}"))?;
-                let costs = &self.content.rules.award_costs;
-                if self.awards.iter().any(|(j, _)| *j == i) || self.awards.len() >= costs.len() {
-                    return Err(format!("{name} cannot be funded"));
-                }
-                let cost = costs[self.awards.len()];
-                if !self.can_afford(p, cost, false, false) {
-                    return Err("too little M€".into());
-                }
+                self.award_fundable(p, i)?;
+                let cost = self.content.rules.award_costs[self.awards.len()];
                 self.awards.push((i, p));
                 self.pay_or_ask(p, cost, false, false, Then::Effects(Vec::new(), None))?;
                 self.took_action();
@@ -1075,10 +1167,8 @@ impl Game {
             let n = self.colors.len();
             for k in 0..n {
                 let p = (self.first + k) % n;
-                self.queue.push_back(Decision {
-                    player: p,
-                    what: Pending::FinalGreenery,
-                });
+                self.queue
+                    .push_back(Decision::new(p, Pending::FinalGreenery));
             }
             self.skip_final_greenery_offers();
             return;
@@ -1118,10 +1208,8 @@ impl Game {
                     got.push(c);
                 }
             }
-            self.queue.push_back(Decision {
-                player: p,
-                what: Pending::Research(got),
-            });
+            self.queue
+                .push_back(Decision::new(p, Pending::Research(got)));
         }
     }
 
@@ -1142,24 +1230,8 @@ impl Game {
 
     fn play_card(&mut self, p: usize, name: &str, pay: Option<&Kvs>) -> Result<(), Refusal> {
         let c = self.card_id(name)?;
-        if !self.players[p].hand.contains(&c) {
-            return Err(format!("{name} is not in {}'s hand", self.colors[p]));
-        }
+        self.playable(p, c)?;
         let card = self.card(c).clone();
-        let leeway = self.requirement_bonus(p);
-        for r in &card.requires {
-            let l = if matches!(r.what, Measured::Param(_)) {
-                leeway
-            } else {
-                0
-            };
-            if !self.meets(p, r, l, None) {
-                return Err(format!("{name}'s requirements are not met"));
-            }
-        }
-        if !self.can_do_all(p, &card.play, Some(c)) {
-            return Err(format!("{name} cannot be played now"));
-        }
         let cost = self.card_cost(p, c);
         let steel = card.tags.iter().any(|t| t == "building");
         let titanium = card.tags.iter().any(|t| t == "space");
@@ -1183,6 +1255,96 @@ impl Game {
         let raw_cost = card.cost.unwrap_or(0);
         self.fire_card_played(p, c, raw_cost)?;
         self.run_effects(p, &card.play, Some(c))?;
+        Ok(())
+    }
+
+    /// Whether card `c` in hand may be played now (requirements, effects, affordable).
+    fn playable(&self, p: usize, c: CardId) -> Result<(), Refusal> {
+        let card = self.card(c);
+        let name = &card.name;
+        if !self.players[p].hand.contains(&c) {
+            return Err(format!("{name} is not in {}'s hand", self.colors[p]));
+        }
+        let leeway = self.requirement_bonus(p);
+        for r in &card.requires {
+            let l = if matches!(r.what, Measured::Param(_)) {
+                leeway
+            } else {
+                0
+            };
+            if !self.meets(p, r, l, None) {
+                return Err(format!("{name}'s requirements are not met"));
+            }
+        }
+        if !self.can_do_all(p, &card.play, Some(c)) {
+            return Err(format!("{name} cannot be played now"));
+        }
+        let steel = card.tags.iter().any(|t| t == "building");
+        let titanium = card.tags.iter().any(|t| t == "space");
+        let cost = self.card_cost(p, c);
+        if !self.can_afford_keeping(p, cost, steel, titanium, &Game::reserved(&card.play)) {
+            return Err(format!("{name} costs {cost} M€: too little to pay"));
+        }
+        Ok(())
+    }
+
+    /// Whether the action of card `c` may be used now.
+    fn action_usable(&self, p: usize, c: CardId) -> Result<(), Refusal> {
+        let pl = &self.players[p];
+        let name = &self.card(c).name;
+        if !(pl.corporation == Some(c) || pl.played.contains(&c)) {
+            return Err(format!("{name} is not in play for {}", self.colors[p]));
+        }
+        let action = self
+            .card(c)
+            .action
+            .as_ref()
+            .ok_or_else(|| format!("{name} has no action"))?;
+        if pl.actions_used.contains(&c) {
+            return Err(format!("{name}'s action was already used this generation"));
+        }
+        if !action.requires.iter().all(|r| self.meets(p, r, 0, Some(c))) {
+            return Err(format!("{name}'s action is not usable now"));
+        }
+        if !self.can_do_all(p, &action.effects, Some(c)) {
+            return Err(format!("{name}'s action cannot be done now"));
+        }
+        Ok(())
+    }
+
+    /// Whether milestone `i` may be claimed now.
+    fn milestone_claimable(&self, p: usize, i: usize) -> Result<(), Refusal> {
+        let m = &self.content.scoring.milestones[i];
+        if self.colors.len() == 1 {
+            return Err("no milestones in a solo game".into());
+        }
+        if self.milestones.iter().any(|(j, _)| *j == i)
+            || self.milestones.len() >= self.content.rules.max_milestones
+        {
+            return Err(format!("{} cannot be claimed", m.name));
+        }
+        if self.metric(p, &m.metric, false) < m.at_least {
+            return Err(format!("{}'s condition is not met", m.name));
+        }
+        if !self.can_afford(p, self.content.rules.milestone_cost, false, false) {
+            return Err("too little M€".into());
+        }
+        Ok(())
+    }
+
+    /// Whether award `i` may be funded now.
+    fn award_fundable(&self, p: usize, i: usize) -> Result<(), Refusal> {
+        let name = &self.content.scoring.awards[i].name;
+        let costs = &self.content.rules.award_costs;
+        if self.colors.len() == 1 {
+            return Err("no awards in a solo game".into());
+        }
+        if self.awards.iter().any(|(j, _)| *j == i) || self.awards.len() >= costs.len() {
+            return Err(format!("{name} cannot be funded"));
+        }
+        if !self.can_afford(p, costs[self.awards.len()], false, false) {
+            return Err("too little M€".into());
+        }
         Ok(())
     }
 
@@ -1233,6 +1395,11 @@ impl Game {
         if !self.can_do_all(p, &sp.effects, None) {
             return Err(format!("standard project {id} cannot be done now"));
         }
+        if sp.effects.iter().any(|e| matches!(e, Effect::SellCards(_)))
+            && self.players[p].hand.is_empty()
+        {
+            return Err("no cards in hand to sell".into());
+        }
         match pay {
             Some(kvs) => self.pay(p, cost, kvs, false, false)?,
             None if cost == 0 => {}
@@ -1265,8 +1432,19 @@ impl Game {
 
     /// Whether the costs among `effects` can be paid and its mandatory parts done.
     fn can_do_all(&self, p: usize, effects: &[Effect], card: Option<CardId>) -> bool {
+        let mut prod = self.players[p].prod;
+        self.can_do_all_with(p, effects, card, &mut prod)
+    }
+
+    /// [`Game::can_do_all`] with the production the effects before these leave.
+    fn can_do_all_with(
+        &self,
+        p: usize,
+        effects: &[Effect],
+        card: Option<CardId>,
+        prod: &mut [i32; 6],
+    ) -> bool {
         let pl = &self.players[p];
-        let mut prod = pl.prod;
         effects.iter().all(|e| match e {
             Effect::Production(a) => a.iter().all(|(r, v)| {
                 prod[r.index()] += v;
@@ -1286,7 +1464,8 @@ impl Game {
             Effect::ReduceAnyProduction(a) => (0..self.colors.len())
                 .any(|q| self.players[q].prod[a.res.index()] - a.count >= self.floor(a.res)),
             Effect::Place(pl) => {
-                pl.tile == "ocean" && pl.on.is_none() || !self.legal_spaces(p, pl).is_empty()
+                (pl.tile == "ocean" && pl.on.is_none() || !self.legal_spaces(p, pl).is_empty())
+                    && self.can_do_all_with(p, &pl.then, card, prod)
             }
             Effect::Choose(cs) => cs.iter().any(|c| self.can_do_all(p, &c.effects, card)),
             Effect::Script(_) => true,
@@ -1303,7 +1482,7 @@ impl Game {
     }
 
     fn push_front(&mut self, p: usize, what: Pending) {
-        self.queue.push_front(Decision { player: p, what });
+        self.queue.push_front(Decision::new(p, what));
     }
 
     /// Does effects in order. Effects that need no decision happen at once; those that need
@@ -1319,30 +1498,38 @@ impl Game {
         for (i, e) in effects.iter().enumerate() {
             if let Some(d) = self.effect(p, e, card)? {
                 if matches!(d.what, Pending::Pay { .. } | Pending::RemoveFrom { .. }) {
+                    // What is written after it waits for it, at its priority.
                     let rest = effects[i + 1..].to_vec();
+                    let prio = d.prio;
+                    asked.push(d);
                     if !rest.is_empty() {
                         asked.push(Decision {
                             player: p,
                             what: Pending::Continue(rest, card),
+                            prio,
                         });
                     }
-                    asked.insert(0, d);
                     break;
                 }
                 asked.push(d);
             }
         }
-        // Asks made while answering a decision come before what was already waiting behind it
-        // (the engine's queue is first-in first-out within one action).
+        for d in asked {
+            self.enqueue(d);
+        }
+        Ok(())
+    }
+
+    /// Queues a decision of this action: behind every one of its priority or earlier, ahead of
+    /// later priorities and of what comes after the action (the next phase's simultaneous
+    /// decisions, the next final greenery offer).
+    fn enqueue(&mut self, d: Decision) {
         let at = self
             .queue
             .iter()
-            .position(|d| d.simultaneous())
+            .position(|q| q.simultaneous() || q.what == Pending::FinalGreenery || q.prio > d.prio)
             .unwrap_or(self.queue.len());
-        for (k, d) in asked.into_iter().enumerate() {
-            self.queue.insert(at.min(self.queue.len()) + k, d);
-        }
-        Ok(())
+        self.queue.insert(at, d);
     }
 
     /// Resumes effects waiting behind a settled decision.
@@ -1383,11 +1570,16 @@ impl Game {
         e: &Effect,
         card: Option<CardId>,
     ) -> Result<Option<Decision>, Refusal> {
-        let d = |what| Some(Decision { player: p, what });
+        let d = |what| Some(Decision::new(p, what));
         match e {
             Effect::Production(a) => {
                 for (r, v) in a {
-                    self.players[p].prod[r.index()] += v;
+                    let floor = self.floor(*r);
+                    let x = &mut self.players[p].prod[r.index()];
+                    *x += v;
+                    if *x < floor {
+                        return Err(format!("too little {} production", r.key()));
+                    }
                 }
             }
             Effect::Stock(a) | Effect::Spend(a) => {
@@ -1413,7 +1605,12 @@ impl Game {
                 let able: Vec<usize> = (0..self.colors.len())
                     .filter(|q| self.players[*q].prod[a.res.index()] - a.count >= self.floor(a.res))
                     .collect();
-                if able.len() == 1 {
+                // Nobody able: nothing happens; one other player: no choice to make; the
+                // acting player alone (or several): the acting player picks.
+                if able.is_empty() || self.colors.len() == 1 {
+                    return Ok(None);
+                }
+                if able.len() == 1 && able[0] != p {
                     self.players[able[0]].prod[a.res.index()] -= a.count;
                     return Ok(None);
                 }
@@ -1859,12 +2056,27 @@ impl Game {
                         _ => false,
                     };
                     if fires {
-                        self.run_effects(q, &t.then, Some(o))?;
+                        self.defer(q, p, t.then.clone(), Some(o));
                     }
                 }
             }
         }
         Ok(())
+    }
+
+    /// Queues a card's reaction to what `actor` did: another player's reaction comes first, one's
+    /// own after everything else the action asks (as the engine defers them).
+    fn defer(&mut self, owner: usize, actor: usize, effects: Vec<Effect>, card: Option<CardId>) {
+        let prio = if owner == actor {
+            Priority::Gain
+        } else {
+            Priority::OpponentTrigger
+        };
+        self.enqueue(Decision {
+            player: owner,
+            what: Pending::Continue(effects, card),
+            prio,
+        });
     }
 
     // ---------- answers to decisions ----------
@@ -1891,15 +2103,15 @@ impl Game {
                 }
                 if cost > 0 && self.needs_pay_input(p, false, false) {
                     // Paid later by a `pay` input; asked after every player has chosen.
-                    self.queue.push_back(Decision {
-                        player: p,
-                        what: Pending::Pay {
+                    self.queue.push_back(Decision::new(
+                        p,
+                        Pending::Pay {
                             mc: cost,
                             steel: false,
                             titanium: false,
                             then: Box::new(Then::Research(keep, drop)),
                         },
-                    });
+                    ));
                     return Ok(());
                 }
                 self.players[p].res[0] -= cost;
@@ -1983,9 +2195,12 @@ impl Game {
                 Ok(())
             }
             (Pending::FinalGreenery, Step::Option(title, _)) => {
-                if title == "Don't place a greenery" {
+                if title == legal::NO_FINAL_GREENERY {
                     self.skip_final_greenery_offers();
                     return Ok(());
+                }
+                if title != legal::FINAL_GREENERY {
+                    return Err(format!("no option {title:?}"));
                 }
                 let need = self.plants_per_greenery(p);
                 if self.players[p].res[Res::Plants.index()] < need {
@@ -2012,6 +2227,9 @@ impl Game {
                 Ok(())
             }
             (Pending::Sell(each), Step::Cards(names)) => {
+                if names.is_empty() {
+                    return Err("sell at least one card".into());
+                }
                 let mut sold = Vec::new();
                 for n in names {
                     let c = self.card_id(n)?;
@@ -2075,7 +2293,10 @@ impl Game {
 
     /// The VP breakdown of a seat, as the engine reports it.
     pub fn score(&self, p: usize) -> Value {
-        let final_scoring = self.phase == Phase::End;
+        // Awards count stock alone once the final production is done (the final greenery
+        // placement included); before, they project production into it.
+        let final_scoring =
+            self.phase == Phase::End || (self.phase == Phase::Production && self.terraformed());
         let pl = &self.players[p];
         let milestones = self.milestones.iter().filter(|(_, q)| *q == p).count() as i32
             * self.content.rules.milestone_vp;

@@ -10,5 +10,6 @@ pub mod check;
 pub mod conformance;
 pub mod content;
 pub mod game;
+pub mod module;
 pub mod notation;
 pub mod record;

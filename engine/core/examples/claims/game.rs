@@ -258,6 +258,58 @@ impl GameModule for Claims {
         (0..2).filter(|&i| s[i] == top).collect()
     }
 
+    fn save_state(&self) -> Value {
+        json!({
+            "taken": self.taken,
+            "left": self.left,
+            "points": self.points,
+            "moves": self.moves,
+        })
+    }
+
+    /// A state whose sizes or counts do not fit the content is refused.
+    fn restore(content: Arc<Content>, state: Value) -> Result<Claims, String> {
+        #[derive(serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Saved {
+            taken: Vec<Option<(usize, usize)>>,
+            left: [Vec<u8>; 2],
+            points: [[i32; 2]; 2],
+            moves: usize,
+        }
+        let saved: Saved =
+            serde_json::from_value(state).map_err(|e| format!("not a saved game: {e}"))?;
+        let mut game = Claims::new(content);
+        let pieces = game.content.pieces.len();
+        // No game scores more than every hex at the best piece and the hook's most.
+        let best = game
+            .content
+            .pieces
+            .iter()
+            .map(|p| p.points)
+            .max()
+            .unwrap_or(0);
+        let most = game.board.len() as i32 * (best + MAX_BONUS as i32);
+        let fits = saved.taken.len() == game.board.len()
+            && (saved.taken.iter().flatten()).all(|&(s, p)| s < 2 && p < pieces)
+            && saved.left.iter().all(|l| {
+                l.len() == pieces
+                    && l.iter()
+                        .zip(&game.content.pieces)
+                        .all(|(n, p)| *n <= p.count)
+            })
+            && saved.moves <= game.board.len()
+            && (saved.points.iter().flatten()).all(|p| (0..=most).contains(p));
+        if !fits {
+            return Err("the saved game does not fit this content".into());
+        }
+        game.taken = saved.taken;
+        game.left = saved.left;
+        game.points = saved.points;
+        game.moves = saved.moves;
+        Ok(game)
+    }
+
     fn log(&self, lines: &[String], _: &Value) -> Value {
         json!({ "game": Self::ID, "moves": lines, "scores": self.score() })
     }

@@ -229,6 +229,32 @@ mod tests {
     }
 
     #[test]
+    fn a_saved_game_restores_and_a_wrong_one_is_refused() {
+        let content = Arc::new(load(None).expect("the content loads"));
+        let mut g = Claims::new(content.clone());
+        for _ in 0..5 {
+            let a = g.legal()[3].clone();
+            g.play(&a).unwrap();
+        }
+        let saved = g.save_state();
+        let back = Claims::restore(content.clone(), saved.clone()).expect("restores");
+        assert_eq!(format!("{back:?}"), format!("{g:?}"));
+        assert_eq!(
+            back.parse_action(&g.legal()[0].to_string()),
+            Ok(g.legal()[0].clone())
+        );
+        let mut wrong = saved.clone();
+        wrong["taken"] = serde_json::json!([null]);
+        assert!(Claims::restore(content.clone(), wrong).is_err());
+        let mut absurd = saved;
+        absurd["points"][0][0] = serde_json::json!(i32::MAX);
+        assert!(
+            Claims::restore(content, absurd).is_err(),
+            "points no game reaches"
+        );
+    }
+
+    #[test]
     fn bad_moves_are_refused_and_change_nothing() {
         let content = Arc::new(load(None).expect("the content loads"));
         let mut g = Claims::new(content);

@@ -6,7 +6,8 @@ use super::kinds::{
     AdvancedTilesFile, BoostersFile, FinalScoringFile, ResearchFile, RoundScoringFile, Rules,
     SectorsFile,
 };
-use super::load::{Doc, Kind};
+use super::table::file;
+use orrery_core::content::load::Loaded;
 use orrery_core::diagnostics::Diagnostic;
 use orrery_core::located::{LKind, LNode};
 
@@ -42,19 +43,20 @@ fn diag(node: &LNode, pointer: &str, message: String) -> Diagnostic {
 }
 
 /// Every check; problems are added to `diags`.
-pub(crate) fn check(c: &Decoded, docs: &[Doc], diags: &mut Vec<Diagnostic>) {
-    for doc in docs {
+pub(crate) fn check(c: &Decoded, loaded: &Loaded, diags: &mut Vec<Diagnostic>) {
+    let sectors = loaded.table.file_index(file::SECTORS);
+    for doc in &loaded.docs {
         numbers_in_range(&doc.tree, "", diags);
-        if doc.kind != Kind::Sectors {
+        if Some(doc.file) != sectors {
             ids_writable(&doc.tree, "", diags);
         } else if let Some(LKind::Seq(sectors)) = doc.tree.at("/sectors").map(|n| &n.kind) {
             sector_labels(sectors, diags);
         }
     }
-    let doc = |kind: Kind| docs.iter().find(|d| d.kind == kind);
+    let doc = |path: &str| loaded.doc_of(path);
     // At `pointer` of the first document of `kind` (the document itself when absent).
-    let at = |kind: Kind, pointer: &str, message: String, diags: &mut Vec<Diagnostic>| {
-        if let Some(d) = doc(kind) {
+    let at = |path: &str, pointer: &str, message: String, diags: &mut Vec<Diagnostic>| {
+        if let Some(d) = doc(path) {
             let node = d.tree.at(pointer).unwrap_or(&d.tree);
             diags.push(diag(node, pointer, message));
         }
@@ -62,7 +64,7 @@ pub(crate) fn check(c: &Decoded, docs: &[Doc], diags: &mut Vec<Diagnostic>) {
     let Some(rules) = c.rules else { return };
     if !(1..=MAX_ROUNDS).contains(&rules.rounds) {
         at(
-            Kind::Rules,
+            file::RULES,
             "/rounds",
             format!(
                 "{} rounds: a game has 1 to {MAX_ROUNDS} rounds",
@@ -74,7 +76,7 @@ pub(crate) fn check(c: &Decoded, docs: &[Doc], diags: &mut Vec<Diagnostic>) {
     for (i, &p) in rules.players.iter().enumerate() {
         if !(1..=MAX_PLAYERS).contains(&p) {
             at(
-                Kind::Rules,
+                file::RULES,
                 &format!("/players/{i}"),
                 format!("player count {p}: content supports 1 to {MAX_PLAYERS} players"),
                 diags,
@@ -84,7 +86,7 @@ pub(crate) fn check(c: &Decoded, docs: &[Doc], diags: &mut Vec<Diagnostic>) {
     for (i, r) in rules.resources.iter().enumerate() {
         if let Some(cap) = r.cap.filter(|&cap| cap < 0) {
             at(
-                Kind::Rules,
+                file::RULES,
                 &format!("/resources/{i}/cap"),
                 format!("a cap of {cap}: caps are 0 or more"),
                 diags,
@@ -96,7 +98,7 @@ pub(crate) fn check(c: &Decoded, docs: &[Doc], diags: &mut Vec<Diagnostic>) {
         let needed = u64::from(most_players) + u64::from(rules.extra_boosters);
         if (boosters.boosters.len() as u64) < needed {
             at(
-                Kind::Boosters,
+                file::BOOSTERS,
                 "/boosters",
                 format!(
                     "{} boosters, but a game of {most_players} players uses {needed} \
@@ -111,7 +113,7 @@ pub(crate) fn check(c: &Decoded, docs: &[Doc], diags: &mut Vec<Diagnostic>) {
     if let Some(round) = c.round_scoring {
         if (round.tiles.len() as u64) < u64::from(rules.rounds) {
             at(
-                Kind::RoundScoring,
+                file::ROUND_SCORING,
                 "/tiles",
                 format!(
                     "{} round scoring tiles for {} rounds (one is drawn per round)",
@@ -125,7 +127,7 @@ pub(crate) fn check(c: &Decoded, docs: &[Doc], diags: &mut Vec<Diagnostic>) {
     if let Some(finals) = c.final_scoring {
         if (finals.tiles.len() as u64) < u64::from(finals.per_game) {
             at(
-                Kind::FinalScoring,
+                file::FINAL_SCORING,
                 "/per_game",
                 format!(
                     "{} final scoring tiles, but per_game draws {}",
@@ -139,7 +141,7 @@ pub(crate) fn check(c: &Decoded, docs: &[Doc], diags: &mut Vec<Diagnostic>) {
     if let (Some(adv), Some(research)) = (c.advanced_tiles, c.research) {
         if adv.tiles.len() < research.tracks.len() {
             at(
-                Kind::AdvancedTiles,
+                file::ADVANCED_TILES,
                 "/tiles",
                 format!(
                     "{} advanced tech tiles for {} research tracks (one is drawn per track)",
@@ -158,7 +160,7 @@ pub(crate) fn check(c: &Decoded, docs: &[Doc], diags: &mut Vec<Diagnostic>) {
                     .any(|v| v.unsigned_abs() > MAX_LAYOUT_COORD as u32)
                 {
                     at(
-                        Kind::Sectors,
+                        file::SECTORS,
                         &format!("/layouts/{i}/slots/{j}"),
                         format!(
                             "slot centre {slot:?} is farther than {MAX_LAYOUT_COORD} from the \

@@ -9,9 +9,10 @@ use super::effect::{
     Bundle, Condition, Conversion, Count, Effect, Event, Grants, Modifier, ResearchChoice, Scope,
     Trigger,
 };
-use super::overlay::ItemKind;
+use super::table::kind;
 use super::Content;
 use crate::power::Code;
+use orrery_core::content::kinds::KindSpec;
 
 /// `n` of a word, with the word in the plural unless `n` is 1 (`words` is `(one, many)`).
 fn counted(n: i64, words: (&str, &str)) -> String {
@@ -393,9 +394,9 @@ pub fn by_id(content: &Content, id: &str) -> Option<String> {
 }
 
 /// The description of an item as `explain` names it (kind and id), when it does something.
-pub fn item(content: &Content, kind: ItemKind, id: Option<&str>) -> Option<String> {
-    match (kind, id) {
-        (ItemKind::Faction, Some(id)) => {
+pub fn item(content: &Content, kind: &KindSpec, id: Option<&str>) -> Option<String> {
+    match (kind.name, id) {
+        ("faction", Some(id)) => {
             let f = content.faction(id)?;
             let parts: Vec<String> = f
                 .abilities
@@ -406,13 +407,8 @@ pub fn item(content: &Content, kind: ItemKind, id: Option<&str>) -> Option<Strin
             Some(parts.join("; "))
         }
         (
-            ItemKind::TechTile
-            | ItemKind::AdvancedTile
-            | ItemKind::Booster
-            | ItemKind::RoundScoring
-            | ItemKind::FinalScoring
-            | ItemKind::FederationToken
-            | ItemKind::BoardAction,
+            "tech_tile" | "advanced_tile" | "booster" | "round_scoring" | "final_scoring"
+            | "federation_token" | "board_action",
             Some(id),
         ) => by_id(content, id),
         _ => None,
@@ -519,15 +515,16 @@ pub fn stated_numbers(content: &Content, name: &str, g: Grants<'_>) -> Vec<Strin
 
 /// Every name in content stating a number its effects contradict, as `(kind, id, message)`:
 /// tiles, boosters and round scoring tiles.
-pub fn stale_names(content: &Content) -> Vec<(ItemKind, String, String)> {
+pub fn stale_names(content: &Content) -> Vec<(&'static KindSpec, String, String)> {
     let lists = [
-        (ItemKind::TechTile, &content.tech_tiles.tiles),
-        (ItemKind::AdvancedTile, &content.advanced_tiles.tiles),
-        (ItemKind::Booster, &content.boosters.boosters),
-        (ItemKind::RoundScoring, &content.round_scoring.tiles),
+        ("tech_tile", &content.tech_tiles.tiles),
+        ("advanced_tile", &content.advanced_tiles.tiles),
+        ("booster", &content.boosters.boosters),
+        ("round_scoring", &content.round_scoring.tiles),
     ];
     let mut out = Vec::new();
-    for (kind, tiles) in lists {
+    for (name, tiles) in lists {
+        let Some(kind) = kind(name) else { continue };
         for t in tiles {
             for m in stated_numbers(content, &t.name, t.grants()) {
                 out.push((kind, t.id.clone(), m));
@@ -574,7 +571,7 @@ mod tests {
             "name: e\nchanges:\n  - set: {kind: booster, id: perk1, path: income, value: [gain: {gold: 2}]}\n",
         ));
         assert_eq!(by_id(&c, "perk1").as_deref(), Some("income: 2 gold"));
-        let zorgs = item(&c, ItemKind::Faction, Some("zorgs")).expect("a faction");
+        let zorgs = item(&c, kind("faction").expect("a kind"), Some("zorgs")).expect("a faction");
         assert_eq!(zorgs, "while you have a hall: VP gained as gold");
     }
 

@@ -140,7 +140,7 @@ mod tests {
         let origin = c
             .provenance
             .origin(
-                crate::content::overlay::ItemKind::Booster,
+                crate::content::kind("booster").expect("a kind"),
                 Some("perk1"),
                 "name",
             )

@@ -3,13 +3,16 @@
 //! content defines (base plus variants), so an editor completes them and flags a typo; and an
 //! overlay's `set` gets its `value` typed wherever its `kind` and `path` name a known field.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use serde_json::{json, Value};
 
 use super::load::POWER_CODES;
-use super::overlay::ItemKind;
+use super::table::KINDS;
 use super::Content;
+use orrery_core::content::typed;
+
+pub use orrery_core::content::typed::Refs;
 
 /// The id sets a field can name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,8 +45,15 @@ const ID_FIELDS: [(&str, IdSet); 16] = [
     ("terraform_resource", IdSet::Code),
 ];
 
-fn ids(content: &Content, set: IdSet) -> Vec<String> {
+fn ids(contents: &[&Content], set: IdSet) -> Vec<String> {
     let mut out: BTreeSet<String> = BTreeSet::new();
+    for content in contents {
+        add_ids(content, set, &mut out);
+    }
+    out.into_iter().collect()
+}
+
+fn add_ids(content: &Content, set: IdSet, out: &mut BTreeSet<String>) {
     match set {
         IdSet::Planet => out.extend(content.planets.planets.iter().map(|p| p.id.clone())),
         IdSet::Building => {
@@ -66,59 +76,22 @@ fn ids(content: &Content, set: IdSet) -> Vec<String> {
             out.extend(POWER_CODES.iter().map(|c| c.to_string()));
         }
     }
-    out.into_iter().collect()
-}
-
-/// Adds the enum to a string, optional string, or list of strings schema; leaves others.
-fn restrict(schema: &mut Value, values: &[String]) {
-    let Some(obj) = schema.as_object_mut() else {
-        return;
-    };
-    let types: Vec<String> = match obj.get("type") {
-        Some(Value::String(t)) => vec![t.clone()],
-        Some(Value::Array(ts)) => ts
-            .iter()
-            .filter_map(|t| t.as_str().map(String::from))
-            .collect(),
-        _ => return,
-    };
-    let mut allowed: Vec<Value> = values.iter().cloned().map(Value::String).collect();
-    if types.iter().any(|t| t == "string") {
-        if types.iter().any(|t| t == "null") {
-            allowed.push(Value::Null);
-        }
-        obj.insert("enum".into(), Value::Array(allowed));
-    } else if types.iter().any(|t| t == "array") {
-        if let Some(items) = obj.get_mut("items") {
-            restrict(items, values);
-        }
-    }
-}
-
-fn walk(node: &mut Value, content: &Content) {
-    match node {
-        Value::Object(obj) => {
-            if let Some(Value::Object(props)) = obj.get_mut("properties") {
-                for (name, set) in ID_FIELDS {
-                    if let Some(p) = props.get_mut(name) {
-                        restrict(p, &ids(content, set));
-                    }
-                }
-            }
-            for v in obj.values_mut() {
-                walk(v, content);
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(|v| walk(v, content)),
-        _ => {}
-    }
 }
 
 /// A schema with the content's ids as enums. Bundles (`definitions.Bundle`) accept only the
 /// content's resource and power-cycle codes as keys.
-pub fn with_ids(mut schema: Value, content: &Content) -> Value {
-    walk(&mut schema, content);
-    let codes: Vec<Value> = ids(content, IdSet::Code)
+pub fn with_ids(schema: Value, content: &Content) -> Value {
+    with_ids_of(schema, &[content])
+}
+
+/// A schema with the ids of every one of `contents` as enums.
+fn with_ids_of(mut schema: Value, contents: &[&Content]) -> Value {
+    let fields: Vec<(&str, Vec<String>)> = ID_FIELDS
+        .iter()
+        .map(|(name, set)| (*name, ids(contents, *set)))
+        .collect();
+    typed::restrict_fields(&mut schema, &fields);
+    let codes: Vec<Value> = ids(contents, IdSet::Code)
         .into_iter()
         .map(Value::String)
         .collect();
@@ -130,242 +103,36 @@ pub fn with_ids(mut schema: Value, content: &Content) -> Value {
     schema
 }
 
-/// The schema file (as `schema::all` names it) and definition of one item of a kind.
-fn item_schema(kind: ItemKind) -> (&'static str, Option<&'static str>) {
-    match kind {
-        ItemKind::Rules => ("rules.json", None),
-        ItemKind::Board => ("board.json", None),
-        ItemKind::Research => ("research.json", None),
-        ItemKind::Map => ("sectors.json", None),
-        ItemKind::Faction => ("faction.json", None),
-        ItemKind::Track => ("research.json", Some("Track")),
-        ItemKind::Planet => ("planets.json", Some("Planet")),
-        ItemKind::Sector => ("sectors.json", Some("Sector")),
-        ItemKind::TechTile => ("tech-tiles.json", Some("Tile")),
-        ItemKind::AdvancedTile => ("advanced-tech-tiles.json", Some("Tile")),
-        ItemKind::Booster => ("boosters.json", Some("Tile")),
-        ItemKind::RoundScoring => ("round-scoring.json", Some("Tile")),
-        ItemKind::FinalScoring => ("final-scoring.json", Some("FinalTile")),
-        ItemKind::FederationToken => ("federation-tokens.json", Some("FederationToken")),
-        ItemKind::BoardAction => ("board-actions.json", Some("BoardAction")),
-    }
-}
-
-/// Rewrites `#/definitions/X` references with `to` (`X` to the new reference).
-fn relocate(node: &mut Value, to: &dyn Fn(&str) -> String) {
-    match node {
-        Value::Object(obj) => {
-            if let Some(Value::String(r)) = obj.get_mut("$ref") {
-                if let Some(name) = r.strip_prefix("#/definitions/") {
-                    *r = to(name);
-                }
-            }
-            obj.values_mut().for_each(|v| relocate(v, to));
-        }
-        Value::Array(items) => items.iter_mut().for_each(|v| relocate(v, to)),
-        _ => {}
-    }
-}
-
-/// Where a `set` value's schema points to definitions of another schema file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Refs {
-    /// Into the file beside the overlay schema (`faction.json#/definitions/X`), for editors.
-    Beside,
-    /// Into copies of the definitions inside the overlay schema itself, for a check that
-    /// reads no other file.
-    Inside,
-}
-
-/// The names definitions of other schema files have when copied inside the overlay schema:
-/// their own name, unless another file (or the overlay) defines it otherwise, then
-/// `file__Name`.
-fn inside_names(
-    overlay: &Value,
-    schemas: &[(&'static str, Value)],
-) -> BTreeMap<(String, String), String> {
-    let mut first: BTreeMap<String, &Value> = BTreeMap::new();
-    if let Some(Value::Object(defs)) = overlay.get("definitions") {
-        first.extend(defs.iter().map(|(d, v)| (d.clone(), v)));
-    }
-    let mut out = BTreeMap::new();
-    for (file, schema) in schemas {
-        let Some(Value::Object(defs)) = schema.get("definitions") else {
-            continue;
-        };
-        for (d, v) in defs {
-            let name = match first.get(d) {
-                Some(seen) if *seen != v => format!("{}__{d}", file.trim_end_matches(".json")),
-                _ => {
-                    first.insert(d.clone(), v);
-                    d.clone()
-                }
-            };
-            out.insert((file.to_string(), d.clone()), name);
-        }
-    }
-    out
-}
-
-/// How deep below an item `set` paths are typed (the deepest content path is shallower).
-const MAX_TYPED_DEPTH: usize = 8;
-
-/// A path segment that stands for any list index, list element id or map key.
-const ANY_SEGMENT: &str = "[^.]+";
-
-/// The schema a `$ref` (`#/definitions/X`) in `file` points to, if it is one.
-fn deref<'a>(node: &'a Value, file: &'a Value) -> Option<(&'a Value, Option<&'a str>)> {
-    let r = node.get("$ref").and_then(Value::as_str)?;
-    let name = r.strip_prefix("#/definitions/")?;
-    Some((file.pointer(&format!("/definitions/{name}"))?, Some(name)))
-}
-
-/// What a field's schema stands for, looking through a `$ref`, an `allOf` of one and an
-/// optional value (`anyOf` of one schema and `null`), with the definition it names.
-fn resolved<'a>(node: &'a Value, file: &'a Value) -> (&'a Value, Option<&'a str>) {
-    if let Some(hit) = deref(node, file) {
-        return hit;
-    }
-    for key in ["allOf", "anyOf"] {
-        if let Some(Value::Array(list)) = node.get(key) {
-            let real: Vec<&Value> = list
-                .iter()
-                .filter(|v| v.get("type") != Some(&json!("null")))
-                .collect();
-            if real.len() == 1 && (key == "allOf" || list.len() == 2) {
-                return resolved(real[0], file);
-            }
-        }
-    }
-    (node, None)
-}
-
-/// Every path below an item schema, as segments (`ANY_SEGMENT` for a list element or map
-/// key), with the schema of the value found there; recursive definitions are entered once
-/// per path.
-fn typed_paths<'a>(
-    node: &'a Value,
-    file: &'a Value,
-    path: &mut Vec<String>,
-    seen: &mut Vec<&'a str>,
-    out: &mut Vec<(Vec<String>, &'a Value)>,
-) {
-    let (inner, def) = resolved(node, file);
-    if let Some(d) = def {
-        if seen.contains(&d) {
-            return;
-        }
-        seen.push(d);
-    }
-    if !path.is_empty() {
-        out.push((path.clone(), node));
-    }
-    if path.len() < MAX_TYPED_DEPTH {
-        let mut below =
-            |seg: String, child: &'a Value, path: &mut Vec<String>, seen: &mut Vec<&'a str>| {
-                path.push(seg);
-                typed_paths(child, file, path, seen, out);
-                path.pop();
-            };
-        if let Some(Value::Object(props)) = inner.get("properties") {
-            for (field, child) in props {
-                below(field.clone(), child, path, seen);
-            }
-        }
-        for key in ["items", "additionalProperties"] {
-            if let Some(child @ Value::Object(_)) = inner.get(key) {
-                below(ANY_SEGMENT.into(), child, path, seen);
-            }
-        }
-    }
-    if def.is_some() {
-        seen.pop();
-    }
-}
-
-/// The overlay schema with `set` values typed: for every kind and every path into its items
-/// that the content types know (`home`, `board.income.0`, `levels.1.immediate`, a bundle's
-/// code), `if kind and path are these, then value has the schema found there` (the schema lives
-/// in the kind's own file, referenced relatively, so the schemas must sit together). Paths
-/// through a list or map match any index, element id or key.
-pub fn typed_overlay(mut overlay: Value, schemas: &[(&'static str, Value)], refs: Refs) -> Value {
-    let mut rules = Vec::new();
-    let mut inside = serde_json::Map::new();
-    let names = match refs {
-        Refs::Inside => inside_names(&overlay, schemas),
-        Refs::Beside => BTreeMap::new(),
-    };
-    let inside_ref = |file: &str, d: &str| {
-        let name = names
-            .get(&(file.to_string(), d.to_string()))
-            .map_or(d, String::as_str);
-        format!("#/definitions/{name}")
-    };
-    for kind in ItemKind::ALL {
-        let (file, def) = item_schema(kind);
-        let Some((_, schema)) = schemas.iter().find(|(n, _)| *n == file) else {
-            continue;
-        };
-        let item = match def {
-            None => Some(schema),
-            Some(d) => schema.pointer(&format!("/definitions/{d}")),
-        };
-        let Some(item) = item else {
-            continue;
-        };
-        if refs == Refs::Inside {
-            if let Some(Value::Object(defs)) = schema.get("definitions") {
-                for (d, def_schema) in defs {
-                    let mut copy = def_schema.clone();
-                    relocate(&mut copy, &|x| inside_ref(file, x));
-                    let name = inside_ref(file, d).replace("#/definitions/", "");
-                    inside.entry(name).or_insert(copy);
-                }
-            }
-        }
-        let mut paths = Vec::new();
-        let mut seen: Vec<&str> = def.into_iter().collect();
-        typed_paths(item, schema, &mut Vec::new(), &mut seen, &mut paths);
-        for (segs, field_schema) in paths {
-            let mut typed = field_schema.clone();
-            match refs {
-                Refs::Beside => relocate(&mut typed, &|d| format!("{file}#/definitions/{d}")),
-                Refs::Inside => relocate(&mut typed, &|d| inside_ref(file, d)),
-            }
-            if let Some(o) = typed.as_object_mut() {
-                o.remove("description");
-            }
-            // Field names are plain words: only the separators need escaping in a pattern.
-            let path = if segs.iter().any(|s| s == ANY_SEGMENT) {
-                json!({"pattern": format!("^{}$", segs.join("\\."))})
-            } else {
-                json!({"const": segs.join(".")})
-            };
-            rules.push(json!({
-                "if": {
-                    "properties": {"kind": {"const": kind.name()}, "path": path},
-                    "required": ["kind", "path"],
-                },
-                "then": {"properties": {"value": typed}},
-            }));
-        }
-    }
-    if let Some(Value::Object(set)) = overlay.pointer_mut("/definitions/SetChange") {
-        set.insert("allOf".into(), Value::Array(rules));
-    }
-    if let Some(Value::Object(defs)) = overlay.pointer_mut("/definitions") {
-        for (name, def) in inside {
-            defs.entry(name).or_insert(def);
-        }
-    }
-    overlay
-}
-
-/// Every schema of `schema::all`, knowing the content's ids, with the overlay's values typed.
+/// Every schema of `schema::all`, knowing the content's ids, with the overlay's values typed
+/// and each change's target id one of its kind's.
 pub fn all_with_ids(content: &Content) -> Vec<(&'static str, Value)> {
+    all_with_ids_of(&[content])
+}
+
+/// [`all_with_ids`] knowing the ids of every one of `contents` (a designer's stack and the
+/// base under it: an overlay may name an item it removes).
+pub fn all_with_ids_of(contents: &[&Content]) -> Vec<(&'static str, Value)> {
     let schemas: Vec<(&'static str, Value)> = super::schema::plain()
         .into_iter()
-        .map(|(n, s)| (n, with_ids(s, content)))
+        .map(|(n, s)| (n, with_ids_of(s, contents)))
         .collect();
-    super::schema::with_typed_overlay(schemas)
+    let targets: Vec<(&str, Vec<String>)> = KINDS
+        .addressed()
+        .filter(|k| !k.is_single())
+        .map(|k| {
+            let ids: BTreeSet<String> = contents
+                .iter()
+                .flat_map(|c| c.provenance.ids(k))
+                .flatten()
+                .collect();
+            (k.name, ids.into_iter().collect())
+        })
+        .collect();
+    typed::with_typed_overlay(schemas, &KINDS)
+        .into_iter()
+        .map(|(n, s)| match n {
+            "overlay.json" => (n, typed::with_target_ids(s, &targets)),
+            _ => (n, s),
+        })
+        .collect()
 }

@@ -84,6 +84,11 @@ pub struct Resource {
     /// Most a player may hold (excess is lost); none means no cap.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cap: Option<i32>,
+    /// What the bots' position heuristic takes one unit to be worth before the game ends, in
+    /// hundredths of a VP (`30`: 0.3 VP; VP themselves are the unit, always worth 1). None:
+    /// 30, the worth of anything else the heuristic counts without a rate of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub worth_hundredths: Option<u32>,
 }
 
 /// End-game research VP.

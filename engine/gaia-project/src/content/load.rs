@@ -1,19 +1,20 @@
-//! Loading: parse every file with positions, apply overlays, check schemas, decode, check
-//! references, compile scripts — collecting every problem before giving up.
+//! Loading Gaia Project content: the core reads, overlays, schema-checks and checks duplicate
+//! ids by the kinds table ([`super::table::KINDS`]); here the documents are decoded into the
+//! game's types and the references between them and the shapes no schema can state checked.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::sync::Arc;
-
-use serde::de::DeserializeOwned;
 
 use super::effect::{Bundle, HOOK_ARITY};
 use super::kinds::*;
-use super::overlay::ItemKind;
 use super::refs::{RefKind, Refs};
-use super::{bounds, patch, schema, Content};
-use orrery_core::diagnostics::{Diagnostic, SchemaCheck, SourceDoc};
-use orrery_core::files::{ContentFiles, MAX_CONTENT_FILE_BYTES};
-use orrery_core::located::{LNode, Origin};
+use super::table::{file, KINDS};
+use super::{bounds, Content};
+use orrery_core::content::kinds::KindTable;
+use orrery_core::content::load::{diag_at, GameContent, Loaded, OverlaySource};
+use orrery_core::content::provenance::Provenance;
+use orrery_core::diagnostics::Diagnostic;
+use orrery_core::files::ContentFiles;
 use orrery_core::script::{Limits, ScriptHost};
 
 /// Power-cycle codes the game understands in bundles, besides content resources: the
@@ -30,296 +31,28 @@ pub const POWER_CODES: [&str; 5] = {
     ]
 };
 
-/// The kinds of content files.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) enum Kind {
-    Rules,
-    Planets,
-    Sectors,
-    Board,
-    Research,
-    TechTiles,
-    AdvancedTiles,
-    Boosters,
-    RoundScoring,
-    FinalScoring,
-    FederationTokens,
-    BoardActions,
-    Faction,
-}
-
-/// Single files: kind, file name, schema file.
-const SINGLE_FILES: [(Kind, &str, &str); 12] = [
-    (Kind::Rules, "rules.yaml", "rules.json"),
-    (Kind::Planets, "planets.yaml", "planets.json"),
-    (Kind::Sectors, "sectors.yaml", "sectors.json"),
-    (Kind::Board, "board.yaml", "board.json"),
-    (Kind::Research, "research.yaml", "research.json"),
-    (Kind::TechTiles, "tech-tiles.yaml", "tech-tiles.json"),
-    (
-        Kind::AdvancedTiles,
-        "advanced-tech-tiles.yaml",
-        "advanced-tech-tiles.json",
-    ),
-    (Kind::Boosters, "boosters.yaml", "boosters.json"),
-    (
-        Kind::RoundScoring,
-        "round-scoring.yaml",
-        "round-scoring.json",
-    ),
-    (
-        Kind::FinalScoring,
-        "final-scoring.yaml",
-        "final-scoring.json",
-    ),
-    (
-        Kind::FederationTokens,
-        "federation-tokens.yaml",
-        "federation-tokens.json",
-    ),
-    (
-        Kind::BoardActions,
-        "board-actions.yaml",
-        "board-actions.json",
-    ),
-];
-
-/// The folder holding one file per faction.
-pub const FACTIONS_DIR: &str = "factions/";
-/// The folder holding scripts.
-pub const SCRIPTS_DIR: &str = "scripts/";
-
-impl Kind {
-    fn schema_file(self) -> &'static str {
-        match self {
-            Kind::Faction => "faction.json",
-            k => SINGLE_FILES
-                .iter()
-                .find(|(kk, _, _)| *kk == k)
-                .map(|(_, _, s)| *s)
-                .unwrap_or("faction.json"),
-        }
-    }
-
-    fn classify(rel: &str) -> Option<Kind> {
-        let is_yaml = rel.ends_with(".yaml") || rel.ends_with(".yml");
-        if !is_yaml {
-            return None;
-        }
-        if let Some(rest) = rel.strip_prefix(FACTIONS_DIR) {
-            return (!rest.contains('/')).then_some(Kind::Faction);
-        }
-        let stem = rel.trim_end_matches(".yaml").trim_end_matches(".yml");
-        SINGLE_FILES
-            .iter()
-            .find(|(_, f, _)| f.trim_end_matches(".yaml") == stem)
-            .map(|(k, _, _)| *k)
-    }
-
-    /// Where items of an overlay item kind live: file kind and the list's pointer (empty: the
-    /// document itself is the item).
-    pub(crate) fn of_item(item: ItemKind) -> (Kind, &'static str) {
-        match item {
-            ItemKind::Rules => (Kind::Rules, ""),
-            ItemKind::Board => (Kind::Board, ""),
-            ItemKind::Research => (Kind::Research, ""),
-            ItemKind::Track => (Kind::Research, "/tracks"),
-            ItemKind::Planet => (Kind::Planets, "/planets"),
-            ItemKind::Sector => (Kind::Sectors, "/sectors"),
-            ItemKind::Map => (Kind::Sectors, ""),
-            ItemKind::Faction => (Kind::Faction, ""),
-            ItemKind::TechTile => (Kind::TechTiles, "/tiles"),
-            ItemKind::AdvancedTile => (Kind::AdvancedTiles, "/tiles"),
-            ItemKind::Booster => (Kind::Boosters, "/boosters"),
-            ItemKind::RoundScoring => (Kind::RoundScoring, "/tiles"),
-            ItemKind::FinalScoring => (Kind::FinalScoring, "/tiles"),
-            ItemKind::FederationToken => (Kind::FederationTokens, "/tokens"),
-            ItemKind::BoardAction => (Kind::BoardActions, "/actions"),
-        }
-    }
-}
-
-/// One content document with its located tree.
-#[derive(Debug, Clone)]
-pub(crate) struct Doc {
-    pub kind: Kind,
-    pub tree: LNode,
-}
-
-pub use orrery_core::files::OverlaySource;
-
-/// Where every effective value came from: the located trees after overlays.
-#[derive(Debug, Default)]
-pub struct Provenance {
-    docs: Vec<Doc>,
-    /// Every script by name: the file it came from and its source.
-    scripts: BTreeMap<String, (String, String)>,
-}
-
-impl Provenance {
-    /// The origin of the value at a dotted `path` inside an item (`""` for the item itself).
-    pub fn origin(&self, item: ItemKind, id: Option<&str>, path: &str) -> Option<Origin> {
-        let (kind, list) = Kind::of_item(item);
-        let (doc, base) = patch::find_item(&self.docs, kind, list, id)?;
-        let node = self.docs[doc].tree.at(&base)?;
-        let mut pointer = String::new();
-        let mut cur = node;
-        for seg in path.split('.').filter(|s| !s.is_empty()) {
-            let (next, seg_ptr) = patch::step(cur, seg)?;
-            pointer.push_str(&seg_ptr);
-            cur = next;
-        }
-        Some(cur.origin.clone())
-    }
-}
-
-impl Provenance {
-    /// The ids of the items of a kind, in content order; one `None` for a single item such as
-    /// `rules`.
-    pub fn ids(&self, item: ItemKind) -> Vec<Option<String>> {
-        let (kind, list) = Kind::of_item(item);
-        let docs = self.docs.iter().filter(|d| d.kind == kind);
-        if kind == Kind::Faction {
-            return docs
-                .filter_map(|d| d.tree.str_member("id").map(|s| Some(s.to_string())))
-                .collect();
-        }
-        if list.is_empty() {
-            return docs.take(1).map(|_| None).collect();
-        }
-        docs.take(1)
-            .filter_map(|d| d.tree.at(list))
-            .flat_map(|n| match &n.kind {
-                orrery_core::located::LKind::Seq(items) => items
-                    .iter()
-                    .filter_map(|i| i.str_member("id").map(|s| Some(s.to_string())))
-                    .collect(),
-                _ => Vec::new(),
-            })
-            .collect()
-    }
-
-    /// Every script by name (`x.rhai`), with the file it came from and its source.
-    pub fn scripts(&self) -> &BTreeMap<String, (String, String)> {
-        &self.scripts
-    }
-
-    /// The located tree of one item (after every overlay).
-    pub fn item(&self, item: ItemKind, id: Option<&str>) -> Option<&LNode> {
-        let (kind, list) = Kind::of_item(item);
-        let (doc, pointer) = patch::find_item(&self.docs, kind, list, id)?;
-        self.docs[doc].tree.at(&pointer)
-    }
-}
-
-fn diag_at(origin: &Origin, pointer: &str, message: impl Into<String>) -> Diagnostic {
-    Diagnostic {
-        file: origin.file.to_string(),
-        pos: origin.pos,
-        pointer: pointer.to_string(),
-        message: message.into(),
-    }
-}
-
 impl Content {
     /// Loads content and stacks overlays on it. On failure returns every problem found.
     pub fn load(
         files: &dyn ContentFiles,
         overlays: &[OverlaySource],
     ) -> Result<Content, Vec<Diagnostic>> {
-        let mut diags = Vec::new();
-        let mut docs = Vec::new();
-        let mut scripts: BTreeMap<String, (String, String)> = BTreeMap::new();
-        for (shown, problem) in files.problems() {
-            diags.push(Diagnostic::plain(&shown, problem));
-        }
-        for rel in files.list() {
-            let shown = files.display_name(&rel);
-            if let Some(name) = rel.strip_prefix(SCRIPTS_DIR) {
-                if name.ends_with(".rhai") {
-                    match files.read(&rel) {
-                        Ok(src) => {
-                            scripts.insert(name.to_string(), (shown, src));
-                        }
-                        Err(e) => diags.push(Diagnostic::plain(&shown, e)),
-                    }
-                }
-                continue;
-            }
-            let Some(kind) = Kind::classify(&rel) else {
-                if rel.ends_with(".yaml") || rel.ends_with(".yml") {
-                    diags.push(Diagnostic::plain(
-                        &shown,
-                        "not a known content file (expected one of the files named in ARCHITECTURE.md)",
-                    ));
-                }
-                continue;
-            };
-            let text = match files.read(&rel) {
-                Ok(t) if t.len() as u64 > MAX_CONTENT_FILE_BYTES => {
-                    diags.push(Diagnostic::plain(&shown, too_big(t.len())));
-                    continue;
-                }
-                Ok(t) => t,
-                Err(e) => {
-                    diags.push(Diagnostic::plain(&shown, e));
-                    continue;
-                }
-            };
-            match SourceDoc::parse(&shown, &text) {
-                Ok(doc) => {
-                    let file: Arc<str> = Arc::from(shown.as_str());
-                    let tree = LNode::from_doc(&doc, &file);
-                    docs.push(Doc { kind, tree });
-                }
-                Err(d) => diags.push(d),
-            }
-        }
-        for (kind, name, _) in SINGLE_FILES {
-            if !docs.iter().any(|d| d.kind == kind) && !diags.iter().any(|d| d.file.ends_with(name))
-            {
-                diags.push(Diagnostic::plain(
-                    &files.display_name(name),
-                    "missing content file",
-                ));
-            }
-        }
+        let (mut content, loaded) = Content::load_with_provenance(files, overlays)?;
+        let (host, provenance) = loaded.into_parts();
+        content.scripts = Arc::new(host);
+        content.provenance = Arc::new(provenance);
+        Ok(content)
+    }
+}
 
-        for ov in overlays {
-            patch::apply_overlay(ov, &mut docs, &mut scripts, &mut diags);
-        }
+impl GameContent for Content {
+    fn table() -> &'static KindTable {
+        &KINDS
+    }
 
-        // Schema checks, then typed decoding of the documents that pass.
-        let mut checks: HashMap<&'static str, SchemaCheck> = HashMap::new();
-        // Content files only (an overlay is checked as it is applied).
-        for (name, schema) in schema::plain() {
-            match SchemaCheck::new(&schema) {
-                Ok(c) => {
-                    checks.insert(name, c);
-                }
-                Err(e) => diags.push(Diagnostic::plain(name, format!("bad schema: {e}"))),
-            }
-        }
-        let mut valid = vec![false; docs.len()];
-        for (i, doc) in docs.iter().enumerate() {
-            let Some(check) = checks.get(doc.kind.schema_file()) else {
-                continue;
-            };
-            let errors = check.errors(&doc.tree.to_value());
-            valid[i] = errors.is_empty();
-            for e in errors {
-                let origin = if e.at_key {
-                    doc.tree.key_origin_at(&e.pointer)
-                } else {
-                    doc.tree.origin_at(&e.pointer)
-                };
-                diags.push(diag_at(&origin, &e.pointer, e.message));
-            }
-        }
-
-        let host = compile_scripts(&scripts, &mut diags);
-        let parts = decode_all(&docs, &valid, &mut diags);
-        check_references(&parts, &docs, &host, &scripts, &mut diags);
+    fn decode(loaded: &Loaded, diags: &mut Vec<Diagnostic>) -> Option<Content> {
+        let parts = Parts::decode(loaded, diags);
+        check_references(&parts, loaded, diags);
         bounds::check(
             &bounds::Decoded {
                 rules: parts.rules.as_ref(),
@@ -330,91 +63,11 @@ impl Content {
                 round_scoring: parts.round_scoring.as_ref(),
                 final_scoring: parts.final_scoring.as_ref(),
             },
-            &docs,
-            &mut diags,
+            loaded,
+            diags,
         );
-        let content = parts.into_content().map(|mut c| {
-            c.scripts = Arc::new(host);
-            c
-        });
-        sort_dedup(&mut diags);
-        match content {
-            Some(mut c) if diags.is_empty() => {
-                c.provenance = Arc::new(Provenance { docs, scripts });
-                Ok(c)
-            }
-            _ => {
-                if diags.is_empty() {
-                    diags.push(Diagnostic::plain("content", "content could not be decoded"));
-                }
-                Err(diags)
-            }
-        }
+        parts.into_content()
     }
-}
-
-/// The message for a content or overlay file over [`MAX_CONTENT_FILE_BYTES`].
-pub(crate) fn too_big(len: usize) -> String {
-    format!("the file is {len} bytes, more than the limit of {MAX_CONTENT_FILE_BYTES} bytes")
-}
-
-fn sort_dedup(diags: &mut Vec<Diagnostic>) {
-    diags.sort_by(|a, b| {
-        (&a.file, a.pos.map(|p| (p.line, p.col)), &a.message).cmp(&(
-            &b.file,
-            b.pos.map(|p| (p.line, p.col)),
-            &b.message,
-        ))
-    });
-    diags.dedup_by(|a, b| a.file == b.file && a.pos == b.pos && a.message == b.message);
-}
-
-fn compile_scripts(
-    scripts: &BTreeMap<String, (String, String)>,
-    diags: &mut Vec<Diagnostic>,
-) -> ScriptHost {
-    let mut host = ScriptHost::new(Limits::default());
-    for (name, (shown, src)) in scripts {
-        if let Err(e) = host.compile(name, src) {
-            diags.push(Diagnostic {
-                file: shown.clone(),
-                pos: e.line.map(|line| orrery_core::diagnostics::Pos {
-                    line,
-                    col: e.col.unwrap_or(1),
-                }),
-                pointer: String::new(),
-                message: e.message,
-            });
-        }
-    }
-    host
-}
-
-fn decode<T: DeserializeOwned>(doc: &Doc, diags: &mut Vec<Diagnostic>) -> Option<T> {
-    match serde_json::from_value::<T>(doc.tree.to_value()) {
-        Ok(v) => Some(v),
-        Err(e) => {
-            diags.push(diag_at(&doc.tree.origin, "", e.to_string()));
-            None
-        }
-    }
-}
-
-fn single<T: DeserializeOwned>(
-    docs: &[Doc],
-    valid: &[bool],
-    kind: Kind,
-    diags: &mut Vec<Diagnostic>,
-) -> Option<T> {
-    let mut found = docs.iter().enumerate().filter(|(_, d)| d.kind == kind);
-    let (i, doc) = found.next()?;
-    if let Some((_, dup)) = found.next() {
-        diags.push(diag_at(&dup.tree.origin, "", "a second file of this kind"));
-    }
-    if !valid[i] {
-        return None;
-    }
-    decode(doc, diags)
 }
 
 /// Every document decoded on its own, so that reference checks can run on whatever is valid.
@@ -462,66 +115,30 @@ impl Parts {
     }
 }
 
-fn decode_all(docs: &[Doc], valid: &[bool], diags: &mut Vec<Diagnostic>) -> Parts {
-    let mut parts = Parts {
-        factions_ok: true,
-        ..Default::default()
-    };
-    for (i, doc) in docs
-        .iter()
-        .enumerate()
-        .filter(|(_, d)| d.kind == Kind::Faction)
-    {
-        match valid[i].then(|| decode::<Faction>(doc, diags)).flatten() {
-            Some(f) => parts.factions.push((i, f)),
-            None => parts.factions_ok = false,
-        }
-    }
-    parts.rules = single(docs, valid, Kind::Rules, diags);
-    parts.planets = single(docs, valid, Kind::Planets, diags);
-    parts.sectors = single(docs, valid, Kind::Sectors, diags);
-    parts.board = single(docs, valid, Kind::Board, diags);
-    parts.research = single(docs, valid, Kind::Research, diags);
-    parts.tech_tiles = single(docs, valid, Kind::TechTiles, diags);
-    parts.advanced_tiles = single(docs, valid, Kind::AdvancedTiles, diags);
-    parts.boosters = single(docs, valid, Kind::Boosters, diags);
-    parts.round_scoring = single(docs, valid, Kind::RoundScoring, diags);
-    parts.final_scoring = single(docs, valid, Kind::FinalScoring, diags);
-    parts.federation_tokens = single(docs, valid, Kind::FederationTokens, diags);
-    parts.board_actions = single(docs, valid, Kind::BoardActions, diags);
-    parts
-}
-
-/// Reports a duplicate id among `(id, pointer)` pairs of one document.
-fn duplicates<'a>(
-    doc: &Doc,
-    ids: impl Iterator<Item = (&'a str, String)>,
-    noun: &str,
-    diags: &mut Vec<Diagnostic>,
-) {
-    let mut seen = BTreeSet::new();
-    for (id, ptr) in ids {
-        if !seen.insert(id.to_string()) {
-            diags.push(diag_at(
-                &doc.tree.origin_at(&ptr),
-                &ptr,
-                format!("duplicate {noun} id \"{id}\""),
-            ));
+impl Parts {
+    fn decode(loaded: &Loaded, diags: &mut Vec<Diagnostic>) -> Parts {
+        let factions = loaded.each::<Faction>(file::FACTIONS, diags);
+        Parts {
+            factions_ok: factions.is_some(),
+            factions: factions.unwrap_or_default(),
+            rules: loaded.single(file::RULES, diags),
+            planets: loaded.single(file::PLANETS, diags),
+            sectors: loaded.single(file::SECTORS, diags),
+            board: loaded.single(file::BOARD, diags),
+            research: loaded.single(file::RESEARCH, diags),
+            tech_tiles: loaded.single(file::TECH_TILES, diags),
+            advanced_tiles: loaded.single(file::ADVANCED_TILES, diags),
+            boosters: loaded.single(file::BOOSTERS, diags),
+            round_scoring: loaded.single(file::ROUND_SCORING, diags),
+            final_scoring: loaded.single(file::FINAL_SCORING, diags),
+            federation_tokens: loaded.single(file::FEDERATION_TOKENS, diags),
+            board_actions: loaded.single(file::BOARD_ACTIONS, diags),
         }
     }
 }
 
-fn doc_of(docs: &[Doc], kind: Kind) -> Option<&Doc> {
-    docs.iter().find(|d| d.kind == kind)
-}
-
-fn check_references(
-    c: &Parts,
-    docs: &[Doc],
-    host: &ScriptHost,
-    scripts: &BTreeMap<String, (String, String)>,
-    diags: &mut Vec<Diagnostic>,
-) {
+fn check_references(c: &Parts, loaded: &Loaded, diags: &mut Vec<Diagnostic>) {
+    let (docs, host, scripts) = (&loaded.docs, &loaded.host, &loaded.scripts);
     // Each set of known ids exists only when its file decoded; references into a file that
     // did not decode are not checked (its own errors are reported already).
     let codes: Option<BTreeSet<&str>> = c.rules.as_ref().map(|r| {
@@ -551,16 +168,16 @@ fn check_references(
         .as_ref()
         .map(|t| t.tokens.iter().map(|t| t.id.as_str()).collect());
 
-    let mut per_doc: Vec<(&Doc, Refs)> = Vec::new();
-    let mut add = |kind: Kind, fill: &dyn Fn(&mut Refs)| {
-        if let Some(doc) = doc_of(docs, kind) {
+    let mut per_doc: Vec<(&orrery_core::content::load::Doc, Refs)> = Vec::new();
+    let mut add = |file: &str, fill: &dyn Fn(&mut Refs)| {
+        if let Some(doc) = loaded.doc_of(file) {
             let mut r = Refs::default();
             fill(&mut r);
             per_doc.push((doc, r));
         }
     };
     if let Some(board) = &c.board {
-        add(Kind::Board, &|r| {
+        add(file::BOARD, &|r| {
             r.bundle(&board.start, "/start");
             r.income(&board.income, "/income");
             r.conversions(&board.conversions, "/conversions");
@@ -592,7 +209,7 @@ fn check_references(
         });
     }
     if let Some(rules) = &c.rules {
-        add(Kind::Rules, &|r| {
+        add(file::RULES, &|r| {
             r.bundle(&rules.satellite_cost, "/satellite_cost");
             r.bundle(&rules.start, "/start");
             r.add(
@@ -612,14 +229,14 @@ fn check_references(
         });
     }
     if let Some(planets_file) = &c.planets {
-        add(Kind::Planets, &|r| {
+        add(file::PLANETS, &|r| {
             for (i, p) in planets_file.wheel.iter().enumerate() {
                 r.add(RefKind::Planet, p, format!("/wheel/{i}"));
             }
         });
     }
     if let Some(research) = &c.research {
-        add(Kind::Research, &|r| {
+        add(file::RESEARCH, &|r| {
             r.bundle(&research.cost, "/cost");
             for (i, t) in research.tracks.iter().enumerate() {
                 for (l, a) in t.levels.iter().enumerate() {
@@ -633,7 +250,7 @@ fn check_references(
         });
     }
     if let Some(tech_tiles) = &c.tech_tiles {
-        add(Kind::TechTiles, &|r| {
+        add(file::TECH_TILES, &|r| {
             tiles_refs(r, &tech_tiles.tiles, "/tiles");
             for (i, p) in tech_tiles.positions.iter().enumerate() {
                 if let Some(t) = &p.track {
@@ -643,36 +260,36 @@ fn check_references(
         });
     }
     if let Some(advanced) = &c.advanced_tiles {
-        add(Kind::AdvancedTiles, &|r| {
+        add(file::ADVANCED_TILES, &|r| {
             tiles_refs(r, &advanced.tiles, "/tiles")
         });
     }
     if let Some(boosters) = &c.boosters {
-        add(Kind::Boosters, &|r| {
+        add(file::BOOSTERS, &|r| {
             tiles_refs(r, &boosters.boosters, "/boosters")
         });
     }
     if let Some(round) = &c.round_scoring {
-        add(Kind::RoundScoring, &|r| {
+        add(file::ROUND_SCORING, &|r| {
             tiles_refs(r, &round.tiles, "/tiles")
         });
     }
     if let Some(finals) = &c.final_scoring {
-        add(Kind::FinalScoring, &|r| {
+        add(file::FINAL_SCORING, &|r| {
             for (i, t) in finals.tiles.iter().enumerate() {
                 r.count(&t.count, &format!("/tiles/{i}/count"));
             }
         });
     }
     if let Some(fed) = &c.federation_tokens {
-        add(Kind::FederationTokens, &|r| {
+        add(file::FEDERATION_TOKENS, &|r| {
             for (i, t) in fed.tokens.iter().enumerate() {
                 r.effects(&t.reward, &format!("/tokens/{i}/reward"));
             }
         });
     }
     if let Some(actions) = &c.board_actions {
-        add(Kind::BoardActions, &|r| {
+        add(file::BOARD_ACTIONS, &|r| {
             for (i, a) in actions.actions.iter().enumerate() {
                 r.bundle(&a.cost, &format!("/actions/{i}/cost"));
                 r.effects(&a.effects, &format!("/actions/{i}/effects"));
@@ -794,145 +411,8 @@ fn check_references(
         }
     }
 
-    // Duplicate ids.
-    let mut faction_ids = BTreeSet::new();
-    for (di, f) in &c.factions {
-        let doc = &docs[*di];
-        if !faction_ids.insert(f.id.as_str()) {
-            diags.push(diag_at(
-                &doc.tree.origin_at("/id"),
-                "/id",
-                format!("duplicate faction id \"{}\"", f.id),
-            ));
-        }
-    }
-    let lists: [(Kind, Vec<&str>, &str, &str); 11] = [
-        (
-            Kind::TechTiles,
-            c.tech_tiles
-                .iter()
-                .flat_map(|x| &x.tiles)
-                .map(|t| t.id.as_str())
-                .collect(),
-            "/tiles",
-            "tech tile",
-        ),
-        (
-            Kind::AdvancedTiles,
-            c.advanced_tiles
-                .iter()
-                .flat_map(|x| &x.tiles)
-                .map(|t| t.id.as_str())
-                .collect(),
-            "/tiles",
-            "advanced tech tile",
-        ),
-        (
-            Kind::Boosters,
-            c.boosters
-                .iter()
-                .flat_map(|x| &x.boosters)
-                .map(|t| t.id.as_str())
-                .collect(),
-            "/boosters",
-            "booster",
-        ),
-        (
-            Kind::RoundScoring,
-            c.round_scoring
-                .iter()
-                .flat_map(|x| &x.tiles)
-                .map(|t| t.id.as_str())
-                .collect(),
-            "/tiles",
-            "round scoring tile",
-        ),
-        (
-            Kind::FinalScoring,
-            c.final_scoring
-                .iter()
-                .flat_map(|x| &x.tiles)
-                .map(|t| t.id.as_str())
-                .collect(),
-            "/tiles",
-            "final scoring tile",
-        ),
-        (
-            Kind::FederationTokens,
-            c.federation_tokens
-                .iter()
-                .flat_map(|x| &x.tokens)
-                .map(|t| t.id.as_str())
-                .collect(),
-            "/tokens",
-            "federation token",
-        ),
-        (
-            Kind::BoardActions,
-            c.board_actions
-                .iter()
-                .flat_map(|x| &x.actions)
-                .map(|t| t.id.as_str())
-                .collect(),
-            "/actions",
-            "board action",
-        ),
-        (
-            Kind::Research,
-            c.research
-                .iter()
-                .flat_map(|x| &x.tracks)
-                .map(|t| t.id.as_str())
-                .collect(),
-            "/tracks",
-            "research track",
-        ),
-        (
-            Kind::Planets,
-            c.planets
-                .iter()
-                .flat_map(|x| &x.planets)
-                .map(|t| t.id.as_str())
-                .collect(),
-            "/planets",
-            "planet type",
-        ),
-        (
-            Kind::Sectors,
-            c.sectors
-                .iter()
-                .flat_map(|x| &x.sectors)
-                .map(|t| t.id.as_str())
-                .collect(),
-            "/sectors",
-            "sector",
-        ),
-        (
-            Kind::Board,
-            c.board
-                .iter()
-                .flat_map(|x| &x.buildings)
-                .map(|t| t.id.as_str())
-                .collect(),
-            "/buildings",
-            "building",
-        ),
-    ];
-    for (kind, ids, list, noun) in lists {
-        if let Some(doc) = doc_of(docs, kind) {
-            duplicates(
-                doc,
-                ids.into_iter()
-                    .enumerate()
-                    .map(|(i, id)| (id, format!("{list}/{i}/id"))),
-                noun,
-                diags,
-            );
-        }
-    }
-
     // Shapes that the schema cannot state.
-    if let Some(doc) = doc_of(docs, Kind::Sectors) {
+    if let Some(doc) = loaded.doc_of(file::SECTORS) {
         let letters: BTreeSet<char> = c
             .planets
             .iter()
@@ -1006,7 +486,7 @@ fn check_references(
             }
         }
     }
-    if let (Some(doc), Some(tech)) = (doc_of(docs, Kind::TechTiles), &c.tech_tiles) {
+    if let (Some(doc), Some(tech)) = (loaded.doc_of(file::TECH_TILES), &c.tech_tiles) {
         if tech.positions.len() != tech.tiles.len() {
             diags.push(diag_at(
                 &doc.tree.origin_at("/positions"),

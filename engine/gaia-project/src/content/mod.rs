@@ -17,17 +17,20 @@ pub mod inspect;
 pub mod kinds;
 mod load;
 pub mod overlay;
-mod patch;
 pub mod reference;
 pub mod refs;
 pub mod schema;
+pub mod table;
 
 use std::sync::Arc;
 
 pub use effect::*;
 pub use kinds::*;
-pub use load::{OverlaySource, Provenance};
+pub use load::POWER_CODES;
+pub use orrery_core::content::load::OverlaySource;
+pub use orrery_core::content::provenance::Provenance;
 pub use orrery_core::files::{ContentFiles, DirFiles, MemFiles};
+pub use table::{kind, KINDS};
 
 use orrery_core::script::ScriptHost;
 

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use super::overlay::ItemKind;
+use super::table::KINDS;
 use super::{schema, Content};
 use orrery_core::located::{LKind, LNode};
 
@@ -36,7 +36,7 @@ fn uses<'a>(content: &'a Content, hit: &dyn Fn(&LNode) -> bool) -> Vec<&'a LNode
         }
     }
     let mut out = Vec::new();
-    for k in ItemKind::ALL {
+    for k in KINDS.addressed() {
         for id in content.provenance.ids(k) {
             if let Some(n) = content.provenance.item(k, id.as_deref()) {
                 find(n, hit, &mut out);

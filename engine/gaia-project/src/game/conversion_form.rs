@@ -3,7 +3,8 @@
 
 use smallvec::SmallVec;
 
-use super::legal::{codes_key, plain_gain};
+use super::bundle::{codes_key, plain_gain};
+use super::lookup::index_of;
 use crate::content::{Content, Conversion, Effect};
 use crate::notation::{Amount, Amounts, Command};
 use crate::power::Code;
@@ -37,12 +38,9 @@ impl PayCode {
             Some(Code::GaiaTokens) => PayCode::GaiaTokens,
             Some(Code::Area3Tokens) => PayCode::Area3Tokens,
             Some(Code::Gaiaformers) => PayCode::Gaiaformers,
-            None => content
-                .rules
-                .resources
-                .iter()
-                .position(|r| r.id == code)
-                .map_or(PayCode::Unknown, PayCode::Resource),
+            None => {
+                index_of(&content.rules.resources, code).map_or(PayCode::Unknown, PayCode::Resource)
+            }
         }
     }
 }

@@ -1,90 +1,14 @@
 //! Interpreting the effect language for one seat: gains, payments, counts, triggers.
 
 use super::conversion_form::PayCode;
+use super::follow::Follow;
+use super::happened::{event_matches, Happened};
+use super::lookup::by_id;
 use super::{err, Game, MoveError};
 use crate::content::{Bundle, Count, Effect, Event, Grants, Modifier, PlanetKind, ResearchChoice};
-use crate::game::turn::Follow;
 use crate::player::substitutions;
 use crate::power::{Area, Code};
 use orrery_core::hex::Hex;
-
-/// Something that happened, for triggers: the facts a trigger's filter and a hook's `event`
-/// read. The seat that acted is passed beside it (see [`Game::fire`]).
-#[derive(Debug, Clone)]
-pub(crate) enum Happened<'a> {
-    /// A building was built.
-    Built {
-        building: &'a str,
-        planet: &'a str,
-        /// The space built on.
-        idx: usize,
-        new_type: bool,
-        shared: bool,
-        /// The building it replaced (an upgrade or a downgrade).
-        upgrade_from: Option<&'a str>,
-    },
-    /// A research level was advanced.
-    ResearchStep { track: &'a str, level: u32 },
-    /// A terraforming step was taken while building on a space.
-    TerraformStep { idx: usize },
-    /// A federation token was gained.
-    FederationToken { id: &'a str },
-    /// A neighbour's charge was accepted.
-    ChargeAccepted {
-        amount: u32,
-        from: Option<super::ChargeFrom>,
-    },
-}
-
-impl Happened<'_> {
-    /// The space where it happened, when it happened on the map.
-    pub(crate) fn space(&self) -> Option<usize> {
-        match self {
-            Happened::Built { idx, .. } | Happened::TerraformStep { idx } => Some(*idx),
-            Happened::ChargeAccepted { from, .. } => from.map(|f| f.space),
-            Happened::ResearchStep { .. } | Happened::FederationToken { .. } => None,
-        }
-    }
-}
-
-/// Whether a trigger's event is what happened (the facts about the build itself).
-fn event_matches(ev: &Event, what: &Happened<'_>) -> bool {
-    match (ev, what) {
-        (
-            Event::Built(f),
-            Happened::Built {
-                building,
-                planet,
-                new_type,
-                shared,
-                ..
-            },
-        ) => {
-            (f.buildings.is_empty() || f.buildings.iter().any(|b| b == building))
-                && f.planet.as_deref().is_none_or(|p| p == *planet && !*shared)
-                && (!f.new_planet_type || *new_type)
-                && f.shared.is_none_or(|s| s == *shared)
-        }
-        (Event::ResearchStep, Happened::ResearchStep { .. })
-        | (Event::TerraformStep, Happened::TerraformStep { .. })
-        | (Event::FederationToken, Happened::FederationToken { .. })
-        | (Event::ChargeAccepted, Happened::ChargeAccepted { .. }) => true,
-        _ => false,
-    }
-}
-
-/// Whether content holds a trigger that reacts to other seats (`by: others` or `any`): only
-/// then does firing an event look at the other seats' triggers.
-pub(crate) fn content_watches(content: &crate::content::Content) -> bool {
-    let mut watches = false;
-    content.each_grants(|g| {
-        watches |= g
-            .triggers
-            .iter()
-            .any(|t| t.by != crate::content::Scope::Own);
-    });
-    watches
-}
 
 impl Game {
     /// Everything active for a seat, tagged with the VP source it books to.
@@ -376,12 +300,7 @@ impl Game {
         id: &str,
         source: &str,
     ) -> Result<(), MoveError> {
-        let token = self
-            .content
-            .federation_tokens
-            .tokens
-            .iter()
-            .find(|t| t.id == id)
+        let token = by_id(&self.content.federation_tokens.tokens, id)
             .cloned()
             .ok_or_else(|| MoveError(format!("unknown federation token {id}")))?;
         self.state.players[seat]
@@ -459,13 +378,7 @@ impl Game {
             .checked_sub(1)
             .and_then(|r| self.state.setup.round_scoring.get(r))
         {
-            if let Some(tile) = self
-                .content
-                .round_scoring
-                .tiles
-                .iter()
-                .find(|t| &t.id == tile_id)
-            {
+            if let Some(tile) = by_id(&self.content.round_scoring.tiles, tile_id) {
                 for t in &tile.triggers {
                     if reaches(t) {
                         due.push(("round scoring", t.effects.clone()));

@@ -1,40 +1,56 @@
 //! [`Evaluate`] for [`Game`]: a seat's VP plus what its holdings are worth, in VP, before the
 //! game ends — resources and power by rough exchange rates, income still to come, buildings on
 //! the map, research levels toward end-game research scoring. Everything is read from content
-//! (resource codes, building costs, income, research scoring); no faction or tile is named.
+//! (resource worths, building costs, income, research scoring); no faction or tile is named.
 
+use super::lookup::by_id;
 use super::{Game, Stage};
-use crate::content::{Bundle, Effect};
+use crate::content::{Bundle, Content, Effect, Resource};
+use crate::player::VP;
 use crate::power::{Area, Code};
 use orrery_core::play_api::Evaluate;
 
-/// Rough VP worth of one unit of a resource or power-cycle code.
-fn code_worth(code: &str) -> f64 {
+/// The worth of one unit of a resource that content gives none (and of a code that names no
+/// resource), in hundredths of a VP.
+const DEFAULT_WORTH_HUNDREDTHS: u32 = 30;
+
+/// Rough VP worth of one unit of a code: a resource's `worth` from content (VP are the unit),
+/// and fixed rates for this game's power-cycle codes.
+fn code_worth(content: &Content, code: &str) -> f64 {
     match Code::of(code) {
         Some(Code::Charge) => 0.2,
         Some(Code::Tokens) => 0.25,
         Some(Code::Gaiaformers) => 1.5,
         Some(Code::GaiaTokens | Code::Area3Tokens) => 0.3,
-        None => match code {
-            "vp" => 1.0,
-            "c" => 0.3,
-            "o" => 0.9,
-            "k" => 0.8,
-            "q" => 2.4,
-            _ => 0.3,
-        },
+        None if code == VP => 1.0,
+        None => by_id(&content.rules.resources, code)
+            .map_or(worth(DEFAULT_WORTH_HUNDREDTHS), resource_worth),
     }
 }
 
-fn bundle_worth(b: &Bundle) -> f64 {
-    b.iter().map(|(c, n)| code_worth(c) * f64::from(n)).sum()
+/// What content says one unit of a resource is worth, in VP.
+fn resource_worth(r: &Resource) -> f64 {
+    worth(r.worth_hundredths.unwrap_or(DEFAULT_WORTH_HUNDREDTHS))
 }
 
-fn effects_worth(effects: &[Effect]) -> f64 {
+/// A worth in hundredths of a VP, in VP (the nearest `f64`, as the decimal written out).
+fn worth(hundredths: u32) -> f64 {
+    f64::from(hundredths) / 100.0
+}
+
+/// What a bundle is worth.
+fn bundle_worth(content: &Content, b: &Bundle) -> f64 {
+    b.iter()
+        .map(|(c, n)| code_worth(content, c) * f64::from(n))
+        .sum()
+}
+
+/// What the plain gains among effects are worth.
+fn effects_worth(content: &Content, effects: &[Effect]) -> f64 {
     effects
         .iter()
         .map(|e| match e {
-            Effect::Gain(b) => bundle_worth(b),
+            Effect::Gain(b) => bundle_worth(content, b),
             _ => 0.0,
         })
         .sum()
@@ -44,15 +60,15 @@ impl Evaluate for Game {
     fn value(&self, seat: usize) -> f64 {
         let c = &self.content;
         let p = &self.state.players[seat];
-        let vp = f64::from(p.resource(c, crate::player::VP));
+        let vp = f64::from(p.resource(c, VP));
         if self.state.stage == Stage::Finished || p.faction.is_empty() {
             return vp;
         }
         let rules = &c.rules;
         let mut v = vp;
         for (r, n) in rules.resources.iter().zip(&p.resources) {
-            if r.id != crate::player::VP {
-                v += code_worth(&r.id) * f64::from(*n);
+            if r.id != VP {
+                v += resource_worth(r) * f64::from(*n);
             }
         }
         let pw = &p.power;
@@ -65,14 +81,14 @@ impl Evaluate for Game {
         let incomes_left = f64::from(rules.rounds.saturating_sub(self.state.round));
         if incomes_left > 0.0 {
             let income = p.income(c, self.faction(seat), self.board(seat));
-            v += incomes_left * effects_worth(&income);
+            v += incomes_left * effects_worth(c, &income);
         }
         // Buildings: a presence on the map (final scoring, federations, leech) and what they
         // cost to put there.
         for b in &self.board(seat).buildings {
             let n = f64::from(p.built_count(&b.id));
             if n > 0.0 {
-                v += n * (1.5 + 0.5 * bundle_worth(&b.cost));
+                v += n * (1.5 + 0.5 * bundle_worth(c, &b.cost));
             }
         }
         let rs = &rules.research_scoring;
@@ -82,5 +98,61 @@ impl Evaluate for Game {
         }
         v += 2.0 * p.techs.len() as f64 + 3.0 * p.advanced.len() as f64;
         v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The worths come from content: on the made-up game of `content/fixture.rs`, whose `gold`
+    //! states none, giving it one changes what a seat holding gold is worth.
+
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::content::{fixture, Content};
+    use crate::game::{lookup, Setup};
+    use crate::notation::Command;
+    use orrery_core::rng::Rng;
+
+    /// Seat 0 of the made-up game after choosing its faction, with gold's worth as given.
+    fn seat_with_gold_worth(worth: Option<u32>) -> Game {
+        let mut files = fixture::files();
+        if let Some(w) = worth {
+            let rules = files.files.get_mut("rules.yaml").expect("rules");
+            let plain = "{id: gold, name: Gold, cap: 9}";
+            assert!(rules.contains(plain), "the fixture's gold");
+            *rules = rules.replace(
+                plain,
+                &format!("{{id: gold, name: Gold, cap: 9, worth_hundredths: {w}}}"),
+            );
+        }
+        let content = Arc::new(Content::load(&files, &[]).expect("valid"));
+        let setup = Setup::random(&content, 2, &mut Rng::new(5)).expect("setup");
+        let mut g = Game::new(content, setup).expect("game");
+        g.apply_part(&Command::Faction("zorgs".into()))
+            .expect("faction");
+        g.apply_part(&Command::EndTurn).expect("end");
+        let gold = lookup::index_of(&g.content.rules.resources, "gold").expect("gold");
+        g.state.players[0].resources[gold] = 6;
+        // Built again from its state, so that the seat's faction board is looked up.
+        Game::from_state(g.content.clone(), g.state.clone())
+    }
+
+    #[test]
+    fn a_resource_is_worth_what_content_says() {
+        let plain = seat_with_gold_worth(None);
+        let held = plain.state.players[0].resource(&plain.content, "gold");
+        assert_eq!(held, 6);
+        let default = plain.value(0);
+        // Unstated, gold is worth the default, as stating the default says.
+        assert_eq!(seat_with_gold_worth(Some(30)).value(0), default);
+        // Worth 5 VP instead of 0.3: at least the gold held is worth 4.7 VP more each (its
+        // income and the building costs in gold count too).
+        let rich = seat_with_gold_worth(Some(500)).value(0);
+        assert!(
+            rich - default >= 4.7 * f64::from(held) - 1e-9,
+            "{rich} vs {default}"
+        );
+        assert!(seat_with_gold_worth(Some(0)).value(0) < default);
     }
 }

@@ -3,186 +3,17 @@
 //! one; whatever goes wrong in it refuses the move with the script, function and line.
 //! The contract is described for designers in `docs/scripting.md`.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::Ordering;
 
 use serde_json::{json, Map, Value};
 
+use super::happened::Happened;
+use super::hook_protocol::{schema_problem, CostParts, HookCall, HookCalls, Site, MAX_HOOK_AMOUNT};
+use super::lookup::by_id;
 use super::{Game, MoveError};
-use crate::content::{
-    schema, Bundle, Condition, Content, Effect, Modifier, ResearchChoice, ScriptRef,
-};
+use crate::content::{Bundle, Effect, Modifier, ResearchChoice, ScriptRef};
 use crate::player::hook_key;
-use orrery_core::diagnostics::SchemaCheck;
 use orrery_core::script::ScriptError;
-
-/// The largest amount (of a resource, steps, range) a hook may return in one effect or cost.
-pub const MAX_HOOK_AMOUNT: i32 = 1000;
-
-/// Operations a game's hooks may run in all, unless set otherwise
-/// ([`Game::set_hook_budget`]): every call counts, in play, in listing and in bots' lookahead.
-pub use orrery_core::script::DEFAULT_HOOK_BUDGET;
-
-/// How many distinct hook errors a game keeps (with how often each occurred).
-pub const KEPT_HOOK_ERRORS: usize = 5;
-
-/// A game's account of its hooks: the budget, the operations used, the first errors.
-#[derive(Debug)]
-pub(crate) struct HookLedger {
-    budget: AtomicU64,
-    used: AtomicU64,
-    /// The first distinct errors, each with its count.
-    errors: Mutex<Vec<(String, u64)>>,
-    /// Every error, kept or not.
-    error_count: AtomicU64,
-}
-
-impl Default for HookLedger {
-    fn default() -> Self {
-        HookLedger {
-            budget: AtomicU64::new(DEFAULT_HOOK_BUDGET),
-            used: AtomicU64::new(0),
-            errors: Mutex::new(Vec::new()),
-            error_count: AtomicU64::new(0),
-        }
-    }
-}
-
-impl HookLedger {
-    fn note(&self, error: &str) {
-        self.error_count.fetch_add(1, Ordering::Relaxed);
-        let mut kept = self.errors.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(e) = kept.iter_mut().find(|(m, _)| m == error) {
-            e.1 += 1;
-        } else if kept.len() < KEPT_HOOK_ERRORS {
-            kept.push((error.to_string(), 1));
-        }
-    }
-}
-
-/// The checks YAML's effects and amounts get from the content schemas (`Effect`, `Bundle`:
-/// shape, integer amounts of 0 or more), compiled once, applied to what hooks return.
-fn return_checks() -> Option<&'static (SchemaCheck, SchemaCheck)> {
-    static CHECKS: std::sync::OnceLock<Option<(SchemaCheck, SchemaCheck)>> =
-        std::sync::OnceLock::new();
-    CHECKS
-        .get_or_init(|| {
-            let effect = SchemaCheck::new(&schema::schema_of::<Effect>()).ok()?;
-            let bundle = SchemaCheck::new(&schema::schema_of::<Bundle>()).ok()?;
-            Some((effect, bundle))
-        })
-        .as_ref()
-}
-
-/// The first problem the content schema finds in a returned value, as YAML would report it.
-fn schema_problem(
-    check: impl Fn(&(SchemaCheck, SchemaCheck)) -> &SchemaCheck,
-    v: &Value,
-) -> Option<String> {
-    let Some(checks) = return_checks() else {
-        return Some("the content schemas could not be compiled".into());
-    };
-    check(checks).errors(v).into_iter().next().map(|e| {
-        if e.pointer.is_empty() {
-            e.message
-        } else {
-            format!("{} (at {})", e.message, e.pointer)
-        }
-    })
-}
-
-/// Whether content names any hook at all: every hook names a script, and content with no
-/// script names none (the base game), so this costs nothing there.
-pub(crate) fn content_names_hooks(content: &Content) -> bool {
-    if content.scripts.script_count() == 0 {
-        return false;
-    }
-    let parts = [
-        serde_json::to_value(&content.board),
-        serde_json::to_value(&content.factions),
-        serde_json::to_value(&content.research),
-        serde_json::to_value(&content.tech_tiles),
-        serde_json::to_value(&content.advanced_tiles),
-        serde_json::to_value(&content.boosters),
-        serde_json::to_value(&content.round_scoring),
-        serde_json::to_value(&content.federation_tokens),
-        serde_json::to_value(&content.board_actions),
-    ];
-    // A value that cannot be read counts as naming hooks: listing is then only slower.
-    parts.iter().any(|v| v.as_ref().map_or(true, names_script))
-}
-
-/// Whether a content value holds a script reference (an object `{script, function}`).
-fn names_script(v: &Value) -> bool {
-    match v {
-        Value::Object(m) => {
-            (m.len() == 2 && m.contains_key("script") && m.contains_key("function"))
-                || m.values().any(names_script)
-        }
-        Value::Array(a) => a.iter().any(names_script),
-        _ => false,
-    }
-}
-
-/// The condition hooks a faction's abilities and board buildings name.
-pub(crate) fn condition_hooks(
-    faction: &crate::content::Faction,
-    board: &crate::board::FactionBoard,
-) -> Vec<ScriptRef> {
-    let mut out: Vec<ScriptRef> = Vec::new();
-    let whens = faction
-        .abilities
-        .iter()
-        .map(|a| a.when.as_ref())
-        .chain(board.buildings.iter().map(|b| b.grants.when.as_ref()));
-    for when in whens {
-        if let Some(Condition::Script(s)) = when {
-            if !out.contains(s) {
-                out.push(s.clone());
-            }
-        }
-    }
-    out
-}
-
-/// What a cost hook may change: the parts of what an action costs.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct CostParts {
-    /// The building's own cost.
-    pub building: Bundle,
-    /// Terraforming.
-    pub terraform: Bundle,
-    /// Range.
-    pub range: Bundle,
-    /// The Gaia-planet fee.
-    pub gaia_fee: Bundle,
-}
-
-impl CostParts {
-    /// Everything together, without zero amounts.
-    pub fn total(&self) -> Bundle {
-        let mut out = Bundle::default();
-        for part in [&self.building, &self.terraform, &self.range, &self.gaia_fee] {
-            for (code, n) in part.iter() {
-                *out.0.entry(code.to_string()).or_default() += n;
-            }
-        }
-        out.0.retain(|_, n| *n != 0);
-        out
-    }
-}
-
-/// Where a cost or placement hook is asked about: the building, the space, and what it was
-/// before (an upgrade).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Site<'a> {
-    /// The building to go there.
-    pub building: &'a str,
-    /// The space index.
-    pub idx: usize,
-    /// The building it replaces (an upgrade), if any.
-    pub upgrade_from: Option<&'a str>,
-}
 
 impl Game {
     /// The read-only view a hook gets of a seat: resources, power areas, research levels,
@@ -243,8 +74,7 @@ impl Game {
     /// The event of a trigger, for the hooks it fires: its kind, who acted (`seat`,
     /// `faction`) and its facts — what was built and where, the track and level, the token,
     /// the charge's amount and builder.
-    pub(crate) fn event_value(&self, actor: usize, what: &super::effects::Happened<'_>) -> Value {
-        use super::effects::Happened;
+    pub(crate) fn event_value(&self, actor: usize, what: &Happened<'_>) -> Value {
         let faction = |s: usize| self.state.players[s].faction.as_str();
         let hex = |idx: usize| self.hex_name(self.state.map.spaces[idx].hex);
         let mut v = match what {
@@ -321,6 +151,22 @@ impl Game {
         (kept, self.ledger.error_count.load(Ordering::Relaxed))
     }
 
+    /// Starts keeping every hook call (clones included, as they share the ledger) until
+    /// [`Game::take_hook_calls`]; for tracing a game line by line.
+    pub fn record_hook_calls(&self) {
+        *self.ledger.calls.lock().unwrap_or_else(|e| e.into_inner()) = Some(HookCalls::default());
+    }
+
+    /// The hook calls made since recording began or the last take, and goes on recording;
+    /// empty when not recording.
+    pub fn take_hook_calls(&self) -> HookCalls {
+        let mut calls = self.ledger.calls.lock().unwrap_or_else(|e| e.into_inner());
+        match calls.as_mut() {
+            Some(c) => std::mem::take(c),
+            None => HookCalls::default(),
+        }
+    }
+
     /// [`Game::hook_errors`] as lines for a user: `hook error (3×): …`, then how many more.
     pub fn hook_error_lines(&self) -> Vec<String> {
         let (kept, total) = self.hook_errors();
@@ -338,6 +184,22 @@ impl Game {
     /// Calls a hook with its one argument (validation checks each hook takes
     /// [`crate::content::HOOK_ARITY`] parameters), within what is left of the game's budget.
     fn call_hook(&self, s: &ScriptRef, arg: &Value) -> Result<Value, MoveError> {
+        let (result, operations) = self.call_hook_counted(s, arg);
+        self.ledger.record(|| HookCall {
+            seat: arg
+                .get("seat")
+                .and_then(Value::as_u64)
+                .and_then(|n| usize::try_from(n).ok()),
+            script: s.script.clone(),
+            function: s.function.clone(),
+            result: result.clone().map_err(|e| e.0),
+            operations,
+        });
+        result
+    }
+
+    /// [`Game::call_hook`], with the operations the call ran.
+    fn call_hook_counted(&self, s: &ScriptRef, arg: &Value) -> (Result<Value, MoveError>, u64) {
         let ledger = &self.ledger;
         let budget = ledger.budget.load(Ordering::Relaxed);
         let used = ledger.used.load(Ordering::Relaxed);
@@ -351,7 +213,7 @@ impl Game {
             e
         };
         if used >= budget {
-            return Err(spent());
+            return (Err(spent()), 0);
         }
         let (result, ops) = self.content.scripts.call_json_counted(
             &s.script,
@@ -364,9 +226,9 @@ impl Game {
             .fetch_add(ops, Ordering::Relaxed)
             .saturating_add(ops);
         if now > budget {
-            return Err(spent());
+            return (Err(spent()), ops);
         }
-        result.map_err(|e| self.hook_error(s, &e))
+        (result.map_err(|e| self.hook_error(s, &e)), ops)
     }
 
     /// A hook's failure as a refusal naming the script, the function and the line.
@@ -500,14 +362,14 @@ impl Game {
             Effect::GainPer(g) => bundle(&g.gain),
             Effect::Steps(n) | Effect::Range(n) => small(*n),
             Effect::Research(ResearchChoice::Track(t)) => {
-                if content.research.tracks.iter().any(|x| &x.id == t) {
+                if by_id(&content.research.tracks, t).is_some() {
                     Ok(())
                 } else {
                     Err(format!("unknown research track \"{t}\""))
                 }
             }
             Effect::FederationToken(id) => {
-                if content.federation_tokens.tokens.iter().any(|t| &t.id == id) {
+                if by_id(&content.federation_tokens.tokens, id).is_some() {
                     Ok(())
                 } else {
                     Err(format!("unknown federation token \"{id}\""))
@@ -527,7 +389,7 @@ impl Game {
     /// Whether a code is a resource or a power-cycle code.
     fn check_code(&self, code: &str) -> Result<(), String> {
         if crate::power::Code::of(code).is_some()
-            || self.content.rules.resources.iter().any(|r| r.id == code)
+            || by_id(&self.content.rules.resources, code).is_some()
         {
             Ok(())
         } else {
@@ -764,8 +626,8 @@ mod tests {
 
     use std::sync::Arc;
 
-    use super::{content_names_hooks, KEPT_HOOK_ERRORS};
     use crate::content::{fixture, Content, OverlaySource};
+    use crate::game::hook_protocol::{content_names_hooks, KEPT_HOOK_ERRORS};
     use crate::game::{Decision, Game, Setup};
     use crate::notation::{Command, HexRef};
     use orrery_core::bot::RandomBot;
@@ -888,6 +750,42 @@ fn start(v) { [] }
         g.apply_part(&special()).expect("special action");
         assert_eq!(gold(&g, 0), (before + 2).min(9));
         assert_eq!(g.state.players[0].resource(&g.content, "vp"), vp + 1);
+    }
+
+    #[test]
+    fn recorded_hook_calls_say_whose_hook_ran_and_what_it_returned() {
+        let mut g = game("fn act(v) { #{gain: #{vp: v.round}} }");
+        assert!(
+            g.take_hook_calls().kept.is_empty(),
+            "nothing kept unless asked"
+        );
+        g.record_hook_calls();
+        g.apply_part(&special()).expect("special action");
+        let calls = g.take_hook_calls();
+        let act: Vec<_> = calls.kept.iter().filter(|c| c.function == "act").collect();
+        assert_eq!(act.len(), 1, "{calls:?}");
+        assert_eq!(act[0].seat, Some(0));
+        assert_eq!(act[0].script, "t.rhai");
+        assert_eq!(act[0].result, Ok(serde_json::json!({"gain": {"vp": 1}})));
+        assert!(act[0].operations > 0);
+        // A take empties the record; a failing hook is kept with its refusal.
+        assert!(g.take_hook_calls().kept.is_empty());
+        let mut g = game("fn act(v) {\n  throw \"no\";\n}");
+        g.record_hook_calls();
+        assert!(g.apply_part(&special()).is_err());
+        let calls = g.take_hook_calls();
+        let failed = calls
+            .kept
+            .iter()
+            .find(|c| c.function == "act")
+            .expect("kept");
+        assert!(
+            failed
+                .result
+                .as_ref()
+                .is_err_and(|e| e.contains("line 2") && e.contains("no")),
+            "{failed:?}"
+        );
     }
 
     #[test]

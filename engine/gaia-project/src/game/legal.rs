@@ -7,22 +7,14 @@ use std::collections::HashSet;
 use smallvec::SmallVec;
 
 use super::conversion_form::{ConversionForm, PayCode};
-use super::turn::Follow;
-use super::turn::SeatRules;
+use super::follow::Follow;
+use super::lookup::by_id;
+use super::placement::{Reach, SeatRules};
 use super::{Decision, Game};
-use crate::content::{BuildingRole, Bundle, Effect, Modifier, Phase, PlanetKind};
+use crate::content::{BuildingRole, Effect, Modifier, Phase, PlanetKind};
 use crate::notation::{Amount, Command, HexRef, Word};
 use crate::power::{Area, Power};
 use orrery_core::hex::Hex;
-
-/// Free terraforming steps and extra range that a placement is made with.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Reach {
-    /// Free terraforming steps.
-    pub steps: u32,
-    /// Range added to the navigation range.
-    pub range: u32,
-}
 
 /// What listing needs to know about the deciding seat, looked up once per listing: what it
 /// owns that grants something, the modifiers in force, and its placement values.
@@ -510,12 +502,7 @@ impl Game {
         effects.iter().all(|e| match e {
             Effect::Gain(b) => b.iter().all(|(code, n)| {
                 n <= 0
-                    || self
-                        .content
-                        .rules
-                        .resources
-                        .iter()
-                        .find(|r| r.id == code)
+                    || by_id(&self.content.rules.resources, code)
                         .and_then(|r| r.cap)
                         .is_some_and(|cap| p.resource(&self.content, code) >= cap)
             }),
@@ -813,7 +800,7 @@ impl Game {
         // Parts are looked for past the end of `scratch`, which is then restored.
         let mark = scratch.len();
         let possible = effects.iter().all(|e| {
-            let Some(f) = follow_of(e) else {
+            let Some(f) = Follow::of(e) else {
                 return true;
             };
             self.follow_parts_of(v, &f, reach, true, scratch);
@@ -1119,91 +1106,9 @@ fn listed_multiples(possible: impl Fn(u32) -> bool) -> impl Iterator<Item = u32>
     small.into_iter()
 }
 
-/// The follow-up an effect brings, if any (a research step can always be declined, so it is
-/// not one that must be possible).
-fn follow_of(e: &Effect) -> Option<Follow> {
-    Some(match e {
-        Effect::Steps(_) => Follow::Build {
-            gaia_project: false,
-        },
-        Effect::Range(_) => Follow::Build { gaia_project: true },
-        Effect::TechTile => Follow::Tech,
-        Effect::RescoreFederation => Follow::FedTile,
-        Effect::Place(p) => Follow::Place(p.clone()),
-        Effect::Downgrade(d) => Follow::Downgrade(d.clone()),
-        Effect::Swap(s) => Follow::Swap(s.clone()),
-        _ => return None,
-    })
-}
-
 /// A notation word for an id.
 fn word(id: &str) -> Word {
     Word::from(id)
-}
-
-/// The gain of a conversion as a bundle (`tech` for a tech tile), if it is plain.
-pub(crate) fn plain_gain(effects: &[Effect]) -> Option<Bundle> {
-    let mut b = Bundle::default();
-    for e in effects {
-        match e {
-            Effect::Gain(g) => {
-                for (c, n) in g.iter() {
-                    *b.0.entry(c.to_string()).or_default() += n;
-                }
-            }
-            Effect::TechTile => *b.0.entry("tech".into()).or_default() += 1,
-            _ => return None,
-        }
-    }
-    Some(b)
-}
-
-/// A key of the codes a conversion pays and gains: conversions with different keys never list
-/// the same part (an FNV-1a hash; equal keys only mean the parts must be compared).
-pub(crate) fn codes_key(c: &crate::content::Conversion) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut add = |code: &str| {
-        for b in code.bytes().chain(std::iter::once(0)) {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    };
-    nonzero_codes(&c.pay).for_each(&mut add);
-    add("/");
-    match c.gain.as_slice() {
-        [Effect::Gain(g)] => nonzero_codes(g).for_each(&mut add),
-        effects => plain_codes(effects).into_iter().for_each(&mut add),
-    }
-    h
-}
-
-/// The codes a conversion's gain names (`tech` for a tech tile), in order.
-fn plain_codes(effects: &[Effect]) -> Vec<&str> {
-    let mut codes: Vec<&str> = Vec::new();
-    for e in effects {
-        match e {
-            Effect::Gain(g) => codes.extend(nonzero_codes(g)),
-            Effect::TechTile => codes.push("tech"),
-            _ => {}
-        }
-    }
-    codes.sort_unstable();
-    codes.dedup();
-    codes
-}
-
-/// The codes of a bundle with a count other than 0, in order.
-fn nonzero_codes(b: &Bundle) -> impl Iterator<Item = &str> {
-    b.iter().filter(|(_, n)| *n != 0).map(|(c, _)| c)
-}
-
-/// A bundle times `k`.
-pub(crate) fn scaled(b: &Bundle, k: i32) -> Bundle {
-    Bundle(
-        b.0.iter()
-            .map(|(c, n)| (c.clone(), n.saturating_mul(k)))
-            .filter(|(_, n)| *n != 0)
-            .collect(),
-    )
 }
 
 /// Removes repeated parts, keeping the first of each.

@@ -2,20 +2,40 @@
 //! move lines. The flow (setup, rounds of income, Gaia phase, actions, clean-up, final scoring)
 //! is the same for every game of the family; what each step gives comes from content.
 
+mod actions;
+mod build;
+mod bundle;
+mod charge;
+mod colonize;
 mod conversion_form;
+mod convert;
 mod effects;
 mod eval;
+mod federate;
+mod follow;
+mod happened;
+mod hook_protocol;
 mod hooks;
 pub mod invariants;
 mod legal;
+pub(crate) mod lookup;
 mod memo;
+pub mod part_delta;
+mod pass;
 mod phases;
+mod placement;
 mod playable;
+mod question;
+mod research;
 mod rotation;
+pub mod saved;
 mod setup;
 mod special;
 mod state_check;
+mod status;
+mod tech;
 mod turn;
+mod upgrade;
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
@@ -31,9 +51,12 @@ use orrery_core::hex::Hex;
 use orrery_core::rng::Rng;
 use orrery_core::shared::Shared;
 
-pub use hooks::{DEFAULT_HOOK_BUDGET, KEPT_HOOK_ERRORS, MAX_HOOK_AMOUNT};
-pub use special::Question;
-pub use turn::Follow;
+pub use follow::{Follow, TurnProgress};
+pub use happened::ChargeFrom;
+pub use hook_protocol::{
+    HookCall, HookCalls, DEFAULT_HOOK_BUDGET, KEPT_HOOK_CALLS, KEPT_HOOK_ERRORS, MAX_HOOK_AMOUNT,
+};
+pub use question::Question;
 
 /// The explicit setup of a game: map and tiles.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -130,15 +153,6 @@ pub enum Decision {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         from: Option<ChargeFrom>,
     },
-}
-
-/// Where a charge offer comes from: the seat that built and the space it built on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ChargeFrom {
-    /// The seat that built.
-    pub seat: usize,
-    /// The space built on (an index into the map's spaces).
-    pub space: usize,
 }
 
 impl Decision {
@@ -255,7 +269,7 @@ pub struct GameState {
     pub open: Option<Decision>,
     /// What the open decision has done so far.
     #[serde(default)]
-    pub turn: turn::TurnCtx,
+    pub turn: TurnProgress,
     /// Factions named so far, in the order they were first chosen (the table order of an
     /// auction game).
     #[serde(default)]
@@ -294,7 +308,7 @@ struct SeatFixed {
 impl SeatFixed {
     /// The fixed values of a faction by id; `None` for an unknown or empty id.
     fn new(content: &Content, faction: &str) -> Option<SeatFixed> {
-        let index = content.factions.iter().position(|f| f.id == faction)?;
+        let index = lookup::index_of(&content.factions, faction)?;
         let f = &content.factions[index];
         let wheel = &content.planets.wheel;
         let home = wheel.iter().position(|p| *p == f.home);
@@ -315,7 +329,7 @@ impl SeatFixed {
             .collect();
         let board = FactionBoard::resolve(&content.board, f);
         let board_conversions = conversion_form::ConversionForm::list(content, &board.conversions);
-        let condition_hooks = hooks::condition_hooks(f, &board);
+        let condition_hooks = hook_protocol::condition_hooks(f, &board);
         Some(SeatFixed {
             faction: index,
             board,
@@ -345,7 +359,7 @@ pub struct Game {
     watching: bool,
     /// The operations the game's hooks have run against its budget, and the first errors
     /// they met; shared by clones (listing's copies, bots' lookahead), so all count.
-    ledger: Arc<hooks::HookLedger>,
+    ledger: Arc<hook_protocol::HookLedger>,
 }
 
 impl Game {
@@ -416,8 +430,8 @@ impl Game {
     /// watchers) read from it, empty per-seat facts, memo and ledger.
     fn holding(content: Arc<Content>, state: GameState) -> Game {
         Game {
-            hooked: hooks::content_names_hooks(&content),
-            watching: effects::content_watches(&content),
+            hooked: hook_protocol::content_names_hooks(&content),
+            watching: happened::content_watches(&content),
             content,
             state,
             seats: Arc::default(),
@@ -434,25 +448,6 @@ impl Game {
         let mut g = Game::holding(content, state);
         g.refresh_seats();
         g
-    }
-
-    /// A game resumed from a saved state that may come from anywhere (the only way in from
-    /// outside): the whole state is checked against the content first (see
-    /// `state_check.rs`: every seat index, id and amount, the map), so listing and applying
-    /// parts afterwards cannot meet a value the engine could not have made.
-    ///
-    /// # Errors
-    ///
-    /// The first problem found, naming its field as a path into the state
-    /// (`players[1].resources[0] (c): -5 is negative`).
-    pub fn load(content: Arc<Content>, mut state: GameState) -> Result<Game, String> {
-        state_check::check(&content, &state)?;
-        // A state saved before formations were counted: each federation is one at least.
-        for p in &mut state.players {
-            let feds = u32::try_from(p.federations.len()).unwrap_or(u32::MAX);
-            p.formations = p.formations.max(feds);
-        }
-        Ok(Game::from_state(content, state))
     }
 
     fn refresh_seats(&mut self) {
@@ -629,7 +624,7 @@ impl Game {
 
     fn open_decision(&mut self, d: &Decision) {
         self.state.open = Some(d.clone());
-        self.state.turn = turn::TurnCtx::default();
+        self.state.turn = TurnProgress::default();
         match d {
             Decision::Turn(s) => self.state.current = Some(*s),
             Decision::Gaia(_) => self.state.turn.main = true,
@@ -666,7 +661,7 @@ impl Game {
             }
         }
         self.state.open = None;
-        self.state.turn = turn::TurnCtx::default();
+        self.state.turn = TurnProgress::default();
         self.state.moves += 1;
         self.queue_open_question();
         self.advance()

@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use super::lookup::by_id;
 use super::{err, Decision, Game, MoveError, Stage, Structure};
 use crate::content::{Auction, Bundle, Effect, Modifier, Phase, PlanetKind};
 use crate::notation::Command;
@@ -147,7 +148,7 @@ impl Game {
         for seat in 0..self.state.players.len() {
             let mut hooks = Vec::new();
             for (track, level) in &self.board(seat).research {
-                let Some(t) = self.content.research.tracks.iter().find(|t| &t.id == track) else {
+                let Some(t) = by_id(&self.content.research.tracks, track) else {
                     continue;
                 };
                 for l in t.levels.iter().take(*level as usize + 1).skip(1) {
@@ -402,7 +403,7 @@ impl Game {
     fn income_event(&self, seat: usize, e: &Effect) -> Option<Bundle> {
         match e {
             Effect::Gain(b) => Some(b.clone()),
-            Effect::GainPer(g) => Some(crate::game::legal::scaled(
+            Effect::GainPer(g) => Some(super::bundle::scaled(
                 &g.gain,
                 self.count(seat, &g.per) as i32,
             )),
@@ -617,14 +618,7 @@ impl Game {
         let n = self.state.players.len();
         let places = self.content.rules.final_places.clone();
         for tile_id in self.state.setup.final_scoring.clone() {
-            let Some(tile) = self
-                .content
-                .final_scoring
-                .tiles
-                .iter()
-                .find(|t| t.id == tile_id)
-                .cloned()
-            else {
+            let Some(tile) = by_id(&self.content.final_scoring.tiles, &tile_id).cloned() else {
                 continue;
             };
             let counts: Vec<i64> = (0..n).map(|s| self.count(s, &tile.count) as i64).collect();

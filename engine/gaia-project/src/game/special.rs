@@ -2,23 +2,9 @@
 //! a payment or a token move could treat it in more than one way. When the ways differ, the
 //! player answers with the token's verb and an area (`<verb> area2`, `<verb> gaia`, …).
 
-use serde::{Deserialize, Serialize};
-
+use super::question::Question;
 use super::{err, Decision, Game, MoveError};
 use crate::power::{Area, Power};
-
-/// An open question about the special token: the possible outcomes by answer.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Question {
-    /// Who answers.
-    pub seat: usize,
-    /// Answer word and the power state it leads to; the first is applied until answered.
-    pub options: Vec<(String, Power)>,
-    /// The power state when the question was asked: changes made while it is open (tokens
-    /// gained by the same action) are added to the answer's state.
-    #[serde(default)]
-    pub base: Option<Power>,
-}
 
 /// `answer` with what changed from `base` to `now` applied to its normal tokens; `None` when
 /// that would take more tokens from an area than the answer leaves there.

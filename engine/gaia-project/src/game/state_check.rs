@@ -4,8 +4,10 @@
 //! names the field as a path into the saved state (`players[1].resources[0]`).
 
 use std::collections::{BTreeSet, HashSet};
+use std::sync::Arc;
 
-use super::{Decision, GameState, Stage};
+use super::lookup::by_id;
+use super::{Decision, Game, GameState, Stage};
 use crate::board::FactionBoard;
 use crate::content::Content;
 use crate::map::{within, MAX_SECTORS, MAX_SPACE_COORD};
@@ -305,12 +307,7 @@ fn check_players(content: &Content, state: &GameState) -> Check {
         }
         for (track, level) in &p.research {
             let at = format!("{path}.research.{track}");
-            let Some(t) = content
-                .research
-                .tracks
-                .iter()
-                .find(|t| t.id == track.as_str())
-            else {
+            let Some(t) = by_id(&content.research.tracks, track) else {
                 return fail(at, format!("unknown research track \"{track}\""));
             };
             let top = t.levels.len().saturating_sub(1);
@@ -509,4 +506,25 @@ fn check_flow(content: &Content, state: &GameState) -> Check {
         return fail("actions_used", "an action is listed twice");
     }
     Ok(())
+}
+
+impl Game {
+    /// A game resumed from a saved state that may come from anywhere (the only way in from
+    /// outside): the whole state is checked against the content first (see
+    /// this module: every seat index, id and amount, the map), so listing and applying
+    /// parts afterwards cannot meet a value the engine could not have made.
+    ///
+    /// # Errors
+    ///
+    /// The first problem found, naming its field as a path into the state
+    /// (`players[1].resources[0] (c): -5 is negative`).
+    pub fn load(content: Arc<Content>, mut state: GameState) -> Result<Game, String> {
+        check(&content, &state)?;
+        // A state saved before formations were counted: each federation is one at least.
+        for p in &mut state.players {
+            let feds = u32::try_from(p.federations.len()).unwrap_or(u32::MAX);
+            p.formations = p.formations.max(feds);
+        }
+        Ok(Game::from_state(content, state))
+    }
 }

@@ -1,0 +1,132 @@
+//! Checking a proposed federation: closure, usable hexes, connection, threshold and the fewest
+//! satellites against the same, fewer or more buildings.
+
+use std::collections::HashSet;
+
+use super::graph::{bits, connected, near_federation, Graph};
+use super::steiner::Dw;
+use super::{FedError, FedInput, Federation, HexList, MAX_BUDGET, MAX_GROUPS_PER_FEDERATION};
+use orrery_core::hex::Hex;
+
+/// Checks a proposed federation: the hexes of the player's buildings and of the new satellites
+/// (in single-federation mode, hexes of the existing federation may be listed too). Buildings
+/// touching the proposal are added to it. Returns the federation that would be formed.
+pub fn check(input: &FedInput, proposal: &[Hex]) -> Result<Federation, FedError> {
+    if proposal.is_empty() {
+        return Err(FedError::Empty);
+    }
+    let mut seen = HashSet::with_capacity(proposal.len());
+    for &h in proposal {
+        if !seen.insert(h) {
+            return Err(FedError::Repeated(h));
+        }
+    }
+    let mut sats: Vec<Hex> = Vec::new();
+    for &h in proposal {
+        let member = input.buildings.contains_key(&h) || input.federated.contains(&h);
+        if !input.single_federation && member && near_federation(input.federated, h) {
+            return Err(FedError::TouchesFederation(h));
+        }
+        if member {
+            continue;
+        }
+        if !(input.space)(h) {
+            return Err(FedError::NotUsable(h));
+        }
+        if !input.single_federation && near_federation(input.federated, h) {
+            return Err(FedError::TouchesFederation(h));
+        }
+        sats.push(h);
+    }
+    let budget = sats.len().saturating_sub(1).min(MAX_BUDGET);
+    let graph = Graph::build(input, budget);
+
+    // Closure: the groups of the listed buildings and of the satellites' neighbours.
+    let mut mask: u64 = 0;
+    let add_comp = |c: u32, mask: &mut u64| -> Result<(), FedError> {
+        let comp = &graph.comps[c as usize];
+        match comp.bit {
+            Some(b) => *mask |= 1 << b,
+            None => {
+                return Err(match comp.touch {
+                    Some(at) => FedError::TouchesFederation(at),
+                    None => FedError::NotUsable(comp.hexes[0]),
+                })
+            }
+        }
+        Ok(())
+    };
+    for &h in proposal {
+        if let Some(c) = graph.comp_at(h) {
+            add_comp(c, &mut mask)?;
+        }
+    }
+    for &s in &sats {
+        for n in s.neighbours() {
+            if let Some(c) = graph.comp_at(n) {
+                add_comp(c, &mut mask)?;
+            }
+        }
+    }
+    // Connectivity over the closed set.
+    let mut hexes: HashSet<Hex> = sats.iter().copied().collect();
+    for b in bits(mask) {
+        hexes.extend(graph.groups[b].hexes.iter().copied());
+    }
+    if !connected(&hexes) {
+        return Err(FedError::NotConnected);
+    }
+    if let Some(core) = graph.core {
+        if mask & (1 << core) == 0 {
+            return Err(FedError::MustExtend);
+        }
+    }
+    let value: u32 = bits(mask).map(|b| graph.groups[b].value).sum();
+    if value < input.threshold {
+        return Err(FedError::BelowThreshold {
+            value,
+            threshold: input.threshold,
+        });
+    }
+    let used = sats.len();
+    if used > 0 && (mask.count_ones() as usize) <= MAX_GROUPS_PER_FEDERATION {
+        let mut dw = Dw::default();
+        // Same buildings or a subset reaching the threshold with fewer satellites.
+        dw.run(&graph, mask, mask, budget as u8, None);
+        let full = dw.full();
+        let exact = dw.cost(full);
+        if exact as usize <= budget {
+            return Err(FedError::SameBuildingsFewer {
+                needed: exact as usize,
+                used,
+            });
+        }
+        if let Some((sub, c)) = dw.cheapest_subset(&graph, input.threshold) {
+            if (c as usize) < used {
+                let planets = HexList(graph.buildings_of(dw.global_mask(sub)));
+                return Err(FedError::SubsetFewer {
+                    planets,
+                    needed: c as usize,
+                    used,
+                });
+            }
+        }
+        // A superset through other buildings.
+        dw.run(&graph, mask, graph.all_mask(), budget as u8, None);
+        let c = dw.cost(dw.full());
+        if c as usize <= budget {
+            return Err(FedError::SupersetFewer {
+                needed: c as usize,
+                used,
+            });
+        }
+    }
+    let (buildings, old_satellites) = graph.members_of(mask, input);
+    sats.sort();
+    Ok(Federation {
+        buildings,
+        satellites: sats,
+        old_satellites,
+        value,
+    })
+}

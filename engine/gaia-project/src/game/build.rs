@@ -1,0 +1,290 @@
+//! Building: the `build` part (a colony, an upgrade or a Gaia project), what every new
+//! building does (grants, triggers, abilities, charges, federation growth), and the buildings
+//! follow-ups place, downgrade or swap.
+
+use super::happened::Happened;
+use super::lookup::index_of;
+use super::{err, Gaiaformer, Game, MoveError};
+use crate::content::{BuildingRole, Bundle, Downgrade, Modifier, Place, PlanetKind, Swap};
+use orrery_core::hex::Hex;
+
+impl Game {
+    /// `build`: founds a colony, upgrades a building, or starts a Gaia project (`follow`: as a
+    /// follow-up of an action, which may not upgrade).
+    pub(super) fn build(
+        &mut self,
+        seat: usize,
+        building: &str,
+        hex: Hex,
+        follow: bool,
+    ) -> Result<(), MoveError> {
+        let idx = self.state.map.space_index(hex).expect("on map");
+        let def = self
+            .board(seat)
+            .building(building)
+            .cloned()
+            .ok_or_else(|| MoveError(format!("unknown building {building}")))?;
+        let built = self.state.players[seat].built_count(building);
+        let own = self
+            .state
+            .structures
+            .get(&idx)
+            .and_then(|l| l.iter().find(|s| s.seat == seat))
+            .cloned();
+        match def.role {
+            BuildingRole::Gaiaformer => return self.gaia_project(seat, idx, hex),
+            BuildingRole::Station => {
+                return err(format!("a {building} is placed by a special action"));
+            }
+            BuildingRole::Structure => {}
+        }
+        if built >= def.count {
+            return err(format!("no {building} left on your board"));
+        }
+        if def.upgrades_from.is_empty() {
+            if own.is_some() {
+                return err(format!(
+                    "you already have a building on {}",
+                    self.hex_name(hex)
+                ));
+            }
+            return self.build_on_planet(seat, idx, hex, &def);
+        }
+        self.upgrade(seat, idx, &def, own, follow)
+    }
+
+    /// Puts a building and runs what building it does: its grants, triggers, newly active
+    /// abilities, charges and federation growth.
+    pub(super) fn finish_build(
+        &mut self,
+        seat: usize,
+        idx: usize,
+        building: &str,
+        shared: bool,
+        off_board: bool,
+    ) -> Result<(), MoveError> {
+        let new_type = !shared && {
+            let planet = self.planet_id(idx).to_string();
+            !self
+                .own_structures(seat)
+                .iter()
+                .any(|(i, s)| !s.shared && *i != idx && self.planet_id(*i) == planet)
+        };
+        let upgrade_from = self
+            .state
+            .structures
+            .get(&idx)
+            .and_then(|l| l.iter().find(|s| s.seat == seat))
+            .map(|s| s.building.to_string());
+        let before: Vec<usize> = self.active_abilities(seat);
+        self.put_structure(seat, idx, building, shared, off_board);
+        let after = self.active_abilities(seat);
+        if let Some(def) = self.board(seat).building(building).cloned() {
+            self.apply_effects(seat, &def.grants.immediate, "buildings")?;
+        }
+        for i in before.iter().filter(|i| !after.contains(i)) {
+            self.state.players[seat].unlog_source(&format!("f:{i}"));
+        }
+        for i in after.into_iter().filter(|i| !before.contains(i)) {
+            self.state.players[seat].log_source(&format!("f:{i}"));
+            let immediate = self.faction(seat).abilities[i].immediate.clone();
+            self.apply_effects(seat, &immediate, "faction")?;
+        }
+        let planet = self.planet_id(idx).to_string();
+        self.fire(
+            seat,
+            &Happened::Built {
+                building,
+                planet: &planet,
+                idx,
+                new_type,
+                shared,
+                upgrade_from: upgrade_from.as_deref(),
+            },
+        )?;
+        // A main-action build offers its charges once its follow-ups are done.
+        if std::mem::take(&mut self.state.turn.building_main) {
+            self.state.turn.deferred_leech = Some(idx);
+        } else {
+            self.state.turn.leech.push(idx);
+        }
+        self.join_federation(seat, idx);
+        Ok(())
+    }
+
+    /// The faction abilities whose conditions the seat meets, by index.
+    pub(crate) fn active_abilities(&self, seat: usize) -> Vec<usize> {
+        let p = &self.state.players[seat];
+        self.faction(seat)
+            .abilities
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| p.holds(a.when.as_ref()))
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// Starts a Gaia project: a Gaiaformer on a Transdim planet in range, for power tokens.
+    fn gaia_project(&mut self, seat: usize, idx: usize, hex: Hex) -> Result<(), MoveError> {
+        if self.planet_kind(idx) != PlanetKind::Transdim {
+            return err(format!("{} is not a Transdim planet", self.hex_name(hex)));
+        }
+        if self.state.gaiaformers.iter().any(|g| g.hex == hex)
+            || self.state.structures.contains_key(&idx)
+        {
+            return err(format!("{} is taken", self.hex_name(hex)));
+        }
+        let tokens = self
+            .modifier(seat, |m| match m {
+                Modifier::GaiaProjectTokens(n) => Some(*n),
+                _ => None,
+            })
+            .ok_or_else(|| {
+                MoveError("no Gaia projects possible at your Gaia Project level".into())
+            })?;
+        if self.free_gaiaformers(seat) == 0 {
+            return err("no Gaiaformer available");
+        }
+        let q = self.qic_for_range(seat, hex)?;
+        if q > 0 {
+            self.pay(
+                seat,
+                &Bundle::of(&[(self.content.rules.range_resource.as_str(), q as i32)]),
+            )?;
+        }
+        self.move_tokens(seat, tokens, true)?;
+        let round = self.state.round;
+        self.state.gaiaformers.push(Gaiaformer { seat, hex, round });
+        Ok(())
+    }
+
+    /// Places a building by a follow-up (`place`): on a free space in range, maybe creating a
+    /// planet; a station joins no charge or trigger.
+    pub(super) fn place(&mut self, seat: usize, p: &Place, hex: Hex) -> Result<(), MoveError> {
+        let idx = self.state.map.space_index(hex).expect("on map");
+        if p.on_empty_space && self.planet_kind(idx) != PlanetKind::Empty {
+            return err(format!("{} is not empty space", self.hex_name(hex)));
+        }
+        // A station may share a space with other players' satellites; a created planet not.
+        let station = self.is_station(seat, &p.building);
+        let satellite = self
+            .state
+            .players
+            .iter()
+            .enumerate()
+            .any(|(s, pl)| (!station || s == seat) && pl.satellites.contains(&hex));
+        if self
+            .state
+            .structures
+            .get(&idx)
+            .is_some_and(|l| !l.is_empty())
+            || satellite
+        {
+            return err(format!("{} is taken", self.hex_name(hex)));
+        }
+        let q = self.qic_for_range(seat, hex)?;
+        // The seat's placement hooks may refuse the space, its cost hooks change the range.
+        let cost = match self.hooked {
+            true => self.placement_cost(seat, &self.modifiers(seat), &p.building, idx, q)?,
+            false => self.range_cost(q),
+        };
+        if !cost.0.is_empty() {
+            self.pay(seat, &cost)?;
+        }
+        if let Some(planet) = &p.creates_planet {
+            if let Some(i) = index_of(&self.content.planets.planets, planet) {
+                self.state.planets[idx] = i as u8;
+            }
+            return self.finish_build(seat, idx, &p.building, false, true);
+        }
+        if self.is_station(seat, &p.building) {
+            let def = self.board(seat).building(&p.building).cloned();
+            let built = self.state.players[seat].built_count(&p.building);
+            if def.is_some_and(|d| built >= d.count) {
+                return err(format!("no {} left", p.building));
+            }
+            self.put_structure(seat, idx, &p.building, false, false);
+            self.join_federation(seat, idx);
+            return Ok(());
+        }
+        self.finish_build(seat, idx, &p.building, false, false)
+    }
+
+    /// Replaces the seat's building on a space by a lower one (a follow-up).
+    pub(super) fn downgrade(
+        &mut self,
+        seat: usize,
+        d: &Downgrade,
+        hex: Hex,
+    ) -> Result<(), MoveError> {
+        let idx = self.state.map.space_index(hex).expect("on map");
+        let ok = self
+            .state
+            .structures
+            .get(&idx)
+            .is_some_and(|l| l.iter().any(|s| s.seat == seat && s.building == d.from));
+        if !ok {
+            return err(format!("no {} of yours on {}", d.from, self.hex_name(hex)));
+        }
+        self.finish_build(seat, idx, &d.to, false, false)
+    }
+
+    /// Swaps two of the seat's buildings (a follow-up): the one on the space and one elsewhere.
+    pub(super) fn swap(&mut self, seat: usize, s: &Swap, hex: Hex) -> Result<(), MoveError> {
+        let idx = self.state.map.space_index(hex).expect("on map");
+        let target_ok = self.state.structures.get(&idx).is_some_and(|l| {
+            l.iter()
+                .any(|x| x.seat == seat && x.building == s.with && !x.off_board)
+        });
+        if !target_ok {
+            return err(format!("no {} of yours on {}", s.with, self.hex_name(hex)));
+        }
+        let from = self
+            .own_structures(seat)
+            .into_iter()
+            .find(|(_, x)| x.building == s.building)
+            .map(|(i, _)| i)
+            .ok_or_else(|| MoveError(format!("you have no {}", s.building)))?;
+        for (i, b) in [(from, &s.with), (idx, &s.building)] {
+            if let Some(x) = self
+                .state
+                .structures
+                .get_mut(&i)
+                .and_then(|l| l.iter_mut().find(|x| x.seat == seat))
+            {
+                x.building = b.as_str().into();
+            }
+        }
+        Ok(())
+    }
+
+    /// What `q` QIC for range cost, in the content's range resource.
+    pub(crate) fn range_cost(&self, q: u32) -> Bundle {
+        match q {
+            0 => Bundle::default(),
+            q => Bundle::of(&[(self.content.rules.range_resource.as_str(), q as i32)]),
+        }
+    }
+
+    /// What placing a building by a follow-up (`place`) on a space costs when its range costs
+    /// `q`: the seat's placement hooks may refuse the space, its cost hooks change the cost.
+    pub(crate) fn placement_cost(
+        &self,
+        seat: usize,
+        mods: &[&Modifier],
+        building: &str,
+        idx: usize,
+        q: u32,
+    ) -> Result<Bundle, MoveError> {
+        let parts = super::hook_protocol::CostParts {
+            range: self.range_cost(q),
+            ..Default::default()
+        };
+        let site = super::hook_protocol::Site {
+            building,
+            idx,
+            upgrade_from: None,
+        };
+        self.hooked_cost(seat, mods, site, parts)
+    }
+}

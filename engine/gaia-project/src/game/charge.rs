@@ -1,0 +1,133 @@
+//! Charges: the offers a turn's buildings make to neighbours, and a neighbour's decision to
+//! accept (charging power for VP) or decline.
+
+use super::happened::Happened;
+use super::{err, Decision, Game, MoveError};
+use crate::content::Modifier;
+use crate::notation::Command;
+use crate::player::VP;
+
+impl Game {
+    /// Queues charge offers for the spaces built this turn: the most recent building first,
+    /// then players in seat order after the builder.
+    pub(super) fn offer_charges(&mut self, seat: usize) {
+        let n = self.state.players.len();
+        let dist = self.content.rules.charge_distance;
+        let mut offers = Vec::new();
+        for &idx in self.state.turn.leech.iter().rev() {
+            let hex = self.state.map.spaces[idx].hex;
+            for k in 1..n {
+                let other = (seat + k) % n;
+                let value = self
+                    .own_structures(other)
+                    .into_iter()
+                    .filter(|(i, s)| {
+                        !self.is_station(other, &s.building)
+                            && self.state.map.spaces[*i].hex.distance(hex) <= dist
+                    })
+                    .map(|(i, s)| self.power_value(other, i, &s.building))
+                    .max()
+                    .unwrap_or(0);
+                let tokens =
+                    self.has_modifier(other, |m| matches!(m, Modifier::ChargeGainsTokens(_)));
+                if value > 0 && (self.state.players[other].power.chargeable() > 0 || tokens) {
+                    offers.push(Decision::Leech {
+                        seat: other,
+                        value,
+                        from: Some(super::ChargeFrom { seat, space: idx }),
+                    });
+                }
+            }
+        }
+        for d in offers.into_iter().rev() {
+            self.state.queue.push_front(d);
+        }
+    }
+
+    /// The charge actually offered: limited by what the bowls can take and by VP.
+    pub(crate) fn offer_amount(&self, seat: usize, value: u32) -> u32 {
+        let p = &self.state.players[seat];
+        let vp = p.resource(&self.content, VP).max(0) as u32;
+        value.min(p.power.chargeable()).min(vp + 1)
+    }
+
+    /// A part of a charge decision: `charge …`, `decline …`, or an answer.
+    pub(super) fn leech_part(
+        &mut self,
+        seat: usize,
+        value: u32,
+        from: Option<super::ChargeFrom>,
+        part: &Command,
+    ) -> Result<(), MoveError> {
+        let decided = self.state.turn.decided;
+        match part {
+            Command::Charge(items) if !decided => {
+                let pw: u32 = items
+                    .iter()
+                    .filter(|a| a.code == "pw")
+                    .map(|a| a.count)
+                    .sum();
+                let tokens: u32 = items
+                    .iter()
+                    .filter(|a| a.code == "t")
+                    .map(|a| a.count)
+                    .sum();
+                let allowed = self.charge_tokens(seat);
+                let mut amount = self.offer_amount(seat, value);
+                if tokens != 0 && tokens != allowed {
+                    return err(if allowed == 0 {
+                        "no power tokens come with this charge".to_string()
+                    } else {
+                        format!("this charge comes with {allowed}t")
+                    });
+                }
+                if allowed > 0 && tokens == 0 {
+                    return err(format!(
+                        "this charge comes with {allowed}t (`charge {amount}pw,{allowed}t`)"
+                    ));
+                }
+                let token_first = items.first().is_some_and(|a| a.code == "t");
+                if token_first {
+                    self.state.players[seat].power.gain_tokens(tokens);
+                    amount = self.offer_amount(seat, value);
+                }
+                if pw != amount {
+                    return err(format!("the offer is {amount}pw, not {pw}pw"));
+                }
+                self.charge_power(seat, amount);
+                if !token_first {
+                    // An open question adds these tokens to its answer.
+                    self.state.players[seat].power.gain_tokens(tokens);
+                }
+                self.gain_code(seat, VP, -(amount.saturating_sub(1) as i32), "leech");
+                self.fire(seat, &Happened::ChargeAccepted { amount, from })?;
+                self.state.turn.decided = true;
+                Ok(())
+            }
+            Command::Decline(_) if !decided => {
+                self.state.turn.decided = true;
+                Ok(())
+            }
+            Command::Other { verb, args } if self.try_answer(seat, verb, args)? => Ok(()),
+            other => err(format!("`{other}` is not an answer to a charge offer")),
+        }
+    }
+
+    /// Power tokens a seat gains with an accepted charge.
+    pub(crate) fn charge_tokens(&self, seat: usize) -> u32 {
+        self.modifier(seat, |m| match m {
+            Modifier::ChargeGainsTokens(n) => Some(*n),
+            _ => None,
+        })
+        .unwrap_or(0)
+    }
+
+    /// Ends a charge decision.
+    pub(super) fn end_leech(&mut self, seat: usize, value: u32) -> Result<(), MoveError> {
+        if !self.state.turn.decided {
+            let amount = self.offer_amount(seat, value);
+            return err(format!("charge or decline the offer of {amount}pw"));
+        }
+        self.require_no_question()
+    }
+}

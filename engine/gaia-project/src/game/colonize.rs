@@ -1,0 +1,335 @@
+//! Founding a colony: the plan of a colonization (terraforming steps, Gaia fee, QIC for
+//! range), what it costs, whether the seat can pay it, and building it.
+
+use super::bundle;
+use super::conversion_form::PayCode;
+use super::happened::Happened;
+use super::placement::{Reach, Refusal, SeatRules};
+use super::{Game, MoveError};
+use crate::content::{Bundle, Modifier, PlanetKind};
+use orrery_core::hex::Hex;
+
+/// A checked colonization: what it takes and what it does.
+pub(crate) struct Colonize {
+    /// Terraforming steps taken.
+    pub steps: u32,
+    /// Steps paid for (not free).
+    pub paid_steps: u32,
+    /// The Gaia-planet fee is due.
+    pub gaia_fee: bool,
+    /// QIC paid for range.
+    pub range_q: u32,
+    /// The planet is already colonized by another player.
+    pub shared: bool,
+    /// The seat's own Gaiaformer there (removed when the mine is built).
+    pub own_gaiaformer: Option<usize>,
+}
+
+/// What a seat has toward colonizing with one building (see [`Game::colony_budget`]).
+pub(crate) struct ColonyBudget<'a> {
+    /// By code: the building's own cost and what the seat has.
+    codes: smallvec::SmallVec<[(&'a str, i32, i32); 8]>,
+    /// Where the terraforming and range resources are in `codes`.
+    terraform: usize,
+    range: usize,
+    /// The Gaia planet fee, by place in `codes`.
+    fee: smallvec::SmallVec<[(usize, i32); 4]>,
+    /// A power code is involved: each plan takes the full payment check.
+    power: bool,
+    /// The power tokens to pay from.
+    tokens: crate::power::Power,
+    /// Plain resources taken as spent.
+    spent: &'a [(crate::notation::Word, i32)],
+}
+
+impl ColonyBudget<'_> {
+    /// Whether no colonization at all can be paid: not even the building's own cost, which
+    /// every colonization pays on top of extras that are never negative (only known when no
+    /// power code is involved).
+    pub(crate) fn surely_short(&self) -> bool {
+        !self.power
+            && self.codes.iter().enumerate().any(|(i, &(_, base, have))| {
+                base > 0 && have < base && !self.fee.iter().any(|&(j, n)| j == i && n < 0)
+            })
+    }
+}
+
+impl Game {
+    /// Founds a colony on a planet: the plan, its cost, its terraforming steps, the building.
+    pub(super) fn build_on_planet(
+        &mut self,
+        seat: usize,
+        idx: usize,
+        hex: Hex,
+        def: &crate::content::Building,
+    ) -> Result<(), MoveError> {
+        let (plan, cost) = {
+            let mods = self.modifiers(seat);
+            let rules = self.seat_rules_from(seat, &mods);
+            let plan = self
+                .colonize_plan(seat, idx, hex, &rules, self.reach())
+                .map_err(|r| self.refusal(r, hex, &def.id))?;
+            let cost = self.hooked_colonize_cost(seat, def, idx, &plan, &rules, &mods)?;
+            (plan, cost)
+        };
+        if let Some(g) = plan.own_gaiaformer {
+            self.state.gaiaformers.remove(g);
+        }
+        self.pay(seat, &cost)?;
+        for _ in 0..plan.steps {
+            self.fire(seat, &Happened::TerraformStep { idx })?;
+        }
+        self.finish_build(seat, idx, &def.id, plan.shared, false)
+    }
+
+    /// Checks colonizing a planet with a building and works out what it takes (terraforming
+    /// steps, Gaia fee, QIC for range), without changing anything.
+    pub(crate) fn colonize_plan(
+        &self,
+        seat: usize,
+        idx: usize,
+        hex: Hex,
+        rules: &SeatRules,
+        reach: Reach,
+    ) -> Result<Colonize, Refusal> {
+        let here = self.state.structures.get(&idx).map(Vec::as_slice);
+        self.colonize_plan_at(seat, idx, hex, here, rules, reach)
+    }
+
+    /// [`Game::colonize_plan`] with the structures on the space given.
+    pub(crate) fn colonize_plan_at(
+        &self,
+        seat: usize,
+        idx: usize,
+        hex: Hex,
+        here: Option<&[super::Structure]>,
+        rules: &SeatRules,
+        reach: Reach,
+    ) -> Result<Colonize, Refusal> {
+        let kind = self.planet_kind(idx);
+        let own_gf = self
+            .state
+            .gaiaformers
+            .iter()
+            .position(|g| g.hex == hex && g.seat == seat);
+        let here = here.filter(|l| !l.is_empty());
+        let mut plan = Colonize {
+            paid_steps: 0,
+            steps: 0,
+            gaia_fee: false,
+            range_q: 0,
+            shared: false,
+            own_gaiaformer: own_gf,
+        };
+        if own_gf.is_some() {
+            if kind != PlanetKind::Gaia {
+                return Err(Refusal::GaiaUnfinished);
+            }
+            if here.is_some() {
+                return Err(Refusal::Colonized);
+            }
+            // Building on one's own Gaiaformer needs no range, so extra range saves nothing.
+            if reach.range > 0 && self.content.rules.options.refuse_useless_actions {
+                return Err(Refusal::UselessRange);
+            }
+        } else {
+            if self
+                .state
+                .gaiaformers
+                .iter()
+                .any(|g| g.hex == hex && g.seat != seat)
+            {
+                return Err(Refusal::OtherGaiaformer);
+            }
+            if let Some(list) = here {
+                if !rules.may_share || list.iter().any(|s| s.seat == seat) {
+                    return Err(Refusal::Colonized);
+                }
+                plan.shared = true;
+            } else {
+                match kind {
+                    PlanetKind::Wheel => {
+                        plan.steps = self.wheel_steps(seat)[usize::from(self.state.planets[idx])];
+                        plan.paid_steps = plan.steps - reach.steps.min(plan.steps);
+                    }
+                    PlanetKind::Gaia => plan.gaia_fee = true,
+                    _ => return Err(Refusal::NotBuildable),
+                }
+            }
+            plan.range_q = self.qic_for_range_from(hex, rules, reach.range)?;
+        }
+        if self.content.rules.options.refuse_useless_actions && reach.steps > 0 && plan.steps == 0 {
+            return Err(Refusal::UselessSteps);
+        }
+        Ok(plan)
+    }
+
+    /// Everything a planned colonization with a building costs.
+    pub(crate) fn colonize_cost(
+        &self,
+        def: &crate::content::Building,
+        plan: &Colonize,
+        rules: &SeatRules,
+    ) -> Bundle {
+        let mut cost = def.cost.clone();
+        for (code, n) in self.colonize_extras(plan, rules) {
+            bundle::add(&mut cost, code, n);
+        }
+        cost.0.retain(|_, n| *n != 0);
+        cost
+    }
+
+    /// What a planned colonization costs, as the seat's cost hooks adjust it (after its
+    /// placement hooks allow it); without hooks, [`Game::colonize_cost`].
+    pub(crate) fn hooked_colonize_cost(
+        &self,
+        seat: usize,
+        def: &crate::content::Building,
+        idx: usize,
+        plan: &Colonize,
+        rules: &SeatRules,
+        mods: &[&Modifier],
+    ) -> Result<Bundle, MoveError> {
+        if !Self::names_site_hooks(mods) {
+            return Ok(self.colonize_cost(def, plan, rules));
+        }
+        let r = &self.content.rules;
+        let one = |code: &str, n: u32| match n {
+            0 => Bundle::default(),
+            n => Bundle::of(&[(code, n as i32)]),
+        };
+        let parts = super::hook_protocol::CostParts {
+            building: def.cost.clone(),
+            terraform: one(&r.terraform_resource, plan.paid_steps * rules.ore_per_step),
+            range: one(&r.range_resource, plan.range_q),
+            gaia_fee: match plan.gaia_fee {
+                true => rules.gaia_fee.clone(),
+                false => Bundle::default(),
+            },
+        };
+        let site = super::hook_protocol::Site {
+            building: &def.id,
+            idx,
+            upgrade_from: None,
+        };
+        self.hooked_cost(seat, mods, site, parts)
+    }
+
+    /// What a colonization costs on top of the building's own cost.
+    fn colonize_extras<'a>(
+        &'a self,
+        plan: &Colonize,
+        rules: &'a SeatRules<'a>,
+    ) -> impl Iterator<Item = (&'a str, i32)> + 'a {
+        let r = &self.content.rules;
+        let steps = (plan.paid_steps * rules.ore_per_step) as i32;
+        let fee = plan
+            .gaia_fee
+            .then(|| rules.gaia_fee.iter())
+            .into_iter()
+            .flatten();
+        [
+            (r.terraform_resource.as_str(), steps),
+            (r.range_resource.as_str(), plan.range_q as i32),
+        ]
+        .into_iter()
+        .chain(fee)
+        .filter(|(_, n)| *n != 0)
+    }
+
+    /// What a seat has toward colonizing with a building, summed by code once, so that each
+    /// planned colonization only adds its own extras; `spent`: plain resources taken as
+    /// already spent, `tokens`: the power tokens to pay from.
+    pub(crate) fn colony_budget<'a>(
+        &'a self,
+        seat: usize,
+        def: &'a crate::content::Building,
+        rules: &'a SeatRules<'a>,
+        spent: &'a [(crate::notation::Word, i32)],
+        tokens: crate::power::Power,
+    ) -> ColonyBudget<'a> {
+        let r = &self.content.rules;
+        let mut codes: smallvec::SmallVec<[(&str, i32, i32); 8]> = smallvec::SmallVec::new();
+        let mut slot = |code: &'a str| match codes.iter().position(|(c, ..)| *c == code) {
+            Some(i) => i,
+            None => {
+                codes.push((code, 0, 0));
+                codes.len() - 1
+            }
+        };
+        let mut cost: smallvec::SmallVec<[(usize, i32); 4]> = smallvec::SmallVec::new();
+        for (c, n) in def.cost.iter() {
+            cost.push((slot(c), n));
+        }
+        let terraform = slot(r.terraform_resource.as_str());
+        let range = slot(r.range_resource.as_str());
+        let mut fee = smallvec::SmallVec::new();
+        for (c, n) in rules.gaia_fee.iter() {
+            fee.push((slot(c), n));
+        }
+        for (i, n) in &cost {
+            codes[*i].1 += n;
+        }
+        let p = &self.state.players[seat];
+        for (code, _, have) in &mut codes {
+            let less: i32 = spent
+                .iter()
+                .filter(|(c, _)| c == code)
+                .map(|(_, n)| n)
+                .sum();
+            *have = p.resource(&self.content, code) - less;
+        }
+        let power = codes.iter().any(|(c, ..)| {
+            !matches!(
+                PayCode::of(&self.content, c),
+                PayCode::Resource(_) | PayCode::Unknown
+            )
+        });
+        ColonyBudget {
+            codes,
+            terraform,
+            range,
+            fee,
+            power,
+            tokens,
+            spent,
+        }
+    }
+
+    /// Whether the seat can pay a planned colonization: what paying it would accept.
+    pub(crate) fn colonize_affordable(
+        &self,
+        seat: usize,
+        def: &crate::content::Building,
+        plan: &Colonize,
+        rules: &SeatRules,
+        budget: &ColonyBudget<'_>,
+    ) -> bool {
+        if budget.power || budget.codes.len() > 8 {
+            // Power costs take the full check (on the state as it is).
+            return self.can_pay_items_from(
+                seat,
+                budget.tokens,
+                budget.spent,
+                self.colonize_cost(def, plan, rules).iter(),
+                rules.token_value,
+            );
+        }
+        let mut need = [0i32; 8];
+        for (i, (_, base, _)) in budget.codes.iter().enumerate() {
+            need[i] = *base;
+        }
+        need[budget.terraform] += (plan.paid_steps * rules.ore_per_step) as i32;
+        need[budget.range] += plan.range_q as i32;
+        if plan.gaia_fee {
+            for (i, n) in &budget.fee {
+                need[*i] += n;
+            }
+        }
+        budget
+            .codes
+            .iter()
+            .zip(need)
+            .all(|(&(_, _, have), n)| n <= 0 || have >= n)
+    }
+}

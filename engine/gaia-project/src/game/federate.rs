@@ -1,0 +1,329 @@
+//! Federations of a seat: the input of the federation rules ([`crate::federation`]) from the
+//! state, the federations it could form (remembered), forming one, and growing one when a
+//! building joins it.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use super::bundle::scaled;
+use super::lookup::by_id;
+use super::{err, Game, MoveError};
+use crate::content::{Bundle, Modifier, PlanetKind};
+use crate::federation::{self, FedInput};
+use orrery_core::hex::Hex;
+
+/// The most federations (counting every satellite layout) listed in one state.
+pub const FEDERATION_LIMIT: usize = 5000;
+
+/// What the federation rules need to know about a seat (see [`Game::federation_input`]).
+pub(crate) struct FedParts {
+    /// Buildings that may join a federation, with their power values, sorted by hex.
+    pub buildings: Vec<(Hex, u32)>,
+    /// Hexes already in a federation, sorted.
+    pub federated: Vec<Hex>,
+    /// The power a federation needs.
+    pub threshold: u32,
+    /// The single-federation rule holds.
+    pub single: bool,
+}
+
+impl Game {
+    /// A structure built next to one of the seat's federations joins it together with its
+    /// whole group: every structure of the seat connected to it through neighbouring spaces
+    /// that hold a structure of the seat with a power value or belong to one of its
+    /// federations (rules digest §6: "adds the new structure and the structures connected to
+    /// it"). It gains no token.
+    pub(super) fn join_federation(&mut self, seat: usize, idx: usize) {
+        let hex = self.state.map.spaces[idx].hex;
+        let p = &self.state.players[seat];
+        let federated: HashSet<Hex> = p.federations.iter().flatten().copied().collect();
+        if federated.contains(&hex) {
+            return;
+        }
+        let Some(target) = p
+            .federations
+            .iter()
+            .position(|f| f.iter().any(|h| h.distance(hex) == 1))
+        else {
+            return;
+        };
+        let mods = self.modifiers(seat);
+        let valued: HashSet<Hex> = self
+            .own_structures(seat)
+            .into_iter()
+            .filter(|(i, s)| s.shared || self.power_value_with(seat, *i, &s.building, &mods) > 0)
+            .map(|(i, _)| self.state.map.spaces[i].hex)
+            .collect();
+        let mut group = vec![hex];
+        let mut seen: HashSet<Hex> = HashSet::from([hex]);
+        let mut next = 0;
+        while let Some(&h) = group.get(next) {
+            next += 1;
+            for n in h.neighbours() {
+                if (federated.contains(&n) || valued.contains(&n)) && seen.insert(n) {
+                    group.push(n);
+                }
+            }
+        }
+        let fed = &mut self.state.players[seat].federations[target];
+        fed.extend(group.into_iter().filter(|h| !federated.contains(h)));
+    }
+
+    /// The input of the federation rules for a seat: its buildings not yet federated (all of
+    /// them under the single-federation rule) with their power values, and the federated hexes,
+    /// both sorted; the power threshold; whether the single-federation rule holds.
+    pub(crate) fn federation_input(&self, seat: usize) -> FedParts {
+        self.federation_input_with(seat, &self.modifiers(seat))
+    }
+
+    /// [`Game::federation_input`] with the modifiers in force given.
+    fn federation_input_with(&self, seat: usize, mods: &[&Modifier]) -> FedParts {
+        let single = mods.iter().any(|m| matches!(m, Modifier::SingleFederation));
+        let threshold = mods
+            .iter()
+            .find_map(|m| match m {
+                Modifier::FederationThreshold(t) => Some(*t),
+                _ => None,
+            })
+            .unwrap_or(self.content.rules.federation_threshold);
+        let p = &self.state.players[seat];
+        let mut federated: Vec<Hex> = p.federations.iter().flatten().copied().collect();
+        federated.sort_unstable();
+        federated.dedup();
+        // Under the single-federation rule every formation counts (a growth merges into the
+        // one federation, so the number of federations would stay 1).
+        let threshold = if single {
+            threshold.saturating_mul(p.formations.saturating_add(1))
+        } else {
+            threshold
+        };
+        let mut buildings = Vec::new();
+        for (idx, list) in &self.state.structures {
+            for s in list.iter().filter(|s| s.seat == seat) {
+                let hex = self.state.map.spaces[*idx].hex;
+                if single || federated.binary_search(&hex).is_err() {
+                    let value = if s.shared {
+                        1
+                    } else {
+                        self.power_value_with(seat, *idx, &s.building, mods)
+                    };
+                    buildings.push((hex, value));
+                }
+            }
+        }
+        buildings.sort_unstable();
+        FedParts {
+            buildings,
+            federated,
+            threshold,
+            single,
+        }
+    }
+
+    /// Every federation the seat could form now (not outclassed; at most as many new
+    /// satellites as it can pay for).
+    pub fn available_federations(&self, seat: usize) -> Vec<federation::Federation> {
+        let max = self.affordable_satellites(seat);
+        self.with_fed_input(seat, |input| federation::available(input, max))
+    }
+
+    /// Every federation the seat could form now, every satellite layout included (at most
+    /// [`FEDERATION_LIMIT`] of them).
+    ///
+    /// The search is a pure function of the seat's position, so results are remembered by
+    /// their complete input and shared by clones of this game (a bot exploring moves, a turn
+    /// built part by part).
+    pub fn federation_layouts(&self, seat: usize) -> Vec<federation::Federation> {
+        self.federation_layouts_with(seat, &self.modifiers(seat))
+            .as_ref()
+            .clone()
+    }
+
+    /// [`Game::federation_layouts`] with the modifiers in force given.
+    pub(crate) fn federation_layouts_with(
+        &self,
+        seat: usize,
+        mods: &[&Modifier],
+    ) -> Arc<Vec<federation::Federation>> {
+        let parts = self.federation_input_with(seat, mods);
+        if !parts.single && parts.buildings.iter().map(|(_, v)| v).sum::<u32>() < parts.threshold {
+            return Arc::default();
+        }
+        let max = self.affordable_satellites_with(seat, mods);
+        let own_sats = &self.state.players[seat].satellites;
+        let mut blocked: Vec<Hex> = own_sats.clone();
+        for (idx, list) in &self.state.structures {
+            if list
+                .iter()
+                .any(|x| x.seat == seat || !self.is_station(x.seat, &x.building))
+            {
+                blocked.push(self.state.map.spaces[*idx].hex);
+            }
+        }
+        blocked.sort_unstable();
+        let key = super::memo::FedKey {
+            seat,
+            buildings: parts.buildings,
+            federated: parts.federated,
+            blocked,
+            planets: self.state.planets.clone(),
+            threshold: parts.threshold,
+            single: parts.single,
+            max,
+        };
+        if let Some(hit) = self.memo.get(&key) {
+            return hit;
+        }
+        let parts = FedParts {
+            buildings: key.buildings.clone(),
+            federated: key.federated.clone(),
+            threshold: key.threshold,
+            single: key.single,
+        };
+        let found = Arc::new(self.with_fed_input_from(seat, parts, |input| {
+            federation::available_layouts(input, max, FEDERATION_LIMIT)
+        }));
+        self.memo.put(key, found.clone());
+        found
+    }
+
+    /// Runs `f` with the federation rules' input for a seat.
+    fn with_fed_input<R>(&self, seat: usize, f: impl FnOnce(&FedInput<'_>) -> R) -> R {
+        self.with_fed_input_from(seat, self.federation_input(seat), f)
+    }
+
+    /// [`Game::with_fed_input`] with the seat's federation input given.
+    fn with_fed_input_from<R>(
+        &self,
+        seat: usize,
+        input: FedParts,
+        f: impl FnOnce(&FedInput<'_>) -> R,
+    ) -> R {
+        let buildings: HashMap<Hex, u32> = input.buildings.into_iter().collect();
+        let federated: HashSet<Hex> = input.federated.into_iter().collect();
+        let (threshold, single) = (input.threshold, input.single);
+        let own_sats: HashSet<Hex> = self.state.players[seat]
+            .satellites
+            .iter()
+            .copied()
+            .collect();
+        let space = |h: Hex| self.satellite_space(seat, h, &own_sats);
+        f(&FedInput {
+            buildings: &buildings,
+            federated: &federated,
+            space: &space,
+            threshold,
+            single_federation: single,
+        })
+    }
+
+    /// How many new satellites a seat can pay for and still place.
+    fn affordable_satellites(&self, seat: usize) -> usize {
+        self.affordable_satellites_with(seat, &self.modifiers(seat))
+    }
+
+    /// [`Game::affordable_satellites`] with the modifiers in force given.
+    fn affordable_satellites_with(&self, seat: usize, mods: &[&Modifier]) -> usize {
+        let cost = satellite_cost(&self.content, mods);
+        let p = &self.state.players[seat];
+        let mut max = self
+            .content
+            .rules
+            .satellites
+            .saturating_sub(p.satellites.len() as u32) as usize;
+        for (code, n) in cost.iter() {
+            if n > 0 {
+                let have = match code {
+                    "t" => {
+                        p.power.tokens(crate::power::Area::I)
+                            + p.power.tokens(crate::power::Area::II)
+                            + p.power.tokens(crate::power::Area::III)
+                    }
+                    other => p.resource(&self.content, other).max(0) as u32,
+                };
+                max = max.min((have / n as u32) as usize);
+            }
+        }
+        max
+    }
+
+    /// Whether a new satellite of the seat may go on a hex.
+    fn satellite_space(&self, seat: usize, h: Hex, own_sats: &HashSet<Hex>) -> bool {
+        self.state.map.space_index(h).is_some_and(|i| {
+            self.planet_kind(i) == PlanetKind::Empty
+                && !own_sats.contains(&h)
+                && self.state.structures.get(&i).is_none_or(|l| {
+                    l.iter()
+                        .all(|x| x.seat != seat && self.is_station(x.seat, &x.building))
+                })
+        })
+    }
+
+    /// Re-scores a federation token the seat owns (a follow-up): its reward again.
+    pub(super) fn rescore_token(&mut self, seat: usize, id: &str) -> Result<(), MoveError> {
+        if !self.state.players[seat].tokens.iter().any(|t| t.id == id) {
+            return err(format!("you own no {id}"));
+        }
+        let reward = by_id(&self.content.federation_tokens.tokens, id)
+            .map(|t| t.reward.clone())
+            .unwrap_or_default();
+        self.apply_effects(seat, &reward, "federations")
+    }
+
+    /// `federation`: forms a federation of the given hexes, paying its satellites and
+    /// taking the token.
+    pub(super) fn federate(
+        &mut self,
+        seat: usize,
+        hexes: &[Hex],
+        token: &str,
+    ) -> Result<(), MoveError> {
+        let fed = self
+            .with_fed_input(seat, |input| federation::check(input, hexes))
+            .map_err(|e| MoveError(e.to_string()))?;
+        let single_federation =
+            self.has_modifier(seat, |m| matches!(m, Modifier::SingleFederation));
+        let cost = satellite_cost(&self.content, &self.modifiers(seat));
+        if self.state.players[seat].satellites.len() + fed.satellites.len()
+            > self.content.rules.satellites as usize
+        {
+            return err("not enough satellites left");
+        }
+        let total = scaled(&cost, fed.satellites.len() as i32);
+        self.pay(seat, &total)?;
+        let left = self.state.fed_supply.get(token).copied().unwrap_or(0);
+        if left == 0 {
+            return err(format!("no {token} left in the supply"));
+        }
+        *self.state.fed_supply.entry(token.into()).or_default() -= 1;
+        let members: Vec<Hex> = fed
+            .buildings
+            .iter()
+            .chain(&fed.satellites)
+            .copied()
+            .collect();
+        let p = &mut self.state.players[seat];
+        p.satellites.extend(fed.satellites.iter().copied());
+        p.formations = p.formations.saturating_add(1);
+        if single_federation && !p.federations.is_empty() {
+            for h in members {
+                if !p.federations[0].contains(&h) {
+                    p.federations[0].push(h);
+                }
+            }
+        } else {
+            p.federations.push(members);
+        }
+        self.gain_token(seat, token, "federations")
+    }
+}
+
+/// What one satellite costs a seat.
+fn satellite_cost(content: &crate::content::Content, mods: &[&Modifier]) -> Bundle {
+    mods.iter()
+        .find_map(|m| match m {
+            Modifier::SatelliteCost(b) => Some(b.clone()),
+            _ => None,
+        })
+        .unwrap_or_else(|| content.rules.satellite_cost.clone())
+}

@@ -1,0 +1,76 @@
+//! Follow-ups: what an action still owes once its main part is applied (a colony to found,
+//! a research step, a tech tile, a building to place…), and the progress of the open
+//! decision that holds them.
+
+use serde::{Deserialize, Serialize};
+
+use crate::content::{Downgrade, Effect, Place, ResearchChoice, Swap};
+
+/// A follow-up the current action still needs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Follow {
+    /// Found a colony (with the turn's free steps and range), or with `gaia_project` start
+    /// a Gaia project instead.
+    Build {
+        /// A Gaia project may be started instead.
+        gaia_project: bool,
+    },
+    /// Advance research.
+    Up(ResearchChoice),
+    /// Take a tech tile.
+    Tech,
+    /// Cover a standard tile.
+    Cover,
+    /// Re-score a federation token.
+    FedTile,
+    /// Place a building with a verb.
+    Place(Place),
+    /// Downgrade a building.
+    Downgrade(Downgrade),
+    /// Swap two buildings.
+    Swap(Swap),
+}
+
+impl Follow {
+    /// The follow-up an effect brings, if any (a research step can always be declined, so it
+    /// is not one that must be possible).
+    pub(crate) fn of(e: &Effect) -> Option<Follow> {
+        Some(match e {
+            Effect::Steps(_) => Follow::Build {
+                gaia_project: false,
+            },
+            Effect::Range(_) => Follow::Build { gaia_project: true },
+            Effect::TechTile => Follow::Tech,
+            Effect::RescoreFederation => Follow::FedTile,
+            Effect::Place(p) => Follow::Place(p.clone()),
+            Effect::Downgrade(d) => Follow::Downgrade(d.clone()),
+            Effect::Swap(s) => Follow::Swap(s.clone()),
+            _ => return None,
+        })
+    }
+}
+
+/// What the open decision has done so far (saved with the state, so a decision can be taken
+/// part by part).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TurnProgress {
+    /// The turn's main action is taken.
+    pub main: bool,
+    /// Follow-ups still owed, in the order they are expected.
+    pub follows: Vec<Follow>,
+    /// Free terraforming steps for the next mine.
+    pub steps: u32,
+    /// Extra range for the next placement.
+    pub range: u32,
+    /// Spaces built on this turn that offer charges, in build order.
+    pub leech: Vec<usize>,
+    /// The main action being applied is a build (only while one part is applied).
+    #[serde(skip)]
+    pub building_main: bool,
+    /// The player passed: nothing but the end of the turn may follow.
+    pub passed: bool,
+    /// A main-action build's space, offered once the action's follow-ups are done.
+    pub deferred_leech: Option<usize>,
+    /// A one-part decision (faction, placement, booster, charge, income, answer) was made.
+    pub decided: bool,
+}

@@ -1,0 +1,192 @@
+//! Where a seat may place a building: its standing placement values (range, terraforming
+//! rate, Gaia fee), the range an action adds, the QIC a space needs, and why a space is
+//! refused.
+
+use super::{Game, MoveError};
+use crate::content::{Bundle, Modifier};
+use orrery_core::hex::Hex;
+
+/// Free terraforming steps and extra range that a placement is made with.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Reach {
+    /// Free terraforming steps.
+    pub steps: u32,
+    /// Range added to the navigation range.
+    pub range: u32,
+}
+
+/// Where a seat's range is measured from (inline: a seat rarely has more buildings).
+pub(crate) type RangeOrigins = smallvec::SmallVec<[Hex; 24]>;
+
+/// A seat's standing values for placing buildings, looked up once from its modifiers (move
+/// listing asks them for every space of the map).
+#[derive(Clone)]
+pub(crate) struct SeatRules<'a> {
+    /// Where range is measured from.
+    pub from: RangeOrigins,
+    /// Navigation range.
+    pub nav_range: u32,
+    /// Ore (terraforming resource) per terraforming step.
+    pub ore_per_step: u32,
+    /// Extra cost of colonizing a Gaia planet.
+    pub gaia_fee: &'a Bundle,
+    /// May colonize planets other players colonized.
+    pub may_share: bool,
+    /// Range resource held.
+    pub range_have: i32,
+    /// Power one area-III token is worth.
+    pub token_value: u32,
+    /// The box around `from`, to rule out far hexes cheaply.
+    pub from_box: Option<orrery_core::hex::HexBox>,
+    /// Range one range resource buys.
+    pub range_per_qic: u32,
+}
+
+impl SeatRules<'_> {
+    /// Whether a hex is surely out of reach with `extra` range, even paying every range
+    /// resource held. A cheap test that never rules out a reachable hex.
+    pub fn surely_out_of_reach(&self, hex: Hex, extra: u32) -> bool {
+        let Some(b) = &self.from_box else {
+            return true;
+        };
+        let most = self.nav_range + extra + self.range_have.max(0) as u32 * self.range_per_qic;
+        b.distance_at_least(hex) > most
+    }
+}
+
+/// Why a placement is refused; cheap to make, worded with the hex only when shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Refusal {
+    GaiaUnfinished,
+    Colonized,
+    OtherGaiaformer,
+    /// This building cannot go on that kind of planet.
+    NotBuildable,
+    NoOrigin,
+    OutOfRange {
+        distance: u32,
+        range: u32,
+    },
+    UselessSteps,
+    /// Extra range from the action that would not lower the QIC the hex needs.
+    UselessRange,
+}
+
+impl Game {
+    /// Range starting points of a seat.
+    pub(crate) fn range_from(&self, seat: usize) -> RangeOrigins {
+        let mut out = RangeOrigins::new();
+        for (i, l) in &self.state.structures {
+            if l.iter().any(|s| s.seat == seat) {
+                out.push(self.state.map.spaces[*i].hex);
+            }
+        }
+        out
+    }
+
+    /// QIC needed to reach a hex; out of range when the player cannot pay them.
+    pub(super) fn qic_for_range(&self, seat: usize, hex: Hex) -> Result<u32, MoveError> {
+        self.qic_for_range_from(hex, &self.seat_rules(seat), self.state.turn.range)
+            .map_err(|r| self.refusal(r, hex, ""))
+    }
+
+    /// Words a refusal for a hex (`building`: what was to be built there).
+    pub(crate) fn refusal(&self, r: Refusal, hex: Hex, building: &str) -> MoveError {
+        MoveError(match r {
+            Refusal::GaiaUnfinished => "the Gaia project there is not finished yet".into(),
+            Refusal::Colonized => format!("{} is already colonized", self.hex_name(hex)),
+            Refusal::OtherGaiaformer => {
+                format!("another player's Gaiaformer is on {}", self.hex_name(hex))
+            }
+            Refusal::NotBuildable => {
+                format!("no {building} can be built on {}", self.hex_name(hex))
+            }
+            Refusal::NoOrigin => "you have no planet to measure range from".into(),
+            Refusal::OutOfRange { distance, range } => format!(
+                "out of range: {} is {distance} away, range {range}",
+                self.hex_name(hex)
+            ),
+            Refusal::UselessSteps => "the free terraforming steps would not be used".into(),
+            Refusal::UselessRange => format!(
+                "the extra range would not be used: {} needs as much QIC without it",
+                self.hex_name(hex)
+            ),
+        })
+    }
+
+    /// The standing placement values of a seat.
+    pub(crate) fn seat_rules(&self, seat: usize) -> SeatRules<'_> {
+        self.seat_rules_from(seat, &self.modifiers(seat))
+    }
+
+    /// [`Game::seat_rules`] with the modifiers in force given.
+    pub(crate) fn seat_rules_from<'a>(
+        &'a self,
+        seat: usize,
+        mods: &[&'a Modifier],
+    ) -> SeatRules<'a> {
+        let mut r = SeatRules {
+            from: RangeOrigins::new(),
+            from_box: None,
+            range_per_qic: self.content.rules.range_per_qic,
+            nav_range: 1,
+            ore_per_step: 3,
+            gaia_fee: &self.content.rules.gaia_planet_fee,
+            may_share: false,
+            range_have: self.state.players[seat]
+                .resource(&self.content, &self.content.rules.range_resource),
+            token_value: 1,
+        };
+        let (mut nav, mut ore, mut fee) = (None::<u32>, None::<u32>, None);
+        for m in mods {
+            match m {
+                Modifier::NavRange(n) => nav = Some(nav.map_or(*n, |x| x.max(*n))),
+                Modifier::OrePerStep(n) => ore = Some(ore.map_or(*n, |x| x.min(*n))),
+                Modifier::GaiaPlanetFee(b) if fee.is_none() => fee = Some(b),
+                Modifier::ShareOccupiedPlanets => r.may_share = true,
+                Modifier::Area3TokenValue(v) if r.token_value == 1 => r.token_value = *v,
+                _ => {}
+            }
+        }
+        r.from = self.range_from(seat);
+        r.from_box = orrery_core::hex::HexBox::around(&r.from);
+        r.nav_range = nav.unwrap_or(1);
+        r.ore_per_step = ore.unwrap_or(3);
+        if let Some(f) = fee {
+            r.gaia_fee = f;
+        }
+        r
+    }
+
+    /// [`Game::qic_for_range`] with the seat's standing values given.
+    pub(crate) fn qic_for_range_from(
+        &self,
+        hex: Hex,
+        rules: &SeatRules,
+        extra_range: u32,
+    ) -> Result<u32, Refusal> {
+        let range = rules.nav_range + extra_range;
+        let d = rules
+            .from
+            .iter()
+            .map(|h| h.distance(hex))
+            .min()
+            .ok_or(Refusal::NoOrigin)?;
+        let qic = |range: u32| d.saturating_sub(range).div_ceil(rules.range_per_qic.max(1));
+        let q = qic(range);
+        // The recording platform's reading: extra range from an action must save QIC.
+        if extra_range > 0
+            && self.content.rules.options.refuse_useless_actions
+            && qic(rules.nav_range) == q
+        {
+            return Err(Refusal::UselessRange);
+        }
+        if q == 0 {
+            return Ok(0);
+        }
+        if rules.range_have < q as i32 {
+            return Err(Refusal::OutOfRange { distance: d, range });
+        }
+        Ok(q)
+    }
+}

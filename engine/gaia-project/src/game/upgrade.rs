@@ -1,0 +1,71 @@
+//! Upgrading a building of the seat into another (a main action), and what it costs.
+
+use super::{err, Game, MoveError, Structure};
+use crate::content::{Building, Bundle, Modifier};
+
+impl Game {
+    /// Upgrades the seat's building on a space (`own`, if any) into `def`, paying its cost
+    /// (`follow`: asked as a follow-up, which may not upgrade).
+    pub(super) fn upgrade(
+        &mut self,
+        seat: usize,
+        idx: usize,
+        def: &Building,
+        own: Option<Structure>,
+        follow: bool,
+    ) -> Result<(), MoveError> {
+        let (hex, building) = (self.state.map.spaces[idx].hex, def.id.as_str());
+        let Some(own) = own else {
+            return err(format!(
+                "no building of yours on {} to upgrade",
+                self.hex_name(hex)
+            ));
+        };
+        if follow {
+            return err("an upgrade is a main action");
+        }
+        if own.shared || own.off_board {
+            return err(format!(
+                "the {} on {} cannot be upgraded",
+                own.building,
+                self.hex_name(hex)
+            ));
+        }
+        if !def.upgrades_from.iter().any(|u| *u == own.building) {
+            return err(format!("a {} cannot become a {building}", own.building));
+        }
+        let cost = self.upgrade_cost(seat, def, idx, &own.building, &self.modifiers(seat))?;
+        self.pay(seat, &cost)?;
+        self.finish_build(seat, idx, building, false, false)
+    }
+
+    /// What upgrading the seat's `from` on a space to `def` costs (more near a rival when the
+    /// building says so), as the seat's hooks adjust it.
+    pub(crate) fn upgrade_cost(
+        &self,
+        seat: usize,
+        def: &Building,
+        idx: usize,
+        from: &str,
+        mods: &[&Modifier],
+    ) -> Result<Bundle, MoveError> {
+        let hex = self.state.map.spaces[idx].hex;
+        let cost = match &def.cost_near_rival {
+            Some(c) if self.rival_near(seat, hex) => c.clone(),
+            _ => def.cost.clone(),
+        };
+        if !Self::names_site_hooks(mods) {
+            return Ok(cost);
+        }
+        let parts = super::hook_protocol::CostParts {
+            building: cost,
+            ..Default::default()
+        };
+        let site = super::hook_protocol::Site {
+            building: &def.id,
+            idx,
+            upgrade_from: Some(from),
+        };
+        self.hooked_cost(seat, mods, site, parts)
+    }
+}
