@@ -115,12 +115,17 @@ pub trait GameModule: Evaluate<Action: Send> + Send + Sized + 'static {
     /// played on, as the log stores it) and the scores.
     fn log(&self, lines: &[String], stack: &Value) -> Value;
 
-    /// The game's state as a saved game holds it (`replay --save-state`, `play --save-state`).
-    fn save_state(&self) -> Value;
+    /// The game's state as a saved game holds it (`replay --save-state`, `play --save-state`);
+    /// `None` when the game does not offer saved games.
+    fn save_state(&self) -> Option<Value> {
+        None
+    }
 
     /// A game from a saved state on `content`; a state that does not fit the content (or is
     /// not one) is refused, saying why.
-    fn restore(content: Arc<Self::Content>, state: Value) -> Result<Self, String>;
+    fn restore(_content: Arc<Self::Content>, _state: Value) -> Result<Self, String> {
+        Err(format!("{} does not offer saved games", Self::ID))
+    }
 
     /// What the seat to decide is being asked, as data (`moves --json`); null by default.
     fn decision(&self) -> Value {

@@ -159,8 +159,8 @@ impl GameModule for Game {
     }
 
     /// The state in its saved form: resources labelled by code ([`crate::game::saved`]).
-    fn save_state(&self) -> Value {
-        crate::game::saved::to_saved(&self.content, &self.state).unwrap_or(Value::Null)
+    fn save_state(&self) -> Option<Value> {
+        crate::game::saved::to_saved(&self.content, &self.state).ok()
     }
 
     /// Reads the saved form, or a state saved before resources were labelled.

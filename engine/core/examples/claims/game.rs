@@ -258,13 +258,13 @@ impl GameModule for Claims {
         (0..2).filter(|&i| s[i] == top).collect()
     }
 
-    fn save_state(&self) -> Value {
-        json!({
+    fn save_state(&self) -> Option<Value> {
+        Some(json!({
             "taken": self.taken,
             "left": self.left,
             "points": self.points,
             "moves": self.moves,
-        })
+        }))
     }
 
     /// A state whose sizes or counts do not fit the content is refused.

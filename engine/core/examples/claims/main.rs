@@ -236,7 +236,7 @@ mod tests {
             let a = g.legal()[3].clone();
             g.play(&a).unwrap();
         }
-        let saved = g.save_state();
+        let saved = g.save_state().expect("Claims saves its games");
         let back = Claims::restore(content.clone(), saved.clone()).expect("restores");
         assert_eq!(format!("{back:?}"), format!("{g:?}"));
         assert_eq!(
