@@ -58,6 +58,20 @@ pub struct Study {
     /// Per seat, first player first.
     #[serde(default)]
     pub seats: Vec<Tally>,
+    /// Per item kind and id (none in older files).
+    #[serde(default)]
+    items: BTreeMap<String, BTreeMap<String, ItemCounts>>,
+}
+
+/// What the charts read of an item's tally.
+#[derive(Debug, Clone, Default, Deserialize)]
+struct ItemCounts {
+    /// Games it was on offer in.
+    games: u64,
+    /// Player-games that took it.
+    takers: u64,
+    /// Of those, won.
+    taker_wins: u64,
 }
 
 impl Study {
@@ -76,6 +90,19 @@ impl Study {
         }
         for (i, t) in s.seats.iter().enumerate() {
             t.check(&format!("seat {}", i + 1))?;
+        }
+        let players = s.config.players.unwrap_or(s.seats.len() as u64);
+        for (kind, ids) in &s.items {
+            for (id, t) in ids {
+                if t.taker_wins > t.takers
+                    || u128::from(t.takers) > u128::from(t.games) * u128::from(players)
+                {
+                    return Err(format!(
+                        "{kind} {id}: {} wins of {} takers in {} games",
+                        t.taker_wins, t.takers, t.games
+                    ));
+                }
+            }
         }
         Ok(s)
     }
@@ -296,6 +323,64 @@ pub fn study_charts_svg(studies: &[(String, serde_json::Value)]) -> Result<Strin
     );
     body.push_str(&s);
     y += h + 10.0;
+    // 5. Items (studies that tally them): how often seats took each, and how the takers fared.
+    let item_ids: BTreeSet<(String, String)> = parsed
+        .iter()
+        .flat_map(|(_, s)| {
+            s.items
+                .iter()
+                .flat_map(|(k, ids)| ids.keys().map(move |id| (k.clone(), id.clone())))
+        })
+        .collect();
+    if !item_ids.is_empty() {
+        let as_tally = |games: u64, wins: u64| Tally {
+            games,
+            wins,
+            ..Tally::default()
+        };
+        let per_item =
+            |f: &dyn Fn(&Study, &ItemCounts) -> Tally| -> Vec<(String, Vec<Option<Tally>>)> {
+                item_ids
+                    .iter()
+                    .map(|(kind, id)| {
+                        (
+                            format!("{kind} {id}"),
+                            parsed
+                                .iter()
+                                .map(|(_, s)| {
+                                    s.items.get(kind).and_then(|m| m.get(id)).map(|t| f(s, t))
+                                })
+                                .collect(),
+                        )
+                    })
+                    .collect()
+            };
+        let taken = per_item(&|s, t| {
+            let players = s.config.players.unwrap_or(s.seats.len() as u64);
+            as_tally(t.games.saturating_mul(players), t.takers)
+        });
+        let won = per_item(&|_, t| as_tally(t.takers, t.taker_wins));
+        for (heading, rows, line) in [
+            (
+                "Items: share of seats that took each when it was on offer",
+                &taken,
+                None,
+            ),
+            (
+                "Items: win rate of the seats that took each (95% Wilson interval)",
+                &won,
+                expected,
+            ),
+        ] {
+            let rows: Vec<(String, Vec<Option<&Tally>>)> = rows
+                .iter()
+                .map(|(l, ts)| (l.clone(), ts.iter().map(Option::as_ref).collect()))
+                .collect();
+            let (s, h) = rate_section(heading, &rows, line, y);
+            body.push_str(&s);
+            y += h + 10.0;
+        }
+    }
     let mut out = document_start(W, y);
     out.push_str(&body);
     out.push_str("</svg>\n");

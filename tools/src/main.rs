@@ -26,6 +26,7 @@ macro_rules! errln {
 
 mod bench;
 mod chart;
+mod compare;
 mod games;
 mod init;
 mod inspect;
@@ -279,6 +280,21 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
     },
+    /// Compare two studies on the same seeds and line-ups (the base game and a variant, say),
+    /// game by game: per faction the difference B − A in win rate and mean VP, with 95%
+    /// intervals and p-values. Exit 0, 1 when a study cannot be read or the two do not pair.
+    Compare {
+        /// Study A (`simulate --out`).
+        a: PathBuf,
+        /// Study B, played on the same seeds, bots and factions.
+        b: PathBuf,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        /// Also draw the differences into this SVG file.
+        #[arg(long, value_name = "FILE.svg")]
+        chart: Option<PathBuf>,
+    },
     /// Play against bots in the terminal, part by part (reads standard input).
     Play(interactive::PlayArgs),
     /// Measure the engine's speed: content load, replaying records, listing, cloning and
@@ -398,6 +414,10 @@ fn paths(command: &Command) -> out::Paths<'_> {
             p.inputs.extend(shards.iter().map(PathBuf::as_path));
             p.outputs.push(("--out", out));
         }
+        Command::Compare { a, b, chart, .. } => {
+            p.inputs.extend([a.as_path(), b.as_path()]);
+            p.outputs.extend(chart.as_deref().map(|o| ("--chart", o)));
+        }
         Command::Simulate(a) => {
             p.outputs.extend(a.out.as_deref().map(|o| ("--out", o)));
             p.outputs.extend(a.chart.as_deref().map(|o| ("--chart", o)));
@@ -431,6 +451,7 @@ fn name_and_content(command: &Command) -> (&'static str, Option<&ContentArgs>) {
         Command::Play(a) => ("play", Some(&a.content)),
         Command::Merge { .. } => ("merge", None),
         Command::Chart { .. } => ("chart", None),
+        Command::Compare { .. } => ("compare", None),
     }
 }
 
@@ -559,6 +580,7 @@ fn main() -> ExitCode {
             out.as_deref(),
         ),
         Command::View { content, log, out } => pictures::view(&content, &log, out.as_deref()),
+        Command::Compare { a, b, json, chart } => compare::run(&a, &b, json, chart.as_ref()),
     }
 }
 

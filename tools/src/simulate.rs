@@ -15,7 +15,7 @@ use orrery_gp::game::Game;
 use rayon::prelude::*;
 
 use crate::records::RecordContent;
-use crate::study::{Config, FactionChoice, Study};
+use crate::study::{Config, FactionChoice, SeatOutcome, SeatPlay, Study};
 use crate::ContentArgs;
 
 /// Most parts one game may take before it is reported as stuck.
@@ -38,8 +38,8 @@ pub struct SimulateArgs {
     /// `random`, or faction ids separated by commas, rotated over seats.
     #[arg(long, default_value = "random")]
     pub factions: String,
-    /// Bot names separated by commas (random, greedy, search, search:N, best), rotated over
-    /// seats so each plays every seat equally often.
+    /// Bot names separated by commas (random, greedy, search, search:N, search:N:W:D, best),
+    /// rotated over seats so each plays every seat equally often.
     #[arg(long, default_value = "greedy")]
     pub bots: String,
     /// The study's seed.
@@ -98,19 +98,10 @@ pub struct StudySetup<G: GameModule> {
 /// Reads the recorded setups of `--setups DIR` for a game.
 pub type SetupReader<G> = fn(&SimulateArgs, &Path) -> Result<Vec<StudySetup<G>>, (String, u8)>;
 
-/// One seat's result in one game.
-struct SeatResult {
-    faction: String,
-    bot: String,
-    vp: i32,
-    won: bool,
-    sources: BTreeMap<String, i32>,
-}
-
 /// One game's outcome.
 struct GameResult {
     index: u64,
-    outcome: Result<Vec<SeatResult>, String>,
+    outcome: Result<Vec<SeatPlay>, String>,
     record: Option<serde_json::Value>,
 }
 
@@ -191,7 +182,7 @@ fn prepare<G: GameModule>(
     for b in &bots {
         if bot::by_name::<G>(b, 0).is_none() {
             return Err(usage(format!(
-                "unknown bot `{b}` (known: {}, search:N)",
+                "unknown bot `{b}` (known: {}, search:N, search:N:W:D)",
                 bot::NAMES.join(", ")
             )));
         }
@@ -415,22 +406,7 @@ fn execute<G: GameModule>(plan: &Plan<G>, args: &SimulateArgs) -> ExitCode {
             }
         }
         match &r.outcome {
-            Ok(seats) => {
-                study.games += 1;
-                for (seat, s) in seats.iter().enumerate() {
-                    study
-                        .factions
-                        .entry(s.faction.clone())
-                        .or_default()
-                        .add_game(s.won, s.vp, &s.sources);
-                    study
-                        .bots
-                        .entry(s.bot.clone())
-                        .or_default()
-                        .add_game(s.won, s.vp, &s.sources);
-                    study.seats[seat].add_game(s.won, s.vp, &s.sources);
-                }
-            }
+            Ok(seats) => study.add_game(r.index, seats),
             Err(e) => {
                 study
                     .failed
@@ -579,7 +555,7 @@ fn play_game<G: GameModule>(
     on: Option<&StudySetup<G>>,
     lines: &mut Vec<String>,
     hook_budget: u64,
-) -> Result<(G, Vec<SeatResult>), String> {
+) -> Result<(G, Vec<SeatPlay>), String> {
     let mut rng = Rng::new(seed);
     let (factions, bot_names) = lineup(config, index);
     let mut scribe = G::Scribe::default();
@@ -601,8 +577,10 @@ fn play_game<G: GameModule>(
     // Invariants a rules bug would break, checked before every part (so after the one before)
     // and at the end; the first one broken fails the game.
     let mut watch = game.watcher();
+    let mut ledger = game.item_ledger();
     let mut broken: Option<String> = None;
     bot::play_game(&mut game, &mut bots, MAX_PARTS, |g, seat, part| {
+        ledger.see(g);
         if broken.is_none() {
             let check = watch.after(g).and_then(|()| watch.before(g, seat, part));
             broken = check.err().map(|e| format!("line {}: {e}", lines.len()));
@@ -613,15 +591,19 @@ fn play_game<G: GameModule>(
     if let Some(e) = broken.or_else(|| watch.after(&game).err()) {
         return Err(format!("invariant broken: {e} (seed {seed})"));
     }
+    ledger.see(&game);
     let winners = game.winners();
     let scores = game.score();
     let seats = (0..config.players)
-        .map(|s| SeatResult {
-            faction: game.identity(s),
-            bot: bot_names[s].clone(),
-            vp: scores[s],
-            won: winners.contains(&s),
+        .map(|s| SeatPlay {
+            outcome: SeatOutcome {
+                faction: game.identity(s),
+                bot: bot_names[s].clone(),
+                vp: scores[s],
+                won: winners.contains(&s),
+            },
             sources: game.vp_sources(s),
+            items: ledger.items(&game, s),
         })
         .collect();
     Ok((game, seats))

@@ -186,6 +186,132 @@ fn gaia_project() -> String {
     crate::games::GameName::GaiaProject.id().to_string()
 }
 
+/// One item (a tile, a booster…) over a study: how often it was on offer and taken, by whom,
+/// how the seats that took it fared, and the VP it brought.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ItemTally {
+    /// Games in which it was on offer.
+    pub games: u64,
+    /// Times it was taken (or scored), all seats.
+    pub taken: u64,
+    /// Player-games in which the seat took it at least once.
+    pub takers: u64,
+    /// Of those, the player-games won.
+    pub taker_wins: u64,
+    /// VP it brought, all seats.
+    pub vp: i64,
+    /// Times taken by faction.
+    pub by_faction: BTreeMap<String, u64>,
+}
+
+impl ItemTally {
+    /// Adds another tally; a sum beyond the counters' range is refused, leaving this one as
+    /// it was.
+    pub fn merge(&mut self, other: &ItemTally, what: &str) -> Result<(), String> {
+        let over = |field: &str| format!("{what}: {field} overflows when merged");
+        let mut sum = self.clone();
+        sum.games = sum
+            .games
+            .checked_add(other.games)
+            .ok_or_else(|| over("games"))?;
+        sum.taken = sum
+            .taken
+            .checked_add(other.taken)
+            .ok_or_else(|| over("taken"))?;
+        sum.takers = sum
+            .takers
+            .checked_add(other.takers)
+            .ok_or_else(|| over("takers"))?;
+        sum.taker_wins = sum
+            .taker_wins
+            .checked_add(other.taker_wins)
+            .ok_or_else(|| over("taker_wins"))?;
+        sum.vp = sum.vp.checked_add(other.vp).ok_or_else(|| over("vp"))?;
+        for (k, n) in &other.by_faction {
+            let c = sum.by_faction.entry(k.clone()).or_default();
+            *c = c.checked_add(*n).ok_or_else(|| over("by_faction"))?;
+        }
+        *self = sum;
+        Ok(())
+    }
+
+    /// What an item's tally must hold within a study of `games` games of `players` seats:
+    /// on offer in at most every game, taken by at most every seat of those games, no more
+    /// wins than takers, no more takers than times taken, times taken by faction adding up,
+    /// VP within [`MAX_STUDY_VP`] a player-game.
+    pub fn check(&self, what: &str, games: u64, players: usize) -> Result<(), String> {
+        let seat_games = u128::from(self.games) * players as u128;
+        if self.games > games {
+            return Err(format!(
+                "{what}: on offer in {} games of {games}",
+                self.games
+            ));
+        }
+        if u128::from(self.takers) > seat_games {
+            return Err(format!(
+                "{what}: {} takers in {} player-games",
+                self.takers, seat_games
+            ));
+        }
+        if self.taker_wins > self.takers || self.takers > self.taken {
+            return Err(format!(
+                "{what}: {} wins of {} takers who took it {} times",
+                self.taker_wins, self.takers, self.taken
+            ));
+        }
+        let by: u128 = self.by_faction.values().map(|n| u128::from(*n)).sum();
+        if by != u128::from(self.taken) {
+            return Err(format!(
+                "{what}: taken {} times, {by} by faction",
+                self.taken
+            ));
+        }
+        if i128::from(self.vp).abs() > i128::from(MAX_STUDY_VP) * seat_games as i128 {
+            return Err(format!(
+                "{what}: vp {} is beyond ±{MAX_STUDY_VP} VP a player-game",
+                self.vp
+            ));
+        }
+        Ok(())
+    }
+
+    /// The win rate of the seats that took it, with its 95% Wilson interval.
+    pub fn win_rate(&self) -> (f64, f64, f64) {
+        wilson(self.taker_wins, self.takers)
+    }
+
+    /// Mean VP it brought a seat that took it.
+    pub fn vp_per_taker(&self) -> f64 {
+        if self.takers == 0 {
+            0.0
+        } else {
+            self.vp as f64 / self.takers as f64
+        }
+    }
+}
+
+/// One seat of one game, as `compare` pairs them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatOutcome {
+    /// Who played the seat (faction…).
+    pub faction: String,
+    /// The bot.
+    pub bot: String,
+    /// Final VP.
+    pub vp: i32,
+    /// Whether it won (a shared first place too).
+    pub won: bool,
+}
+
+/// One game played to the end.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameOutcome {
+    /// Its index in the study (0-based).
+    pub index: u64,
+    /// Its seats, in turn order at setup.
+    pub seats: Vec<SeatOutcome>,
+}
+
 /// How a study was asked for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Config {
@@ -265,6 +391,17 @@ impl Failures {
     }
 }
 
+/// What one seat of one game played to the end brings to a study.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatPlay {
+    /// Who played it, its VP and whether it won.
+    pub outcome: SeatOutcome,
+    /// Its VP by source.
+    pub sources: BTreeMap<String, i32>,
+    /// The items of the game as the seat met them.
+    pub items: Vec<orrery_core::game_module::ItemUse>,
+}
+
 /// Factions drawn at random, or the ones given.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -299,6 +436,13 @@ pub struct Study {
     pub bots: BTreeMap<String, Tally>,
     /// Per seat, in turn order at setup.
     pub seats: Vec<Tally>,
+    /// Per item kind and id (absent in studies written before items were tallied).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub items: BTreeMap<String, BTreeMap<String, ItemTally>>,
+    /// Every game played to the end, by index (absent in studies written before they were
+    /// kept; `compare` needs them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub results: Vec<GameOutcome>,
     /// Wall time.
     pub timing: Timing,
 }
@@ -314,6 +458,8 @@ impl Study {
             failed: Failures::default(),
             factions: BTreeMap::new(),
             bots: BTreeMap::new(),
+            items: BTreeMap::new(),
+            results: Vec::new(),
             timing: Timing::default(),
         }
     }
@@ -340,6 +486,16 @@ impl Study {
         for (i, (mine, t)) in self.seats.iter_mut().zip(&other.seats).enumerate() {
             mine.merge(t, &format!("seat {}", i + 1))?;
         }
+        for (kind, ids) in &other.items {
+            let mine = self.items.entry(kind.clone()).or_default();
+            for (id, t) in ids {
+                mine.entry(id.clone())
+                    .or_default()
+                    .merge(t, &format!("{kind} {id}"))?;
+            }
+        }
+        self.results.extend(other.results.iter().cloned());
+        self.results.sort_by_key(|g| g.index);
         self.failed.count = self
             .failed
             .count
@@ -454,7 +610,105 @@ impl Study {
                 ));
             }
         }
+        for (kind, ids) in &self.items {
+            for (id, t) in ids {
+                t.check(&format!("{kind} {id}"), self.games, c.players)?;
+            }
+        }
+        self.check_results(&slice)
+    }
+
+    /// Per-game results, when kept, are one per game played, in index order within the
+    /// slice, a seat each, adding up to the seats' tallies.
+    fn check_results(&self, slice: &std::ops::Range<u64>) -> Result<(), String> {
+        if self.results.is_empty() {
+            return Ok(());
+        }
+        if self.results.len() as u64 != self.games {
+            return Err(format!(
+                "{} per-game results for {} games",
+                self.results.len(),
+                self.games
+            ));
+        }
+        let mut last: Option<u64> = None;
+        let mut sums = vec![(0u64, 0i64); self.config.players];
+        for g in &self.results {
+            if !slice.contains(&g.index) || last.is_some_and(|l| l >= g.index) {
+                return Err(format!(
+                    "per-game result of game {} is out of order or outside games {}..{}",
+                    g.index, slice.start, slice.end
+                ));
+            }
+            last = Some(g.index);
+            if g.seats.len() != self.config.players {
+                return Err(format!(
+                    "game {}: {} seats for {} players",
+                    g.index,
+                    g.seats.len(),
+                    self.config.players
+                ));
+            }
+            for (sum, s) in sums.iter_mut().zip(&g.seats) {
+                if i64::from(s.vp).abs() > MAX_STUDY_VP {
+                    return Err(format!("game {}: VP {} is absurd", g.index, s.vp));
+                }
+                sum.0 += u64::from(s.won);
+                sum.1 += i64::from(s.vp);
+            }
+        }
+        for (i, (t, (wins, vp))) in self.seats.iter().zip(&sums).enumerate() {
+            if t.wins != *wins || t.vp_sum != *vp {
+                return Err(format!(
+                    "seat {}: the per-game results hold {wins} wins and {vp} VP, the tally {} \
+                     and {}",
+                    i + 1,
+                    t.wins,
+                    t.vp_sum
+                ));
+            }
+        }
         Ok(())
+    }
+
+    /// Adds one game played to the end: every tally, the items and the per-game result.
+    pub fn add_game(&mut self, index: u64, seats: &[SeatPlay]) {
+        self.games += 1;
+        let mut offered = std::collections::BTreeSet::new();
+        for (seat, s) in seats.iter().enumerate() {
+            let o = &s.outcome;
+            for t in [
+                self.factions.entry(o.faction.clone()).or_default(),
+                self.bots.entry(o.bot.clone()).or_default(),
+            ] {
+                t.add_game(o.won, o.vp, &s.sources);
+            }
+            if let Some(t) = self.seats.get_mut(seat) {
+                t.add_game(o.won, o.vp, &s.sources);
+            }
+            for item in &s.items {
+                let t = self
+                    .items
+                    .entry(item.kind.clone())
+                    .or_default()
+                    .entry(item.id.clone())
+                    .or_default();
+                if offered.insert((item.kind.clone(), item.id.clone())) {
+                    t.games += 1;
+                }
+                t.vp += i64::from(item.vp);
+                if item.taken > 0 {
+                    t.taken += u64::from(item.taken);
+                    t.takers += 1;
+                    t.taker_wins += u64::from(o.won);
+                    *t.by_faction.entry(o.faction.clone()).or_default() += u64::from(item.taken);
+                }
+            }
+        }
+        self.results.push(GameOutcome {
+            index,
+            seats: seats.iter().map(|s| s.outcome.clone()).collect(),
+        });
     }
 
     /// The study as pretty JSON (keys of maps sorted), ending with a newline.
@@ -464,10 +718,13 @@ impl Study {
         s
     }
 
-    /// One CSV row per faction, bot and seat.
+    /// One CSV row per faction, bot and seat, then one per item: for an item, `games` and
+    /// `wins` are the player-games that took it and won, `mean_vp` the VP it brought each,
+    /// `offered` the games it was on offer in and `taken` the times it was taken.
     pub fn to_csv(&self) -> String {
-        let mut out =
-            String::from("group,id,games,wins,win_rate,win_low,win_high,mean_vp,median_vp\n");
+        let mut out = String::from(
+            "group,id,games,wins,win_rate,win_low,win_high,mean_vp,median_vp,offered,taken\n",
+        );
         let rows = self
             .factions
             .iter()
@@ -482,13 +739,93 @@ impl Study {
         for (group, id, t) in rows {
             let (p, lo, hi) = t.win_rate();
             out.push_str(&format!(
-                "{group},{id},{},{},{p:.4},{lo:.4},{hi:.4},{:.2},{:.1}\n",
+                "{group},{id},{},{},{p:.4},{lo:.4},{hi:.4},{:.2},{:.1},,\n",
                 t.games,
                 t.wins,
                 t.mean_vp(),
                 t.median_vp()
             ));
         }
+        for (kind, id, t) in self.item_rows() {
+            let (p, lo, hi) = t.win_rate();
+            out.push_str(&format!(
+                "{kind},{id},{},{},{p:.4},{lo:.4},{hi:.4},{:.2},,{},{}\n",
+                t.takers,
+                t.taker_wins,
+                t.vp_per_taker(),
+                t.games,
+                t.taken
+            ));
+        }
+        out
+    }
+
+    /// Every item tallied: kind, id, tally.
+    pub fn item_rows(&self) -> impl Iterator<Item = (&str, &str, &ItemTally)> {
+        self.items.iter().flat_map(|(kind, ids)| {
+            ids.iter()
+                .map(move |(id, t)| (kind.as_str(), id.as_str(), t))
+        })
+    }
+
+    /// The items whose takers won most and least often (at most `n` each, of those taken),
+    /// and the items on offer that no seat ever took.
+    fn items_table(&self, n: usize) -> String {
+        let mut taken: Vec<(&str, &str, &ItemTally)> =
+            self.item_rows().filter(|(_, _, t)| t.takers > 0).collect();
+        if taken.is_empty() && self.items.is_empty() {
+            return String::new();
+        }
+        // By win rate of the takers, then by the interval's low end, then by name: a stable
+        // order whatever the map order.
+        taken.sort_by(|a, b| {
+            let (pa, la, _) = a.2.win_rate();
+            let (pb, lb, _) = b.2.win_rate();
+            pb.total_cmp(&pa)
+                .then(lb.total_cmp(&la))
+                .then((a.0, a.1).cmp(&(b.0, b.1)))
+        });
+        let mut out = String::new();
+        let header = |title: &str| {
+            format!(
+                "{title:<30} {:>6} {:>6} {:>6} {:>7} {:>15} {:>7}\n",
+                "offer", "taken", "takers", "win%", "95% CI", "VP/take"
+            )
+        };
+        let row = |(kind, id, t): &(&str, &str, &ItemTally)| {
+            let (p, lo, hi) = t.win_rate();
+            format!(
+                "{:<30} {:>6} {:>6} {:>6} {:>6.1}% {:>15} {:>7.1}\n",
+                format!("{kind} {id}"),
+                t.games,
+                t.taken,
+                t.takers,
+                100.0 * p,
+                format!("{:.1}–{:.1}%", 100.0 * lo, 100.0 * hi),
+                t.vp_per_taker()
+            )
+        };
+        let top = n.min(taken.len());
+        out.push_str(&header("items: takers win most"));
+        for r in &taken[..top] {
+            out.push_str(&row(r));
+        }
+        let bottom = n.min(taken.len() - top);
+        if bottom > 0 {
+            out.push_str(&header("items: takers win least"));
+            for r in &taken[taken.len() - bottom..] {
+                out.push_str(&row(r));
+            }
+        }
+        let never: Vec<String> = self
+            .item_rows()
+            .filter(|(_, _, t)| t.takers == 0)
+            .map(|(kind, id, t)| format!("{kind} {id} (offered in {})", t.games))
+            .collect();
+        if !never.is_empty() {
+            out.push_str(&format!("never taken: {}\n", never.join(", ")));
+        }
+        out.push_str("(every item in the JSON and CSV; `orrery chart` draws them)\n\n");
         out
     }
 
@@ -530,6 +867,7 @@ impl Study {
                 .map(|(i, t)| (format!("seat {}", i + 1), t))
                 .collect(),
         );
+        out.push_str(&self.items_table(8));
         out.push_str(&self.sources_table());
         out
     }

@@ -99,6 +99,13 @@ pub trait GameModule: Evaluate<Action: Send> + Send + Sized + 'static {
     /// The seats that won a finished game (a tie shares it); none before the end.
     fn winners(&self) -> Vec<usize>;
 
+    /// Follows a study's game as it is played, to say at its end which items (tiles, cards,
+    /// boosters…) were on offer, which seats took them and the VP they brought
+    /// ([`ItemLedger`]); games without such items keep none.
+    fn item_ledger(&self) -> Box<dyn ItemLedger<Self>> {
+        Box::new(NoItems)
+    }
+
     /// Rules a correct game never breaks, checked while a study plays ([`Watcher`]).
     fn watcher(&self) -> Box<dyn Watcher<Self>> {
         Box::new(NoWatch)
@@ -196,6 +203,38 @@ pub trait Watcher<G: Playable> {
     fn before(&mut self, game: &G, seat: usize, action: &G::Action) -> Result<(), String>;
     /// After an action (and at the end).
     fn after(&mut self, game: &G) -> Result<(), String>;
+}
+
+/// One item of a game (a tile, a card, a booster…) as one seat met it in one game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ItemUse {
+    /// The kind of item (`booster`, `tech tile`…), as a study groups them.
+    pub kind: String,
+    /// Its id in the content.
+    pub id: String,
+    /// Times the seat took it (or scored it) in the game; 0 when it was only on offer.
+    pub taken: u32,
+    /// VP it brought the seat.
+    pub vp: i32,
+}
+
+/// Notes, as a game is played, which items are on offer and who takes them.
+pub trait ItemLedger<G>: Send {
+    /// Sees the game before each part and once at the end.
+    fn see(&mut self, game: &G);
+    /// Every item the game offered, as `seat` met it (taken or not).
+    fn items(&self, game: &G, seat: usize) -> Vec<ItemUse>;
+}
+
+/// A ledger of a game without items.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoItems;
+
+impl<G> ItemLedger<G> for NoItems {
+    fn see(&mut self, _: &G) {}
+    fn items(&self, _: &G, _: usize) -> Vec<ItemUse> {
+        Vec::new()
+    }
 }
 
 /// A watcher that checks nothing.

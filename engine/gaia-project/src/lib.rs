@@ -11,6 +11,7 @@ pub mod board;
 pub mod content;
 pub mod federation;
 pub mod game;
+pub mod items;
 pub(crate) mod lookup;
 pub mod map;
 pub mod module;

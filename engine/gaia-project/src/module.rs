@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use orrery_core::diagnostics::Diagnostic;
 use orrery_core::files::{ContentFiles, OverlaySource};
-use orrery_core::game_module::{each_pair_seated, GameModule, Start, Watcher};
+use orrery_core::game_module::{each_pair_seated, GameModule, ItemLedger, Start, Watcher};
 use orrery_core::play_api::Playable;
 use orrery_core::rng::Rng;
 use serde_json::{json, Value};
@@ -130,6 +130,11 @@ impl GameModule for Game {
 
     fn winners(&self) -> Vec<usize> {
         Game::winners(self)
+    }
+
+    /// Boosters, tech and advanced tiles, federation tokens, round and final tiles.
+    fn item_ledger(&self) -> Box<dyn ItemLedger<Game>> {
+        Box::new(crate::items::Items::new(self.state.players.len()))
     }
 
     fn watcher(&self) -> Box<dyn Watcher<Game>> {

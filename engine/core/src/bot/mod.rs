@@ -79,11 +79,21 @@ where
         "greedy" => Box::new(GreedyBot::new(seed)),
         "search" | "best" => Box::new(SearchBot::new(seed, search::DEFAULT_BUDGET)),
         _ => {
-            let budget: u32 = name.strip_prefix("search:")?.parse().ok()?;
+            // `search:N`, or `search:N:W:D` (looking further at W completed decisions, D
+            // decisions deep).
+            let mut parts = name.strip_prefix("search:")?.split(':');
+            let budget: u32 = parts.next()?.parse().ok()?;
+            let shape: Vec<usize> = parts.map(|p| p.parse().ok()).collect::<Option<_>>()?;
             if budget == 0 {
                 return None;
             }
-            Box::new(SearchBot::new(seed, budget))
+            match shape[..] {
+                [] => Box::new(SearchBot::new(seed, budget)),
+                [w, d] if (1..=64).contains(&w) && (1..=200).contains(&d) => {
+                    Box::new(SearchBot::shaped(seed, budget, w, d))
+                }
+                _ => return None,
+            }
         }
     };
     Some(bot)
@@ -244,6 +254,27 @@ mod tests {
                 assert!(!a.0.is_empty());
             }
         }
+    }
+
+    #[test]
+    fn search_names_give_a_budget_and_a_shape_within_bounds() {
+        for ok in ["search:200", "search:200:3:4", "search:1:64:200"] {
+            assert!(by_name::<Stones>(ok, 1).is_some(), "{ok}");
+        }
+        for bad in [
+            "search:0",
+            "search:200:3",
+            "search:200:0:4",
+            "search:200:65:4",
+            "search:200:3:201",
+            "search:200:3:4:5",
+            "search:x",
+        ] {
+            assert!(by_name::<Stones>(bad, 1).is_none(), "{bad}");
+        }
+        // A shaped search finishes games and is deterministic for a seed.
+        let a = play(["search:300:2:3", "greedy"], 4);
+        assert_eq!(a, play(["search:300:2:3", "greedy"], 4));
     }
 
     #[test]

@@ -14,11 +14,11 @@ use crate::rng::Rng;
 /// Simulated actions per decision by default.
 pub const DEFAULT_BUDGET: u32 = 3000;
 
-/// Completed decisions looked at further.
-const WIDTH: usize = 6;
+/// Completed decisions looked at further, by default.
+pub const DEFAULT_WIDTH: usize = 6;
 
-/// Most decisions a look-ahead plays past the planned one.
-const DEPTH: usize = 6;
+/// Most decisions a look-ahead plays past the planned one, by default.
+pub const DEFAULT_DEPTH: usize = 6;
 
 /// Most parts one decision may take while it is completed.
 const PARTS_PER_DECISION: usize = 40;
@@ -29,6 +29,8 @@ pub struct SearchBot<A> {
     seed: u64,
     rng: Rng,
     budget: u64,
+    width: usize,
+    depth: usize,
     cap: FreeCap,
     /// The rest of the plan for the decision `plan_for`.
     plan: Vec<A>,
@@ -38,10 +40,18 @@ pub struct SearchBot<A> {
 impl<A> SearchBot<A> {
     /// A bot with a seed and a budget of simulated actions per decision.
     pub fn new(seed: u64, budget: u32) -> SearchBot<A> {
+        SearchBot::shaped(seed, budget, DEFAULT_WIDTH, DEFAULT_DEPTH)
+    }
+
+    /// A bot that looks further at the best `width` completed decisions, each for at most
+    /// `depth` decisions (both at least 1).
+    pub fn shaped(seed: u64, budget: u32, width: usize, depth: usize) -> SearchBot<A> {
         SearchBot {
             seed,
             rng: Rng::new(seed),
             budget: u64::from(budget),
+            width: width.max(1),
+            depth: depth.max(1),
             cap: FreeCap::new(MAX_FREE),
             plan: Vec::new(),
             plan_for: usize::MAX,
@@ -137,14 +147,14 @@ impl<A: Clone + PartialEq> SearchBot<A> {
         }
         // The best few by value, in a stable order; ties keep the listing order.
         lines.sort_by(|x, y| y.0.total_cmp(&x.0));
-        lines.truncate(WIDTH);
+        lines.truncate(self.width);
         let share = self.budget.saturating_sub(spent) / lines.len() as u64;
         let mut best = (f64::NEG_INFINITY, 0usize);
         for (i, (_, g, _)) in lines.iter().enumerate() {
             let mut g = g.clone();
             let mut used: u64 = 0;
             let start = g.decisions_done();
-            while !g.is_over() && used < share && g.decisions_done() < start + DEPTH {
+            while !g.is_over() && used < share && g.decisions_done() < start + self.depth {
                 let legal = g.legal();
                 let Some(j) = best_index(&g, &legal, false, &mut self.rng, &mut used) else {
                     break;
