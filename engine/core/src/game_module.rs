@@ -99,8 +99,8 @@ pub trait GameModule: Evaluate<Action: Send> + Send + Sized + 'static {
     /// The seats that won a finished game (a tie shares it); none before the end.
     fn winners(&self) -> Vec<usize>;
 
-    /// Follows a study's game as it is played, to say at its end which items (tiles, cards,
-    /// boosters…) were on offer, which seats took them and the VP they brought
+    /// Follows a study's game as it is played, to say at its end which items (the pieces of
+    /// the game a seat can take or score) were on offer, which seats took them and the VP they brought
     /// ([`ItemLedger`]); games without such items keep none.
     fn item_ledger(&self) -> Box<dyn ItemLedger<Self>> {
         Box::new(NoItems)
@@ -205,10 +205,10 @@ pub trait Watcher<G: Playable> {
     fn after(&mut self, game: &G) -> Result<(), String>;
 }
 
-/// One item of a game (a tile, a card, a booster…) as one seat met it in one game.
+/// One item of a game (a piece a seat can take or score) as one seat met it in one game.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ItemUse {
-    /// The kind of item (`booster`, `tech tile`…), as a study groups them.
+    /// The kind of item, as a study groups them.
     pub kind: String,
     /// Its id in the content.
     pub id: String,
