@@ -5,6 +5,19 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+/// Adds each named field of `$other` to `$sum`, or returns the error `$over(field)` at the
+/// first that would overflow.
+macro_rules! add_fields {
+    ($sum:ident, $other:ident, $over:ident, $($field:ident),+) => {
+        $(
+            $sum.$field = $sum
+                .$field
+                .checked_add($other.$field)
+                .ok_or_else(|| $over(stringify!($field)))?;
+        )+
+    };
+}
+
 /// The format tag of study files.
 pub const FORMAT: &str = "orrery-study/1";
 
@@ -47,18 +60,7 @@ impl Tally {
     pub fn merge(&mut self, other: &Tally, what: &str) -> Result<(), String> {
         let over = |field: &str| format!("{what}: {field} overflows when merged");
         let mut sum = self.clone();
-        sum.games = sum
-            .games
-            .checked_add(other.games)
-            .ok_or_else(|| over("games"))?;
-        sum.wins = sum
-            .wins
-            .checked_add(other.wins)
-            .ok_or_else(|| over("wins"))?;
-        sum.vp_sum = sum
-            .vp_sum
-            .checked_add(other.vp_sum)
-            .ok_or_else(|| over("vp_sum"))?;
+        add_fields!(sum, other, over, games, wins, vp_sum);
         for (k, n) in &other.vp_counts {
             let c = sum.vp_counts.entry(k.clone()).or_default();
             *c = c.checked_add(*n).ok_or_else(|| over("vp_counts"))?;
@@ -210,23 +212,7 @@ impl ItemTally {
     pub fn merge(&mut self, other: &ItemTally, what: &str) -> Result<(), String> {
         let over = |field: &str| format!("{what}: {field} overflows when merged");
         let mut sum = self.clone();
-        sum.games = sum
-            .games
-            .checked_add(other.games)
-            .ok_or_else(|| over("games"))?;
-        sum.taken = sum
-            .taken
-            .checked_add(other.taken)
-            .ok_or_else(|| over("taken"))?;
-        sum.takers = sum
-            .takers
-            .checked_add(other.takers)
-            .ok_or_else(|| over("takers"))?;
-        sum.taker_wins = sum
-            .taker_wins
-            .checked_add(other.taker_wins)
-            .ok_or_else(|| over("taker_wins"))?;
-        sum.vp = sum.vp.checked_add(other.vp).ok_or_else(|| over("vp"))?;
+        add_fields!(sum, other, over, games, taken, takers, taker_wins, vp);
         for (k, n) in &other.by_faction {
             let c = sum.by_faction.entry(k.clone()).or_default();
             *c = c.checked_add(*n).ok_or_else(|| over("by_faction"))?;
