@@ -148,3 +148,15 @@ mod tests {
         assert_eq!(origin.to_string(), "tweak.yaml:4:66");
     }
 }
+
+/// The made-up game with a second faction (`blues`, home blue), so two seats can play.
+pub fn two_factions() -> std::sync::Arc<super::Content> {
+    let overlay = super::OverlaySource {
+        file: "blues.yaml".into(),
+        text: "name: blues\nchanges:\n  - add:\n      kind: faction\n      value: {id: blues, name: Blues, home: blue}\n".into(),
+        scripts: Vec::new(),
+        problem: None,
+    };
+    let content = super::Content::load(&files(), &[overlay]).expect("the made-up game loads");
+    std::sync::Arc::new(content)
+}

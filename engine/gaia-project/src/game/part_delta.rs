@@ -254,24 +254,12 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::SeatDelta;
-    use crate::content::{fixture, Content};
+    use crate::content::fixture;
     use crate::game::{Game, Setup};
     use crate::notation::Command;
-    use std::sync::Arc;
-
-    /// The made-up game with a second faction (`blues`, home blue), so two seats can play.
-    fn two_factions() -> Arc<Content> {
-        let overlay = crate::content::OverlaySource {
-            file: "blues.yaml".into(),
-            text: "name: blues\nchanges:\n  - add:\n      kind: faction\n      value: {id: blues, name: Blues, home: blue}\n".into(),
-            scripts: Vec::new(),
-            problem: None,
-        };
-        Arc::new(Content::load(&fixture::files(), &[overlay]).expect("the made-up game loads"))
-    }
 
     fn started() -> Game {
-        let content = two_factions();
+        let content = fixture::two_factions();
         let setup = Setup::random(&content, 2, &mut orrery_core::rng::Rng::new(3)).expect("setup");
         let mut g = Game::new(content, setup).expect("game");
         for f in ["zorgs", "blues"] {

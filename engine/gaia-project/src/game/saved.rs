@@ -79,23 +79,11 @@ pub fn from_saved(content: &Content, mut value: Value) -> Result<GameState, Stri
 #[cfg(test)]
 mod tests {
     use super::{from_saved, to_saved};
-    use crate::content::{fixture, Content};
+    use crate::content::fixture;
     use crate::game::{Game, Setup};
-    use std::sync::Arc;
-
-    /// The made-up game with a second faction (`blues`, home blue), so two seats can play.
-    fn two_factions() -> Arc<Content> {
-        let overlay = crate::content::OverlaySource {
-            file: "blues.yaml".into(),
-            text: "name: blues\nchanges:\n  - add:\n      kind: faction\n      value: {id: blues, name: Blues, home: blue}\n".into(),
-            scripts: Vec::new(),
-            problem: None,
-        };
-        Arc::new(Content::load(&fixture::files(), &[overlay]).expect("the made-up game loads"))
-    }
 
     fn game() -> Game {
-        let content = two_factions();
+        let content = fixture::two_factions();
         let setup = Setup::random(&content, 2, &mut orrery_core::rng::Rng::new(5)).expect("setup");
         let mut g = Game::new(content, setup).expect("game");
         let part = g.legal_parts().into_iter().next().expect("a faction");
