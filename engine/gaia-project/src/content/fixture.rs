@@ -42,6 +42,18 @@ pub fn files() -> MemFiles {
     )
 }
 
+/// The made-up game with a second faction (`blues`, home blue), so two seats can play.
+pub fn two_factions() -> std::sync::Arc<super::Content> {
+    let overlay = super::OverlaySource {
+        file: "blues.yaml".into(),
+        text: "name: blues\nchanges:\n  - add:\n      kind: faction\n      value: {id: blues, name: Blues, home: blue}\n".into(),
+        scripts: Vec::new(),
+        problem: None,
+    };
+    let content = super::Content::load(&files(), &[overlay]).expect("the made-up game loads");
+    std::sync::Arc::new(content)
+}
+
 #[cfg(test)]
 mod tests {
     use super::files;
@@ -147,16 +159,4 @@ mod tests {
             .expect("origin");
         assert_eq!(origin.to_string(), "tweak.yaml:4:66");
     }
-}
-
-/// The made-up game with a second faction (`blues`, home blue), so two seats can play.
-pub fn two_factions() -> std::sync::Arc<super::Content> {
-    let overlay = super::OverlaySource {
-        file: "blues.yaml".into(),
-        text: "name: blues\nchanges:\n  - add:\n      kind: faction\n      value: {id: blues, name: Blues, home: blue}\n".into(),
-        scripts: Vec::new(),
-        problem: None,
-    };
-    let content = super::Content::load(&files(), &[overlay]).expect("the made-up game loads");
-    std::sync::Arc::new(content)
 }
