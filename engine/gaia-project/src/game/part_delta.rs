@@ -141,8 +141,9 @@ impl SeatDelta {
             .map_or(0, |(_, n)| *n)
     }
 
-    /// As JSON: `{"resources": {"c": -2}, "power": {"I": -1, "II": 1}, "research": {},
-    /// "buildings": {"m": 1}, "gaiaformers": 0, "items": {"booster3": 1}}`.
+    /// As JSON, here in the made-up test game's terms: `{"resources": {"gold": -2}, "power":
+    /// {"I": -1, "II": 1}, "research": {}, "buildings": {"hut": 1}, "gaiaformers": 0,
+    /// "items": {"perk1": 1}}`.
     pub fn to_json(&self) -> Value {
         fn object<K: AsRef<str>>(list: &[(K, i64)]) -> Value {
             Value::Object(
@@ -172,8 +173,8 @@ fn signed(n: i64) -> String {
 }
 
 impl fmt::Display for SeatDelta {
-    /// `c -2, o -1, vp +3, power I -2 II +2, m +1, research terra +1, gaiaformers +1,
-    /// booster7 -1, booster3 +1`; `no change` when nothing changed.
+    /// In the made-up test game's terms: `gold -2, vp +3, power I -2 II +2, hut +1, research
+    /// lore +1, gaiaformers +1, spare1 -1, perk1 +1`; `no change` when nothing changed.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut parts: Vec<String> = self
             .resources

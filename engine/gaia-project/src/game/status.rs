@@ -5,8 +5,9 @@ use super::Game;
 use crate::power::Area;
 
 impl Game {
-    /// `Credits 15 · Ore 4 · Knowledge 3 · QIC 1 · Victory points 10 · power I 2 · II 4 ·
-    /// III 0 · Gaia 0 · booster3 (income: 2 credits, 1 QIC)`, then `· passed` once it has.
+    /// Each resource by its content name, the power areas, then the booster held with its
+    /// generated description; in the made-up test game's terms: `Gold 3 · Points 10 · power I 1
+    /// · II 2 · III 0 · Gaia 0 · perk1 (income: 1 gold)`, then `· passed` once it has.
     pub fn seat_status(&self, seat: usize) -> String {
         let Some(p) = self.state.players.get(seat) else {
             return String::new();
