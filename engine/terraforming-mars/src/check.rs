@@ -10,6 +10,13 @@ use crate::content::{Card, Content, Effect, Where};
 /// Every cross-reference problem of the content.
 pub fn references(c: &Content) -> Vec<Diagnostic> {
     let mut out = Vec::new();
+    let beginner = &c.rules.beginner_corporation;
+    if !c.corporations.iter().any(|k| &k.name == beginner) {
+        out.push(Diagnostic::plain(
+            "rules.yaml",
+            format!("beginner_corporation names {beginner}, which is not a corporation"),
+        ));
+    }
     let ids: HashSet<&str> = c.map.spaces.iter().map(|s| s.id.as_str()).collect();
     for s in &c.map.spaces {
         for a in &s.adjacent {

@@ -584,6 +584,8 @@ pub struct Rules {
     pub research_draw: i32,
     /// Corporations and project cards dealt at the start.
     pub initial_corporations: i32,
+    /// The corporation a beginner plays without choosing; it is never dealt.
+    pub beginner_corporation: String,
     /// Project cards dealt at the start.
     pub initial_cards: i32,
     /// M€ value of steel and titanium.

@@ -403,7 +403,7 @@ impl Game {
             content
                 .corporations
                 .iter()
-                .filter(|c| !c.name.starts_with("Beginner"))
+                .filter(|c| c.name != content.rules.beginner_corporation)
                 .map(|c| c.name.clone())
                 .collect(),
         );
@@ -658,13 +658,13 @@ impl Game {
     }
 
     fn card_id_of_beginner(&self) -> Result<CardId, Refusal> {
-        // The Beginner Corporation is the corporation with no choice: the first listed that was
-        // never dealt, named by content order (the content lists it first).
+        // The corporation a beginner plays without choosing, as the rules file names it.
+        let name = &self.content.rules.beginner_corporation;
         self.content
             .corporations
             .iter()
-            .position(|c| c.name.starts_with("Beginner"))
-            .ok_or_else(|| "content has no Beginner Corporation".to_string())
+            .position(|c| &c.name == name)
+            .ok_or_else(|| format!("content has no corporation {name}"))
     }
 
     // ---------- derived quantities ----------

@@ -67,7 +67,7 @@ impl GameModule for Game {
     fn identities(c: &Content) -> Vec<String> {
         c.corporations
             .iter()
-            .filter(|k| !k.name.starts_with("Beginner"))
+            .filter(|k| k.name != c.rules.beginner_corporation)
             .map(|k| k.name.clone())
             .collect()
     }

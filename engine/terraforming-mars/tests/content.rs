@@ -81,3 +81,32 @@ fn hooks_are_few_and_named() {
     }
     assert!(with_hook.len() <= 4, "{with_hook:?}");
 }
+
+/// The corporation beginners play is named by the rules file and must be a corporation.
+#[test]
+fn the_beginner_corporation_is_named_by_content() {
+    let dir = content::default_dir();
+    let mut files: Vec<(String, String)> = Vec::new();
+    for name in content::FILES.iter().map(|(f, _)| *f) {
+        let text = std::fs::read_to_string(dir.join(name)).expect("readable content");
+        files.push((name.to_string(), text));
+    }
+    let rules = &mut files[0].1;
+    assert!(rules.contains("beginner_corporation: Beginner Corporation"));
+    *rules = rules.replace(
+        "beginner_corporation: Beginner Corporation",
+        "beginner_corporation: Nobody",
+    );
+    let pairs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    let problems = content::load_files(&orrery_core::files::MemFiles::new("", &pairs))
+        .expect_err("a beginner corporation that is not one is refused");
+    assert!(
+        problems
+            .iter()
+            .any(|d| d.to_string().contains("beginner_corporation names Nobody")),
+        "{problems:?}"
+    );
+}
