@@ -8,16 +8,21 @@ use serde_json::{Map, Value};
 use super::GameState;
 use crate::content::Content;
 
-/// The state as saved: [`GameState`]'s JSON with every seat's `resources` labelled by code.
-pub fn to_saved(content: &Content, state: &GameState) -> Result<Value, String> {
-    let mut v =
-        serde_json::to_value(state).map_err(|e| format!("the state does not write: {e}"))?;
-    let codes: Vec<&str> = content
+/// The content's resource codes, in the order a seat's `resources` list holds them.
+fn resource_codes(content: &Content) -> Vec<&str> {
+    content
         .rules
         .resources
         .iter()
         .map(|r| r.id.as_str())
-        .collect();
+        .collect()
+}
+
+/// The state as saved: [`GameState`]'s JSON with every seat's `resources` labelled by code.
+pub fn to_saved(content: &Content, state: &GameState) -> Result<Value, String> {
+    let mut v =
+        serde_json::to_value(state).map_err(|e| format!("the state does not write: {e}"))?;
+    let codes = resource_codes(content);
     if let Some(players) = v.get_mut("players").and_then(Value::as_array_mut) {
         for p in players {
             if let Some(list) = p.get("resources").and_then(Value::as_array) {
@@ -43,12 +48,7 @@ pub fn to_saved(content: &Content, state: &GameState) -> Result<Value, String> {
 /// Reads a saved state: seats' `resources` labelled by code (every code of the content once,
 /// no other) or, as saved before the labels, a list in the order of `rules.resources`.
 pub fn from_saved(content: &Content, mut value: Value) -> Result<GameState, String> {
-    let codes: Vec<&str> = content
-        .rules
-        .resources
-        .iter()
-        .map(|r| r.id.as_str())
-        .collect();
+    let codes = resource_codes(content);
     if let Some(players) = value.get_mut("players").and_then(Value::as_array_mut) {
         for (seat, p) in players.iter_mut().enumerate() {
             let Some(labelled) = p.get("resources").and_then(Value::as_object) else {
