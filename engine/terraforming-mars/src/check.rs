@@ -36,6 +36,30 @@ pub fn references(c: &Content) -> Vec<Diagnostic> {
             }
         }
     }
+    let modules: BTreeSet<&str> = c.rules.modules.iter().map(|m| m.id.as_str()).collect();
+    for m in &c.rules.defaults.modules {
+        if !modules.contains(m.as_str()) {
+            out.push(Diagnostic::plain(
+                "rules.yaml",
+                format!("defaults name module {m:?}, which `modules` does not declare"),
+            ));
+        }
+    }
+    for (file, cards) in [
+        ("corporations.yaml", &c.corporations),
+        ("projects.yaml", &c.projects),
+    ] {
+        for card in cards.iter() {
+            if let Some(m) = &card.module {
+                if !modules.contains(m.as_str()) {
+                    out.push(Diagnostic::plain(
+                        file,
+                        format!("{}: module {m:?} is not declared in rules.yaml", card.name),
+                    ));
+                }
+            }
+        }
+    }
     let mut names = BTreeSet::new();
     for (file, cards) in [
         ("corporations.yaml", &c.corporations),

@@ -60,7 +60,9 @@ pub fn deal(content: Arc<Content>, r: &Record) -> Result<Game, String> {
         .iter()
         .position(|c| *c == r.first_player)
         .ok_or_else(|| format!("first player {} is not seated", r.first_player))?;
+    let options = r.options.game_options(&content.rules);
     let deal = Deal {
+        options,
         colors,
         first,
         beginner: r.players.iter().map(|p| p.beginner).collect(),

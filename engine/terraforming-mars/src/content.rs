@@ -101,6 +101,12 @@ pub enum Counted {
     Production(Res),
     /// 1 when the player's TR went up this generation, else 0.
     TrRaisedThisGeneration,
+    /// Tags of this kind on the other players' played non-event cards.
+    OthersTag(String),
+    /// Event cards played by every player.
+    EventsPlayed,
+    /// City tiles (any owner) adjacent to this card's tile.
+    AdjacentCities,
 }
 
 /// Whose tiles a count looks at.
@@ -155,6 +161,9 @@ pub enum Where {
     NextToOwn(String),
     /// A free land space whose printed bonus holds one of these resources.
     BonusOf(Vec<String>),
+    /// A free land space whose printed bonus holds one of these resources, next to one of the
+    /// player's own tiles.
+    BonusOfNextToOwn(Vec<String>),
 }
 
 /// A tile to place.
@@ -286,8 +295,106 @@ pub enum Effect {
     SellCards(i32),
     /// Reveal the top card and discard it; if it has the tag, do `then`.
     Reveal(Reveal),
+    /// Terraform rating up by a count.
+    TrPer(PerCount),
+    /// Any player's production down, the acting player's up by as much (when nobody has the
+    /// production to lose, the acting player gains first and then loses it).
+    StealProduction(AnyProduction),
+    /// Draw cards from the top and keep some of them (the player picks); the rest are
+    /// discarded.
+    DrawKeep(DrawKeep),
+    /// Draw cards from the top and buy any of them at the card price; the rest are discarded.
+    DrawBuy(i32),
+    /// Discard cards from hand (the player picks which).
+    Discard(i32),
+    /// Add resources to one of the player's cards that already holds at least one.
+    AddToHolding(i32),
+    /// Take resources from another player's stock: one option per player and resource they
+    /// have, and an option to take nothing.
+    TakeFromAny(Take),
+    /// Remove a played card type's resources or plants from another player, or skip.
+    RemoveAnimalsOrPlants(RemoveEither),
+    /// Spend any amount (at least 1) of one stock resource for as much of another.
+    ConvertStock(Convert),
+    /// Put the player's marker on a free land space: only they may place a tile there.
+    Claim,
+    /// Do again the production changes of one of the player's played cards with this tag.
+    CopyProduction(String),
+    /// For the card being played: a resource on it when it holds one of these card resource
+    /// types (or a plant instead, the player picks), else a plant. A trigger on tags does it
+    /// once per tag.
+    ResourceOrPlant(ResourceOrPlant),
     /// A Rhai hook of the content's scripts, by function name (for what data cannot say).
     Script(String),
+}
+
+/// Cards drawn, some kept.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DrawKeep {
+    /// Cards drawn.
+    pub draw: i32,
+    /// Cards kept.
+    pub keep: i32,
+}
+
+/// Resources taken from another player.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Take {
+    /// Resources and the most of each taken, in menu order.
+    pub res: Vec<TakeRes>,
+    /// The taker gains what is removed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub steal: bool,
+    /// Option title: `{n}` the amount, `{res}` the resource's name, `{player}` the color.
+    pub title: String,
+    /// Title of the option taking nothing.
+    pub skip: String,
+    /// With no other player (solo): the taker gains one of these, by title.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub solo: Vec<Choice>,
+}
+
+/// One resource of a [`Take`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TakeRes {
+    /// The resource.
+    pub res: Res,
+    /// The most taken.
+    pub count: i32,
+    /// Its name in titles (the key when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// Card resources or plants removed from another player.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RemoveEither {
+    /// Card resource type removed.
+    pub kind: String,
+    /// How many of it.
+    pub count: i32,
+    /// Plants removed instead (the most).
+    pub plants: i32,
+    /// Title of the option removing card resources (a card is picked next).
+    pub title: String,
+    /// Title of the option removing nothing.
+    pub skip: String,
+}
+
+/// A resource on the played card or plants.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ResourceOrPlant {
+    /// Card resource types that may take the resource.
+    pub kinds: Vec<String>,
+    /// Title of the resource option; `{card}` is the card's name.
+    pub title: String,
+    /// Title of the plant option.
+    pub plant_title: String,
 }
 
 /// Production converted from one resource to another.
@@ -357,6 +464,13 @@ pub enum Vp {
     Fixed(i32),
     /// One per `per` things counted.
     Per(PerCount),
+    /// `times` per thing counted.
+    Times {
+        /// What is counted.
+        of: Counted,
+        /// VP per unit.
+        times: i32,
+    },
     /// Fixed VP granted when this card holds at least one resource.
     IfResources {
         /// VP when it holds any.
@@ -378,6 +492,8 @@ pub enum Event {
     CostAtLeast(i32),
     /// The owner gets a steel or titanium placement bonus.
     MineralBonus,
+    /// The owner does a standard project other than these (by id).
+    StandardProjectExcept(Vec<String>),
 }
 
 /// Whose doings trigger.
@@ -492,6 +608,34 @@ pub struct Card {
     /// Plants needed for a greenery are reduced by this much.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub greenery_discount: Option<i32>,
+    /// The next card the owner plays costs this much less.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_card_discount: Option<i32>,
+    /// Other players may not remove the owner's plants nor the resources of these types from
+    /// the owner's cards.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shields: Vec<String>,
+    /// Lasting triggers fire in this deferral band (see [`Band`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub band: Option<Band>,
+    /// The module the card belongs to (`corporate_era`); base game cards name none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub module: Option<String>,
+}
+
+/// When a card's triggered effects come among the decisions an action asks, as the public
+/// engine orders its deferred actions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Band {
+    /// Before drawing cards and placing oceans.
+    Early,
+    /// After the ordinary decisions, before attacks.
+    DiscardDraw,
+    /// With one's own gains, after attacks.
+    Gain,
+    /// Last of all.
+    Last,
 }
 
 /// A blue card's action.
@@ -610,6 +754,52 @@ pub struct Rules {
     pub award_vp: [i32; 2],
     /// Below this many players, second place gets nothing.
     pub award_second_min_players: usize,
+    /// Modules a game may add (cards name theirs with `module`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modules: Vec<Module>,
+    /// The solo game.
+    pub solo: SoloRules,
+    /// What a game uses when its setup does not say (random games, `simulate`).
+    #[serde(default)]
+    pub defaults: GameOptions,
+}
+
+/// A module of cards and the rules it changes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Module {
+    /// Id, as cards' `module` names it.
+    pub id: String,
+    /// The recorded games' option naming this module (`corporateEra`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub record_option: Option<String>,
+    /// Production at the start with this module, replacing `starting_production`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub starting_production: Option<Amounts>,
+}
+
+/// The solo game's rules.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SoloRules {
+    /// Terraform rating at the start.
+    pub starting_tr: i32,
+    /// The game ends after this generation; the player wins if Mars is terraformed by then.
+    pub generations: u32,
+    /// Neutral cities placed at setup, each with a greenery next to it.
+    pub neutral_cities: u32,
+}
+
+/// Which modules and rule options a game uses.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GameOptions {
+    /// Module ids.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modules: Vec<String>,
+    /// Draft the research cards in generations after the first.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub draft: bool,
 }
 
 /// One space of the map.

@@ -13,8 +13,8 @@ use orrery_core::rng::Rng;
 use serde_json::{json, Map, Value};
 
 use crate::content::{
-    By, Card, CardType, Content, Counted, Effect, Event, Measured, Metric, Param, PerCount, Place,
-    Requirement, Res, Scope, SpaceType, Vp, Where,
+    Band, By, Card, CardType, Content, Counted, Effect, Event, GameOptions, Measured, Metric,
+    Param, PerCount, Place, Requirement, Res, Scope, SpaceType, Vp, Where,
 };
 use crate::notation::{Kvs, Step};
 
@@ -32,6 +32,8 @@ pub type CardId = usize;
 pub enum Phase {
     /// Initial choice and research purchases.
     Research,
+    /// Research cards drafted (draft variant).
+    Drafting,
     /// Players take actions.
     Action,
     /// Production (also final greenery placement).
@@ -44,6 +46,7 @@ impl Phase {
     fn name(self) -> &'static str {
         match self {
             Phase::Research => "research",
+            Phase::Drafting => "drafting",
             Phase::Action => "action",
             Phase::Production => "production",
             Phase::End => "end",
@@ -76,6 +79,12 @@ pub struct Player {
     pub next_card_bonus: i32,
     /// Whether the corporation's first action is still due.
     pub first_action_due: bool,
+    /// M€ off the next card played.
+    pub next_card_discount: i32,
+    /// Cards to draft from (draft variant).
+    pub draft_hand: Vec<CardId>,
+    /// Cards drafted this generation, in pick order.
+    pub drafted: Vec<CardId>,
 }
 
 /// What a player still has to decide.
@@ -94,8 +103,9 @@ enum Pending {
     },
     /// Place a tile.
     Place { place: Place, card: Option<CardId> },
-    /// Choose a player whose production goes down.
-    Target { res: Res, count: i32 },
+    /// Choose a player whose production goes down (the chooser's goes up as much when
+    /// `gain`).
+    Target { res: Res, count: i32, gain: bool },
     /// Remove up to `n` plants from a player, or skip.
     RemovePlants(i32),
     /// Pick one option; each entry is a title and its effects.
@@ -118,6 +128,22 @@ enum Pending {
     Continue(Vec<Effect>, Option<CardId>),
     /// A hook the content names that this build does not run.
     Unsupported(String),
+    /// Pick one card of the draft hand (simultaneous).
+    Draft,
+    /// Keep `keep` of the drawn cards; the rest are discarded.
+    Keep(Vec<CardId>, usize),
+    /// Buy any of the drawn cards; the rest are discarded.
+    BuyCards(Vec<CardId>),
+    /// Discard this many cards from hand.
+    Discard(usize),
+    /// Add resources to a card already holding some.
+    AddToHolding(i32),
+    /// How much of one stock becomes another (1 up to the most).
+    StockAmount(Res, Res, i32),
+    /// Claim a free land space.
+    Claim,
+    /// Copy the production of a played card with this tag.
+    Copy(String),
 }
 
 /// What happens once a payment is made.
@@ -132,18 +158,28 @@ enum Then {
 /// engine's deferred-action priorities).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Priority {
+    /// A card's first choice of a decision with more to say (`option …; cards …`).
+    Now,
     /// A cost that must be paid before the effects it buys.
     Cost,
     /// Another player's card reacting during this player's turn.
     OpponentTrigger,
+    /// Triggers in the early band ([`Band::Early`]).
+    Early,
+    /// Choosing among drawn cards.
+    DrawCards,
     /// Placing an ocean.
     PlaceOcean,
     /// Anything else (tiles, options, selections).
     Default,
+    /// Discarding a card to draw one ([`Band::DiscardDraw`]).
+    DiscardDraw,
     /// Making another player lose resources or production.
     Attack,
     /// One's own gains that wait for everything else.
     Gain,
+    /// Copying a card's production, after everything else.
+    Last,
 }
 
 /// One pending decision for one player.
@@ -164,6 +200,9 @@ impl Decision {
                 Priority::Attack
             }
             Pending::AddTo { .. } => Priority::Gain,
+            Pending::Discard(_) => Priority::Now,
+            Pending::Keep(..) | Pending::BuyCards(_) => Priority::DrawCards,
+            Pending::Copy(_) => Priority::Last,
             _ => Priority::Default,
         };
         Decision { player, what, prio }
@@ -172,7 +211,7 @@ impl Decision {
     /// Asked of all players at once (initial choice, research and its payment).
     fn simultaneous(&self) -> bool {
         match &self.what {
-            Pending::Initial | Pending::Research(_) => true,
+            Pending::Initial | Pending::Research(_) | Pending::Draft => true,
             Pending::Pay { then, .. } => matches!(**then, Then::Research(..)),
             _ => false,
         }
@@ -188,6 +227,8 @@ pub struct Tile {
     pub city: bool,
     /// Owner seat.
     pub owner: Option<usize>,
+    /// Placed for the solo game's neutral player.
+    pub neutral: bool,
 }
 
 /// The whole game.
@@ -226,6 +267,12 @@ pub struct Game {
     inputs: usize,
     /// A set of cards being picked one card at a time (the bots' interface).
     picking: Option<playable::Picking>,
+    /// Modules and rule options in use.
+    options: Arc<GameOptions>,
+    /// Land spaces claimed by a player (only they may place there).
+    claims: BTreeMap<usize, usize>,
+    /// The card being played, for triggers that look at it.
+    playing: Option<CardId>,
     /// Deck log of the last input, for checking against a record.
     pub draws: Vec<(CardId, bool)>,
 }
@@ -254,6 +301,8 @@ pub struct Deal {
     pub corporations: Vec<String>,
     /// Project deck, top first.
     pub projects: Vec<String>,
+    /// Modules and rule options (a solo game is one of one seat).
+    pub options: GameOptions,
 }
 
 impl Game {
@@ -304,13 +353,29 @@ impl Game {
             .collect::<Result<_, _>>()?;
         let deck: VecDeque<CardId> = deal.projects.iter().map(lookup).collect::<Result<_, _>>()?;
         let r = &content.rules;
+        let mut starting = &r.starting_production;
+        for m in &deal.options.modules {
+            let module = r
+                .modules
+                .iter()
+                .find(|k| &k.id == m)
+                .ok_or_else(|| format!("unknown module {m:?}"))?;
+            if let Some(sp) = &module.starting_production {
+                starting = sp;
+            }
+        }
         let mut prod = [0; 6];
-        for (res, v) in &r.starting_production {
+        for (res, v) in starting {
             prod[res.index()] = *v;
         }
+        let tr = if n == 1 {
+            r.solo.starting_tr
+        } else {
+            r.starting_tr
+        };
         let players = (0..n)
             .map(|_| Player {
-                tr: r.starting_tr,
+                tr,
                 prod,
                 ..Player::default()
             })
@@ -350,8 +415,16 @@ impl Game {
             last_space: None,
             inputs: 0,
             picking: None,
+            options: Arc::new(deal.options.clone()),
+            claims: BTreeMap::new(),
+            playing: None,
             draws: Vec::new(),
         };
+        if n == 1 {
+            for _ in 0..g.content.rules.solo.neutral_cities {
+                g.place_neutral()?;
+            }
+        }
         let mut corp_deck = corps.into_iter();
         for k in 0..n {
             let p = (deal.first + k) % n;
@@ -388,6 +461,20 @@ impl Game {
     /// # Errors
     /// A seat count outside 1–5, or content too small to deal.
     pub fn random(content: Arc<Content>, players: usize, seed: u64) -> Result<Game, Refusal> {
+        let options = content.rules.defaults.clone();
+        Game::random_with(content, players, options, seed)
+    }
+
+    /// A random game as [`Game::random`], with the given modules and rule options.
+    ///
+    /// # Errors
+    /// A seat count outside 1–5, an unknown module, or content too small to deal.
+    pub fn random_with(
+        content: Arc<Content>,
+        players: usize,
+        options: GameOptions,
+        seed: u64,
+    ) -> Result<Game, Refusal> {
         const COLORS: [&str; 5] = ["red", "green", "yellow", "blue", "black"];
         if !(1..=COLORS.len()).contains(&players) {
             return Err(format!("{players} players: Terraforming Mars seats 1 to 5"));
@@ -399,15 +486,28 @@ impl Game {
             }
             v
         };
+        let in_play = |c: &&Card| {
+            c.module
+                .as_ref()
+                .is_none_or(|m| options.modules.contains(m))
+        };
         let corporations = shuffled(
             content
                 .corporations
                 .iter()
+                .filter(in_play)
                 .filter(|c| c.name != content.rules.beginner_corporation)
                 .map(|c| c.name.clone())
                 .collect(),
         );
-        let projects = shuffled(content.projects.iter().map(|c| c.name.clone()).collect());
+        let projects = shuffled(
+            content
+                .projects
+                .iter()
+                .filter(in_play)
+                .map(|c| c.name.clone())
+                .collect(),
+        );
         let first = rng.below(players);
         let deal = Deal {
             colors: COLORS[..players].iter().map(|c| (*c).to_owned()).collect(),
@@ -415,8 +515,61 @@ impl Game {
             beginner: vec![false; players],
             corporations,
             projects,
+            options,
         };
         Game::new(content, &deal, rng.next_u64())
+    }
+
+    /// Places one neutral city and a greenery next to it (solo setup), each space chosen by the
+    /// printed cost of a card drawn from the top and discarded: the city on the n-th free land
+    /// space (n = cost − 1) that has no city next to it and a free land space next to it,
+    /// counted from the first space for the first city and from the last for the next; the
+    /// greenery on the neighbour of that rank (wrapping) among the free land neighbours.
+    fn place_neutral(&mut self) -> Result<(), Refusal> {
+        let from_end = self.tiles.values().any(|t| t.neutral && t.city);
+        let cost_of_next = |g: &mut Game| -> Result<usize, Refusal> {
+            let c = g
+                .draw_top(0)
+                .ok_or("project deck too small for the neutral tiles")?;
+            g.discard.push(c);
+            Ok(r_usize(g.card(c).cost.unwrap_or(0) - 1))
+        };
+        let distance = cost_of_next(self)?;
+        let spaces = &self.content.map.spaces;
+        let free_land = |s: usize| {
+            spaces[s].kind == SpaceType::Land
+                && !spaces[s].reserved
+                && !self.tiles.contains_key(&s)
+                && !self.claims.contains_key(&s)
+        };
+        let fits: Vec<usize> = (0..spaces.len())
+            .filter(|s| {
+                free_land(*s)
+                    && !self
+                        .neighbours(*s)
+                        .any(|n| self.tiles.get(&n).is_some_and(|t| t.city))
+                    && self.neighbours(*s).any(free_land)
+            })
+            .collect();
+        if fits.is_empty() {
+            return Err("no space for a neutral city".into());
+        }
+        let k = distance % fits.len();
+        let city = if from_end {
+            fits[fits.len() - 1 - k]
+        } else {
+            fits[k]
+        };
+        self.tiles.insert(city, neutral_tile("city", true));
+        let spaces = &self.content.map.spaces;
+        let free_land = |s: usize| {
+            spaces[s].kind == SpaceType::Land && !spaces[s].reserved && !self.tiles.contains_key(&s)
+        };
+        let around: Vec<usize> = self.neighbours(city).filter(|s| free_land(*s)).collect();
+        let rank = cost_of_next(self)?;
+        let greenery = around[rank % around.len()];
+        self.tiles.insert(greenery, neutral_tile("greenery", false));
+        Ok(())
     }
 
     /// Gives the order of the next reshuffle (for replaying a record); otherwise the seeded
@@ -649,6 +802,8 @@ impl Game {
                 self.players[p].card_res.insert(corp, 0);
             }
             self.run_effects(p, &card.play, Some(corp))?;
+            // The corporation's tags count as played (a tag trigger may watch them).
+            self.fire_card_played(p, corp, 0)?;
             self.players[p].first_action_due = !card.first_action.is_empty();
         }
         self.phase = Phase::Action;
@@ -719,6 +874,24 @@ impl Game {
             }
             Counted::Production(r) => self.players[p].prod[r.index()],
             Counted::TrRaisedThisGeneration => i32::from(self.players[p].tr_raised),
+            Counted::OthersTag(t) => (0..self.colors.len())
+                .filter(|q| *q != p)
+                .map(|q| self.tags_of(q, t))
+                .sum(),
+            Counted::EventsPlayed => self
+                .players
+                .iter()
+                .flat_map(|pl| pl.played.iter())
+                .filter(|c| self.card(**c).kind == CardType::Event)
+                .count() as i32,
+            Counted::AdjacentCities => {
+                let Some(space) = card.and_then(|c| self.tile_of_card(p, c)) else {
+                    return 0;
+                };
+                self.neighbours(space)
+                    .filter(|s| self.tiles.get(s).is_some_and(|t| t.city))
+                    .count() as i32
+            }
         }
     }
 
@@ -915,8 +1088,8 @@ impl Game {
 
     fn card_cost(&self, p: usize, c: CardId) -> i32 {
         let card = self.card(c);
-        let mut cost = card.cost.unwrap_or(0);
         let pl = &self.players[p];
+        let mut cost = card.cost.unwrap_or(0) - pl.next_card_discount;
         for d in pl.corporation.iter().chain(pl.played.iter()) {
             for disc in &self.card(*d).discounts {
                 if disc.standard_project.is_some() {
@@ -964,6 +1137,7 @@ impl Game {
             }
             Step::Pass => {
                 self.passed[p] = true;
+                self.players[p].next_card_discount = 0;
                 self.pass_order.push(p);
                 self.next_turn();
                 Ok(())
@@ -1178,6 +1352,16 @@ impl Game {
             pl.actions_used.clear();
             pl.tr_raised = false;
         }
+        let solo = self.colors.len() == 1;
+        if solo && self.generation < self.content.rules.solo.generations {
+            self.new_generation();
+            return;
+        }
+        if solo && !self.terraformed() {
+            // The last solo generation ends the game; final greenery only for a win.
+            self.phase = Phase::End;
+            return;
+        }
         if self.terraformed() {
             let n = self.colors.len();
             for k in 0..n {
@@ -1216,6 +1400,18 @@ impl Game {
         self.pass_order.clear();
         self.phase = Phase::Research;
         let draw = self.content.rules.research_draw;
+        if self.options.draft {
+            self.phase = Phase::Drafting;
+            for p in 0..n {
+                for _ in 0..draw {
+                    if let Some(c) = self.draw_bottom(p) {
+                        self.players[p].draft_hand.push(c);
+                    }
+                }
+            }
+            self.draft_round();
+            return;
+        }
         for p in 0..n {
             let mut got = Vec::new();
             for _ in 0..draw {
@@ -1226,6 +1422,47 @@ impl Game {
             self.queue
                 .push_back(Decision::new(p, Pending::Research(got)));
         }
+    }
+
+    /// Starts a draft round: each seat with more than one card to draft from picks one; a last
+    /// card passes itself, and the drafted cards become the research choice.
+    fn draft_round(&mut self) {
+        let n = self.colors.len();
+        if self.players.iter().any(|pl| pl.draft_hand.len() > 1) {
+            for p in 0..n {
+                self.queue.push_back(Decision::new(p, Pending::Draft));
+            }
+            return;
+        }
+        self.phase = Phase::Research;
+        for p in 0..n {
+            let pl = &mut self.players[p];
+            let last = std::mem::take(&mut pl.draft_hand);
+            pl.drafted.extend(last);
+            let drafted = std::mem::take(&mut pl.drafted);
+            self.queue
+                .push_back(Decision::new(p, Pending::Research(drafted)));
+        }
+    }
+
+    /// After every seat picked: the hands pass on (to the next seat in even generations, to the
+    /// previous one in odd ones) and the next round starts.
+    fn pass_draft_hands(&mut self) {
+        let n = self.colors.len();
+        let hands: Vec<Vec<CardId>> = self
+            .players
+            .iter_mut()
+            .map(|pl| std::mem::take(&mut pl.draft_hand))
+            .collect();
+        for (p, hand) in hands.into_iter().enumerate() {
+            let to = if self.generation % 2 == 0 {
+                (p + 1) % n
+            } else {
+                (p + n - 1) % n
+            };
+            self.players[to].draft_hand = hand;
+        }
+        self.draft_round();
     }
 
     fn maybe_end_research(&mut self) {
@@ -1260,6 +1497,7 @@ impl Game {
         pl.hand.retain(|x| *x != c);
         pl.played.push(c);
         pl.next_card_bonus = 0;
+        pl.next_card_discount = card.next_card_discount.unwrap_or(0);
         if card.resource.is_some() {
             pl.card_res.insert(c, 0);
         }
@@ -1269,8 +1507,10 @@ impl Game {
             }
         }
         let raw_cost = card.cost.unwrap_or(0);
-        self.fire_card_played(p, c, raw_cost)?;
+        self.playing = Some(c);
         self.run_effects(p, &card.play, Some(c))?;
+        self.fire_card_played(p, c, raw_cost)?;
+        self.playing = None;
         Ok(())
     }
 
@@ -1392,7 +1632,22 @@ impl Game {
                         _ => 0,
                     };
                     for _ in 0..times {
-                        self.run_effects(q, &t.then, Some(o))?;
+                        match cards[o].band {
+                            Some(band) => {
+                                let prio = match band {
+                                    Band::Early => Priority::Early,
+                                    Band::DiscardDraw => Priority::DiscardDraw,
+                                    Band::Gain => Priority::Gain,
+                                    Band::Last => Priority::Last,
+                                };
+                                self.enqueue(Decision {
+                                    player: q,
+                                    what: Pending::Continue(t.then.clone(), Some(o)),
+                                    prio,
+                                });
+                            }
+                            None => self.run_effects(q, &t.then, Some(o))?,
+                        }
                     }
                 }
             }
@@ -1423,7 +1678,26 @@ impl Game {
             None => return Err(format!("standard {id} costs {cost} M€: say how to pay")),
         }
         self.fire_cost(p, sp.cost)?;
-        self.run_effects(p, &sp.effects, None)
+        self.run_effects(p, &sp.effects, None)?;
+        let cards = self.cards.clone();
+        let owned: Vec<CardId> = {
+            let pl = &self.players[p];
+            pl.corporation
+                .iter()
+                .chain(pl.played.iter())
+                .copied()
+                .collect()
+        };
+        for o in owned {
+            for t in &cards[o].triggers {
+                if let Event::StandardProjectExcept(except) = &t.when {
+                    if !except.iter().any(|x| x == id) {
+                        self.run_effects(p, &t.then, Some(o))?;
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     fn fire_cost(&mut self, p: usize, cost: i32) -> Result<(), Refusal> {
@@ -1486,6 +1760,10 @@ impl Game {
                     && self.can_do_all_with(p, &pl.then, card, prod)
             }
             Effect::Choose(cs) => cs.iter().any(|c| self.can_do_all(p, &c.effects, card)),
+            Effect::ConvertStock(cv) => pl.res[cv.from.index()] > 0,
+            Effect::CopyProduction(tag) => !self.copyable(p, tag).is_empty(),
+            Effect::Claim => !self.claimable_spaces().is_empty(),
+            Effect::Discard(n) => pl.hand.len() >= r_usize(*n),
             Effect::Script(_) => true,
             _ => true,
         })
@@ -1515,7 +1793,10 @@ impl Game {
         let mut asked = Vec::new();
         for (i, e) in effects.iter().enumerate() {
             if let Some(d) = self.effect(p, e, card)? {
-                if matches!(d.what, Pending::Pay { .. } | Pending::RemoveFrom { .. }) {
+                if matches!(
+                    d.what,
+                    Pending::Pay { .. } | Pending::RemoveFrom { .. } | Pending::Discard(_)
+                ) {
                     // What is written after it waits for it, at its priority.
                     let rest = effects[i + 1..].to_vec();
                     let prio = d.prio;
@@ -1571,12 +1852,28 @@ impl Game {
             let player = self.queue[0].player;
             let Some(Decision {
                 what: Pending::Continue(rest, card),
+                prio,
                 ..
             }) = self.queue.pop_front()
             else {
                 break;
             };
-            self.run_effects(player, &rest, card)?;
+            // A card's deferred reaction asks its questions when its turn comes, ahead of
+            // everything still waiting.
+            let banded = matches!(
+                prio,
+                Priority::Early | Priority::DiscardDraw | Priority::Last
+            );
+            if banded {
+                let waiting = std::mem::take(&mut self.queue);
+                self.run_effects(player, &rest, card)?;
+                let fresh = std::mem::replace(&mut self.queue, waiting);
+                for d in fresh.into_iter().rev() {
+                    self.queue.push_front(d);
+                }
+            } else {
+                self.run_effects(player, &rest, card)?;
+            }
         }
         Ok(())
     }
@@ -1635,12 +1932,11 @@ impl Game {
                 return Ok(d(Pending::Target {
                     res: a.res,
                     count: a.count,
+                    gain: false,
                 }));
             }
             Effect::RemoveAnyPlants(n) => {
-                if (0..self.colors.len())
-                    .any(|q| q != p && self.players[q].res[Res::Plants.index()] > 0)
-                {
+                if !self.plant_targets(p).is_empty() {
                     return Ok(d(Pending::RemovePlants(*n)));
                 }
             }
@@ -1700,7 +1996,7 @@ impl Game {
                 }
             }
             Effect::RemoveFromAny(cr) => {
-                let able = self.cards_with(&cr.kind, cr.count);
+                let able = self.cards_with(p, &cr.kind, cr.count);
                 match able.len() {
                     0 => return Ok(None),
                     1 => {
@@ -1823,8 +2119,192 @@ impl Game {
                     }
                 }
             }
+            Effect::TrPer(pc) => {
+                let n = self.per(p, pc, card);
+                self.add_tr(p, n);
+            }
+            Effect::StealProduction(a) => {
+                let i = a.res.index();
+                if self.colors.len() == 1 {
+                    self.players[p].prod[i] += a.count;
+                    return Ok(None);
+                }
+                let able = |g: &Game| -> Vec<usize> {
+                    (0..g.colors.len())
+                        .filter(|q| g.players[*q].prod[i] - a.count >= g.floor(a.res))
+                        .collect()
+                };
+                let mut targets = able(self);
+                let mut gain = true;
+                if targets.is_empty() {
+                    // Nobody has it to lose: the player gains it first, then loses it.
+                    self.players[p].prod[i] += a.count;
+                    gain = false;
+                    targets = able(self);
+                }
+                if targets.len() == 1 && targets[0] != p {
+                    self.players[targets[0]].prod[i] -= a.count;
+                    self.players[p].prod[i] += a.count;
+                    return Ok(None);
+                }
+                if targets.is_empty() {
+                    return Ok(None);
+                }
+                return Ok(d(Pending::Target {
+                    res: a.res,
+                    count: a.count,
+                    gain,
+                }));
+            }
+            Effect::DrawKeep(dk) => {
+                let drawn = self.draw_many(p, dk.draw);
+                if !drawn.is_empty() {
+                    return Ok(d(Pending::Keep(drawn, r_usize(dk.keep))));
+                }
+            }
+            Effect::DrawBuy(n) => {
+                let drawn = self.draw_many(p, *n);
+                if !drawn.is_empty() {
+                    return Ok(d(Pending::BuyCards(drawn)));
+                }
+            }
+            Effect::Discard(n) => {
+                let n = r_usize(*n);
+                if n > 0 && self.players[p].hand.len() >= n {
+                    return Ok(d(Pending::Discard(n)));
+                }
+            }
+            Effect::AddToHolding(n) => {
+                if !self.cards_holding_any(p).is_empty() {
+                    return Ok(d(Pending::AddToHolding(*n)));
+                }
+            }
+            Effect::TakeFromAny(t) => {
+                let mut opts: Vec<(String, Vec<Effect>)> = Vec::new();
+                if self.colors.len() == 1 {
+                    opts.extend(t.solo.iter().map(|c| (c.title.clone(), c.effects.clone())));
+                } else {
+                    for q in (0..self.colors.len()).filter(|q| *q != p) {
+                        for tr in &t.res {
+                            let have = self.players[q].res[tr.res.index()];
+                            if have <= 0 {
+                                continue;
+                            }
+                            let n = have.min(tr.count);
+                            let title = t
+                                .title
+                                .replace("{n}", &n.to_string())
+                                .replace("{res}", tr.name.as_deref().unwrap_or(tr.res.key()))
+                                .replace("{player}", &self.colors[q]);
+                            let script =
+                                format!("take:{q}:{}:{n}:{}", tr.res.index(), u8::from(t.steal));
+                            opts.push((title, vec![Effect::Script(script)]));
+                        }
+                    }
+                    if !opts.is_empty() {
+                        opts.push((t.skip.clone(), Vec::new()));
+                    }
+                }
+                if !opts.is_empty() {
+                    return Ok(d(Pending::Options(opts, card)));
+                }
+            }
+            Effect::RemoveAnimalsOrPlants(r) => {
+                if self.colors.len() == 1 {
+                    return Ok(None);
+                }
+                let mut opts: Vec<(String, Vec<Effect>)> = Vec::new();
+                if !self.cards_with(p, &r.kind, 1).is_empty() {
+                    let from = crate::content::CardResources {
+                        kind: r.kind.clone(),
+                        count: r.count,
+                    };
+                    opts.push((r.title.clone(), vec![Effect::RemoveFromAny(from)]));
+                }
+                let targets = self.plant_targets(p);
+                for q in &targets {
+                    let n = self.players[*q].res[Res::Plants.index()].min(r.plants);
+                    opts.push((
+                        format!("Remove {n} plants from {}", self.colors[*q]),
+                        vec![Effect::Script(format!(
+                            "take:{q}:{}:{n}:0",
+                            Res::Plants.index()
+                        ))],
+                    ));
+                }
+                // The engine's plant removal menu minus its last entry: its own skip entry
+                // stays when the player has plants (their own removal was the last one).
+                if !targets.is_empty() && self.players[p].res[Res::Plants.index()] > 0 {
+                    opts.push((SKIP_REMOVING_PLANTS.to_owned(), Vec::new()));
+                }
+                if !opts.is_empty() {
+                    opts.push((r.skip.clone(), Vec::new()));
+                    return Ok(d(Pending::Options(opts, card)));
+                }
+            }
+            Effect::ConvertStock(cv) => {
+                let most = self.players[p].res[cv.from.index()];
+                if most > 0 {
+                    return Ok(d(Pending::StockAmount(cv.from, cv.to, most)));
+                }
+            }
+            Effect::Claim => {
+                if !self.claimable_spaces().is_empty() {
+                    return Ok(d(Pending::Claim));
+                }
+            }
+            Effect::CopyProduction(tag) => {
+                if !self.copyable(p, tag).is_empty() {
+                    return Ok(d(Pending::Copy(tag.clone())));
+                }
+            }
+            Effect::ResourceOrPlant(rp) => {
+                let Some(played) = self.playing else {
+                    return Ok(None);
+                };
+                let holds = self
+                    .card(played)
+                    .resource
+                    .as_ref()
+                    .is_some_and(|k| rp.kinds.contains(k));
+                if !holds {
+                    self.players[p].res[Res::Plants.index()] += 1;
+                    return Ok(None);
+                }
+                let opts = vec![
+                    (
+                        rp.title.replace("{card}", &self.card(played).name),
+                        vec![Effect::Script(format!("add:{played}:1"))],
+                    ),
+                    (
+                        rp.plant_title.clone(),
+                        vec![Effect::Stock([(Res::Plants, 1)].into_iter().collect())],
+                    ),
+                ];
+                return Ok(d(Pending::Options(opts, card)));
+            }
             Effect::Script(name) => {
-                if let Some(rest) = name.strip_prefix("steal:") {
+                if let Some(rest) = name.strip_prefix("take:") {
+                    let parts: Vec<&str> = rest.split(':').collect();
+                    let num = |i: usize| -> Result<i32, Refusal> {
+                        parts
+                            .get(i)
+                            .and_then(|v| v.parse::<i32>().ok())
+                            .ok_or_else(|| "bad take".to_owned())
+                    };
+                    let (q, r, n, steal) =
+                        (r_usize(num(0)?), r_usize(num(1)?), num(2)?, num(3)? == 1);
+                    let x = self
+                        .players
+                        .get_mut(q)
+                        .and_then(|pl| pl.res.get_mut(r))
+                        .ok_or("bad take")?;
+                    let took = n.min(*x).max(0);
+                    *x -= took;
+                    if steal {
+                        self.players[p].res[r] += took;
+                    }
+                } else if let Some(rest) = name.strip_prefix("steal:") {
                     let (q, n) = rest.split_once(':').ok_or("bad steal")?;
                     let q: usize = q.parse().map_err(|_| "bad steal")?;
                     let n: i32 = n.parse().map_err(|_| "bad steal")?;
@@ -1843,10 +2323,14 @@ impl Game {
         Ok(None)
     }
 
-    /// Every (owner, card) holding at least `n` removable resources of a kind.
-    fn cards_with(&self, kind: &str, n: i32) -> Vec<(usize, CardId)> {
+    /// Every (owner, card) holding at least `n` resources of a kind that player `p` may
+    /// remove (not a protected card, nor another player's shielded kind).
+    fn cards_with(&self, p: usize, kind: &str, n: i32) -> Vec<(usize, CardId)> {
         let mut out = Vec::new();
         for (q, pl) in self.players.iter().enumerate() {
+            if q != p && self.shielded(q, kind) {
+                continue;
+            }
             for (c, v) in &pl.card_res {
                 let card = self.card(*c);
                 if *v >= n && !card.protected && card.resource.as_deref() == Some(kind) {
@@ -1855,6 +2339,88 @@ impl Game {
             }
         }
         out
+    }
+
+    /// Whether other players may not remove seat `q`'s plants (`plant`) or card resources of
+    /// this kind.
+    fn shielded(&self, q: usize, kind: &str) -> bool {
+        let pl = &self.players[q];
+        pl.corporation
+            .iter()
+            .chain(pl.played.iter())
+            .any(|c| self.card(*c).shields.iter().any(|k| k == kind))
+    }
+
+    /// The other players whose plants player `p` may remove.
+    fn plant_targets(&self, p: usize) -> Vec<usize> {
+        (0..self.colors.len())
+            .filter(|q| {
+                *q != p
+                    && self.players[*q].res[Res::Plants.index()] > 0
+                    && !self.shielded(*q, "plant")
+            })
+            .collect()
+    }
+
+    /// Draws up to `n` cards from the top for player `p`.
+    fn draw_many(&mut self, p: usize, n: i32) -> Vec<CardId> {
+        (0..n).filter_map(|_| self.draw_top(p)).collect()
+    }
+
+    /// The cards named, each once and each among `from`.
+    fn pick_from(&self, from: &[CardId], names: &[String]) -> Result<Vec<CardId>, Refusal> {
+        let mut out = Vec::new();
+        for n in names {
+            let c = self.card_id(n)?;
+            if !from.contains(&c) || out.contains(&c) {
+                return Err(format!("{n} is not among the cards to pick from"));
+            }
+            out.push(c);
+        }
+        Ok(out)
+    }
+
+    /// The player's cards holding at least one resource.
+    fn cards_holding_any(&self, p: usize) -> Vec<CardId> {
+        let pl = &self.players[p];
+        pl.corporation
+            .iter()
+            .chain(pl.played.iter())
+            .copied()
+            .filter(|c| pl.card_res.get(c).is_some_and(|v| *v > 0))
+            .collect()
+    }
+
+    /// Free land spaces nobody has claimed.
+    fn claimable_spaces(&self) -> Vec<usize> {
+        let spaces = &self.content.map.spaces;
+        (0..spaces.len())
+            .filter(|s| {
+                spaces[*s].kind == SpaceType::Land
+                    && !spaces[*s].reserved
+                    && !self.tiles.contains_key(s)
+                    && !self.claims.contains_key(s)
+            })
+            .collect()
+    }
+
+    /// The player's played non-event cards with `tag` whose production changes can be done
+    /// again now.
+    fn copyable(&self, p: usize, tag: &str) -> Vec<CardId> {
+        let pl = &self.players[p];
+        pl.corporation
+            .iter()
+            .chain(pl.played.iter())
+            .copied()
+            .filter(|c| {
+                let card = self.card(*c);
+                if card.kind == CardType::Event || !card.tags.iter().any(|t| t == tag) {
+                    return false;
+                }
+                let effects = production_of(card);
+                !effects.is_empty() && self.can_do_all(p, &effects, Some(*c))
+            })
+            .collect()
     }
 
     fn cards_holding_kind_in(&self, p: usize, effects: &[Effect]) -> Vec<CardId> {
@@ -1917,7 +2483,12 @@ impl Game {
         let free = |s: usize| !self.tiles.contains_key(&s);
         let ocean = place.tile == "ocean";
         let city = place.tile == "city" || place.counts_as.as_deref() == Some("city");
-        let land = |s: usize| spaces[s].kind == SpaceType::Land && !spaces[s].reserved && free(s);
+        let land = |s: usize| {
+            spaces[s].kind == SpaceType::Land
+                && !spaces[s].reserved
+                && free(s)
+                && self.claims.get(&s).is_none_or(|q| *q == p)
+        };
         let mut out: Vec<usize> = match &place.on {
             Some(Where::Space(id)) => self
                 .space_index
@@ -1971,6 +2542,15 @@ impl Game {
             Some(Where::BonusOf(rs)) => (0..spaces.len())
                 .filter(|s| land(*s) && spaces[*s].bonus.iter().any(|b| rs.contains(b)))
                 .collect(),
+            Some(Where::BonusOfNextToOwn(rs)) => (0..spaces.len())
+                .filter(|s| {
+                    land(*s)
+                        && spaces[*s].bonus.iter().any(|b| rs.contains(b))
+                        && self
+                            .neighbours(*s)
+                            .any(|n| self.tiles.get(&n).is_some_and(|t| t.owner == Some(p)))
+                })
+                .collect(),
             Some(Where::Land) | None => (0..spaces.len()).filter(|s| land(*s)).collect(),
         };
         if city
@@ -2016,6 +2596,7 @@ impl Game {
                 kind: Arc::from(place.tile.as_str()),
                 city,
                 owner: if ocean { None } else { Some(p) },
+                neutral: false,
             },
         );
         self.last_space = Some(space);
@@ -2163,20 +2744,123 @@ impl Game {
                 self.place_tile(p, &place, s)?;
                 self.run_effects(p, &place.then, card)
             }
-            (Pending::Target { res, count }, Step::Target(color)) => {
+            (Pending::Target { res, count, gain }, Step::Target(color)) => {
                 let q = self.seat(color)?;
                 let floor = self.floor(res);
                 if self.players[q].prod[res.index()] - count < floor {
                     return Err(format!("{color} has too little {} production", res.key()));
                 }
                 self.players[q].prod[res.index()] -= count;
+                if gain {
+                    self.players[p].prod[res.index()] += count;
+                }
                 Ok(())
             }
+            (Pending::Draft, Step::Draft(names)) if names.len() == 1 => {
+                let c = self.card_id(&names[0])?;
+                let pl = &mut self.players[p];
+                let at = pl
+                    .draft_hand
+                    .iter()
+                    .position(|x| *x == c)
+                    .ok_or_else(|| format!("{} is not in the draft hand", names[0]))?;
+                pl.draft_hand.remove(at);
+                pl.drafted.push(c);
+                if !self.queue.iter().any(|d| d.what == Pending::Draft) {
+                    self.pass_draft_hands();
+                }
+                Ok(())
+            }
+            (Pending::Keep(drawn, keep), Step::Cards(names)) => {
+                let kept = self.pick_from(&drawn, names)?;
+                if kept.len() != keep.min(drawn.len()) {
+                    return Err(format!("keep {keep} of the drawn cards"));
+                }
+                self.players[p].hand.extend(kept.iter().copied());
+                self.discard
+                    .extend(drawn.iter().copied().filter(|c| !kept.contains(c)));
+                Ok(())
+            }
+            (Pending::BuyCards(drawn), Step::Buy(names)) => {
+                let keep = self.pick_from(&drawn, names)?;
+                let drop: Vec<CardId> = drawn
+                    .iter()
+                    .copied()
+                    .filter(|c| !keep.contains(c))
+                    .collect();
+                let cost = self.content.rules.card_cost * keep.len() as i32;
+                if !self.can_afford(p, cost, false, false) {
+                    return Err("too little M€".into());
+                }
+                if cost > 0 && self.needs_pay_input(p, false, false) {
+                    self.push_front(
+                        p,
+                        Pending::Pay {
+                            mc: cost,
+                            steel: false,
+                            titanium: false,
+                            then: Box::new(Then::Research(keep, drop)),
+                        },
+                    );
+                    return Ok(());
+                }
+                self.players[p].res[0] -= cost;
+                self.after_pay(p, Then::Research(keep, drop))
+            }
+            (Pending::Discard(n), Step::Cards(names)) => {
+                let hand = self.players[p].hand.clone();
+                let gone = self.pick_from(&hand, names)?;
+                if gone.len() != n {
+                    return Err(format!("discard {n} card(s)"));
+                }
+                self.players[p].hand.retain(|c| !gone.contains(c));
+                self.discard.extend(gone);
+                Ok(())
+            }
+            (Pending::AddToHolding(count), Step::Cards(names)) if names.len() == 1 => {
+                let c = self.card_id(&names[0])?;
+                if !self.cards_holding_any(p).contains(&c) {
+                    return Err(format!("{} holds no resources", names[0]));
+                }
+                *self.players[p].card_res.entry(c).or_insert(0) += count;
+                Ok(())
+            }
+            (Pending::StockAmount(from, to, most), Step::Amount(n)) => {
+                let n = i32::try_from(*n).map_err(|_| "absurd amount")?;
+                if !(1..=most).contains(&n) {
+                    return Err(format!("amount must be 1..={most}"));
+                }
+                self.players[p].res[from.index()] -= n;
+                self.players[p].res[to.index()] += n;
+                Ok(())
+            }
+            (Pending::Claim, Step::Space(id)) => {
+                let s = *self
+                    .space_index
+                    .get(id)
+                    .ok_or_else(|| format!("unknown space {id}"))?;
+                if !self.claimable_spaces().contains(&s) {
+                    return Err(format!("space {id} cannot be claimed"));
+                }
+                self.claims.insert(s, p);
+                Ok(())
+            }
+            (Pending::Copy(tag), Step::Cards(names)) if names.len() == 1 => {
+                let c = self.card_id(&names[0])?;
+                if !self.copyable(p, &tag).contains(&c) {
+                    return Err(format!("{} has no production to copy", names[0]));
+                }
+                let effects = production_of(self.card(c));
+                self.run_effects(p, &effects, Some(c))
+            }
             (Pending::RemovePlants(n), Step::Option(title, _)) => {
-                if title == "Skip removing plants" {
+                if title == SKIP_REMOVING_PLANTS {
                     return Ok(());
                 }
                 for q in 0..self.colors.len() {
+                    if q != p && self.shielded(q, "plant") {
+                        continue;
+                    }
                     let have = self.players[q].res[Res::Plants.index()];
                     let take = have.min(n);
                     if *title == format!("Remove {take} plants from {}", self.colors[q]) && take > 0
@@ -2306,6 +2990,7 @@ impl Game {
         Some(match card.vp.as_ref()? {
             Vp::Fixed(v) => *v,
             Vp::Per(pc) => self.per(p, pc, Some(c)),
+            Vp::Times { of, times } => self.count(p, of, Some(c)) * times,
             Vp::IfResources { if_resources } => {
                 if self.players[p].card_res.get(&c).copied().unwrap_or(0) > 0 {
                     *if_resources
@@ -2366,7 +3051,12 @@ impl Game {
             if let Some(v) = self.card_vp(p, *c) {
                 cards += v;
                 let card = self.card(*c);
-                if v != 0 || matches!(card.vp, Some(Vp::Per(_)) | Some(Vp::IfResources { .. })) {
+                if v != 0
+                    || matches!(
+                        card.vp,
+                        Some(Vp::Per(_) | Vp::Times { .. } | Vp::IfResources { .. })
+                    )
+                {
                     details.insert(card.name.clone(), json!(v));
                 }
             }
@@ -2408,6 +3098,14 @@ impl Game {
                     "hand": hand, "played": names(&pl.played), "cardResources": cr,
                     "actionsUsed": used, "tiles": tiles, "vp": score["total"].clone(),
                 });
+                if !pl.draft_hand.is_empty() {
+                    let mut h = names(&pl.draft_hand);
+                    h.sort();
+                    o["draftHand"] = json!(h);
+                }
+                if !pl.drafted.is_empty() {
+                    o["drafted"] = json!(names(&pl.drafted));
+                }
                 if self.phase == Phase::End {
                     o["score"] = score;
                 }
@@ -2418,7 +3116,14 @@ impl Game {
         for (s, t) in &self.tiles {
             tiles.insert(
                 self.content.map.spaces[*s].id.clone(),
-                json!([t.kind, t.owner.map(|o| self.colors[o].clone())]),
+                json!([
+                    t.kind,
+                    if t.neutral {
+                        Some("neutral".to_owned())
+                    } else {
+                        t.owner.map(|o| self.colors[o].clone())
+                    }
+                ]),
             );
         }
         let passed: Vec<&String> = self.pass_order.iter().map(|p| &self.colors[*p]).collect();
@@ -2439,6 +3144,27 @@ impl Game {
             .iter()
             .map(|(c, top)| (self.card(*c).name.clone(), *top))
             .collect()
+    }
+}
+
+/// The production changes among a card's effects when played.
+fn production_of(card: &Card) -> Vec<Effect> {
+    card.play
+        .iter()
+        .filter(|e| matches!(e, Effect::Production(_) | Effect::ProductionPer(_)))
+        .cloned()
+        .collect()
+}
+
+/// The title of declining to remove plants.
+pub(crate) const SKIP_REMOVING_PLANTS: &str = "Skip removing plants";
+
+fn neutral_tile(kind: &str, city: bool) -> Tile {
+    Tile {
+        kind: Arc::from(kind),
+        city,
+        owner: None,
+        neutral: true,
     }
 }
 

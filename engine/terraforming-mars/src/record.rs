@@ -39,6 +39,26 @@ pub struct Options {
     pub solo: bool,
     /// Beginner flag per seat.
     pub beginner: Vec<bool>,
+    /// The option object given to the recording engine (modules by its option names).
+    #[serde(default)]
+    pub engine: serde_json::Map<String, Value>,
+}
+
+impl Options {
+    /// The modules and rule options of the game in the content's terms: each module whose
+    /// `record_option` the recording engine was given as true, and the draft variant.
+    pub fn game_options(&self, rules: &crate::content::Rules) -> crate::content::GameOptions {
+        let on = |k: &str| self.engine.get(k).and_then(Value::as_bool).unwrap_or(false);
+        crate::content::GameOptions {
+            modules: rules
+                .modules
+                .iter()
+                .filter(|m| m.record_option.as_deref().is_some_and(on))
+                .map(|m| m.id.clone())
+                .collect(),
+            draft: self.draft_variant,
+        }
+    }
 }
 
 /// One seat.

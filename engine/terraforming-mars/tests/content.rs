@@ -8,12 +8,23 @@ use orrery_tm::content::{self, CardType, Effect};
 #[test]
 fn base_content_loads_with_every_card() {
     let c = common::content();
-    assert_eq!(c.projects.len(), 137, "137 base project cards");
+    let base =
+        |cards: &[orrery_tm::content::Card]| cards.iter().filter(|k| k.module.is_none()).count();
+    let era = |cards: &[orrery_tm::content::Card]| {
+        cards
+            .iter()
+            .filter(|k| k.module.as_deref() == Some("corporate_era"))
+            .count()
+    };
+    assert_eq!(base(&c.projects), 137, "137 base project cards");
+    assert_eq!(era(&c.projects), 71, "71 Corporate Era project cards");
+    assert_eq!(c.projects.len(), 137 + 71, "no card of another module");
     assert_eq!(
-        c.corporations.len(),
+        base(&c.corporations),
         11,
         "10 corporations + Beginner Corporation"
     );
+    assert_eq!(era(&c.corporations), 2, "2 Corporate Era corporations");
     assert!(c
         .corporations
         .iter()

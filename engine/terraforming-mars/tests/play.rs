@@ -5,7 +5,7 @@ mod common;
 
 use orrery_core::bot::RandomBot;
 use orrery_core::play_api::{Evaluate, Playable};
-use orrery_tm::content::{Measured, Param};
+use orrery_tm::content::{GameOptions, Measured, Param};
 use orrery_tm::game::{Game, Part};
 use orrery_tm::notation::{Line, Step};
 use orrery_tm::record::Record;
@@ -40,30 +40,96 @@ fn random_games_finish_at_one_to_five_players() {
     }
 }
 
-/// Solo follows the base rules here: no milestones or awards, the game ends when Mars is
-/// terraformed.
+/// Solo: TR 14 at the start, no milestones or awards, and the game lasts 14 generations
+/// whether Mars is terraformed or not; final greenery only for a win.
 #[test]
-fn solo_plays_to_terraformed_mars_without_milestones_or_awards() {
+fn solo_lasts_fourteen_generations_without_milestones_or_awards() {
     let content = common::content();
-    let mut g = Game::random(content, 1, 3).expect("deal");
-    let mut bot = RandomBot::new(11, 0);
-    while !g.is_over() {
-        for p in g.legal() {
-            if let Part::Line(l) = &p {
-                assert!(
-                    !l.steps
-                        .iter()
-                        .any(|s| matches!(s, Step::Claim(_) | Step::Fund(_))),
-                    "{l}"
-                );
+    for seed in 0..6 {
+        let mut g = Game::random(content.clone(), 1, seed).expect("deal");
+        assert_eq!(g.snapshot()["players"][0]["tr"], 14);
+        let neutral = g.snapshot()["tiles"]
+            .as_object()
+            .expect("tiles")
+            .values()
+            .filter(|t| t[1] == "neutral")
+            .count();
+        assert_eq!(neutral, 4, "two neutral cities, each with a greenery");
+        let mut bot = RandomBot::new(11 + seed, 0);
+        while !g.is_over() {
+            for p in g.legal() {
+                if let Part::Line(l) = &p {
+                    assert!(
+                        !l.steps
+                            .iter()
+                            .any(|s| matches!(s, Step::Claim(_) | Step::Fund(_) | Step::End)),
+                        "{l}"
+                    );
+                }
+            }
+            bot.step(&mut g).expect("plays");
+        }
+        let snap = g.snapshot();
+        assert_eq!(snap["generation"], 14, "seed {seed}");
+        assert_eq!(snap["phase"], "end");
+    }
+}
+
+/// Random games finish with and without the Corporate Era, and with the draft.
+#[test]
+fn random_games_finish_with_each_module_and_option() {
+    let content = common::content();
+    let variants = [
+        GameOptions::default(),
+        GameOptions {
+            modules: vec!["corporate_era".into()],
+            draft: false,
+        },
+        GameOptions {
+            modules: vec!["corporate_era".into()],
+            draft: true,
+        },
+    ];
+    for (v, options) in variants.iter().enumerate() {
+        for players in 1..=5 {
+            for seed in 0..6u64 {
+                let mut g = Game::random_with(content.clone(), players, options.clone(), seed)
+                    .expect("deal");
+                let start = g.snapshot();
+                let prod = &start["players"][0]["prod"]["mc"];
+                let era = !options.modules.is_empty();
+                assert_eq!(*prod, if era { 0 } else { 1 }, "{options:?}");
+                let mut bot = RandomBot::new(seed * 13 + players as u64 + v as u64, 0);
+                bot.play_out(&mut g, MAX_PARTS)
+                    .unwrap_or_else(|e| panic!("{options:?} {players}p seed {seed}: {e}"));
+                assert!(g.is_over(), "{options:?} {players}p seed {seed}");
             }
         }
-        bot.step(&mut g).expect("plays");
     }
-    let snap = g.snapshot();
-    assert_eq!(snap["oxygen"], 14);
-    assert_eq!(snap["temperature"], 8);
-    assert_eq!(snap["oceans"], 9);
+}
+
+/// Without the Corporate Era no card of it is dealt.
+#[test]
+fn a_base_game_deals_no_corporate_era_card() {
+    let content = common::content();
+    let g = Game::random_with(content.clone(), 4, GameOptions::default(), 9).expect("deal");
+    let era: Vec<&str> = content
+        .projects
+        .iter()
+        .chain(content.corporations.iter())
+        .filter(|c| c.module.is_some())
+        .map(|c| c.name.as_str())
+        .collect();
+    let text = g.snapshot().to_string();
+    assert!(era.iter().all(|n| !text.contains(&format!("\"{n}\""))));
+    for p in g.choices_for(0) {
+        assert!(!era
+            .iter()
+            .any(|n| p.line(Vec::new()).to_string().contains(n)));
+        if let Some(set) = &p.set {
+            assert!(set.from.iter().all(|c| !era.contains(&c.as_str())));
+        }
+    }
 }
 
 #[test]

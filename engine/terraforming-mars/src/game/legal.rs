@@ -294,14 +294,18 @@ impl Game {
                 .into_iter()
                 .map(|s| one(Step::Space(self.content.map.spaces[s].id.clone())))
                 .collect(),
-            Pending::Target { res, count } => (0..self.colors.len())
+            Pending::Target { res, count, .. } => (0..self.colors.len())
                 .filter(|q| self.players[*q].prod[res.index()] - count >= self.floor(*res))
                 .map(|q| one(Step::Target(self.colors[q].clone())))
                 .collect(),
             Pending::RemovePlants(n) => {
                 let mut out: Vec<Choice> = (0..self.colors.len())
-                    // Any player with plants, oneself included (as the engine offers it).
-                    .filter(|q| self.players[*q].res[Res::Plants.index()] > 0)
+                    // Any player with plants, oneself included (as the engine offers it),
+                    // but no other player whose plants are shielded.
+                    .filter(|q| {
+                        self.players[*q].res[Res::Plants.index()] > 0
+                            && (*q == p || !self.shielded(*q, "plant"))
+                    })
                     .map(|q| {
                         let take = self.players[q].res[Res::Plants.index()].min(*n);
                         one(Step::Option(
@@ -310,20 +314,56 @@ impl Game {
                         ))
                     })
                     .collect();
-                out.push(one(Step::Option("Skip removing plants".into(), None)));
+                out.push(one(Step::Option(super::SKIP_REMOVING_PLANTS.into(), None)));
                 out
             }
-            Pending::Options(opts, _) => opts
-                .iter()
-                .map(|(t, _)| one(Step::Option(t.clone(), None)))
-                .collect(),
+            Pending::Options(opts, _) => {
+                let mut out = Vec::new();
+                for (t, effects) in opts {
+                    let option = Step::Option(t.clone(), None);
+                    match effects.first() {
+                        // An option that picks cards at once is one input with its pick.
+                        Some(Effect::Discard(n)) => {
+                            let n = usize::try_from(*n).unwrap_or(0);
+                            out.push(Choice {
+                                player: color.to_owned(),
+                                steps: vec![option],
+                                set: Some(SetChoice {
+                                    verb: SetVerb::Cards,
+                                    from: self.names(&self.players[p].hand),
+                                    min: n,
+                                    max: n,
+                                }),
+                            });
+                        }
+                        Some(Effect::RemoveFromAny(cr)) => {
+                            let able = self.cards_with(p, &cr.kind, cr.count);
+                            if able.len() > 1 {
+                                for (_, c) in able {
+                                    out.push(Choice::new(
+                                        color,
+                                        vec![
+                                            option.clone(),
+                                            Step::Cards(vec![self.card(c).name.clone()]),
+                                        ],
+                                    ));
+                                }
+                            } else {
+                                out.push(one(option));
+                            }
+                        }
+                        _ => out.push(one(option)),
+                    }
+                }
+                out
+            }
             Pending::AddTo { kind, .. } => self
                 .cards_holding(p, kind)
                 .into_iter()
                 .map(|c| one(Step::Cards(vec![self.card(c).name.clone()])))
                 .collect(),
             Pending::RemoveFrom { kind, count, .. } => self
-                .cards_with(kind, *count)
+                .cards_with(p, kind, *count)
                 .into_iter()
                 .map(|(_, c)| one(Step::Cards(vec![self.card(c).name.clone()])))
                 .collect(),
@@ -357,6 +397,61 @@ impl Game {
                     max: self.players[p].hand.len(),
                 }),
             }],
+            Pending::Draft => self.players[p]
+                .draft_hand
+                .iter()
+                .map(|c| one(Step::Draft(vec![self.card(*c).name.clone()])))
+                .collect(),
+            Pending::Keep(drawn, keep) => vec![Choice {
+                player: color.to_owned(),
+                steps: Vec::new(),
+                set: Some(SetChoice {
+                    verb: SetVerb::Cards,
+                    from: self.names(drawn),
+                    min: (*keep).min(drawn.len()),
+                    max: (*keep).min(drawn.len()),
+                }),
+            }],
+            Pending::BuyCards(drawn) => vec![Choice {
+                player: color.to_owned(),
+                steps: Vec::new(),
+                set: Some(SetChoice {
+                    verb: SetVerb::Buy,
+                    from: self.names(drawn),
+                    min: 0,
+                    max: self
+                        .affordable_cards(p, self.players[p].res[0])
+                        .min(drawn.len()),
+                }),
+            }],
+            Pending::Discard(n) => vec![Choice {
+                player: color.to_owned(),
+                steps: Vec::new(),
+                set: Some(SetChoice {
+                    verb: SetVerb::Cards,
+                    from: self.names(&self.players[p].hand),
+                    min: *n,
+                    max: *n,
+                }),
+            }],
+            Pending::AddToHolding(_) => self
+                .cards_holding_any(p)
+                .into_iter()
+                .map(|c| one(Step::Cards(vec![self.card(c).name.clone()])))
+                .collect(),
+            Pending::StockAmount(_, _, most) => (1..=*most)
+                .map(|n| one(Step::Amount(i64::from(n))))
+                .collect(),
+            Pending::Claim => self
+                .claimable_spaces()
+                .into_iter()
+                .map(|s| one(Step::Space(self.content.map.spaces[s].id.clone())))
+                .collect(),
+            Pending::Copy(tag) => self
+                .copyable(p, tag)
+                .into_iter()
+                .map(|c| one(Step::Cards(vec![self.card(c).name.clone()])))
+                .collect(),
             Pending::Continue(..) | Pending::Unsupported(_) => Vec::new(),
         }
     }
