@@ -567,7 +567,12 @@ impl Game {
         };
         let around: Vec<usize> = self.neighbours(city).filter(|s| free_land(*s)).collect();
         let rank = cost_of_next(self)?;
-        let greenery = around[rank % around.len()];
+        let greenery = *around
+            .get(
+                rank.checked_rem(around.len())
+                    .ok_or("no space for a neutral greenery")?,
+            )
+            .ok_or("no space for a neutral greenery")?;
         self.tiles.insert(greenery, neutral_tile("greenery", false));
         Ok(())
     }

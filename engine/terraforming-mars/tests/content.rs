@@ -121,3 +121,61 @@ fn the_beginner_corporation_is_named_by_content() {
         "{problems:?}"
     );
 }
+
+/// A card naming a module the rules file does not declare is refused, and so is a game set
+/// up with an unknown module.
+#[test]
+fn modules_are_declared_by_the_rules_file() {
+    let dir = content::default_dir();
+    let mut files: Vec<(String, String)> = Vec::new();
+    for name in content::FILES.iter().map(|(f, _)| *f) {
+        let text = std::fs::read_to_string(dir.join(name)).expect("readable content");
+        files.push((name.to_string(), text));
+    }
+    let projects = files
+        .iter_mut()
+        .find(|(n, _)| n == "projects.yaml")
+        .expect("projects file");
+    assert!(projects.1.contains("module: corporate_era"));
+    projects.1 = projects
+        .1
+        .replacen("module: corporate_era", "module: prelude", 1);
+    let pairs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    let problems = content::load_files(&orrery_core::files::MemFiles::new("", &pairs))
+        .expect_err("an undeclared module is refused");
+    assert!(
+        problems
+            .iter()
+            .any(|d| d.to_string().contains("module \"prelude\" is not declared")),
+        "{problems:?}"
+    );
+    let options = content::GameOptions {
+        modules: vec!["prelude".into()],
+        draft: false,
+    };
+    let err = orrery_tm::game::Game::random_with(common::content(), 2, options, 1)
+        .expect_err("an unknown module is refused");
+    assert!(err.contains("unknown module"), "{err}");
+}
+
+/// The Corporate Era changes the starting production as the rules file says: 1 of each
+/// without it, none with it.
+#[test]
+fn the_starting_production_is_a_content_fact() {
+    let c = common::content();
+    assert!(c.rules.starting_production.values().all(|v| *v == 1));
+    let era = c
+        .rules
+        .modules
+        .iter()
+        .find(|m| m.id == "corporate_era")
+        .expect("the Corporate Era module");
+    assert_eq!(era.record_option.as_deref(), Some("corporateEra"));
+    assert!(era
+        .starting_production
+        .as_ref()
+        .is_some_and(|p| p.values().all(|v| *v == 0)));
+}

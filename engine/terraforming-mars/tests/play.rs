@@ -431,3 +431,67 @@ fn out_of_turn_and_malformed_picks_are_refused() {
     assert!(g.apply_part(&Part::Take("Moss".into())).is_err());
     assert_eq!(g.snapshot(), before);
 }
+
+/// The draft: in generation 2 each seat picks one of 4 cards and the rest pass to the next
+/// seat; a seat's view keeps its own draft hand and resamples the others'.
+#[test]
+fn draft_hands_pass_to_the_next_seat_in_even_generations() {
+    let content = common::content();
+    let options = GameOptions {
+        modules: vec!["corporate_era".into()],
+        draft: true,
+    };
+    let mut g = Game::random_with(content, 3, options, 4).expect("deal");
+    let mut bot = RandomBot::new(5, 0);
+    while g.snapshot()["phase"] != "drafting" {
+        bot.step(&mut g).expect("plays");
+    }
+    let snap = g.snapshot();
+    assert_eq!(snap["generation"], 2);
+    let hand = |s: &serde_json::Value, p: usize| -> Vec<String> {
+        s["players"][p]["draftHand"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|c| c.as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let before: Vec<Vec<String>> = (0..3).map(|p| hand(&snap, p)).collect();
+    assert!(before.iter().all(|h| h.len() == 4), "{before:?}");
+    let view = g.for_seat(0, 3).snapshot();
+    assert_eq!(hand(&view, 0), before[0]);
+    assert_eq!(hand(&view, 1).len(), 4);
+    // Every seat picks the first card it is offered.
+    let mut picked = Vec::new();
+    for p in 0..3 {
+        let name = before[p][0].clone();
+        let color = g.colors()[p].clone();
+        g.apply_line(&Line {
+            player: color,
+            steps: vec![Step::Draft(vec![name.clone()])],
+        })
+        .expect("a pick from the draft hand");
+        picked.push(name);
+    }
+    let after = g.snapshot();
+    for p in 0..3 {
+        let mut expected: Vec<String> = before[p].iter().skip(1).cloned().collect();
+        expected.sort();
+        assert_eq!(
+            hand(&after, (p + 1) % 3),
+            expected,
+            "seat {p}'s hand went on"
+        );
+        assert_eq!(after["players"][p]["drafted"][0], picked[p].as_str());
+    }
+    // A card not in the hand is refused, and the game is unchanged.
+    let color = g.colors()[0].clone();
+    let bad = Line {
+        player: color,
+        steps: vec![Step::Draft(vec![picked[1].clone()])],
+    };
+    assert!(g.apply_line(&bad).is_err());
+    assert_eq!(g.snapshot(), after);
+}

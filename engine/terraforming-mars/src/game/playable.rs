@@ -203,8 +203,13 @@ impl Game {
         for q in (0..g.colors.len()).filter(|q| *q != seat) {
             pool.extend(g.players[q].hand.iter().copied());
             pool.extend(g.dealt_cards[q].iter().copied());
+            pool.extend(g.players[q].draft_hand.iter().copied());
+            pool.extend(g.players[q].drafted.iter().copied());
             for d in g.queue.iter().filter(|d| d.player == q) {
-                if let Pending::Research(drawn) = &d.what {
+                if let Pending::Research(drawn)
+                | Pending::Keep(drawn, _)
+                | Pending::BuyCards(drawn) = &d.what
+                {
                     pool.extend(drawn.iter().copied());
                 }
             }
@@ -223,8 +228,15 @@ impl Game {
             g.players[q].hand = take(n);
             let n = g.dealt_cards[q].len();
             g.dealt_cards[q] = take(n);
+            let n = g.players[q].draft_hand.len();
+            g.players[q].draft_hand = take(n);
+            let n = g.players[q].drafted.len();
+            g.players[q].drafted = take(n);
             for d in g.queue.iter_mut().filter(|d| d.player == q) {
-                if let Pending::Research(drawn) = &mut d.what {
+                if let Pending::Research(drawn)
+                | Pending::Keep(drawn, _)
+                | Pending::BuyCards(drawn) = &mut d.what
+                {
                     let n = drawn.len();
                     *drawn = take(n);
                 }
