@@ -465,8 +465,8 @@ fn draft_hands_pass_to_the_next_seat_in_even_generations() {
     assert_eq!(hand(&view, 1).len(), 4);
     // Every seat picks the first card it is offered.
     let mut picked = Vec::new();
-    for p in 0..3 {
-        let name = before[p][0].clone();
+    for (p, h) in before.iter().enumerate() {
+        let name = h[0].clone();
         let color = g.colors()[p].clone();
         g.apply_line(&Line {
             player: color,
