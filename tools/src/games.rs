@@ -42,9 +42,15 @@ impl GameName {
     pub fn own_commands(self) -> Option<&'static [&'static str]> {
         match self {
             GameName::GaiaProject => None,
-            GameName::TerraformingMars => {
-                Some(&["conformance", "replay", "moves", "trace", "play", "bench"])
-            }
+            GameName::TerraformingMars => Some(&[
+                "conformance",
+                "replay",
+                "moves",
+                "trace",
+                "play",
+                "bench",
+                "render",
+            ]),
         }
     }
 
@@ -155,22 +161,26 @@ mod tests {
 
     #[test]
     fn a_game_refuses_what_it_does_not_offer() {
-        for name in
-            EVERY_GAME
-                .iter()
-                .chain(&["conformance", "replay", "moves", "trace", "play", "bench"])
-        {
+        for name in EVERY_GAME.iter().chain(&[
+            "conformance",
+            "replay",
+            "moves",
+            "trace",
+            "play",
+            "bench",
+            "render",
+        ]) {
             assert!(GameName::TerraformingMars.offers(name).is_ok(), "{name}");
         }
-        let e = GameName::TerraformingMars.offers("render").unwrap_err();
+        let e = GameName::TerraformingMars.offers("view").unwrap_err();
         assert!(
-            e.contains("conformance, replay, moves, trace, play, bench)"),
+            e.contains("conformance, replay, moves, trace, play, bench, render)"),
             "{e}"
         );
         assert!(
-            e.starts_with("terraforming-mars does not offer `render` (it offers: validate,"),
+            e.starts_with("terraforming-mars does not offer `view` (it offers: validate,"),
             "{e}"
         );
-        assert!(GameName::GaiaProject.offers("render").is_ok());
+        assert!(GameName::GaiaProject.offers("view").is_ok());
     }
 }

@@ -511,8 +511,8 @@ fn run_for<G: GameModule>(command: &Command, setups: simulate::SetupReader<G>) -
 }
 
 /// The commands written over [`GameModule`] that Gaia Project still runs its own way (its
-/// platform's records, its hooks, its map): `replay`, `moves`, `trace` and `play`; `None`
-/// for the others.
+/// platform's records, its hooks, its map): `replay`, `moves`, `trace`, `play` and `render`;
+/// `None` for the others.
 fn run_over_trait<G: GameModule>(command: &Command) -> Option<ExitCode> {
     Some(match command {
         Command::Replay {
@@ -534,6 +534,19 @@ fn run_over_trait<G: GameModule>(command: &Command) -> Option<ExitCode> {
             json,
         } => trace::run_as::<G>(content, log, *until, *json),
         Command::Play(args) => interactive::run_as::<G>(args),
+        Command::Render {
+            content,
+            log,
+            at,
+            state,
+            out,
+        } => pictures::render_as::<G>(
+            content,
+            log.as_deref(),
+            *at,
+            state.as_deref(),
+            out.as_deref(),
+        ),
         _ => return None,
     })
 }
@@ -543,6 +556,7 @@ fn game_file(command: &Command) -> Option<&std::path::Path> {
     match command {
         Command::Replay { log, .. } | Command::Trace { log, .. } => Some(log),
         Command::Moves { state, .. } => Some(state),
+        Command::Render { log, state, .. } => log.as_deref().or(state.as_deref()),
         _ => None,
     }
 }

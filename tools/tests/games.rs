@@ -52,7 +52,7 @@ fn the_built_in_copy_serves_a_game_named_by_flag() {
 
 #[test]
 fn a_command_the_game_does_not_offer_exits_2_naming_the_game() {
-    for args in [&["explain", "rules"][..], &["render", "x.json"][..]] {
+    for args in [&["explain", "rules"][..], &["view", "x.json"][..]] {
         let mut all = args.to_vec();
         all.extend(["--content", "content/terraforming-mars"]);
         let out = run(&all);
@@ -61,7 +61,7 @@ fn a_command_the_game_does_not_offer_exits_2_naming_the_game() {
         assert!(
             e.contains(&format!("terraforming-mars does not offer `{}`", args[0]))
                 && e.contains(
-                    "it offers: validate, schema, simulate, merge, chart, conformance, replay, moves, trace, play, bench"
+                    "it offers: validate, schema, simulate, merge, chart, conformance, replay, moves, trace, play, bench, render"
                 ),
             "{e}"
         );

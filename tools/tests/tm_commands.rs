@@ -301,3 +301,54 @@ fn bench_measures_the_second_game_against_its_targets() {
         assert!(f["value"].as_f64().unwrap() > 0.0, "{f}");
     }
 }
+
+#[test]
+fn render_draws_mars_from_a_log_or_a_saved_state() {
+    let log = log("tm-render", "11");
+    let written = read(&log);
+    let moves = written["moves"].as_array().unwrap().len() - 1;
+    let svg = succeeded(&run(&["render", log.to_str().unwrap()]));
+    assert!(
+        svg.starts_with("<svg") && svg.ends_with("</svg>\n"),
+        "{svg}"
+    );
+    assert!(
+        svg.contains(&format!(
+            "game-000000 · move {moves} of {moves} · generation"
+        )),
+        "{svg}"
+    );
+    // Every space of the map is labelled with its id (61 on Mars, 2 off it, dashed).
+    for id in ["03", "35", "63", "01", "02"] {
+        assert!(svg.contains(&format!(">{id}</text>")), "space {id}");
+    }
+    assert!(svg.matches("stroke-dasharray").count() >= 2);
+    // The finished game has tiles with owners, the tracks and the panels.
+    assert!(svg.matches("<circle").count() > 10, "{svg}");
+    for t in [
+        "oxygen",
+        "temperature",
+        "oceans",
+        "TR red",
+        "TR green",
+        "milestones and awards",
+    ] {
+        assert!(svg.contains(&format!(">{t}")), "{t}");
+    }
+    // The same state saved draws the same board (its caption aside).
+    let state = log.with_file_name("end.json");
+    succeeded(&run(&[
+        "replay",
+        log.to_str().unwrap(),
+        "--save-state",
+        state.to_str().unwrap(),
+    ]));
+    let saved = succeeded(&run(&["render", "--state", state.to_str().unwrap()]));
+    let body = |s: &str| s.split_once("</text>").map(|(_, b)| b.to_owned()).unwrap();
+    assert_eq!(body(&svg), body(&saved));
+    // Move 0 is the deal: no tile yet.
+    let start = succeeded(&run(&["render", log.to_str().unwrap(), "--move", "0"]));
+    assert_eq!(start.matches("<circle").count(), 0);
+    let out = run(&["render", log.to_str().unwrap(), "--move", "100000"]);
+    assert_eq!(out.status.code(), Some(1));
+}

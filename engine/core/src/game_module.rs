@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::board_view::BoardPicture;
 use crate::diagnostics::Diagnostic;
 use crate::files::{ContentFiles, OverlaySource};
 use crate::play_api::{Evaluate, Playable};
@@ -206,6 +207,12 @@ pub trait GameModule: Evaluate<Action: Send> + Send + Sized + 'static {
 
     /// A note on an action for a person reading the listing (what a pick picks from), if any.
     fn action_note(&self, _action: &Self::Action) -> Option<String> {
+        None
+    }
+
+    /// The board as a neutral picture ([`BoardPicture`]) under `caption`, for `render`;
+    /// `None` when the game does not draw one.
+    fn board_view(&self, _caption: &str) -> Option<BoardPicture> {
         None
     }
 }

@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use orrery_core::board_view::BoardPicture;
 use orrery_core::diagnostics::Diagnostic;
 use orrery_core::files::{ContentFiles, OverlaySource};
 use orrery_core::game_module::{GameModule, Scribe, Start};
@@ -216,6 +217,10 @@ impl GameModule for Game {
 
     fn board_status(&self) -> Option<String> {
         Some(Game::board_status(self))
+    }
+
+    fn board_view(&self, caption: &str) -> Option<BoardPicture> {
+        Some(self.picture(caption))
     }
 
     /// A started pick: the cards it picks from, and how many.
