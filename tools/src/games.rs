@@ -15,8 +15,8 @@ pub const EVERY_GAME: [&str; 5] = ["validate", "schema", "simulate", "merge", "c
 pub enum GameName {
     /// Gaia Project: every command.
     GaiaProject,
-    /// Terraforming Mars (base game on Tharsis): its content, schemas, bot studies and its
-    /// recorded games so far.
+    /// Terraforming Mars (base game on Tharsis): its content, schemas, bot studies, its
+    /// recorded games, and its logs and saved games.
     TerraformingMars,
 }
 
@@ -42,7 +42,15 @@ impl GameName {
     pub fn own_commands(self) -> Option<&'static [&'static str]> {
         match self {
             GameName::GaiaProject => None,
-            GameName::TerraformingMars => Some(&["conformance"]),
+            GameName::TerraformingMars => Some(&[
+                "conformance",
+                "replay",
+                "moves",
+                "trace",
+                "play",
+                "bench",
+                "render",
+            ]),
         }
     }
 
@@ -96,6 +104,18 @@ pub fn named_by(dir: &Path) -> Result<GameName, String> {
     }
 }
 
+/// The game a log or saved game names with its top-level `game` key, if it is a JSON file
+/// that names a known game; anything else is left for the command to read and report.
+pub fn named_by_file(path: &Path) -> Option<GameName> {
+    #[derive(serde::Deserialize)]
+    struct Named {
+        game: Option<String>,
+    }
+    let text = read_bounded(path, orrery_core::files::MAX_RECORD_BYTES, true).ok()?;
+    let named: Named = serde_json::from_str(&text).ok()?;
+    GameName::parse(named.game.as_deref()?)
+}
+
 /// The value of a top-level `game:` line of a rules file, without parsing the whole file (a
 /// broken file is loading's to report, with its line).
 fn game_key(text: &str) -> Option<String> {
@@ -141,14 +161,26 @@ mod tests {
 
     #[test]
     fn a_game_refuses_what_it_does_not_offer() {
-        for name in EVERY_GAME.iter().chain(&["conformance"]) {
+        for name in EVERY_GAME.iter().chain(&[
+            "conformance",
+            "replay",
+            "moves",
+            "trace",
+            "play",
+            "bench",
+            "render",
+        ]) {
             assert!(GameName::TerraformingMars.offers(name).is_ok(), "{name}");
         }
-        let e = GameName::TerraformingMars.offers("render").unwrap_err();
+        let e = GameName::TerraformingMars.offers("view").unwrap_err();
         assert!(
-            e.starts_with("terraforming-mars does not offer `render` (it offers: validate,"),
+            e.contains("conformance, replay, moves, trace, play, bench, render)"),
             "{e}"
         );
-        assert!(GameName::GaiaProject.offers("render").is_ok());
+        assert!(
+            e.starts_with("terraforming-mars does not offer `view` (it offers: validate,"),
+            "{e}"
+        );
+        assert!(GameName::GaiaProject.offers("view").is_ok());
     }
 }

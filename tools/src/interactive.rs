@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use orrery_core::bot::{self, Bot};
+use orrery_core::game_module::{GameModule, Start};
 use orrery_core::play_api::Playable;
 use orrery_core::rng::Rng;
 use orrery_gp::game::{Game, Setup};
@@ -21,9 +22,13 @@ use crate::ContentArgs;
 pub struct PlayArgs {
     #[command(flatten)]
     pub content: ContentArgs,
-    /// Faction ids by seat, separated by commas (seat 1 first).
-    #[arg(long, required = true)]
-    pub factions: String,
+    /// Faction ids by seat, separated by commas (seat 1 first); Gaia Project needs them.
+    #[arg(long)]
+    pub factions: Option<String>,
+    /// Seats, for a game whose seats choose their side in play (Terraforming Mars: each
+    /// chooses a corporation among those dealt).
+    #[arg(long, conflicts_with = "factions")]
+    pub players: Option<usize>,
     /// Bots for the other seats, separated by commas (cycled if fewer than the seats).
     #[arg(long, default_value = "best")]
     pub bots: String,
@@ -312,6 +317,8 @@ fn session(args: &PlayArgs) -> Result<ExitCode, (String, u8)> {
     let usage = |m: String| (m, 2u8);
     let factions: Vec<String> = args
         .factions
+        .as_deref()
+        .ok_or_else(|| usage("gaia-project: give each seat's faction with --factions".into()))?
         .split(',')
         .map(|f| f.trim().to_string())
         .collect();
@@ -473,6 +480,260 @@ fn session(args: &PlayArgs) -> Result<ExitCode, (String, u8)> {
         writeln!(out, "{} {vp}", game.seat_name(s)).map_err(io)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `play` for a game `G` whose seats choose their side in play: `--players` seats, the
+/// person at `--seat`, bots at the others. The listing shows the board, each seat's public
+/// holdings and the person's own hidden ones (its hand); a number, a part's text, a whole
+/// input in the notation or a prefix only one part starts with plays it; `undo`, `list`,
+/// `help`, `quit`.
+pub fn run_as<G: GameModule>(args: &PlayArgs) -> ExitCode {
+    match session_as::<G>(args) {
+        Ok(code) => code,
+        Err((msg, code)) => {
+            errln!("error: {msg}");
+            ExitCode::from(code)
+        }
+    }
+}
+
+fn session_as<G: GameModule>(args: &PlayArgs) -> Result<ExitCode, (String, u8)> {
+    let usage = |m: String| (m, 2u8);
+    if args.factions.is_some() {
+        return Err(usage(format!(
+            "{}: seats choose their side in play; give --players N, not --factions",
+            G::ID
+        )));
+    }
+    let players = args.players.ok_or_else(|| {
+        usage(format!(
+            "{}: give the number of seats with --players",
+            G::ID
+        ))
+    })?;
+    if args.seat == 0 || args.seat > players {
+        return Err(usage(format!("--seat must be 1 to {players}")));
+    }
+    let bot_names: Vec<String> = args.bots.split(',').map(|b| b.trim().to_string()).collect();
+    let (stack, content) = args.content.load_stacked_as::<G>(&[]).map_err(|_| {
+        (
+            "the content does not load (problems above)".to_string(),
+            1u8,
+        )
+    })?;
+    let content = Arc::new(content);
+    let mut bots: Vec<Option<Box<dyn Bot<G> + Send>>> = Vec::new();
+    for s in 0..players {
+        if s + 1 == args.seat {
+            bots.push(None);
+            continue;
+        }
+        let name = &bot_names[s % bot_names.len()];
+        let b = bot::by_name::<G>(name, args.seed.wrapping_add(s as u64 + 1))
+            .ok_or_else(|| usage(format!("unknown bot `{name}`")))?;
+        bots.push(Some(b));
+    }
+    let mut rng = Rng::new(args.seed);
+    let how = Start {
+        players,
+        setup: None,
+        identities: None,
+        hook_budget: orrery_core::script::DEFAULT_HOOK_BUDGET,
+    };
+    let mut scribe = G::Scribe::default();
+    let mut lines = Vec::new();
+    let mut game = G::start(&content, how, &mut rng, &mut scribe, &mut lines).map_err(usage)?;
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let io = |e: std::io::Error| (e.to_string(), 1u8);
+    let mut history: Vec<G> = Vec::new();
+    let mut listed = false;
+    let you = args.seat - 1;
+    let save = |game: &G| match &args.save_state {
+        Some(path) => crate::records::save_game_as(&stack, game, path).map_err(|e| (e, 1)),
+        None => Ok(()),
+    };
+    while let Some(seat) = game.to_decide() {
+        let legal = game.legal();
+        if let Some(b) = bots[seat].as_mut() {
+            let part = b
+                .choose(&game, &legal)
+                .ok_or_else(|| (format!("{} has no legal part", game.seat_name(seat)), 1))?;
+            writeln!(out, "{}", echo(&game, seat, &part)).map_err(io)?;
+            game.play(&part)
+                .map_err(|e| (format!("a bot's part `{part}` was refused: {e}"), 1))?;
+            listed = false;
+            continue;
+        }
+        if !listed {
+            list_as(&game, &legal, you, &mut out).map_err(io)?;
+            listed = true;
+        }
+        write!(out, "> ").map_err(io)?;
+        out.flush().map_err(io)?;
+        let line = match read_line(&mut input, MAX_INPUT_LINE).map_err(io)? {
+            None => {
+                writeln!(out, "\n# input ended before the game did").map_err(io)?;
+                return Ok(ExitCode::SUCCESS);
+            }
+            Some(Err(e)) => {
+                writeln!(out, "# {e}").map_err(io)?;
+                continue;
+            }
+            Some(Ok(line)) => line,
+        };
+        match line.trim() {
+            "undo" => {
+                match history.pop() {
+                    Some(g) => {
+                        game = g;
+                        listed = false;
+                        writeln!(out, "# undone").map_err(io)?;
+                        save(&game)?;
+                    }
+                    None => writeln!(out, "# nothing to undo").map_err(io)?,
+                }
+                continue;
+            }
+            "list" | "ls" | "?" => {
+                list_as(&game, &legal, you, &mut out).map_err(io)?;
+                continue;
+            }
+            "quit" | "exit" => return Ok(ExitCode::SUCCESS),
+            "help" => {
+                writeln!(
+                    out,
+                    "# a part's number, its text, a whole input in the notation or a prefix \
+                     only one part starts with; undo; list; quit"
+                )
+                .map_err(io)?;
+                continue;
+            }
+            _ => {}
+        }
+        let part = match pick(&game, &legal, &line) {
+            Ok(p) => p,
+            Err(e) => {
+                writeln!(out, "# {}", crate::out::clean(&e)).map_err(io)?;
+                continue;
+            }
+        };
+        let before = game.clone();
+        match game.play(&part) {
+            Ok(()) => {
+                writeln!(out, "{}", echo(&before, seat, &part)).map_err(io)?;
+                history.push(before);
+                listed = false;
+                save(&game)?;
+            }
+            Err(e) => writeln!(out, "refused: {}", crate::out::clean(&e)).map_err(io)?,
+        }
+    }
+    writeln!(out, "# the game is over").map_err(io)?;
+    for (s, vp) in game.score().iter().enumerate() {
+        writeln!(out, "{} {vp}", game.seat_name(s)).map_err(io)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A part played, as the session shows it: its text, after the seat's name unless the text
+/// starts with it (a line of the notation names its seat).
+fn echo<G: GameModule>(game: &G, seat: usize, part: &G::Action) -> String {
+    let name = game.seat_name(seat);
+    let text = part.to_string();
+    if text.starts_with(&format!("{name}: ")) {
+        crate::out::clean(&text).into_owned()
+    } else {
+        format!("{name}: {}", crate::out::clean(&text))
+    }
+}
+
+/// The part a typed line names: a number in the listing, a part's text, an input the game
+/// reads ([`GameModule::parse_action`]), or a prefix only one part starts with.
+fn pick<G: GameModule>(game: &G, legal: &[G::Action], line: &str) -> Result<G::Action, String> {
+    let t = line.trim();
+    if t.is_empty() {
+        return Err("type a part, its number, a prefix, `undo`, `list` or `quit`".into());
+    }
+    if let Ok(n) = t.parse::<usize>() {
+        return n
+            .checked_sub(1)
+            .and_then(|i| legal.get(i))
+            .cloned()
+            .ok_or_else(|| format!("no part numbered {n} (1 to {})", legal.len()));
+    }
+    let texts: Vec<String> = legal.iter().map(ToString::to_string).collect();
+    if let Some(i) = texts.iter().position(|x| x == t) {
+        return Ok(legal[i].clone());
+    }
+    if let Ok(a) = game.parse_action(t) {
+        return Ok(a);
+    }
+    let matches: Vec<usize> = (0..texts.len())
+        .filter(|&i| texts[i].starts_with(t))
+        .collect();
+    match matches.as_slice() {
+        [] => Err(format!("no legal part starts with `{t}`")),
+        [i] => Ok(legal[*i].clone()),
+        many => {
+            let shown: Vec<&str> = many.iter().take(12).map(|&i| texts[i].as_str()).collect();
+            Err(format!(
+                "`{t}` starts {} parts: {}{}",
+                many.len(),
+                shown.join(" | "),
+                if many.len() > 12 { " | …" } else { "" }
+            ))
+        }
+    }
+}
+
+/// The board, each seat's public holdings, the person's hidden ones, and the legal parts
+/// numbered (with a note where a part needs one).
+fn list_as<G: GameModule>(
+    game: &G,
+    legal: &[G::Action],
+    you: usize,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    let seat = game.to_decide().unwrap_or(you);
+    if let Some(board) = game.board_status() {
+        writeln!(out, "# {}", crate::out::clean(&board))?;
+    }
+    writeln!(out, "# {} to decide", game.seat_name(seat))?;
+    let names: Vec<String> = (0..game.seat_count())
+        .map(|s| {
+            if s == you {
+                format!("{} (you)", game.seat_name(s))
+            } else {
+                game.seat_name(s)
+            }
+        })
+        .collect();
+    let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
+    for (s, name) in names.iter().enumerate() {
+        writeln!(
+            out,
+            "#   {name:<width$}  {}",
+            crate::out::clean(&game.seat_status(s))
+        )?;
+    }
+    for l in game.seat_private(you) {
+        writeln!(out, "#   {}", crate::out::clean(&l))?;
+    }
+    writeln!(
+        out,
+        "# {}:",
+        crate::out::count(legal.len(), "legal part", "legal parts")
+    )?;
+    for (i, part) in legal.iter().enumerate() {
+        match game.action_note(part) {
+            Some(note) => writeln!(out, "{:>4}  {part}  ({})", i + 1, crate::out::clean(&note))?,
+            None => writeln!(out, "{:>4}  {part}", i + 1)?,
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

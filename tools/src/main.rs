@@ -463,13 +463,32 @@ fn run_other_game(game: games::GameName, command: &Command) -> ExitCode {
         return usage(e);
     }
     if game == games::GameName::TerraformingMars {
-        if let Some(code) = run_for::<orrery_tm::game::Game>(command, simulate::no_setups) {
+        type Tm = orrery_tm::game::Game;
+        if let Some(code) = run_for::<Tm>(command, simulate::no_setups) {
+            return code;
+        }
+        if let Some(code) = run_over_trait::<Tm>(command) {
             return code;
         }
     }
     match (game, command) {
         (games::GameName::TerraformingMars, Command::Conformance { content, paths, .. }) => {
             tm::conformance(content.content.as_deref(), paths)
+        }
+        (
+            games::GameName::TerraformingMars,
+            Command::Bench {
+                content,
+                paths,
+                json,
+            },
+        ) => {
+            let paths = if paths.is_empty() {
+                vec![PathBuf::from("tests/data/terraforming-mars")]
+            } else {
+                paths.clone()
+            };
+            bench::run_tm(content, &paths, *json)
         }
         _ => usage(format!("{} does not offer `{name}`", game.id())),
     }
@@ -491,6 +510,57 @@ fn run_for<G: GameModule>(command: &Command, setups: simulate::SetupReader<G>) -
     })
 }
 
+/// The commands written over [`GameModule`] that Gaia Project still runs its own way (its
+/// platform's records, its hooks, its map): `replay`, `moves`, `trace`, `play` and `render`;
+/// `None` for the others.
+fn run_over_trait<G: GameModule>(command: &Command) -> Option<ExitCode> {
+    Some(match command {
+        Command::Replay {
+            content,
+            log,
+            until,
+            save_state,
+        } => records::replay_as::<G>(content, log, *until, save_state.as_deref()),
+        Command::Moves {
+            content,
+            state,
+            json,
+            explain,
+        } => records::moves_as::<G>(content, state, *json, *explain),
+        Command::Trace {
+            content,
+            log,
+            until,
+            json,
+        } => trace::run_as::<G>(content, log, *until, *json),
+        Command::Play(args) => interactive::run_as::<G>(args),
+        Command::Render {
+            content,
+            log,
+            at,
+            state,
+            out,
+        } => pictures::render_as::<G>(
+            content,
+            log.as_deref(),
+            *at,
+            state.as_deref(),
+            out.as_deref(),
+        ),
+        _ => return None,
+    })
+}
+
+/// The file a command reads a game from (a log or a saved game), which may name its game.
+fn game_file(command: &Command) -> Option<&std::path::Path> {
+    match command {
+        Command::Replay { log, .. } | Command::Trace { log, .. } => Some(log),
+        Command::Moves { state, .. } => Some(state),
+        Command::Render { log, state, .. } => log.as_deref().or(state.as_deref()),
+        _ => None,
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // No output may overwrite an input or another output (exit 2, before anything runs).
@@ -498,7 +568,11 @@ fn main() -> ExitCode {
         return usage(clash);
     }
     if let (_, Some(content)) = name_and_content(&cli.command) {
-        match content.game() {
+        // `--game`, else the game a log or saved game names, else the content's.
+        let named = game_file(&cli.command)
+            .filter(|_| content.game.is_none())
+            .and_then(games::named_by_file);
+        match named.map_or_else(|| content.game(), Ok) {
             Ok(games::GameName::GaiaProject) => {}
             Ok(other) => return run_other_game(other, &cli.command),
             Err(e) => return usage(e),

@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use orrery_core::game_module::GameModule;
 use orrery_gp::game::Game;
 
 use crate::records::{load_log, load_saved};
@@ -110,6 +111,53 @@ pub fn render(
         }
     };
     write_out(out, &draw(&BoardView::of_game(&game, &label)).svg())
+}
+
+/// `orrery render` for a game `G` that draws its board as a neutral picture
+/// ([`GameModule::board_view`]): a log's state after move `n` (default: the last), or a saved
+/// state.
+pub fn render_as<G: GameModule>(
+    args: &ContentArgs,
+    log: Option<&Path>,
+    n: Option<usize>,
+    state: Option<&Path>,
+    out: Option<&Path>,
+) -> ExitCode {
+    let (game, label) = match (log, state) {
+        (Some(log), None) => {
+            let (mut game, lines, _) = match crate::records::open_log_as::<G>(args, log) {
+                Ok(x) => x,
+                Err(code) => return code,
+            };
+            let last = match crate::records::last_move(log, lines.len(), n) {
+                Ok(k) => k,
+                Err(code) => return code,
+            };
+            for (i, line) in lines.iter().enumerate().take(last) {
+                if let Err(e) = game.play_line(line) {
+                    errln!("move {} \"{line}\": {e}", i + 1);
+                    return ExitCode::from(1);
+                }
+            }
+            (
+                game,
+                format!("{} · move {last} of {}", stem(log), lines.len()),
+            )
+        }
+        (None, Some(state)) if n.is_none() => match crate::records::load_saved_as::<G>(args, state)
+        {
+            Ok((g, _)) => (g, format!("{} · saved", stem(state))),
+            Err(code) => return code,
+        },
+        _ => {
+            errln!("error: give a LOG (with --move N if wanted) or --state STATE.json");
+            return ExitCode::from(2);
+        }
+    };
+    match game.board_view(&label) {
+        Some(picture) => write_out(out, &crate::render::neutral::svg(&picture)),
+        None => crate::usage(format!("{} does not draw its board", G::ID)),
+    }
 }
 
 /// `orrery view`: the replay page of a whole log.

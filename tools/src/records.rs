@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use orrery_core::files::{read_bounded, MAX_RECORD_BYTES, MAX_STATE_BYTES};
+use orrery_core::game_module::GameModule;
 use orrery_gp::content::Content;
 use orrery_gp::game::{Game, GameState};
 use orrery_gp::record::{replay as replay_record, Record};
@@ -430,6 +431,229 @@ pub fn moves(args: &ContentArgs, state_file: &Path, json: bool, explain: bool) -
         }
         for line in &hook_errors {
             outln!("# {line}");
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+// The commands written once over `GameModule`: logs, saved games and listings of any game
+// that offers them (Gaia Project keeps its own, above, for its platform's records).
+
+/// Reads a JSON file of a game (a log or a saved game) within `limit`; problems are printed
+/// (exit 1).
+fn read_json(path: &Path, limit: u64, what: &str) -> Result<Value, ExitCode> {
+    let invalid = |msg: String| {
+        errln!("error: {}: {msg}", path.display());
+        ExitCode::from(1)
+    };
+    let text = read_bounded(path, limit, true).map_err(|e| invalid(format!("cannot read: {e}")))?;
+    orrery_core::unique_keys::check(&text).map_err(|e| invalid(format!("not {what}: {e}")))?;
+    serde_json::from_str(&text).map_err(|e| invalid(format!("not JSON: {e}")))
+}
+
+/// The stack a file of `G` names (`content`, as [`Stack::saved`] writes it; the command's
+/// own stack when it names none), with the `--variant`s on top, loaded; stated on stderr,
+/// problems printed.
+fn file_content<G: GameModule>(
+    args: &ContentArgs,
+    file: &Path,
+    value: &Value,
+) -> Result<(Arc<G::Content>, Stack), ExitCode> {
+    let stack = match value.get("content") {
+        Some(saved) => {
+            let mut given = args.variants.clone();
+            let dir = crate::stack::folder_of(file);
+            Stack::from_saved(saved, args.content.as_deref(), &dir, &mut given)
+                .and_then(|s| args.finish_with(s, &[], &given))
+        }
+        None => args.stack(&[]),
+    }
+    .map_err(|e| crate::usage(format!("{}: {e}", file.display())))?
+    .for_game::<G>();
+    errln!("{}", stack.describe());
+    let content = stack.load_as::<G>().map_err(|diags| {
+        for d in &diags {
+            errln!("{d}");
+        }
+        ExitCode::from(1)
+    })?;
+    Ok((Arc::new(content), stack))
+}
+
+/// Writes `game` with the stack it was played on ([`Stack::saved`], paths relative to the
+/// file's folder too): `{"game", "content", "state"}`.
+pub fn save_game_as<G: GameModule>(stack: &Stack, game: &G, path: &Path) -> Result<(), String> {
+    let state = game
+        .save_state()
+        .ok_or_else(|| format!("{} does not offer saved games", G::ID))?;
+    let saved = serde_json::json!({
+        "game": G::ID,
+        "content": stack.saved(&crate::stack::folder_of(path)),
+        "state": state,
+    });
+    let text = serde_json::to_string_pretty(&saved)
+        .map_err(|e| format!("the state does not write as JSON: {e}"))?;
+    crate::out::write_file(path, text.as_bytes())
+}
+
+/// Reads a saved game of `G` ([`save_game_as`]) and loads the content it names, `--variant`s
+/// on top; a file of another game is a usage error, a state that does not fit is exit 1.
+pub fn load_saved_as<G: GameModule>(
+    args: &ContentArgs,
+    state_file: &Path,
+) -> Result<(G, Stack), ExitCode> {
+    let value = read_json(state_file, MAX_STATE_BYTES, "a saved game")?;
+    match value.get("game").and_then(Value::as_str) {
+        Some(name) if name == G::ID => {}
+        other => {
+            return Err(crate::usage(format!(
+                "{}: {}, not a saved game of {}",
+                state_file.display(),
+                other.map_or_else(
+                    || "names no game".to_string(),
+                    |n| format!("a saved game of {n}")
+                ),
+                G::ID
+            )))
+        }
+    }
+    let (content, stack) = file_content::<G>(args, state_file, &value)?;
+    let state = value.get("state").cloned().unwrap_or(Value::Null);
+    let game = G::restore(content, state).map_err(|e| {
+        errln!("error: {}: {}", state_file.display(), crate::out::clean(&e));
+        ExitCode::from(1)
+    })?;
+    Ok((game, stack))
+}
+
+/// A log of `G` opened: the game at its start, the moves after the setup (move 0), the
+/// stack it is played on.
+pub(crate) fn open_log_as<G: GameModule>(
+    args: &ContentArgs,
+    log: &Path,
+) -> Result<(G, Vec<String>, Stack), ExitCode> {
+    let value = read_json(log, MAX_RECORD_BYTES, "a game log")?;
+    let (content, stack) = file_content::<G>(args, log, &value)?;
+    let (game, lines) = G::open_log(&content, &value).map_err(|e| {
+        errln!("error: {}: {}", log.display(), crate::out::clean(&e));
+        ExitCode::from(1)
+    })?;
+    Ok((game, lines, stack))
+}
+
+/// The last move to play: `until`, checked against the log's moves 0 (the setup) to
+/// `lines`; out of range is exit 1.
+pub(crate) fn last_move(log: &Path, lines: usize, until: Option<usize>) -> Result<usize, ExitCode> {
+    match until {
+        Some(n) if n > lines => {
+            errln!(
+                "error: {} has moves 0 to {lines}; --until {n} is out of range",
+                log.display()
+            );
+            Err(ExitCode::from(1))
+        }
+        Some(n) => Ok(n),
+        None => Ok(lines),
+    }
+}
+
+/// `replay` for `G`: plays the log's moves up to `until`, prints each seat's score (or the
+/// move refused and why, exit 1), and saves the state reached when asked.
+pub fn replay_as<G: GameModule>(
+    args: &ContentArgs,
+    log: &Path,
+    until: Option<usize>,
+    save: Option<&Path>,
+) -> ExitCode {
+    let (mut game, lines, stack) = match open_log_as::<G>(args, log) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let last = match last_move(log, lines.len(), until) {
+        Ok(n) => n,
+        Err(code) => return code,
+    };
+    for (i, line) in lines.iter().enumerate().take(last) {
+        if let Err(e) = game.play_line(line) {
+            outln!(
+                "move {}: `{}` refused: {}",
+                i + 1,
+                crate::out::clean(line),
+                crate::out::clean(&e)
+            );
+            return ExitCode::from(1);
+        }
+    }
+    for (seat, vp) in game.score().iter().enumerate() {
+        outln!("{} {vp}", game.seat_name(seat));
+    }
+    if let Some(path) = save {
+        if let Err(e) = save_game_as(&stack, &game, path) {
+            errln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// `moves` for `G`: the legal next inputs of the deciding seat in a saved game, one a line in
+/// the game's notation (with a note where a person needs one), or JSON. Only what the
+/// deciding seat may see is listed.
+pub fn moves_as<G: GameModule>(
+    args: &ContentArgs,
+    state_file: &Path,
+    json: bool,
+    explain: bool,
+) -> ExitCode {
+    if explain {
+        return crate::usage(format!("{} does not offer `moves --explain`", G::ID));
+    }
+    let (game, stack) = match load_saved_as::<G>(args, state_file) {
+        Ok(g) => g,
+        Err(code) => return code,
+    };
+    let seat = game.to_decide();
+    let legal = if seat.is_some() {
+        game.legal()
+    } else {
+        Vec::new()
+    };
+    if json {
+        let out = serde_json::json!({
+            "content": stack.to_json(),
+            "seat": seat,
+            "player": seat.map(|s| game.seat_name(s)),
+            "decision": game.decision(),
+            "parts": legal.iter().map(|p| {
+                let mut entry = serde_json::json!({
+                    "text": p.to_string(),
+                    "command": game.action_data(p),
+                });
+                if let Some(note) = game.action_note(p) {
+                    entry["note"] = note.into();
+                }
+                entry
+            }).collect::<Vec<_>>(),
+        });
+        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        return ExitCode::SUCCESS;
+    }
+    match seat {
+        Some(s) => outln!(
+            "# {} to decide; {}",
+            game.seat_name(s),
+            crate::out::count(legal.len(), "legal part", "legal parts")
+        ),
+        None => outln!("# the game is over"),
+    }
+    for p in &legal {
+        match game.action_note(p) {
+            Some(note) => outln!(
+                "{}  # {}",
+                crate::out::clean(&p.to_string()),
+                crate::out::clean(&note)
+            ),
+            None => outln!("{}", crate::out::clean(&p.to_string())),
         }
     }
     ExitCode::SUCCESS

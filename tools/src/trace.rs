@@ -2,9 +2,11 @@
 //! paid and gained and which hooks ran with what they returned — a hook's effect seen without
 //! replaying the log twice.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::ExitCode;
 
+use orrery_core::game_module::GameModule;
 use orrery_gp::game::part_delta::SeatDelta;
 use orrery_gp::game::{Game, HookCall, HookCalls};
 use serde_json::{json, Value};
@@ -200,4 +202,96 @@ fn print_json(game: &Game, traced: &[Traced], refused: Option<&Refused>) {
         })),
     });
     outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+}
+
+/// How each seat's holdings ([`GameModule::seat_tally`]) changed between two tallies: the
+/// names whose number changed, with the difference.
+fn tally_change(
+    before: &BTreeMap<String, i64>,
+    after: &BTreeMap<String, i64>,
+) -> Vec<(String, i64)> {
+    let mut names: Vec<&String> = before.keys().chain(after.keys()).collect();
+    names.sort();
+    names.dedup();
+    names
+        .into_iter()
+        .filter_map(|k| {
+            let a = before.get(k).copied().unwrap_or(0);
+            let b = after.get(k).copied().unwrap_or(0);
+            let d = b.saturating_sub(a);
+            (d != 0).then(|| (k.clone(), d))
+        })
+        .collect()
+}
+
+/// `trace` for `G`: the log replayed line by line up to move `until`, each line with how
+/// every seat's holdings changed (`red: mc -3, tr +1`), as text or JSON. A refused line ends
+/// the trace with exit 1, after the lines before it.
+pub fn run_as<G: GameModule>(
+    args: &ContentArgs,
+    log: &Path,
+    until: Option<usize>,
+    json: bool,
+) -> ExitCode {
+    let (mut game, lines, _) = match crate::records::open_log_as::<G>(args, log) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let last = match crate::records::last_move(log, lines.len(), until) {
+        Ok(n) => n,
+        Err(code) => return code,
+    };
+    let seats = game.seat_count();
+    let tallies = |g: &G| (0..seats).map(|s| g.seat_tally(s)).collect::<Vec<_>>();
+    let mut traced: Vec<Value> = Vec::new();
+    let mut refused = None;
+    for (i, line) in lines.iter().enumerate().take(last) {
+        let before = tallies(&game);
+        if let Err(e) = game.play_line(line) {
+            refused = Some((i + 1, line.clone(), e));
+            break;
+        }
+        let after = tallies(&game);
+        let changes: Vec<(usize, Vec<(String, i64)>)> = (0..seats)
+            .map(|s| (s, tally_change(&before[s], &after[s])))
+            .filter(|(_, c)| !c.is_empty())
+            .collect();
+        if json {
+            traced.push(json!({
+                "index": i + 1,
+                "line": line,
+                "seats": changes.iter().map(|(s, c)| json!({
+                    "seat": s,
+                    "player": game.seat_name(*s),
+                    "change": c.iter().map(|(k, d)| (k.clone(), json!(d)))
+                        .collect::<serde_json::Map<String, Value>>(),
+                })).collect::<Vec<_>>(),
+            }));
+        } else {
+            outln!("{} {}", i + 1, crate::out::clean(line));
+            for (s, c) in &changes {
+                let text: Vec<String> = c.iter().map(|(k, d)| format!("{k} {d:+}")).collect();
+                outln!("    {}: {}", game.seat_name(*s), text.join(", "));
+            }
+        }
+    }
+    if json {
+        let out = json!({
+            "lines": traced,
+            "refused": refused.as_ref().map(|(i, line, why)| json!({
+                "index": i,
+                "line": line,
+                "reason": why,
+            })),
+        });
+        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+    } else if let Some((i, line, why)) = &refused {
+        outln!("{i} {}", crate::out::clean(line));
+        outln!("    refused: {}", crate::out::clean(why));
+    }
+    if refused.is_some() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }

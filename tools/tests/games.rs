@@ -52,7 +52,7 @@ fn the_built_in_copy_serves_a_game_named_by_flag() {
 
 #[test]
 fn a_command_the_game_does_not_offer_exits_2_naming_the_game() {
-    for args in [&["explain", "rules"][..], &["replay", "x.json"][..]] {
+    for args in [&["explain", "rules"][..], &["view", "x.json"][..]] {
         let mut all = args.to_vec();
         all.extend(["--content", "content/terraforming-mars"]);
         let out = run(&all);
@@ -60,7 +60,9 @@ fn a_command_the_game_does_not_offer_exits_2_naming_the_game() {
         let e = stderr(&out);
         assert!(
             e.contains(&format!("terraforming-mars does not offer `{}`", args[0]))
-                && e.contains("it offers: validate, schema, simulate, merge, chart, conformance"),
+                && e.contains(
+                    "it offers: validate, schema, simulate, merge, chart, conformance, replay, moves, trace, play, bench, render"
+                ),
             "{e}"
         );
     }
@@ -173,7 +175,17 @@ fn a_saved_game_names_its_game_and_another_games_state_exits_2() {
     succeeded(&run(&["moves", state.to_str().unwrap()]));
     saved["game"] = "terraforming-mars".into();
     fs::write(&state, saved.to_string()).unwrap();
+    // The file names its game: Terraforming Mars reads it, and refuses it (exit 1): here
+    // its content stack, which is Gaia Project's.
     let out = run(&["moves", state.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("terraforming-mars"),
+        "{}",
+        stderr(&out)
+    );
+    // Read as Gaia Project's, it is another game's state: exit 2.
+    let out = run(&["moves", "--game", "gaia-project", state.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr(&out).contains("a saved game of terraforming-mars"),

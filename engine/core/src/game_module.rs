@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::board_view::BoardPicture;
 use crate::diagnostics::Diagnostic;
 use crate::files::{ContentFiles, OverlaySource};
 use crate::play_api::{Evaluate, Playable};
@@ -153,6 +154,65 @@ pub trait GameModule: Evaluate<Action: Send> + Send + Sized + 'static {
         _setup: Option<&Self::Setup>,
         _rng: &mut Rng,
     ) -> Option<Value> {
+        None
+    }
+
+    // Logs, seats and listings for `replay`, `moves`, `trace` and `play` written once.
+
+    /// Starts replaying a log ([`GameModule::log`]'s form): the game before its first move
+    /// and the moves to play, each a line of the game's notation. A log of another game, or
+    /// one that is not a log, is refused saying why.
+    fn open_log(
+        _content: &Arc<Self::Content>,
+        _log: &Value,
+    ) -> Result<(Self, Vec<String>), String> {
+        Err(format!("{} does not replay logs", Self::ID))
+    }
+
+    /// Plays one line of a log; on error the game is unchanged. By default the line is one
+    /// action ([`GameModule::parse_action`]).
+    fn play_line(&mut self, line: &str) -> Result<(), String> {
+        let action = self.parse_action(line)?;
+        self.play(&action)
+    }
+
+    /// How the output names a seat (its color, its side).
+    fn seat_name(&self, seat: usize) -> String {
+        format!("seat {seat}")
+    }
+
+    /// A seat's public holdings as numbers by name (`trace` prints how they change); none by
+    /// default.
+    fn seat_tally(&self, _seat: usize) -> BTreeMap<String, i64> {
+        BTreeMap::new()
+    }
+
+    /// A seat's public holdings in one line (`play` prints one per seat); its score by
+    /// default.
+    fn seat_status(&self, seat: usize) -> String {
+        let score = self.score().get(seat).copied().unwrap_or(0);
+        format!("{score} VP")
+    }
+
+    /// What only `seat` sees, a line each (`play` prints them for the person's seat): its
+    /// hand, say; nothing by default.
+    fn seat_private(&self, _seat: usize) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The common state of the game in one line (`play` prints it), if the game says one.
+    fn board_status(&self) -> Option<String> {
+        None
+    }
+
+    /// A note on an action for a person reading the listing (what a pick picks from), if any.
+    fn action_note(&self, _action: &Self::Action) -> Option<String> {
+        None
+    }
+
+    /// The board as a neutral picture ([`BoardPicture`]) under `caption`, for `render`;
+    /// `None` when the game does not draw one.
+    fn board_view(&self, _caption: &str) -> Option<BoardPicture> {
         None
     }
 }

@@ -9,6 +9,7 @@
 //! [`bot`]s, studies and benchmarks play it. Cargo keeps the direction: this crate depends on
 //! no game.
 
+pub mod board_view;
 pub mod bot;
 pub mod content;
 pub mod diagnostics;

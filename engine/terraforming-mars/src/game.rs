@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::Arc;
 
 use orrery_core::rng::Rng;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
 use crate::content::{
@@ -20,6 +21,8 @@ use crate::notation::{Kvs, Step};
 
 mod legal;
 mod playable;
+pub mod saved;
+mod view;
 
 pub use legal::{Choice, SetChoice, SetVerb, MAX_EXPANDED_SET};
 pub use playable::Part;
@@ -28,7 +31,7 @@ pub use playable::Part;
 pub type CardId = usize;
 
 /// Phase of a generation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Phase {
     /// Initial choice and research purchases.
     Research,
@@ -55,7 +58,7 @@ impl Phase {
 }
 
 /// One player's state.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Player {
     /// Terraform rating.
     pub tr: i32,
@@ -88,7 +91,7 @@ pub struct Player {
 }
 
 /// What a player still has to decide.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 enum Pending {
     /// Initial corporation and cards (simultaneous).
     Initial,
@@ -147,7 +150,7 @@ enum Pending {
 }
 
 /// What happens once a payment is made.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 enum Then {
     Research(Vec<CardId>, Vec<CardId>),
     Milestone(usize),
@@ -156,7 +159,7 @@ enum Then {
 
 /// When a queued decision comes, earliest first; equal ones in the order they were asked (the
 /// engine's deferred-action priorities).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 enum Priority {
     /// A card's first choice of a decision with more to say (`option …; cards …`).
     Now,
@@ -183,7 +186,7 @@ enum Priority {
 }
 
 /// One pending decision for one player.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct Decision {
     player: usize,
     what: Pending,
@@ -219,7 +222,7 @@ impl Decision {
 }
 
 /// A tile on a space.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tile {
     /// Tile type.
     pub kind: Arc<str>,

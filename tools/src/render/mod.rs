@@ -3,6 +3,7 @@
 //! can store each distinct layer once and rebuild any move's picture from them.
 
 pub mod map;
+pub mod neutral;
 pub mod panels;
 pub mod svg;
 pub mod view;

@@ -13,7 +13,7 @@ use crate::notation::{Kvs, Line, Step};
 use super::{CardId, Game, Pending, Phase};
 
 /// How a picked set of cards is written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum SetVerb {
     /// `buy A, B` (paid selections).
     Buy,
@@ -22,7 +22,7 @@ pub enum SetVerb {
 }
 
 /// A set of cards to pick as the last step of an input.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SetChoice {
     /// How the step is written.
     pub verb: SetVerb,

@@ -42,11 +42,12 @@ impl fmt::Display for Part {
 }
 
 /// A pick in progress: the input, the cards taken, the next card to decide.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(super) struct Picking {
-    choice: Choice,
-    taken: Vec<String>,
-    next: usize,
+    #[serde(with = "super::saved::choice_form")]
+    pub(super) choice: Choice,
+    pub(super) taken: Vec<String>,
+    pub(super) next: usize,
 }
 
 impl Game {
