@@ -33,18 +33,13 @@ impl GameModule for Game {
     type Setup = ();
     type Scribe = LineWriter;
 
-    /// Overlays are not offered yet: any given is a problem.
+    /// The core's pipeline by the game's kinds table ([`crate::table`]): overlays apply with
+    /// provenance, every problem at its line.
     fn load(
         files: &dyn ContentFiles,
         overlays: &[OverlaySource],
     ) -> Result<Content, Vec<Diagnostic>> {
-        if let Some(o) = overlays.first() {
-            return Err(vec![Diagnostic::plain(
-                &o.file,
-                "terraforming-mars does not take variants (overlays) yet",
-            )]);
-        }
-        content::load_files(files)
+        crate::table::load(files, overlays)
     }
 
     fn summary(c: &Content) -> String {
