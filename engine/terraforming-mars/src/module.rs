@@ -4,6 +4,8 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use orrery_core::content::kinds::KindTable;
+use orrery_core::content::provenance::Provenance;
 use orrery_core::diagnostics::Diagnostic;
 use orrery_core::files::{ContentFiles, OverlaySource};
 use orrery_core::game_module::{GameModule, Scribe, Start};
@@ -56,6 +58,20 @@ impl GameModule for Game {
 
     fn schemas() -> Vec<(&'static str, Value)> {
         content::schemas()
+    }
+
+    /// Map spaces, corporations and standard projects named by id fields; every overlay
+    /// target among its kind's ids.
+    fn schemas_with_ids(content: &Content) -> Option<Vec<(&'static str, Value)>> {
+        Some(crate::table::schemas_with_ids(&[content]))
+    }
+
+    fn kinds() -> Option<&'static KindTable> {
+        Some(&crate::table::KINDS)
+    }
+
+    fn provenance(content: &Content) -> Option<&Provenance> {
+        Some(&content.provenance)
     }
 
     /// The corporations a seat may be dealt.
