@@ -8,7 +8,9 @@ use std::path::Path;
 use orrery_core::files::{read_bounded, MAX_CONTENT_FILE_BYTES};
 
 /// The commands written once for every game (`run_for` in `main.rs` runs exactly these).
-pub const EVERY_GAME: [&str; 5] = ["validate", "schema", "simulate", "merge", "chart"];
+pub const EVERY_GAME: [&str; 8] = [
+    "validate", "schema", "simulate", "merge", "chart", "explain", "diff", "init",
+];
 
 /// A game this command line plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,8 +6,9 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use orrery_core::content::overlay::scripts_beside;
 use orrery_core::game_module::GameModule;
-use orrery_gp::content::{id_schema, overlay::scripts_beside, schema};
+use orrery_core::schema;
 
 use crate::source::ContentSource;
 use crate::stack::Stack;
@@ -26,6 +27,7 @@ completes in the editor). Delete this file to keep the schemas as they are.
 /// The modeline line prefix every content file starts with.
 const MODELINE: &str = "# yaml-language-server: $schema=";
 
+/// Gaia Project's starting overlay, its examples written by hand.
 const STARTER: &str = "\
 # yaml-language-server: $schema=../schemas/overlay.json
 # A variant overlay: changes applied in order on top of the base game.
@@ -39,6 +41,77 @@ name: my-variant
 description: What this variant changes, and why.
 changes: []
 ";
+
+/// The starting overlay of a game other than Gaia Project: its examples drawn from the
+/// content (a `set` of a number and a `remove`, on an item of the kind with the most items),
+/// its commands naming the game.
+fn starter<G: GameModule>(content: &G::Content) -> String {
+    let game = format!(" --game {}", G::ID);
+    let mut examples = Vec::new();
+    if let (Some(table), Some(prov)) = (G::kinds(), G::provenance(content)) {
+        let biggest = table
+            .addressed()
+            .filter(|k| !k.is_single())
+            .max_by_key(|k| prov.ids(k).len());
+        if let Some(kind) = biggest {
+            let ids: Vec<String> = prov.ids(kind).into_iter().flatten().collect();
+            let number = ids.iter().find_map(|id| {
+                let fields = orrery_core::content::inspect::explain(prov, kind, Some(id))?;
+                fields
+                    .iter()
+                    .find(|f| !f.path.contains('.') && f.value.is_i64())
+                    .and_then(|f| Some((id, f.path.clone(), f.value.as_i64()?)))
+            });
+            if let Some((id, path, value)) = number {
+                examples.push(format!(
+                    "#   - set: {{kind: {}, id: {}, path: {path}, value: {}}}",
+                    kind.name,
+                    yaml_word(id),
+                    value.saturating_add(1)
+                ));
+            }
+            if let Some(last) = ids.last() {
+                examples.push(format!(
+                    "#   - remove: {{kind: {}, id: {}}}",
+                    kind.name,
+                    yaml_word(last)
+                ));
+            }
+        }
+    }
+    let mut text = format!(
+        "{MODELINE}../schemas/overlay.json\n\
+         # A variant overlay: changes applied in order on top of the base game.\n\
+         # Check it:   orrery validate{game} --variant variants/my-variant.yaml\n\
+         # Review it:  orrery diff{game} --variant variants/my-variant.yaml --against\n"
+    );
+    if !examples.is_empty() {
+        text.push_str("# Examples of changes (remove the leading `# ` to use one):\n");
+        for e in examples {
+            text.push_str(&e);
+            text.push('\n');
+        }
+    }
+    text.push_str(
+        "name: my-variant\ndescription: What this variant changes, and why.\nchanges: []\n",
+    );
+    text
+}
+
+/// An id as a YAML flow value: as it is when plain, else quoted.
+fn yaml_word(id: &str) -> String {
+    let plain = !id.is_empty()
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || " -_".contains(c))
+        && !id.starts_with([' ', '-'])
+        && !id.ends_with(' ');
+    if plain {
+        id.to_string()
+    } else {
+        serde_json::to_string(id).unwrap_or_default()
+    }
+}
 
 /// A content file's text with its modeline pointing at `{up}schemas/` (the same schema file
 /// name); unchanged without a modeline.
@@ -101,13 +174,24 @@ fn write_new(path: &Path, text: &str) -> Result<(), String> {
     crate::out::write_file(path, text.as_bytes())
 }
 
-/// Sets up `dir`.
-pub fn init(args: &ContentArgs, dir: &Path, copy_base: bool, from: Option<&Path>) -> ExitCode {
-    let (stack, content) = match args.load_stacked(&[]) {
+/// Whether `G` is the game content is taken for without `--game` (Gaia Project).
+fn default_game<G: GameModule>() -> bool {
+    G::ID == crate::games::GameName::GaiaProject.id()
+}
+
+/// Sets up `dir` for the game `G`.
+pub fn init<G: GameModule>(
+    args: &ContentArgs,
+    dir: &Path,
+    copy_base: bool,
+    from: Option<&Path>,
+) -> ExitCode {
+    let (stack, content) = match args.load_stacked_as::<G>(&[]) {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let mut files: Vec<(std::path::PathBuf, String)> = id_schema::all_with_ids(&content)
+    let schemas = G::schemas_with_ids(&content).unwrap_or_else(G::schemas);
+    let mut files: Vec<(std::path::PathBuf, String)> = schemas
         .into_iter()
         .map(|(name, s)| (dir.join("schemas").join(name), schema::render(&s)))
         .collect();
@@ -120,15 +204,19 @@ pub fn init(args: &ContentArgs, dir: &Path, copy_base: bool, from: Option<&Path>
                 return ExitCode::from(1);
             }
         },
-        None => files.push((dir.join("variants/my-variant.yaml"), STARTER.to_string())),
+        None if default_game::<G>() => {
+            files.push((dir.join("variants/my-variant.yaml"), STARTER.to_string()))
+        }
+        None => files.push((dir.join("variants/my-variant.yaml"), starter::<G>(&content))),
     }
     if copy_base {
-        let base = stack.source.files();
+        let base = stack.base_files();
         for rel in base.list() {
             match base.read(&rel) {
-                Ok(text) => {
-                    files.push((dir.join("base").join(&rel), relink(&text, &up_from(&rel))))
-                }
+                Ok(text) => files.push((
+                    dir.join(G::CONTENT_DIR).join(&rel),
+                    relink(&text, &up_from(&rel)),
+                )),
                 Err(e) => {
                     errln!("error: {}: {e}", base.display_name(&rel));
                     return ExitCode::from(1);
@@ -170,22 +258,29 @@ pub fn init(args: &ContentArgs, dir: &Path, copy_base: bool, from: Option<&Path>
             return ExitCode::from(1);
         }
     }
+    // Commands for another game than the default name it.
+    let game = if default_game::<G>() {
+        String::new()
+    } else {
+        format!(" --game {}", G::ID)
+    };
     outln!("wrote {} files to {}", files.len(), dir.display());
     outln!("  schemas/  JSON Schemas knowing this content's ids (`orrery validate` refreshes them when the ids change)");
     if from.is_some() {
         outln!(
-            "  overlay.yaml and its scripts  check them with: orrery validate --variant {}",
+            "  overlay.yaml and its scripts  check them with: orrery validate{game} --variant {}",
             dir.display()
         );
     } else {
         outln!(
-            "  variants/my-variant.yaml  check it with: orrery validate --variant {}",
+            "  variants/my-variant.yaml  check it with: orrery validate{game} --variant {}",
             dir.join("variants/my-variant.yaml").display()
         );
     }
     if copy_base {
         outln!(
-            "  base/  the base game; use it with: orrery validate --content {}",
+            "  {}/  the base game; use it with: orrery validate{game} --content {}",
+            G::CONTENT_DIR,
             dir.display()
         );
     }

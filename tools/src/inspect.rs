@@ -1,22 +1,48 @@
 //! `explain` and `diff`: an item's effective fields with their origins, and what one content
-//! stack changes relative to another.
+//! stack changes relative to another. Written once over [`GameModule`]: any game whose content
+//! loads by a kinds table ([`GameModule::kinds`]) has them.
 
 use std::process::ExitCode;
 
 use clap::Parser;
-use orrery_core::content::kinds::KindSpec;
-use orrery_core::located::Origin;
-use orrery_gp::content::inspect::{
+use orrery_core::content::inspect::{
     self, Field, FieldChange, ItemChange, ItemDiff, ScriptChange, ScriptDiff,
 };
-use orrery_gp::content::{Content, KINDS};
+use orrery_core::content::kinds::{KindSpec, KindTable};
+use orrery_core::content::provenance::Provenance;
+use orrery_core::game_module::GameModule;
+use orrery_core::located::Origin;
 use serde_json::{json, Value};
 
-use crate::{load_stack, load_stack_as, usage, ContentArgs};
+use crate::stack::Stack;
+use crate::{usage, ContentArgs};
 
-/// Item kinds as overlays and schemas name them, for `--help` and argument checks.
+/// Item kinds as overlays and schemas name them, of every game (Gaia Project's first), for
+/// `--help` and argument checks; which a game has is checked once the game is known.
 pub fn kind_names() -> Vec<&'static str> {
-    KINDS.names()
+    let mut names = orrery_gp::content::KINDS.names();
+    for name in orrery_tm::table::KINDS.names() {
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names
+}
+
+/// The game's kinds, or the usage error saying it has none.
+fn kinds_of<G: GameModule>(command: &str) -> Result<&'static KindTable, ExitCode> {
+    G::kinds().ok_or_else(|| usage(format!("{} does not offer `{command}`", G::ID)))
+}
+
+/// The content's provenance, or the error saying the game keeps none.
+fn provenance_of<G: GameModule>(content: &G::Content) -> Result<&Provenance, ExitCode> {
+    G::provenance(content).ok_or_else(|| {
+        errln!(
+            "error: {} keeps no record of where content came from",
+            G::ID
+        );
+        ExitCode::from(1)
+    })
 }
 
 fn origin_json(o: &Origin) -> Value {
@@ -43,7 +69,7 @@ fn item_name(kind: &KindSpec, id: Option<&str>) -> String {
 }
 
 /// Finds the item's id, or says which ids exist.
-fn known_id(content: &Content, kind: &KindSpec, id: Option<&str>) -> Result<(), String> {
+fn known_id(content: &Provenance, kind: &KindSpec, id: Option<&str>) -> Result<(), String> {
     if kind.is_single() {
         return match id {
             None => Ok(()),
@@ -53,7 +79,7 @@ fn known_id(content: &Content, kind: &KindSpec, id: Option<&str>) -> Result<(), 
             )),
         };
     }
-    let ids: Vec<String> = content.provenance.ids(kind).into_iter().flatten().collect();
+    let ids: Vec<String> = content.ids(kind).into_iter().flatten().collect();
     match id {
         Some(id) if ids.iter().any(|i| i == id) => Ok(()),
         Some(id) => Err(format!(
@@ -70,26 +96,41 @@ fn known_id(content: &Content, kind: &KindSpec, id: Option<&str>) -> Result<(), 
 }
 
 /// `orrery explain KIND [ID]`: each effective field with its origin.
-pub fn explain(args: &ContentArgs, kind: &str, id: Option<&str>, json: bool) -> ExitCode {
-    let Some(kind) = orrery_gp::content::kind(kind) else {
-        return usage(format!(
-            "unknown kind \"{kind}\"; kinds: {}",
-            kind_names().join(", ")
-        ));
+pub fn explain<G: GameModule>(
+    args: &ContentArgs,
+    kind: &str,
+    id: Option<&str>,
+    json: bool,
+) -> ExitCode {
+    let table = match kinds_of::<G>("explain") {
+        Ok(t) => t,
+        Err(code) => return code,
     };
-    let (stack, content) = match args.load_stacked(&[]) {
+    let Some(kind) = table.addressed().find(|k| k.name == kind) else {
+        let known = table.names().join(", ");
+        return usage(if G::ID == crate::games::GameName::GaiaProject.id() {
+            format!("unknown kind \"{kind}\"; kinds: {known}")
+        } else {
+            format!("unknown kind \"{kind}\" for {}; kinds: {known}", G::ID)
+        });
+    };
+    let (stack, content) = match args.load_stacked_as::<G>(&[]) {
         Ok(x) => x,
         Err(code) => return code,
     };
-    if let Err(e) = known_id(&content, kind, id) {
+    let provenance = match provenance_of::<G>(&content) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    if let Err(e) = known_id(provenance, kind, id) {
         errln!("error: {e}");
         return ExitCode::from(1);
     }
-    let Some(fields) = inspect::explain(&content, kind, id) else {
+    let Some(fields) = inspect::explain(provenance, kind, id) else {
         errln!("error: no {}", item_name(kind, id));
         return ExitCode::from(1);
     };
-    let does = orrery_gp::content::describe::item(&content, kind, id);
+    let does = G::describe_item(&content, kind, id);
     if json {
         let out = json!({
             "content": stack.to_json(),
@@ -142,25 +183,33 @@ struct Against {
 }
 
 /// `orrery diff [STACK] --against [STACK]`: what the first stack changes relative to the second.
-pub fn diff(args: &ContentArgs, against: &[String], json: bool) -> ExitCode {
+pub fn diff<G: GameModule>(args: &ContentArgs, against: &[String], json: bool) -> ExitCode {
+    if let Err(code) = kinds_of::<G>("diff") {
+        return code;
+    }
     let reference = match Against::try_parse_from(against) {
         Ok(a) => a.content,
         Err(e) => return usage(format!("after --against: {e}")),
     };
     let (changed_stack, reference_stack) = match (args.stack(&[]), reference.stack(&[])) {
-        (Ok(a), Ok(b)) => (a, b),
+        (Ok(a), Ok(b)) => (a.for_game::<G>(), b.for_game::<G>()),
         (Err(e), _) | (_, Err(e)) => return usage(e),
     };
-    let changed = match load_stack(&changed_stack) {
+    let changed = match load::<G>(&changed_stack, "") {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let reference = match load_stack_as(&reference_stack, "against ") {
+    let reference = match load::<G>(&reference_stack, "against ") {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let diffs = inspect::diff(&changed, &reference);
-    let scripts = inspect::diff_scripts(&changed, &reference);
+    let (changed, reference) = match (provenance_of::<G>(&changed), provenance_of::<G>(&reference))
+    {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(code), _) | (_, Err(code)) => return code,
+    };
+    let diffs = inspect::diff(changed, reference);
+    let scripts = inspect::diff_scripts(changed, reference);
     if json {
         let out = json!({
             "content": changed_stack.to_json(),
@@ -177,6 +226,18 @@ pub fn diff(args: &ContentArgs, against: &[String], json: bool) -> ExitCode {
         print_scripts(&scripts);
     }
     ExitCode::SUCCESS
+}
+
+/// Loads a stack of the game `G`, stating it on stderr after `label`; problems are printed
+/// and give exit code 1.
+fn load<G: GameModule>(stack: &Stack, label: &str) -> Result<G::Content, ExitCode> {
+    errln!("{label}{}", stack.describe());
+    stack.load_as::<G>().map_err(|diags| {
+        for d in &diags {
+            errln!("{d}");
+        }
+        ExitCode::from(1)
+    })
 }
 
 fn diff_json(d: &ItemDiff) -> Value {

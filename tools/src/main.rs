@@ -248,7 +248,8 @@ enum Command {
         /// Item kind, as overlays and the schemas name it.
         #[arg(value_parser = clap::builder::PossibleValuesParser::new(inspect::kind_names()))]
         kind: String,
-        /// Item id (none for `rules`, `board` and `research`).
+        /// Item id (none for `rules`, `board`, `map` and `research`); a card's id is its name
+        /// (`orrery explain project "Comet" --game terraforming-mars`).
         id: Option<String>,
         /// Print JSON: the content stack and each field with its value and origin.
         #[arg(long)]
@@ -506,6 +507,23 @@ fn run_for<G: GameModule>(command: &Command, setups: simulate::SetupReader<G>) -
         Command::Simulate(args) => simulate::run::<G>(args, setups),
         Command::Merge { shards, out } => merge::run(shards, out),
         Command::Chart { studies, out } => pictures::chart(studies, out.as_deref()),
+        Command::Explain {
+            content,
+            kind,
+            id,
+            json,
+        } => inspect::explain::<G>(content, kind, id.as_deref(), *json),
+        Command::Diff {
+            content,
+            json,
+            against,
+        } => inspect::diff::<G>(content, against, *json),
+        Command::Init {
+            dir,
+            copy_base,
+            from,
+            content,
+        } => init::init::<G>(content, dir, *copy_base, from.as_deref()),
         _ => return None,
     })
 }
@@ -586,13 +604,10 @@ fn main() -> ExitCode {
         | Command::Schema { .. }
         | Command::Simulate(_)
         | Command::Merge { .. }
-        | Command::Chart { .. } => unreachable!("run_for runs these"),
-        Command::Init {
-            dir,
-            copy_base,
-            from,
-            content,
-        } => init::init(&content, &dir, copy_base, from.as_deref()),
+        | Command::Chart { .. }
+        | Command::Explain { .. }
+        | Command::Diff { .. }
+        | Command::Init { .. } => unreachable!("run_for runs these"),
         Command::Conformance {
             content,
             paths,
@@ -617,17 +632,6 @@ fn main() -> ExitCode {
             until,
             save_state,
         } => records::replay(&content, &log, until, save_state.as_deref()),
-        Command::Explain {
-            content,
-            kind,
-            id,
-            json,
-        } => inspect::explain(&content, &kind, id.as_deref(), json),
-        Command::Diff {
-            content,
-            json,
-            against,
-        } => inspect::diff(&content, &against, json),
         Command::Moves {
             content,
             state,

@@ -47,11 +47,6 @@ impl ContentSource {
         Ok(ContentSource::Embedded)
     }
 
-    /// Gaia Project's base files.
-    pub fn files(&self) -> Box<dyn ContentFiles> {
-        self.files_in("base")
-    }
-
     /// A game's base files: the folder `dir` of the content folder (or the folder itself when
     /// it has none), or of the built-in copy.
     pub fn files_in(&self, dir: &str) -> Box<dyn ContentFiles> {

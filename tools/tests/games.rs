@@ -14,8 +14,11 @@ fn stderr(out: &std::process::Output) -> String {
 fn tm_copy(name: &str) -> std::path::PathBuf {
     let dir = scratch(name);
     let src = common::repo().join("content/terraforming-mars");
+    // The base files (the `variants/` folder beside them is not needed).
     for e in fs::read_dir(&src).expect("content folder").flatten() {
-        fs::copy(e.path(), dir.join(e.file_name())).expect("copy");
+        if e.path().is_file() {
+            fs::copy(e.path(), dir.join(e.file_name())).expect("copy");
+        }
     }
     dir
 }
@@ -52,7 +55,7 @@ fn the_built_in_copy_serves_a_game_named_by_flag() {
 
 #[test]
 fn a_command_the_game_does_not_offer_exits_2_naming_the_game() {
-    for args in [&["explain", "rules"][..], &["view", "x.json"][..]] {
+    for args in [&["view", "x.json"][..]] {
         let mut all = args.to_vec();
         all.extend(["--content", "content/terraforming-mars"]);
         let out = run(&all);
@@ -61,7 +64,7 @@ fn a_command_the_game_does_not_offer_exits_2_naming_the_game() {
         assert!(
             e.contains(&format!("terraforming-mars does not offer `{}`", args[0]))
                 && e.contains(
-                    "it offers: validate, schema, simulate, merge, chart, conformance, replay, moves, trace, play, bench, render"
+                    "it offers: validate, schema, simulate, merge, chart, explain, diff, init, conformance, replay, moves, trace, play, bench, render"
                 ),
             "{e}"
         );

@@ -11,6 +11,8 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::board_view::BoardPicture;
+use crate::content::kinds::{KindSpec, KindTable};
+use crate::content::provenance::Provenance;
 use crate::diagnostics::Diagnostic;
 use crate::files::{ContentFiles, OverlaySource};
 use crate::play_api::{Evaluate, Playable};
@@ -213,6 +215,30 @@ pub trait GameModule: Evaluate<Action: Send> + Send + Sized + 'static {
     /// The board as a neutral picture ([`BoardPicture`]) under `caption`, for `render`;
     /// `None` when the game does not draw one.
     fn board_view(&self, _caption: &str) -> Option<BoardPicture> {
+        None
+    }
+
+    // Looking into content (`explain`, `diff`, `init`), for games whose content loads through
+    // the core's pipeline ([`crate::content`]).
+
+    /// The game's content kinds; `None` when its content does not load by a kinds table
+    /// (then it offers no `explain` or `diff`).
+    fn kinds() -> Option<&'static KindTable> {
+        None
+    }
+
+    /// Where every value of `content` came from (base files, an overlay's lines).
+    fn provenance(_content: &Self::Content) -> Option<&Provenance> {
+        None
+    }
+
+    /// What one item does, in words generated from its effects (`explain` shows it);
+    /// `None` when the game does not describe it.
+    fn describe_item(
+        _content: &Self::Content,
+        _kind: &KindSpec,
+        _id: Option<&str>,
+    ) -> Option<String> {
         None
     }
 }

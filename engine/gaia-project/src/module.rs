@@ -3,6 +3,8 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use orrery_core::content::kinds::{KindSpec, KindTable};
+use orrery_core::content::provenance::Provenance;
 use orrery_core::diagnostics::Diagnostic;
 use orrery_core::files::{ContentFiles, OverlaySource};
 use orrery_core::game_module::{each_pair_seated, GameModule, ItemLedger, Start, Watcher};
@@ -191,6 +193,19 @@ impl GameModule for Game {
             None => Setup::random(content, players, rng).ok()?,
         };
         serde_json::to_value(setup).ok()
+    }
+
+    fn kinds() -> Option<&'static KindTable> {
+        Some(&crate::content::KINDS)
+    }
+
+    fn provenance(content: &Content) -> Option<&Provenance> {
+        Some(&content.provenance)
+    }
+
+    /// Factions, tiles, boosters, tokens and board actions, from their effects.
+    fn describe_item(content: &Content, kind: &KindSpec, id: Option<&str>) -> Option<String> {
+        describe::item(content, kind, id)
     }
 }
 

@@ -6,10 +6,11 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
+use orrery_core::content::provenance::Provenance;
 use orrery_core::diagnostics::{Diagnostic, SchemaCheck, SourceDoc};
 use orrery_core::files::{ContentFiles, DirFiles};
-use orrery_core::schema::of;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -935,6 +936,9 @@ pub struct StandardProjectsFile {
 /// The whole game content, decoded.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Content {
+    /// Where every value came from (base files or an overlay's lines), for `explain` and
+    /// `diff`; equal for content that reads the same.
+    pub provenance: Arc<Provenance>,
     /// Rules.
     pub rules: Rules,
     /// The map.
@@ -949,25 +953,24 @@ pub struct Content {
     pub projects: Vec<Card>,
 }
 
-/// The content files and their types, in load order.
-pub const FILES: [(&str, &str); 6] = [
-    ("rules.yaml", "rules.json"),
-    ("map.yaml", "map.json"),
-    ("standard-projects.yaml", "standard-projects.json"),
-    ("scoring.yaml", "scoring.json"),
-    ("corporations.yaml", "cards.json"),
-    ("projects.yaml", "cards.json"),
-];
-
-/// Every generated schema, by file name under `schemas/terraforming-mars/`.
-pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
-    vec![
-        ("cards.json", of::<CardsFile>()),
-        ("map.json", of::<MapFile>()),
-        ("rules.json", of::<Rules>()),
-        ("scoring.json", of::<ScoringFile>()),
-        ("standard-projects.json", of::<StandardProjectsFile>()),
+/// The content files and their schemas, in load order (as [`crate::table::FILES`] declares
+/// them).
+pub const FILES: [(&str, &str); 6] = {
+    let f = &crate::table::FILES;
+    [
+        (f[0].path, f[0].schema),
+        (f[1].path, f[1].schema),
+        (f[2].path, f[2].schema),
+        (f[3].path, f[3].schema),
+        (f[4].path, f[4].schema),
+        (f[5].path, f[5].schema),
     ]
+};
+
+/// Every generated schema, by file name under `schemas/terraforming-mars/`: each content
+/// file's, and the overlay's with its values typed by kind and path.
+pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
+    crate::table::schemas()
 }
 
 /// The content folder of this repository.
@@ -1003,59 +1006,11 @@ pub fn load(dir: &Path) -> Result<Content, Vec<Diagnostic>> {
 }
 
 /// Loads and checks a set of content files (a folder, or an in-memory copy such as the one
-/// built into the command line). Each file is read within the core's content size limit.
+/// built into the command line) through the core's pipeline ([`crate::table`]). Each file is
+/// read within the core's content size limit.
 ///
 /// # Errors
 /// Every problem found, each naming its file (and line:col where known).
 pub fn load_files(files: &dyn ContentFiles) -> Result<Content, Vec<Diagnostic>> {
-    let schemas: BTreeMap<&str, serde_json::Value> = schemas().into_iter().collect();
-    let mut texts = Vec::new();
-    let mut errors = Vec::new();
-    for (file, _) in FILES {
-        match files.read(file) {
-            Ok(t) => texts.push(t),
-            Err(e) => {
-                errors.push(Diagnostic::plain(file, e));
-                texts.push(String::new());
-            }
-        }
-    }
-    if !errors.is_empty() {
-        return Err(errors);
-    }
-    let rules: Result<Rules, _> = decode(FILES[0].0, &texts[0], &schemas["rules.json"]);
-    let map: Result<MapFile, _> = decode(FILES[1].0, &texts[1], &schemas["map.json"]);
-    let sp: Result<StandardProjectsFile, _> =
-        decode(FILES[2].0, &texts[2], &schemas["standard-projects.json"]);
-    let scoring: Result<ScoringFile, _> = decode(FILES[3].0, &texts[3], &schemas["scoring.json"]);
-    let corps: Result<CardsFile, _> = decode(FILES[4].0, &texts[4], &schemas["cards.json"]);
-    let projects: Result<CardsFile, _> = decode(FILES[5].0, &texts[5], &schemas["cards.json"]);
-    let mut take = |r: Result<(), Vec<Diagnostic>>| {
-        if let Err(e) = r {
-            errors.extend(e);
-        }
-    };
-    take(rules.as_ref().map(|_| ()).map_err(Clone::clone));
-    take(map.as_ref().map(|_| ()).map_err(Clone::clone));
-    take(sp.as_ref().map(|_| ()).map_err(Clone::clone));
-    take(scoring.as_ref().map(|_| ()).map_err(Clone::clone));
-    take(corps.as_ref().map(|_| ()).map_err(Clone::clone));
-    take(projects.as_ref().map(|_| ()).map_err(Clone::clone));
-    if !errors.is_empty() {
-        return Err(errors);
-    }
-    let content = Content {
-        rules: rules?,
-        map: map?,
-        standard_projects: sp?.projects,
-        scoring: scoring?,
-        corporations: corps?.cards,
-        projects: projects?.cards,
-    };
-    let problems = crate::check::references(&content);
-    if problems.is_empty() {
-        Ok(content)
-    } else {
-        Err(problems)
-    }
+    crate::table::load(files, &[])
 }

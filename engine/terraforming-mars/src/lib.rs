@@ -13,3 +13,4 @@ pub mod game;
 pub mod module;
 pub mod notation;
 pub mod record;
+pub mod table;

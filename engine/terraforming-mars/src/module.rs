@@ -7,6 +7,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use orrery_core::board_view::BoardPicture;
+use orrery_core::content::kinds::KindTable;
+use orrery_core::content::provenance::Provenance;
 use orrery_core::diagnostics::Diagnostic;
 use orrery_core::files::{ContentFiles, OverlaySource};
 use orrery_core::game_module::{GameModule, Scribe, Start};
@@ -37,18 +39,13 @@ impl GameModule for Game {
     type Setup = ();
     type Scribe = LineWriter;
 
-    /// Overlays are not offered yet: any given is a problem.
+    /// The core's pipeline by the game's kinds table ([`crate::table`]): overlays apply with
+    /// provenance, every problem at its line.
     fn load(
         files: &dyn ContentFiles,
         overlays: &[OverlaySource],
     ) -> Result<Content, Vec<Diagnostic>> {
-        if let Some(o) = overlays.first() {
-            return Err(vec![Diagnostic::plain(
-                &o.file,
-                "terraforming-mars does not take variants (overlays) yet",
-            )]);
-        }
-        content::load_files(files)
+        crate::table::load(files, overlays)
     }
 
     fn summary(c: &Content) -> String {
@@ -65,6 +62,20 @@ impl GameModule for Game {
 
     fn schemas() -> Vec<(&'static str, Value)> {
         content::schemas()
+    }
+
+    /// Map spaces, corporations and standard projects named by id fields; every overlay
+    /// target among its kind's ids.
+    fn schemas_with_ids(content: &Content) -> Option<Vec<(&'static str, Value)>> {
+        Some(crate::table::schemas_with_ids(&[content]))
+    }
+
+    fn kinds() -> Option<&'static KindTable> {
+        Some(&crate::table::KINDS)
+    }
+
+    fn provenance(content: &Content) -> Option<&Provenance> {
+        Some(&content.provenance)
     }
 
     /// The corporations a seat may be dealt.

@@ -130,6 +130,9 @@ pub struct KindTable {
     pub kinds: &'static [KindSpec],
     /// The folder holding the game's scripts (`scripts/`), if it has any.
     pub scripts: Option<&'static str>,
+    /// Folders inside the content folder that loading passes over (`variants/` beside the
+    /// base files, when a game keeps its overlays there).
+    pub ignored: &'static [&'static str],
     checks: OnceLock<Result<OverlayChecks, String>>,
 }
 
@@ -144,8 +147,31 @@ impl KindTable {
             files,
             kinds,
             scripts,
+            ignored: &[],
             checks: OnceLock::new(),
         }
+    }
+
+    /// A table of these files and kinds whose loading passes over the files under the
+    /// folders `ignored` (each ending in `/`).
+    pub const fn ignoring(
+        files: &'static [FileSpec],
+        kinds: &'static [KindSpec],
+        scripts: Option<&'static str>,
+        ignored: &'static [&'static str],
+    ) -> KindTable {
+        KindTable {
+            files,
+            kinds,
+            scripts,
+            ignored,
+            checks: OnceLock::new(),
+        }
+    }
+
+    /// Whether loading passes over this content-relative path.
+    pub fn is_ignored(&self, rel: &str) -> bool {
+        self.ignored.iter().any(|f| rel.starts_with(f))
     }
 
     /// The index of the file a content-relative path is, if it is one.
@@ -229,5 +255,14 @@ mod tests {
         assert_eq!(t.classify("pieces/a.yaml"), Some(1));
         assert_eq!(t.classify("pieces/deep/a.yaml"), None);
         assert_eq!(t.classify("other.yaml"), None);
+    }
+
+    #[test]
+    fn ignored_folders_are_passed_over() {
+        static T: KindTable = KindTable::ignoring(&FILES, &[], None, &["variants/"]);
+        assert!(T.is_ignored("variants/errata.yaml"));
+        assert!(T.is_ignored("variants/deep/x.yaml"));
+        assert!(!T.is_ignored("rules.yaml"));
+        assert!(!T.is_ignored("pieces/variants.yaml"));
     }
 }

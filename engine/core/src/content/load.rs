@@ -182,6 +182,9 @@ pub fn load(
         diags.push(Diagnostic::plain(&shown, problem));
     }
     for rel in files.list() {
+        if table.is_ignored(&rel) {
+            continue;
+        }
         let shown = files.display_name(&rel);
         if let Some(name) = table.scripts.and_then(|dir| rel.strip_prefix(dir)) {
             if name.ends_with(".rhai") {

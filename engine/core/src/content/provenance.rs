@@ -14,6 +14,32 @@ pub struct Provenance {
     scripts: Scripts,
 }
 
+/// Two provenances are equal when they hold the same values in the same files (and the same
+/// scripts), wherever each value was written: provenance says where content came from, and
+/// content that reads the same is the same.
+impl PartialEq for Provenance {
+    fn eq(&self, other: &Self) -> bool {
+        let same_table = match (self.table, other.table) {
+            (Some(a), Some(b)) => std::ptr::eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        same_table
+            && self.docs.len() == other.docs.len()
+            && self
+                .docs
+                .iter()
+                .zip(&other.docs)
+                .all(|(a, b)| a.file == b.file && a.tree.to_value() == b.tree.to_value())
+            && self.scripts.len() == other.scripts.len()
+            && self
+                .scripts
+                .iter()
+                .zip(&other.scripts)
+                .all(|((n, (_, a)), (m, (_, b)))| n == m && a == b)
+    }
+}
+
 impl Provenance {
     /// The provenance of these documents.
     pub fn new(table: &'static KindTable, docs: Vec<Doc>, scripts: Scripts) -> Provenance {
