@@ -149,7 +149,11 @@ impl Game {
             return Value::Null;
         };
         let asked = match self.queue.front() {
-            Some(d) if d.player == seat => serde_json::to_value(&d.what).unwrap_or(Value::Null),
+            Some(d) if d.player == seat => {
+                let mut v = serde_json::to_value(&d.what).unwrap_or(Value::Null);
+                self.name_cards(&mut v);
+                v
+            }
             _ => json!("turn"),
         };
         let picking = self.picking.as_ref().map(|pk| {
@@ -167,6 +171,39 @@ impl Game {
             "asked": asked,
             "picking": picking,
         })
+    }
+}
+
+impl Game {
+    /// Card numbers in a decision's data as names: `card` and `to` fields, and the cards
+    /// drawn in research.
+    fn name_cards(&self, v: &mut Value) {
+        let name = |n: &Value| {
+            n.as_u64()
+                .and_then(|i| usize::try_from(i).ok())
+                .filter(|i| *i < self.cards.len())
+                .map(|i| Value::String(self.card(i).name.clone()))
+        };
+        match v {
+            Value::Object(m) => {
+                for (k, x) in m.iter_mut() {
+                    match (k.as_str(), &*x) {
+                        ("card" | "to", n) if n.is_u64() => {
+                            if let Some(named) = name(n) {
+                                *x = named;
+                            }
+                        }
+                        ("Research", Value::Array(list)) => {
+                            let names: Vec<Value> = list.iter().filter_map(name).collect();
+                            *x = Value::Array(names);
+                        }
+                        _ => self.name_cards(x),
+                    }
+                }
+            }
+            Value::Array(list) => list.iter_mut().for_each(|x| self.name_cards(x)),
+            _ => {}
+        }
     }
 }
 
