@@ -433,3 +433,48 @@ impl Game {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spaces_listed_row_by_row_make_a_hexagon_or_rows_of_nine() {
+        let hexes = rows_of(61);
+        assert_eq!(hexes.len(), 61);
+        let mut rows: Vec<(i32, usize)> = Vec::new();
+        for h in &hexes {
+            match rows.last_mut() {
+                Some((r, n)) if *r == h.r => *n += 1,
+                _ => rows.push((h.r, 1)),
+            }
+        }
+        let lengths: Vec<usize> = rows.iter().map(|(_, n)| *n).collect();
+        assert_eq!(lengths, [5, 6, 7, 8, 9, 8, 7, 6, 5]);
+        // Each row continues the one above: neighbours on the board are neighbours here.
+        assert!(hexes
+            .iter()
+            .all(|h| h.q.abs() <= 4 && (h.q + h.r).abs() <= 4));
+        let odd = rows_of(10);
+        assert_eq!(odd.len(), 10);
+        assert!(odd.iter().enumerate().all(|(i, h)| !odd[..i].contains(h)));
+    }
+
+    #[test]
+    fn bonuses_and_requirements_read_in_words() {
+        let b: Vec<String> = ["steel", "steel", "draw_card"].map(String::from).to_vec();
+        assert_eq!(bonus_note(&b), "2 ste car");
+        let r = Requirement {
+            what: Measured::Param(Param::Oxygen),
+            min: Some(5),
+            max: None,
+        };
+        assert_eq!(requirement_text(&r), "oxygen ≥ 5");
+        let r = Requirement {
+            what: Measured::Count(Counted::Tag("science".into())),
+            min: Some(2),
+            max: Some(4),
+        };
+        assert_eq!(requirement_text(&r), "science tags 2 to 4");
+    }
+}
