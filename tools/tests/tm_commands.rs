@@ -80,6 +80,17 @@ fn a_simulated_log_replays_to_the_scores_it_states() {
     );
 }
 
+/// Whether every `card` field in `v` is a name.
+fn cards_named(v: &Value) -> bool {
+    match v {
+        Value::Object(m) => m
+            .iter()
+            .all(|(k, x)| (k != "card" || x.is_string() || x.is_null()) && cards_named(x)),
+        Value::Array(l) => l.iter().all(cards_named),
+        _ => true,
+    }
+}
+
 #[test]
 fn a_saved_state_lists_the_legal_inputs_in_the_notation() {
     let log = log("tm-moves", "5");
@@ -128,6 +139,8 @@ fn a_saved_state_lists_the_legal_inputs_in_the_notation() {
     assert_eq!(json["player"], color);
     assert_eq!(json["parts"].as_array().unwrap().len(), n);
     assert_eq!(json["decision"]["player"], color);
+    // Cards in the decision are named, never numbered.
+    assert!(cards_named(&json["decision"]), "{}", json["decision"]);
     // The text of each part is what the listing printed.
     for (p, l) in json["parts"].as_array().unwrap().iter().zip(&listed) {
         assert!(l.starts_with(p["text"].as_str().unwrap()), "{l} / {p}");

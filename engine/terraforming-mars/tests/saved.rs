@@ -188,6 +188,10 @@ fn a_state_that_is_no_state_or_does_not_fit_is_refused_saying_why() {
             "params: -2147483648",
         ),
         (
+            with(&|v| v["generation"] = u32::MAX.into()),
+            "generation: 4294967295 is beyond",
+        ),
+        (
             with(&|v| v["picking"]["next"] = 999.into()),
             "picking: card 999",
         ),

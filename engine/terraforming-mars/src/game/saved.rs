@@ -18,8 +18,8 @@ use crate::content::{Content, GameOptions};
 /// The version of the saved form this build writes and reads.
 pub const FORMAT: u32 = 1;
 
-/// The largest amount (resources, production, TR, parameters, costs) a saved state may hold,
-/// either sign, so that play from it cannot overflow.
+/// The largest amount (resources, production, TR, parameters, costs, and the generation and
+/// input counters) a saved state may hold, either sign, so that play from it cannot overflow.
 pub const MAX_SAVED_AMOUNT: i32 = 1_000_000;
 
 /// The state as saved: [`Game`]'s fields, less what the content gives (the card and space
@@ -283,6 +283,16 @@ fn fits(s: &Saved, content: &Content) -> Result<(), String> {
     }
     for v in s.params {
         amount("params", v)?;
+    }
+    // Counters that play adds to.
+    for (what, v) in [
+        ("generation", u64::from(s.generation)),
+        ("actions_taken", u64::from(s.actions_taken)),
+        ("inputs", s.inputs as u64),
+    ] {
+        if v > MAX_SAVED_AMOUNT as u64 {
+            return Err(format!("{what}: {v} is beyond {MAX_SAVED_AMOUNT}"));
+        }
     }
     s.deck.iter().try_for_each(|c| card("deck", *c))?;
     cards("discard", &s.discard)?;

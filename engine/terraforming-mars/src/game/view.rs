@@ -149,7 +149,11 @@ impl Game {
             return Value::Null;
         };
         let asked = match self.queue.front() {
-            Some(d) if d.player == seat => serde_json::to_value(&d.what).unwrap_or(Value::Null),
+            Some(d) if d.player == seat => {
+                let mut v = serde_json::to_value(&d.what).unwrap_or(Value::Null);
+                self.name_cards(&mut v);
+                v
+            }
             _ => json!("turn"),
         };
         let picking = self.picking.as_ref().map(|pk| {
@@ -167,6 +171,39 @@ impl Game {
             "asked": asked,
             "picking": picking,
         })
+    }
+}
+
+impl Game {
+    /// Card numbers in a decision's data as names: `card` and `to` fields, and the cards
+    /// drawn in research.
+    fn name_cards(&self, v: &mut Value) {
+        let name = |n: &Value| {
+            n.as_u64()
+                .and_then(|i| usize::try_from(i).ok())
+                .filter(|i| *i < self.cards.len())
+                .map(|i| Value::String(self.card(i).name.clone()))
+        };
+        match v {
+            Value::Object(m) => {
+                for (k, x) in m.iter_mut() {
+                    match (k.as_str(), &*x) {
+                        ("card" | "to", n) if n.is_u64() => {
+                            if let Some(named) = name(n) {
+                                *x = named;
+                            }
+                        }
+                        ("Research", Value::Array(list)) => {
+                            let names: Vec<Value> = list.iter().filter_map(name).collect();
+                            *x = Value::Array(names);
+                        }
+                        _ => self.name_cards(x),
+                    }
+                }
+            }
+            Value::Array(list) => list.iter_mut().for_each(|x| self.name_cards(x)),
+            _ => {}
+        }
     }
 }
 
@@ -394,5 +431,50 @@ impl Game {
             tracks,
             panels,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spaces_listed_row_by_row_make_a_hexagon_or_rows_of_nine() {
+        let hexes = rows_of(61);
+        assert_eq!(hexes.len(), 61);
+        let mut rows: Vec<(i32, usize)> = Vec::new();
+        for h in &hexes {
+            match rows.last_mut() {
+                Some((r, n)) if *r == h.r => *n += 1,
+                _ => rows.push((h.r, 1)),
+            }
+        }
+        let lengths: Vec<usize> = rows.iter().map(|(_, n)| *n).collect();
+        assert_eq!(lengths, [5, 6, 7, 8, 9, 8, 7, 6, 5]);
+        // Each row continues the one above: neighbours on the board are neighbours here.
+        assert!(hexes
+            .iter()
+            .all(|h| h.q.abs() <= 4 && (h.q + h.r).abs() <= 4));
+        let odd = rows_of(10);
+        assert_eq!(odd.len(), 10);
+        assert!(odd.iter().enumerate().all(|(i, h)| !odd[..i].contains(h)));
+    }
+
+    #[test]
+    fn bonuses_and_requirements_read_in_words() {
+        let b: Vec<String> = ["steel", "steel", "draw_card"].map(String::from).to_vec();
+        assert_eq!(bonus_note(&b), "2 ste car");
+        let r = Requirement {
+            what: Measured::Param(Param::Oxygen),
+            min: Some(5),
+            max: None,
+        };
+        assert_eq!(requirement_text(&r), "oxygen ≥ 5");
+        let r = Requirement {
+            what: Measured::Count(Counted::Tag("science".into())),
+            min: Some(2),
+            max: Some(4),
+        };
+        assert_eq!(requirement_text(&r), "science tags 2 to 4");
     }
 }
