@@ -3,36 +3,68 @@
 //! (a record's `options`) would too, so a file edited by hand could mean something else than
 //! it says. [`check`] walks the text once, without building a tree.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 /// Refuses JSON text with a key repeated in one object (naming the key and where it is) or
 /// that is not JSON at all. Nesting is bounded by the JSON reader's own depth limit.
+///
+/// One pass and few allocations: the pointer of the value being read is one buffer that each
+/// level appends its segment to and cuts back, keys are borrowed from the text unless they
+/// hold escapes, and an object's keys are compared in a short list until it grows large.
 pub fn check(text: &str) -> Result<(), String> {
     let mut de = serde_json::Deserializer::from_str(text);
-    Walk {
-        path: String::new(),
-    }
-    .deserialize(&mut de)
-    .and_then(|()| de.end())
-    .map_err(|e| e.to_string())
+    let mut path = String::new();
+    Walk { path: &mut path }
+        .deserialize(&mut de)
+        .and_then(|()| de.end())
+        .map_err(|e| e.to_string())
 }
+
+/// Objects with at most this many keys look for a repeat by comparing with each key seen.
+const LINEAR_KEYS: usize = 32;
 
 /// One value at `path` (a JSON pointer), visited for its objects' keys.
-struct Walk {
-    path: String,
+struct Walk<'p> {
+    path: &'p mut String,
 }
 
-impl<'de> DeserializeSeed<'de> for Walk {
+impl<'de> DeserializeSeed<'de> for Walk<'_> {
     type Value = ();
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
         d.deserialize_any(self)
     }
 }
 
-impl<'de> Visitor<'de> for Walk {
+/// A key, borrowed from the text when it has no escapes.
+struct Key<'de>(Cow<'de, str>);
+
+impl<'de> de::Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl<'de> Visitor<'de> for KeyVisitor {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v)))
+            }
+        }
+        d.deserialize_str(KeyVisitor)
+    }
+}
+
+impl<'de> Visitor<'de> for Walk<'_> {
     type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -59,39 +91,55 @@ impl<'de> Visitor<'de> for Walk {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let base = self.path.len();
         let mut i = 0usize;
-        while seq
-            .next_element_seed(Walk {
-                path: format!("{}/{i}", self.path),
-            })?
-            .is_some()
-        {
+        loop {
+            self.path.truncate(base);
+            // Writing to a String cannot fail.
+            write!(self.path, "/{i}").map_err(de::Error::custom)?;
+            if seq.next_element_seed(Walk { path: self.path })?.is_none() {
+                break;
+            }
             i += 1;
         }
+        self.path.truncate(base);
         Ok(())
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let mut seen: HashSet<String> = HashSet::new();
-        while let Some(key) = map.next_key::<String>()? {
-            if seen.contains(&key) {
-                let at = if self.path.is_empty() {
-                    "/"
-                } else {
-                    &self.path
-                };
+        let base = self.path.len();
+        let mut few: Vec<Cow<'de, str>> = Vec::new();
+        let mut many: HashSet<Cow<'de, str>> = HashSet::new();
+        while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
+            let repeated = if many.is_empty() {
+                few.contains(&key)
+            } else {
+                many.contains(&key)
+            };
+            if repeated {
+                let at = if base == 0 { "/" } else { &self.path[..base] };
                 return Err(de::Error::custom(format!(
                     "the key \"{key}\" appears twice in one object (at {at})"
                 )));
             }
-            let path = format!(
-                "{}/{}",
-                self.path,
-                key.replace('~', "~0").replace('/', "~1")
-            );
-            seen.insert(key);
-            map.next_value_seed(Walk { path })?;
+            self.path.truncate(base);
+            self.path.push('/');
+            for c in key.chars() {
+                match c {
+                    '~' => self.path.push_str("~0"),
+                    '/' => self.path.push_str("~1"),
+                    c => self.path.push(c),
+                }
+            }
+            if many.is_empty() && few.len() < LINEAR_KEYS {
+                few.push(key);
+            } else {
+                many.extend(few.drain(..));
+                many.insert(key);
+            }
+            map.next_value_seed(Walk { path: self.path })?;
         }
+        self.path.truncate(base);
         Ok(())
     }
 }
@@ -114,5 +162,25 @@ mod tests {
         assert!(check(r#"[{"c": 1}, {"c": 1}]"#).is_ok());
         assert!(check(r#"{"a": 1"#).is_err());
         assert!(check(r#"{"a": 1} trailing"#).is_err());
+    }
+
+    #[test]
+    fn the_pointer_names_escaped_keys_and_the_repeat_is_found_in_large_objects() {
+        let e = check(r#"{"a/b": {"c~d": [0, {"k": 1, "k": 2}]}}"#).unwrap_err();
+        assert!(e.contains("at /a~1b/c~0d/1"), "{e}");
+        // A key written with an escape is the same key as written plainly.
+        let e = check(r#"{"x": 1, "\u0078": 2}"#).unwrap_err();
+        assert!(e.contains("\"x\" appears twice"), "{e}");
+        // Past the short list: the 41st key repeats the 3rd.
+        let mut text: String = (0..40).map(|i| format!("\"k{i}\": {i}, ")).collect();
+        text.insert(0, '{');
+        text.push_str("\"k2\": 0}");
+        let e = check(&text).unwrap_err();
+        assert!(
+            e.contains("\"k2\" appears twice") && e.contains("at /"),
+            "{e}"
+        );
+        text = text.replace("\"k2\": 0}", "\"k40\": 0}");
+        assert!(check(&text).is_ok(), "{text}");
     }
 }
