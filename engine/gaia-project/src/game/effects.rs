@@ -6,7 +6,6 @@ use super::happened::{event_matches, Happened};
 use super::{err, Game, MoveError};
 use crate::content::{Bundle, Count, Effect, Event, Grants, Modifier, PlanetKind, ResearchChoice};
 use crate::lookup::by_id;
-use crate::player::substitutions;
 use crate::power::{Area, Code};
 use orrery_core::hex::Hex;
 
@@ -21,21 +20,26 @@ impl Game {
         if n == 0 {
             return;
         }
-        let code = if n > 0 {
-            let subs = substitutions(&self.modifiers(seat));
-            subs.iter()
-                .find(|(from, _)| from == code)
-                .map(|(_, to)| to.clone())
-                .unwrap_or_else(|| code.to_string())
-        } else {
-            code.to_string()
-        };
+        // A gain goes to what the first `substitute` modifier in force names instead (read
+        // in place: no list of modifiers is built for each gain).
+        let mut substitute: Option<crate::notation::Word> = None;
+        if n > 0 {
+            self.each_grant(seat, |g| {
+                if substitute.is_none() {
+                    substitute = g.modifiers.iter().find_map(|m| match m {
+                        Modifier::Substitute(s) if s.from == code => Some(s.to.as_str().into()),
+                        _ => None,
+                    });
+                }
+            });
+        }
+        let code = substitute.as_deref().unwrap_or(code);
         if code == "pw" && n > 0 {
             self.charge_power(seat, n as u32);
             return;
         }
-        let content = self.content.clone();
-        self.state.players[seat].add(&content, &code, n, source);
+        let Game { content, state, .. } = self;
+        state.players[seat].add(content, code, n, source);
     }
 
     /// Gains a bundle.
