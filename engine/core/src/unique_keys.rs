@@ -375,9 +375,9 @@ mod tests {
         let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
         assert!(!super::fast::clean(deep.as_bytes()));
         assert_eq!(check(&deep).is_ok(), super::walk(&deep).is_ok());
-        let record = r#"{"players": 2, "moves": ["p1 faction a", "a build m 1A2."],
-            "snapshots": [{"i": 3, "players": [{"vp": 10, "pw": [2, 4, 0, 0], "brainstone": null,
-            "research": {"terra": 1, "nav": 0}}]}], "options": {"map": {"mirror": false}}}"#;
+        let record = r#"{"players": 2, "moves": ["p1 take a", "a put m 1A2."],
+            "snapshots": [{"i": 3, "players": [{"score": 10, "bowls": [2, 4, 0, 0], "token": null,
+            "levels": {"red": 1, "blue": 0}}]}], "options": {"map": {"mirror": false}}}"#;
         assert!(
             super::fast::clean(record.as_bytes()),
             "a record takes the fast scan"
