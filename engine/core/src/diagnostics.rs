@@ -19,6 +19,7 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::ValidationError;
@@ -231,6 +232,42 @@ impl SchemaCheck {
             validator,
             schema: schema.clone(),
         })
+    }
+
+    /// The compiled check of the schema `schema_of` generates, generated and compiled the
+    /// first time it is asked for and kept for the rest of the process: generating and
+    /// compiling a schema costs more than checking a file against it, and a generating
+    /// function's schema never changes while the program runs. Keyed by the function, so
+    /// two games' schemas of the same file name never meet. A schema that fails to compile
+    /// is not kept (each call reports it again).
+    ///
+    /// # Errors
+    ///
+    /// As [`SchemaCheck::new`].
+    pub fn cached(schema_of: fn() -> Value) -> Result<Arc<SchemaCheck>, String> {
+        type Cache = Mutex<HashMap<usize, Arc<SchemaCheck>>>;
+        static CACHE: OnceLock<Cache> = OnceLock::new();
+        let cache = CACHE.get_or_init(Cache::default);
+        let key = schema_of as usize;
+        // A poisoned lock only means another thread panicked while holding it; the map of
+        // finished checks it guards is still whole.
+        let found = cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(&key)
+            .cloned();
+        if let Some(check) = found {
+            return Ok(check);
+        }
+        // Compiled outside the lock: two threads may both compile a first time; either
+        // result is the same check.
+        let check = Arc::new(SchemaCheck::new(&schema_of())?);
+        cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .entry(key)
+            .or_insert_with(|| check.clone());
+        Ok(check)
     }
 
     /// Compiles `schema` as the file `name` of a folder of schemas (`siblings`, by file name),

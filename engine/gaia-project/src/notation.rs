@@ -499,18 +499,19 @@ fn match_from(bytes: &[u8], start: usize) -> Option<usize> {
     .then_some(c.pos)
 }
 
-/// Removes every non-overlapping match of `matcher`, scanning left to right (regex `/g`).
-/// All matchers start with an ASCII space and end on an ASCII byte, so every cut is on a
-/// character boundary.
-fn remove_all(s: &str, matcher: fn(&[u8], usize) -> Option<usize>) -> String {
+/// Removes every non-overlapping match of `matcher`, scanning left to right (regex `/g`);
+/// `None` when nothing matched. All matchers start with an ASCII space and end on an ASCII
+/// byte, so every cut is on a character boundary.
+fn remove_all(s: &str, matcher: fn(&[u8], usize) -> Option<usize>) -> Option<String> {
     let bytes = s.as_bytes();
-    let mut out = String::with_capacity(s.len());
+    let mut out: Option<String> = None;
     let mut kept_from = 0;
     let mut i = 0;
     while i < bytes.len() {
         if bytes[i] == b' ' {
             if let Some(end) = matcher(bytes, i) {
-                out.push_str(s.get(kept_from..i).unwrap_or_default());
+                out.get_or_insert_with(|| String::with_capacity(s.len()))
+                    .push_str(s.get(kept_from..i).unwrap_or_default());
                 kept_from = end;
                 i = end;
                 continue;
@@ -518,27 +519,39 @@ fn remove_all(s: &str, matcher: fn(&[u8], usize) -> Option<usize>) -> String {
         }
         i += 1;
     }
+    let mut out = out?;
     out.push_str(s.get(kept_from..).unwrap_or_default());
-    out
+    Some(out)
 }
 
-/// Removes the leftmost match of `matcher` that ends exactly at the end of `s` (regex `…$`).
-fn remove_suffix(s: &str, matcher: fn(&[u8], usize) -> Option<usize>) -> String {
+/// Removes the leftmost match of `matcher` that ends exactly at the end of `s` (regex `…$`);
+/// `None` when there is none.
+fn remove_suffix(s: &str, matcher: fn(&[u8], usize) -> Option<usize>) -> Option<String> {
     let bytes = s.as_bytes();
-    for i in 0..bytes.len() {
-        if bytes[i] == b' ' && matcher(bytes, i) == Some(bytes.len()) {
-            return s.get(..i).unwrap_or_default().to_string();
+    (0..bytes.len())
+        .find(|&i| bytes[i] == b' ' && matcher(bytes, i) == Some(bytes.len()))
+        .map(|i| s.get(..i).unwrap_or_default().to_string())
+}
+
+/// Whether a line may hold an annotation: every one starts with ` (`, ` returning ` or
+/// ` using `.
+fn may_be_annotated(line: &str) -> bool {
+    line.contains(" (") || line.contains(" returning ") || line.contains(" using ")
+}
+
+/// One pass of every removal; `None` when nothing was removed.
+fn strip_once(line: &str) -> Option<String> {
+    if !may_be_annotated(line) {
+        return None;
+    }
+    let mut current: Option<String> = remove_suffix(line, match_bowls);
+    for matcher in [match_returning, match_using, match_level, match_from] {
+        let s = current.as_deref().unwrap_or(line);
+        if let Some(next) = remove_all(s, matcher) {
+            current = Some(next);
         }
     }
-    s.to_string()
-}
-
-fn strip_once(line: &str) -> String {
-    let s = remove_suffix(line, match_bowls);
-    let s = remove_all(&s, match_returning);
-    let s = remove_all(&s, match_using);
-    let s = remove_all(&s, match_level);
-    remove_all(&s, match_from)
+    current
 }
 
 /// Removes the display annotations the recording engine adds to move lines
@@ -556,14 +569,15 @@ fn strip_once(line: &str) -> String {
 /// annotation (on recorded lines one pass already suffices). Whitespace is left as is.
 #[must_use]
 pub fn strip_annotations(line: &str) -> String {
-    let mut current = line.to_string();
-    loop {
-        let next = strip_once(&current);
-        if next == current {
-            return next;
-        }
+    // A removal always shortens the line, so "nothing removed" is "nothing changed".
+    let mut current = match strip_once(line) {
+        Some(next) => next,
+        None => return line.to_string(),
+    };
+    while let Some(next) = strip_once(&current) {
         current = next;
     }
+    current
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -257,12 +257,13 @@ pub fn load(
 
 /// Checks every document against its file's schema; whether each passed.
 fn check_schemas(table: &KindTable, docs: &[Doc], diags: &mut Vec<Diagnostic>) -> Vec<bool> {
-    let mut checks: HashMap<&'static str, SchemaCheck> = HashMap::new();
+    let mut checks: HashMap<&'static str, Arc<SchemaCheck>> = HashMap::new();
     for f in table.files {
         if checks.contains_key(f.schema) {
             continue;
         }
-        match SchemaCheck::new(&(f.schema_of)()) {
+        // Generated and compiled once a process (speed: most of a load's time otherwise).
+        match SchemaCheck::cached(f.schema_of) {
             Ok(c) => {
                 checks.insert(f.schema, c);
             }

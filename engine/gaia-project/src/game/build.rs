@@ -19,10 +19,15 @@ impl Game {
         follow: bool,
     ) -> Result<(), MoveError> {
         let idx = self.state.map.space_index(hex).expect("on map");
-        let def = self
-            .board(seat)
+        // The definition is read through a handle on the seats' fixed facts (they never
+        // change within a part), not copied.
+        let seats = self.seats.clone();
+        let def = seats
+            .get(seat)
+            .and_then(Option::as_ref)
+            .expect("seat has a faction")
+            .board
             .building(building)
-            .cloned()
             .ok_or_else(|| MoveError(format!("unknown building {building}")))?;
         let built = self.state.players[seat].built_count(building);
         let own = self
@@ -48,9 +53,9 @@ impl Game {
                     self.hex_name(hex)
                 ));
             }
-            return self.build_on_planet(seat, idx, hex, &def);
+            return self.build_on_planet(seat, idx, hex, def);
         }
-        self.upgrade(seat, idx, &def, own, follow)
+        self.upgrade(seat, idx, def, own, follow)
     }
 
     /// Puts a building and runs what building it does: its grants, triggers, newly active
@@ -79,7 +84,14 @@ impl Game {
         let before: Vec<usize> = self.active_abilities(seat);
         self.put_structure(seat, idx, building, shared, off_board);
         let after = self.active_abilities(seat);
-        if let Some(def) = self.board(seat).building(building).cloned() {
+        let seats = self.seats.clone();
+        if let Some(def) = seats
+            .get(seat)
+            .and_then(Option::as_ref)
+            .expect("seat has a faction")
+            .board
+            .building(building)
+        {
             self.apply_effects(seat, &def.grants.immediate, "buildings")?;
         }
         for i in before.iter().filter(|i| !after.contains(i)) {
@@ -198,9 +210,9 @@ impl Game {
             return self.finish_build(seat, idx, &p.building, false, true);
         }
         if self.is_station(seat, &p.building) {
-            let def = self.board(seat).building(&p.building).cloned();
+            let count = self.board(seat).building(&p.building).map(|d| d.count);
             let built = self.state.players[seat].built_count(&p.building);
-            if def.is_some_and(|d| built >= d.count) {
+            if count.is_some_and(|c| built >= c) {
                 return err(format!("no {} left", p.building));
             }
             self.put_structure(seat, idx, &p.building, false, false);

@@ -85,6 +85,22 @@ fn nonzero_codes(b: &Bundle) -> impl Iterator<Item = &str> {
     b.iter().filter(|(_, n)| *n != 0).map(|(c, _)| c)
 }
 
+/// Whether `b` is `unit` times `k` ([`scaled`]`(unit, k) == *b`), without building the
+/// multiple.
+pub(crate) fn is_multiple(b: &Bundle, unit: &Bundle, k: i32) -> bool {
+    let mut entries = 0;
+    for (c, n) in &unit.0 {
+        let m = n.saturating_mul(k);
+        if m != 0 {
+            if b.0.get(c) != Some(&m) {
+                return false;
+            }
+            entries += 1;
+        }
+    }
+    entries == b.0.len()
+}
+
 /// A bundle times `k`.
 pub(crate) fn scaled(b: &Bundle, k: i32) -> Bundle {
     Bundle(
@@ -93,4 +109,31 @@ pub(crate) fn scaled(b: &Bundle, k: i32) -> Bundle {
             .filter(|(_, n)| *n != 0)
             .collect(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn is_multiple_agrees_with_comparing_the_scaled_bundle() {
+        let unit = Bundle::of(&[("pw", 3), ("q", 0)]);
+        let cases = [
+            (Bundle::of(&[("pw", 6)]), 2),
+            (Bundle::of(&[("pw", 6)]), 3),
+            (Bundle::of(&[("pw", 6), ("c", 0)]), 2),
+            (Bundle::of(&[("pw", 6), ("c", 1)]), 2),
+            (Bundle::of(&[]), 0),
+            (Bundle::of(&[("pw", 3)]), 1),
+        ];
+        for (b, k) in cases {
+            assert_eq!(
+                is_multiple(&b, &unit, k),
+                scaled(&unit, k) == b,
+                "{b:?} × {k}"
+            );
+        }
+        assert!(is_multiple(&Bundle::of(&[("pw", 6)]), &unit, 2));
+        assert!(!is_multiple(&Bundle::of(&[("pw", 6), ("c", 0)]), &unit, 2));
+    }
 }

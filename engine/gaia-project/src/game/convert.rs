@@ -1,9 +1,9 @@
 //! Free-action conversions: a written cost and gain that are a multiple of one conversion the
 //! seat has in the phase.
 
-use super::bundle::{self, plain_gain, scaled};
+use super::bundle::{self, plain_gain};
 use super::{err, Game, MoveError};
-use crate::content::{Conversion, Phase};
+use crate::content::{Conversion, Effect, Phase};
 use crate::notation::Amount;
 
 impl Game {
@@ -18,31 +18,43 @@ impl Game {
     ) -> Result<(), MoveError> {
         let cost_b = bundle::of_amounts(cost);
         let gain_b = bundle::of_amounts(gain);
-        let mut convs: Vec<Conversion> = if phase == Phase::Actions {
-            self.board(seat).conversions.clone()
-        } else {
-            Vec::new()
-        };
-        for (_, g) in self.sources(seat) {
-            convs.extend(g.conversions.iter().filter(|c| c.phase == phase).cloned());
-        }
-        for conv in &convs {
-            let Some(g) = plain_gain(&conv.gain) else {
-                continue;
-            };
-            let Some((code, n)) = conv.pay.iter().next() else {
-                continue;
-            };
+        // The first conversion (the board's, then each active grant's in income order) whose
+        // multiple is what was written; found on borrowed content, only its gain copied.
+        let matching = |conv: &Conversion| -> Option<i32> {
+            let (code, n) = conv.pay.iter().next()?;
             if n <= 0 || cost_b.get(code) % n != 0 {
-                continue;
+                return None;
             }
             let k = cost_b.get(code) / n;
-            if k <= 0 || scaled(&conv.pay, k) != cost_b || scaled(&g, k) != gain_b {
-                continue;
+            if k <= 0 || !bundle::is_multiple(&cost_b, &conv.pay, k) {
+                return None;
             }
+            let g = plain_gain(&conv.gain)?;
+            bundle::is_multiple(&gain_b, &g, k).then_some(k)
+        };
+        let mut found: Option<(i32, Vec<Effect>)> = None;
+        if phase == Phase::Actions {
+            found = self
+                .board(seat)
+                .conversions
+                .iter()
+                .find_map(|c| matching(c).map(|k| (k, c.gain.clone())));
+        }
+        if found.is_none() {
+            self.each_grant(seat, |g| {
+                if found.is_none() {
+                    found = g
+                        .conversions
+                        .iter()
+                        .filter(|c| c.phase == phase)
+                        .find_map(|c| matching(c).map(|k| (k, c.gain.clone())));
+                }
+            });
+        }
+        if let Some((k, effects)) = found {
             self.pay(seat, &cost_b)?;
             for _ in 0..k {
-                self.apply_effects(seat, &conv.gain, "other")?;
+                self.apply_effects(seat, &effects, "other")?;
             }
             return Ok(());
         }

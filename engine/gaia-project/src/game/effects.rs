@@ -6,7 +6,6 @@ use super::happened::{event_matches, Happened};
 use super::{err, Game, MoveError};
 use crate::content::{Bundle, Count, Effect, Event, Grants, Modifier, PlanetKind, ResearchChoice};
 use crate::lookup::by_id;
-use crate::player::substitutions;
 use crate::power::{Area, Code};
 use orrery_core::hex::Hex;
 
@@ -21,21 +20,26 @@ impl Game {
         if n == 0 {
             return;
         }
-        let code = if n > 0 {
-            let subs = substitutions(&self.modifiers(seat));
-            subs.iter()
-                .find(|(from, _)| from == code)
-                .map(|(_, to)| to.clone())
-                .unwrap_or_else(|| code.to_string())
-        } else {
-            code.to_string()
-        };
+        // A gain goes to what the first `substitute` modifier in force names instead (read
+        // in place: no list of modifiers is built for each gain).
+        let mut substitute: Option<crate::notation::Word> = None;
+        if n > 0 && self.may_have(seat).substitute {
+            self.each_grant(seat, |g| {
+                if substitute.is_none() {
+                    substitute = g.modifiers.iter().find_map(|m| match m {
+                        Modifier::Substitute(s) if s.from == code => Some(s.to.as_str().into()),
+                        _ => None,
+                    });
+                }
+            });
+        }
+        let code = substitute.as_deref().unwrap_or(code);
         if code == "pw" && n > 0 {
             self.charge_power(seat, n as u32);
             return;
         }
-        let content = self.content.clone();
-        self.state.players[seat].add(&content, &code, n, source);
+        let Game { content, state, .. } = self;
+        state.players[seat].add(content, code, n, source);
     }
 
     /// Gains a bundle.
@@ -63,6 +67,9 @@ impl Game {
 
     /// The power one area-III token is worth for this seat.
     pub(crate) fn token_value(&self, seat: usize) -> u32 {
+        if !self.may_have(seat).area3_token_value {
+            return 1;
+        }
         self.modifier(seat, |m| match m {
             Modifier::Area3TokenValue(v) => Some(*v),
             _ => None,
@@ -72,7 +79,8 @@ impl Game {
 
     /// Whether burnt tokens go to the Gaia area.
     pub(crate) fn burn_to_gaia(&self, seat: usize) -> bool {
-        self.has_modifier(seat, |m| matches!(m, Modifier::BurnToGaia))
+        self.may_have(seat).burn_to_gaia
+            && self.has_modifier(seat, |m| matches!(m, Modifier::BurnToGaia))
     }
 
     /// Gaiaformers a seat could place or convert now.
@@ -767,5 +775,33 @@ fn charged(v) {
                 .any(|d| d.message.contains("may not charge power")),
             "{diags:?}"
         );
+    }
+
+    /// A seat whose faction, tiles and boosters name no `substitute` skips the walk for one
+    /// and gains what was named; a seat whose faction names one still substitutes.
+    #[test]
+    fn a_seat_that_can_never_hold_a_modifier_skips_looking_for_it() {
+        let content = fixture::two_factions();
+        let setup = Setup::random(&content, 2, &mut Rng::new(5)).expect("setup");
+        let mut g = Game::new(content.clone(), setup).expect("game");
+        g.apply_text("p1 faction zorgs").expect("zorgs");
+        g.apply_text("p2 faction blues").expect("blues");
+        let (zorgs, blues) = (g.may_have(0), g.may_have(1));
+        assert!(zorgs.substitute, "zorgs's ability names a substitute");
+        assert!(!blues.substitute && !blues.area3_token_value && !blues.burn_to_gaia);
+        assert!(!blues.gaia_return_area);
+        assert_eq!(g.token_value(1), 1);
+        assert_eq!(g.return_area(1), crate::power::Area::I);
+        assert!(!g.burn_to_gaia(1));
+        let vp = |g: &Game, s: usize| g.state.players[s].resource(&content, "vp");
+        let before = vp(&g, 1);
+        g.gain_code(1, "vp", 3, "test");
+        assert_eq!(vp(&g, 1), before + 3);
+        // With a hall on the map, zorgs's VP arrive as gold.
+        *g.state.players[0].built.entry("hall".into()).or_default() += 1;
+        let (vp0, gold0) = (vp(&g, 0), g.state.players[0].resource(&content, "gold"));
+        g.gain_code(0, "vp", 2, "test");
+        assert_eq!(vp(&g, 0), vp0);
+        assert!(g.state.players[0].resource(&content, "gold") > gold0);
     }
 }

@@ -302,6 +302,77 @@ struct SeatFixed {
     board_conversions: Vec<conversion_form::ConversionForm>,
     /// The condition hooks the faction's abilities and buildings name.
     condition_hooks: Vec<crate::content::ScriptRef>,
+    /// Which of the modifiers read on every payment and gain the seat could ever hold.
+    may: MayHave,
+}
+
+/// Which of the modifiers read on every payment and gain (`substitute`,
+/// `area3_token_value`, `gaia_return_area`, `burn_to_gaia`) anything a seat could own names:
+/// its faction's abilities and board buildings, every research level, tile and booster. A
+/// seat that could never hold one skips the walk over its grants that looks for it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct MayHave {
+    /// A `substitute` modifier.
+    pub(crate) substitute: bool,
+    /// An `area3_token_value` modifier.
+    pub(crate) area3_token_value: bool,
+    /// A `gaia_return_area` modifier.
+    pub(crate) gaia_return_area: bool,
+    /// A `burn_to_gaia` modifier.
+    pub(crate) burn_to_gaia: bool,
+}
+
+impl MayHave {
+    /// Every one possible: what a seat without worked-out facts is taken to have.
+    const ALL: MayHave = MayHave {
+        substitute: true,
+        area3_token_value: true,
+        gaia_return_area: true,
+        burn_to_gaia: true,
+    };
+
+    /// What anything a seat of this faction and board could own names (the sources
+    /// [`Player::each_active`] walks).
+    fn of(content: &Content, faction: &Faction, board: &FactionBoard) -> MayHave {
+        let mut may = MayHave {
+            substitute: false,
+            area3_token_value: false,
+            gaia_return_area: false,
+            burn_to_gaia: false,
+        };
+        let mut see = |mods: &[Modifier]| {
+            for m in mods {
+                match m {
+                    Modifier::Substitute(_) => may.substitute = true,
+                    Modifier::Area3TokenValue(_) => may.area3_token_value = true,
+                    Modifier::GaiaReturnArea(_) => may.gaia_return_area = true,
+                    Modifier::BurnToGaia => may.burn_to_gaia = true,
+                    _ => {}
+                }
+            }
+        };
+        for a in &faction.abilities {
+            see(a.grants().modifiers);
+        }
+        for b in &board.buildings {
+            see(b.grants.grants().modifiers);
+        }
+        for t in &content.research.tracks {
+            for l in &t.levels {
+                see(l.grants().modifiers);
+            }
+        }
+        let tiles = content
+            .tech_tiles
+            .tiles
+            .iter()
+            .chain(&content.advanced_tiles.tiles)
+            .chain(&content.boosters.boosters);
+        for t in tiles {
+            see(t.grants().modifiers);
+        }
+        may
+    }
 }
 
 impl SeatFixed {
@@ -329,12 +400,14 @@ impl SeatFixed {
         let board = FactionBoard::resolve(&content.board, f);
         let board_conversions = conversion_form::ConversionForm::list(content, &board.conversions);
         let condition_hooks = hook_protocol::condition_hooks(f, &board);
+        let may = MayHave::of(content, f, &board);
         Some(SeatFixed {
             faction: index,
             board,
             wheel_steps,
             board_conversions,
             condition_hooks,
+            may,
         })
     }
 }
@@ -705,6 +778,15 @@ impl Game {
     /// [`SeatFixed::board_conversions`] of a seat.
     pub(crate) fn board_conversions(&self, seat: usize) -> &[conversion_form::ConversionForm] {
         &self.fixed(seat).board_conversions
+    }
+
+    /// Which of the modifiers read on every payment and gain the seat could ever hold (all,
+    /// when its facts are not worked out).
+    pub(crate) fn may_have(&self, seat: usize) -> MayHave {
+        self.seats
+            .get(seat)
+            .and_then(Option::as_ref)
+            .map_or(MayHave::ALL, |f| f.may)
     }
 
     fn fixed(&self, seat: usize) -> &SeatFixed {

@@ -564,6 +564,9 @@ impl Game {
     }
 
     pub(crate) fn return_area(&self, seat: usize) -> Area {
+        if !self.may_have(seat).gaia_return_area {
+            return Area::I;
+        }
         self.modifier(seat, |m| match m {
             Modifier::GaiaReturnArea(a) => Some(Area::from_number(*a)),
             _ => None,
