@@ -299,7 +299,7 @@ fn a_person_plays_against_bots_seeing_holdings_and_hand() {
 fn bench_measures_the_second_game_against_its_targets() {
     let out = run(&["bench", "--game", "terraforming-mars", "--json"]);
     let json: Value = serde_json::from_str(&succeeded(&out)).unwrap();
-    assert_eq!(json["records"], 32);
+    assert_eq!(json["records"], common::tm_record_count());
     assert!(json["states"].as_u64().unwrap() > 1000, "{json}");
     let figures = json["figures"].as_array().unwrap();
     let named = |n: &str| {

@@ -78,3 +78,15 @@ pub fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// The number of Terraforming Mars records in `tests/data/terraforming-mars/` (compressed JSON).
+#[allow(dead_code)]
+pub fn tm_record_count() -> usize {
+    std::fs::read_dir(repo().join("tests/data/terraforming-mars"))
+        .expect("the records folder")
+        .filter(|e| {
+            e.as_ref()
+                .is_ok_and(|e| e.file_name().to_string_lossy().ends_with(".json.gz"))
+        })
+        .count()
+}
