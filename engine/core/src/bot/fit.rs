@@ -13,6 +13,8 @@ pub struct Sample {
     pub features: Vec<f64>,
     /// The seat's final score.
     pub target: f64,
+    /// The game's heuristic value of the position for the seat ([`Evaluate::value`]).
+    pub heuristic: f64,
 }
 
 /// Plays `game` to its end with one bot per seat (at most `max_parts` parts) and returns a
@@ -23,22 +25,23 @@ pub fn self_play<G: Evaluate>(
     max_parts: usize,
 ) -> Result<Vec<Sample>, PlayError> {
     let seats = game.seat_count();
-    let mut seen: Vec<(usize, Vec<f64>)> = Vec::new();
+    let mut seen: Vec<(usize, Vec<f64>, f64)> = Vec::new();
     let mut decision = usize::MAX;
     play_game(game, bots, max_parts, |g, _, _| {
         if g.decisions_done() != decision {
             decision = g.decisions_done();
             for s in 0..seats {
-                seen.push((s, g.features(s)));
+                seen.push((s, g.features(s), g.value(s)));
             }
         }
     })?;
     let scores = game.score();
     Ok(seen
         .into_iter()
-        .map(|(s, features)| Sample {
+        .map(|(s, features, heuristic)| Sample {
             features,
             target: scores.get(s).map_or(0.0, |v| f64::from(*v)),
+            heuristic,
         })
         .collect())
 }
@@ -107,6 +110,14 @@ impl Fit {
     /// features' units or the number of samples). A feature constant in the data gets weight
     /// 0. Returns `(bias, weights)`.
     pub fn solve(&self, ridge: f64) -> Result<(f64, Vec<f64>), String> {
+        self.solve_with(ridge, false)
+    }
+
+    /// [`Fit::solve`] with every weight held at 0 or above when `nonnegative`: for features
+    /// that each count something good to hold, so that the fit cannot learn from how games
+    /// happened to go that holding more of something is worse (which a search would then
+    /// avoid).
+    pub fn solve_with(&self, ridge: f64, nonnegative: bool) -> Result<(f64, Vec<f64>), String> {
         if self.rows < 2 {
             return Err(format!("{} samples, at least 2 are needed", self.rows));
         }
@@ -135,7 +146,11 @@ impl Fit {
             a[p * m + p] += ridge * rows;
             b[p] = (self.xy[j] - rows * mean[j] * ybar) / sj;
         }
-        let beta = solve_symmetric(&mut a, &b, m)?;
+        let beta = if nonnegative {
+            solve_nonnegative(&a, &b, m)?
+        } else {
+            solve_symmetric(&mut a, &b, m)?
+        };
         let mut weights = vec![0.0; n];
         for (p, &(j, sj)) in live.iter().enumerate() {
             weights[j] = beta[p] / sj;
@@ -144,10 +159,14 @@ impl Fit {
         Ok((bias, weights))
     }
 
-    /// The fitted model for a game and its feature names.
+    /// The fitted model for a game and its feature names; `heuristic` is the weight of the
+    /// game's heuristic value in it (1 when the targets added were the final scores minus the
+    /// heuristic value, so that the fit is a correction to it).
     pub fn model(
         &self,
         ridge: f64,
+        nonnegative: bool,
+        heuristic: f64,
         game: &str,
         names: &[String],
         trained: &str,
@@ -155,15 +174,43 @@ impl Fit {
         if names.len() != self.n {
             return Err(format!("{} names for {} features", names.len(), self.n));
         }
-        let (bias, weights) = self.solve(ridge)?;
+        let (bias, weights) = self.solve_with(ridge, nonnegative)?;
         Ok(Model {
             game: game.to_string(),
             trained: trained.to_string(),
+            heuristic,
             bias,
             weights,
             names: names.to_vec(),
         })
     }
+}
+
+/// Sweeps of coordinate descent at most, for a fit with non-negative weights.
+const SWEEPS: usize = 10_000;
+
+/// Minimises `½ xᵀ a x − bᵀ x` over `x ≥ 0` for a symmetric positive semi-definite `a` (m × m,
+/// row-major) by cyclic coordinate descent, until no coordinate moves by more than 1e-12
+/// (relative) in a sweep.
+fn solve_nonnegative(a: &[f64], b: &[f64], m: usize) -> Result<Vec<f64>, String> {
+    if (0..m).any(|j| a[j * m + j] <= 0.0) {
+        return Err("the features are linearly dependent: give a ridge above 0".into());
+    }
+    let mut x = vec![0.0; m];
+    for _ in 0..SWEEPS {
+        let mut moved: f64 = 0.0;
+        for j in 0..m {
+            let row = &a[j * m..(j + 1) * m];
+            let rest: f64 = row.iter().zip(&x).map(|(r, v)| r * v).sum::<f64>() - row[j] * x[j];
+            let new = ((b[j] - rest) / row[j]).max(0.0);
+            moved = moved.max((new - x[j]).abs() / (1.0 + new.abs()));
+            x[j] = new;
+        }
+        if moved < 1e-12 {
+            break;
+        }
+    }
+    Ok(x)
 }
 
 /// Solves `a x = b` for a symmetric positive semi-definite `a` (m × m, row-major, destroyed)
@@ -332,6 +379,28 @@ mod tests {
     }
 
     #[test]
+    fn a_nonnegative_fit_finds_the_same_known_fit_and_holds_weights_at_zero() {
+        let samples = steps_samples(40);
+        let mut fit = Fit::new(3);
+        let mut flipped = Fit::new(3);
+        for s in &samples {
+            fit.add(&s.features, s.target).expect("fits");
+            // The second feature counted backwards: its best weight is -1.
+            let x = [s.features[0], -s.features[1], s.features[2]];
+            flipped.add(&x, s.target).expect("fits");
+        }
+        let (bias, w) = fit.solve_with(0.0, true).expect("solves");
+        assert!(bias.abs() < 1e-6, "{bias}");
+        for (got, want) in w.iter().zip([1.0, 1.0, 0.0]) {
+            assert!((got - want).abs() < 1e-6, "{w:?}");
+        }
+        let (_, free) = flipped.solve_with(0.0, false).expect("solves");
+        assert!((free[1] + 1.0).abs() < 1e-6, "{free:?}");
+        let (_, held) = flipped.solve_with(0.0, true).expect("solves");
+        assert!(held.iter().all(|w| *w >= 0.0) && held[1] == 0.0, "{held:?}");
+    }
+
+    #[test]
     fn a_fit_refuses_what_does_not_fit() {
         let mut fit = Fit::new(2);
         assert!(fit.add(&[1.0], 1.0).is_err());
@@ -348,7 +417,9 @@ mod tests {
         let predicted = bias + w[0] * 2.0 + w[1] * 4.0;
         assert!((predicted - 6.0).abs() < 0.1, "{predicted}");
         assert!(fit.solve(-1.0).is_err());
-        assert!(fit.model(0.01, "toy", &["a".into()], "").is_err());
+        assert!(fit
+            .model(0.01, false, 0.0, "toy", &["a".into()], "")
+            .is_err());
     }
 
     /// Plays stones games between `a` (seat 0 on even seeds) and `b`; returns a's wins.
@@ -385,7 +456,10 @@ mod tests {
             }
         }
         let names = Stones::new(1).feature_names();
-        let model = Arc::new(fit.model(0.001, "stones", &names, "test").expect("model"));
+        let model = Arc::new(
+            fit.model(0.001, true, 0.0, "stones", &names, "test")
+                .expect("model"),
+        );
         // The model's file reads back as the same model.
         let text = model.to_yaml();
         assert_eq!(

@@ -14,13 +14,17 @@ pub const MAX_WEIGHT: f64 = 1.0e6;
 /// The most features a weights file may weigh.
 pub const MAX_FEATURES: usize = 4096;
 
-/// A linear evaluation: `bias + Σ weight × feature`, in score units.
+/// A linear evaluation: `heuristic × the game's heuristic value + bias + Σ weight × feature`,
+/// in score units.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Model {
     /// The game the model was trained for (its `GameModule::ID`).
     pub game: String,
     /// How it was made (the training command), for people reading the file.
     pub trained: String,
+    /// The weight of the game's own heuristic value ([`Evaluate::value`]); a model fitted as
+    /// a correction to the heuristic has 1.
+    pub heuristic: f64,
     /// The constant term.
     pub bias: f64,
     /// One weight per feature, in the game's feature order.
@@ -37,6 +41,8 @@ struct Doc {
     game: String,
     #[serde(default)]
     trained: String,
+    #[serde(default)]
+    heuristic: f64,
     bias: f64,
     weights: serde_yaml::Mapping,
 }
@@ -96,6 +102,7 @@ impl Model {
             }
         };
         let bias = checked("bias", doc.bias, line_of(text, "bias", None))?;
+        let heuristic = checked("heuristic", doc.heuristic, line_of(text, "heuristic", None))?;
         if names.is_empty() {
             return Err(at(1, format!("the game `{game}` describes no features")));
         }
@@ -146,6 +153,7 @@ impl Model {
         Ok(Model {
             game: doc.game,
             trained: doc.trained,
+            heuristic,
             bias,
             weights: weights.into_iter().flatten().collect(),
             names: names.to_vec(),
@@ -155,14 +163,16 @@ impl Model {
     /// The file [`Model::parse`] reads back as this model.
     pub fn to_yaml(&self) -> String {
         let mut s = String::from(
-            "# A learned evaluation for the `best` bot: value = bias + sum of weight x feature,\n\
-             # in score units. Written by `orrery train`; change it by training again.\n",
+            "# A learned evaluation for the `best` bot: value = heuristic x the game's heuristic\n\
+             # value + bias + sum of weight x feature, in score units. Written by `orrery train`;\n\
+             # change it by training again.\n",
         );
         s += &format!("format: {FORMAT}\ngame: {}\n", self.game);
         s += &format!(
             "trained: {}\n",
             serde_json::Value::from(self.trained.clone())
         );
+        s += &format!("heuristic: {}\n", number(self.heuristic));
         s += &format!("bias: {}\nweights:\n", number(self.bias));
         for (n, w) in self.names.iter().zip(&self.weights) {
             s += &format!("  {}: {}\n", serde_json::Value::from(n.clone()), number(*w));
@@ -186,7 +196,12 @@ impl Model {
         if game.is_over() {
             return game.score().get(seat).map_or(0.0, |v| f64::from(*v));
         }
-        self.eval(&game.features(seat))
+        let base = if self.heuristic == 0.0 {
+            0.0
+        } else {
+            self.heuristic * game.value(seat)
+        };
+        base + self.eval(&game.features(seat))
     }
 }
 

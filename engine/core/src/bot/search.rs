@@ -1,5 +1,6 @@
 //! A search player that plans whole decisions. For each legal first action it completes the
-//! decision greedily (paid actions only), ranks the completed decisions by the heuristic value,
+//! decision greedily (paid actions only), ranks the completed decisions by the heuristic value
+//! (or a learned evaluation, [`SearchBot::with_model`], wherever a value is taken),
 //! and looks further at the best few: each is played on by greedy players for every seat for
 //! a few decisions, and scored by its seat's value minus the best rival's. The plan chosen is
 //! then played part by part. The effort is a budget of simulated actions per decision, so
