@@ -334,6 +334,14 @@ fn session(args: &PlayArgs) -> Result<ExitCode, (String, u8)> {
         )
     })?;
     let content = Arc::new(content);
+    let model = if bot_names
+        .iter()
+        .any(|b| b == "best" || b.starts_with("best:"))
+    {
+        crate::train::load_model::<Game>(&stack, &content, players, None).map_err(|e| (e, 1))?
+    } else {
+        None
+    };
     for f in &factions {
         if content.faction(f).is_none() {
             return Err(usage(format!("unknown faction `{f}`")));
@@ -346,8 +354,9 @@ fn session(args: &PlayArgs) -> Result<ExitCode, (String, u8)> {
             continue;
         }
         let name = &bot_names[s % bot_names.len()];
-        let b = bot::by_name::<Game>(name, args.seed.wrapping_add(s as u64 + 1))
-            .ok_or_else(|| usage(format!("unknown bot `{name}`")))?;
+        let b =
+            bot::by_name_with::<Game>(name, args.seed.wrapping_add(s as u64 + 1), model.as_ref())
+                .ok_or_else(|| usage(format!("unknown bot `{name}`")))?;
         bots.push(Some(b));
     }
     let mut rng = Rng::new(args.seed);

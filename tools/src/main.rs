@@ -42,6 +42,7 @@ mod stack;
 mod study;
 mod tm;
 mod trace;
+mod train;
 mod viewer;
 
 use std::path::PathBuf;
@@ -272,6 +273,8 @@ enum Command {
     },
     /// A balance study: many seeded games played by bots, summed per faction, bot and seat.
     Simulate(simulate::SimulateArgs),
+    /// Fit the learned evaluation `best` plays with from self-play games; write its weights.
+    Train(train::TrainArgs),
     /// Combine the shards of one study into the file the whole study would have written.
     Merge {
         /// Shard files (`simulate --shard K/N --out FILE.json`).
@@ -449,6 +452,7 @@ fn name_and_content(command: &Command) -> (&'static str, Option<&ContentArgs>) {
         Command::Schema { content, .. } => ("schema", Some(content)),
         Command::Init { content, .. } => ("init", Some(content)),
         Command::Simulate(a) => ("simulate", Some(&a.content)),
+        Command::Train(a) => ("train", Some(&a.content)),
         Command::Play(a) => ("play", Some(&a.content)),
         Command::Merge { .. } => ("merge", None),
         Command::Chart { .. } => ("chart", None),
@@ -614,6 +618,7 @@ fn main() -> ExitCode {
             verbose,
         } => records::conformance(&content, &paths, verbose),
         Command::Play(args) => interactive::run(&args),
+        Command::Train(args) => train::run::<Game>(&args),
         Command::Bench {
             content,
             paths,

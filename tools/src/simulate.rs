@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 
-use orrery_core::bot::{self, Bot, PlayError};
+use orrery_core::bot::{self, Bot, Model, PlayError};
 use orrery_core::game_module::{GameModule, Scribe, Start};
 use orrery_core::rng::Rng;
 use orrery_gp::game::Game;
@@ -38,8 +38,8 @@ pub struct SimulateArgs {
     /// `random`, or faction ids separated by commas, rotated over seats.
     #[arg(long, default_value = "random")]
     pub factions: String,
-    /// Bot names separated by commas (random, greedy, search, search:N, search:N:W:D, best),
-    /// rotated over seats so each plays every seat equally often.
+    /// Bot names separated by commas (random, greedy, search, search:N, search:N:W:D, best,
+    /// best:N, best:N:W:D), rotated over seats so each plays every seat equally often.
     #[arg(long, default_value = "greedy")]
     pub bots: String,
     /// The study's seed.
@@ -75,6 +75,10 @@ pub struct SimulateArgs {
     /// `DEFAULT_HOOK_BUDGET` (see docs/scripting.md).
     #[arg(long, value_name = "N", default_value_t = orrery_core::script::DEFAULT_HOOK_BUDGET)]
     pub hook_budget: u64,
+    /// The learned evaluation `best` plays with (default: the content folder's
+    /// `bots/<game>.yaml`; without one `best` plays as `search`).
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
 }
 
 /// A recorded setup games of the study are played on (`--setups`).
@@ -138,6 +142,8 @@ struct Plan<G: GameModule> {
     setups: Vec<StudySetup<G>>,
     /// The stack as each log stores it (paths relative to the logs' folder).
     saved_stack: serde_json::Value,
+    /// The learned evaluation `best` plays with, if any.
+    model: Option<Arc<Model>>,
 }
 
 /// `orrery simulate` for the game `G`; `read_setups` reads `--setups DIR`.
@@ -182,7 +188,7 @@ fn prepare<G: GameModule>(
     for b in &bots {
         if bot::by_name::<G>(b, 0).is_none() {
             return Err(usage(format!(
-                "unknown bot `{b}` (known: {}, search:N, search:N:W:D)",
+                "unknown bot `{b}` (known: {}, search:N, search:N:W:D, best:N, best:N:W:D)",
                 bot::NAMES.join(", ")
             )));
         }
@@ -231,12 +237,29 @@ fn prepare<G: GameModule>(
         prepare_logs(dir, args.clear_logs)?;
     }
     let saved_stack = stack.saved(args.logs.as_deref().unwrap_or(Path::new(".")));
+    let content = Arc::new(content);
+    let model = if config
+        .bots
+        .iter()
+        .any(|b| b == "best" || b.starts_with("best:"))
+    {
+        let model =
+            crate::train::load_model::<G>(&stack, &content, players, args.weights.as_deref())
+                .map_err(|e| (e, 1))?;
+        if model.is_none() {
+            errln!("note: no weights file for `best`, so it plays as `search`");
+        }
+        model
+    } else {
+        None
+    };
     Ok(Plan {
-        content: Arc::new(content),
+        content,
         config,
         logs: args.logs.clone(),
         setups,
         saved_stack,
+        model,
     })
 }
 
@@ -503,7 +526,7 @@ fn play_one<G: GameModule>(
     };
     let mut lines: Vec<String> = init.into_iter().collect();
     let content = on.map_or(&plan.content, |s| &s.content);
-    let outcome = play_game(content, config, index, seed, on, &mut lines, hook_budget);
+    let outcome = play_game(content, plan, index, seed, on, &mut lines, hook_budget);
     // A failed game is logged too, as far as it went, with the reason.
     let record = log.then(|| {
         let mut rec = match &outcome {
@@ -549,13 +572,14 @@ fn play_one<G: GameModule>(
 /// Plays game `index`; returns the game at its end and each seat's result.
 fn play_game<G: GameModule>(
     content: &Arc<G::Content>,
-    config: &Config,
+    plan: &Plan<G>,
     index: u64,
     seed: u64,
     on: Option<&StudySetup<G>>,
     lines: &mut Vec<String>,
     hook_budget: u64,
 ) -> Result<(G, Vec<SeatPlay>), String> {
+    let config = &plan.config;
     let mut rng = Rng::new(seed);
     let (factions, bot_names) = lineup(config, index);
     let mut scribe = G::Scribe::default();
@@ -570,7 +594,7 @@ fn play_game<G: GameModule>(
         .iter()
         .enumerate()
         .map(|(s, name)| {
-            bot::by_name::<G>(name, seed.wrapping_add(s as u64 + 1))
+            bot::by_name_with::<G>(name, seed.wrapping_add(s as u64 + 1), plan.model.as_ref())
                 .expect("bot names are checked before the study")
         })
         .collect();

@@ -47,4 +47,17 @@ pub trait Playable: Clone {
 pub trait Evaluate: Playable {
     /// The value of the position for `seat`.
     fn value(&self, seat: usize) -> f64;
+
+    /// The names of the numbers [`Evaluate::features`] describes a position with, in their
+    /// order; they depend only on the game's content, never on the position. None by default
+    /// (a game without features has no learned evaluation).
+    fn feature_names(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The position described for `seat` as numbers, one per [`Evaluate::feature_names`], for
+    /// a learned evaluation ([`crate::bot::Model`]) to weigh.
+    fn features(&self, _seat: usize) -> Vec<f64> {
+        Vec::new()
+    }
 }

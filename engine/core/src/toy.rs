@@ -117,6 +117,22 @@ impl Evaluate for Stones {
         }
         v
     }
+
+    fn feature_names(&self) -> Vec<String> {
+        ["held", "rival held", "pile", "last stone in reach"]
+            .map(String::from)
+            .to_vec()
+    }
+
+    fn features(&self, seat: usize) -> Vec<f64> {
+        let reach = self.to_decide() == Some(seat) && self.pile <= 3;
+        vec![
+            f64::from(self.held[seat]),
+            f64::from(self.held[1 - seat.min(1)]),
+            f64::from(self.pile),
+            f64::from(u8::from(reach)),
+        ]
+    }
 }
 
 #[cfg(test)]

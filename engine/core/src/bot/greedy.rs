@@ -26,13 +26,14 @@ impl GreedyBot {
 
 /// The index of the best of `legal` for the deciding seat by one step of lookahead, skipping
 /// free actions unless `free` (or unless nothing else is legal); ties go to `rng`. Adds the
-/// number of actions tried to `spent`.
+/// number of actions tried to `spent`. Positions are valued by `value` (game, seat).
 pub(crate) fn best_index<G: Evaluate>(
     game: &G,
     legal: &[G::Action],
     free: bool,
     rng: &mut Rng,
     spent: &mut u64,
+    value: &impl Fn(&G, usize) -> f64,
 ) -> Option<usize> {
     let seat = game.to_decide()?;
     if legal.len() == 1 {
@@ -50,7 +51,7 @@ pub(crate) fn best_index<G: Evaluate>(
         if g.play(a).is_err() {
             continue;
         }
-        let v = g.value(seat);
+        let v = value(&g, seat);
         if v > best + 1e-9 {
             best = v;
             ties.clear();
@@ -71,7 +72,15 @@ impl<G: Evaluate> Bot<G> for GreedyBot {
         let free = self.cap.allows(game);
         let mut spent = 0;
         let seen = game.for_seat(game.to_decide()?, sample_seed(self.seed, game));
-        let pick = legal[best_index(&seen, legal, free, &mut self.rng, &mut spent)?].clone();
+        let pick = legal[best_index(
+            &seen,
+            legal,
+            free,
+            &mut self.rng,
+            &mut spent,
+            &|g: &G, s| g.value(s),
+        )?]
+        .clone();
         self.cap.note(game, &pick);
         Some(pick)
     }

@@ -1,13 +1,20 @@
 //! Bots for any [`Playable`] game: `random` (uniform among legal actions), `greedy` (one step
 //! of lookahead with a heuristic value) and `search` (whole decisions planned by lookahead with
 //! greedy play-outs to a depth, then the heuristic). All are deterministic for a seed, and the
-//! search's effort is a budget of simulated actions, not of wall time.
+//! search's effort is a budget of simulated actions, not of wall time. `best` is the search
+//! valuing positions by a learned evaluation ([`Model`], fitted from self-play by
+//! [`fit`]) when one is given, else `search`.
 
+pub mod fit;
 mod greedy;
+mod learned;
 mod random;
 mod search;
 
+use std::sync::Arc;
+
 pub use greedy::GreedyBot;
+pub use learned::{Model, FORMAT as WEIGHTS_FORMAT};
 pub use random::RandomBot;
 pub use search::SearchBot;
 
@@ -69,29 +76,56 @@ pub const NAMES: [&str; 4] = ["random", "greedy", "search", "best"];
 pub const MAX_FREE: u32 = 3;
 
 /// A bot by name, seeded: `random`, `greedy`, `search` (default budget), `search:N` (a budget
-/// of N simulated actions per decision) or `best` (the strongest: `search`).
+/// of N simulated actions per decision), `search:N:W:D` (looking further at W completed
+/// decisions, D decisions deep) or `best` (the strongest: here, without a learned evaluation,
+/// `search`; see [`by_name_with`]).
 pub fn by_name<G: Evaluate + 'static>(name: &str, seed: u64) -> Option<Box<dyn Bot<G> + Send>>
 where
     G::Action: Send,
 {
+    by_name_with(name, seed, None)
+}
+
+/// A bot by name as [`by_name`], with the learned evaluation `best` plays with: `best`,
+/// `best:N` and `best:N:W:D` are the search of the same budget and shape valuing positions by
+/// `model` (by the game's heuristic, as `search`, when there is none).
+pub fn by_name_with<G: Evaluate + 'static>(
+    name: &str,
+    seed: u64,
+    model: Option<&Arc<Model>>,
+) -> Option<Box<dyn Bot<G> + Send>>
+where
+    G::Action: Send,
+{
+    let learned = |b: SearchBot<G::Action>| match model {
+        Some(m) => b.with_model(m.clone()),
+        None => b,
+    };
     let bot: Box<dyn Bot<G> + Send> = match name {
         "random" => Box::new(RandomBot::new(seed, MAX_FREE)),
         "greedy" => Box::new(GreedyBot::new(seed)),
-        "search" | "best" => Box::new(SearchBot::new(seed, search::DEFAULT_BUDGET)),
+        "search" => Box::new(SearchBot::new(seed, search::DEFAULT_BUDGET)),
+        "best" => Box::new(learned(SearchBot::new(seed, search::DEFAULT_BUDGET))),
         _ => {
             // `search:N`, or `search:N:W:D` (looking further at W completed decisions, D
-            // decisions deep).
-            let mut parts = name.strip_prefix("search:")?.split(':');
+            // decisions deep); the same after `best:`.
+            let (kind, rest) = name.split_once(':')?;
+            let mut parts = rest.split(':');
             let budget: u32 = parts.next()?.parse().ok()?;
             let shape: Vec<usize> = parts.map(|p| p.parse().ok()).collect::<Option<_>>()?;
             if budget == 0 {
                 return None;
             }
-            match shape[..] {
-                [] => Box::new(SearchBot::new(seed, budget)),
+            let bot = match shape[..] {
+                [] => SearchBot::new(seed, budget),
                 [w, d] if (1..=64).contains(&w) && (1..=200).contains(&d) => {
-                    Box::new(SearchBot::shaped(seed, budget, w, d))
+                    SearchBot::shaped(seed, budget, w, d)
                 }
+                _ => return None,
+            };
+            match kind {
+                "search" => Box::new(bot),
+                "best" => Box::new(learned(bot)),
                 _ => return None,
             }
         }

@@ -1,13 +1,16 @@
 //! A search player that plans whole decisions. For each legal first action it completes the
-//! decision greedily (paid actions only), ranks the completed decisions by the heuristic value,
+//! decision greedily (paid actions only), ranks the completed decisions by the heuristic value
+//! (or a learned evaluation, [`SearchBot::with_model`], wherever a value is taken),
 //! and looks further at the best few: each is played on by greedy players for every seat for
 //! a few decisions, and scored by its seat's value minus the best rival's. The plan chosen is
 //! then played part by part. The effort is a budget of simulated actions per decision, so
 //! the bot is deterministic for a seed: the greedy completion of every first action is always
 //! done, and what is left of the budget is shared by the looks further.
 
+use std::sync::Arc;
+
 use super::greedy::best_index;
-use super::{sample_seed, Bot, FreeCap, MAX_FREE};
+use super::{sample_seed, Bot, FreeCap, Model, MAX_FREE};
 use crate::play_api::Evaluate;
 use crate::rng::Rng;
 
@@ -35,6 +38,8 @@ pub struct SearchBot<A> {
     /// The rest of the plan for the decision `plan_for`.
     plan: Vec<A>,
     plan_for: usize,
+    /// The learned evaluation positions are valued by; the game's heuristic when `None`.
+    model: Option<Arc<Model>>,
 }
 
 impl<A> SearchBot<A> {
@@ -55,7 +60,23 @@ impl<A> SearchBot<A> {
             cap: FreeCap::new(MAX_FREE),
             plan: Vec::new(),
             plan_for: usize::MAX,
+            model: None,
         }
+    }
+
+    /// The same bot valuing positions by a learned evaluation instead of the game's
+    /// heuristic.
+    pub fn with_model(mut self, model: Arc<Model>) -> SearchBot<A> {
+        self.model = Some(model);
+        self
+    }
+}
+
+/// The value of `g` for `seat`: by the model when there is one, else the game's heuristic.
+fn value_by<G: Evaluate>(model: Option<&Model>, g: &G, seat: usize) -> f64 {
+    match model {
+        Some(m) => m.value(g, seat),
+        None => g.value(seat),
     }
 }
 
@@ -66,6 +87,7 @@ fn complete<G: Evaluate>(
     decision: usize,
     rng: &mut Rng,
     spent: &mut u64,
+    value: &impl Fn(&G, usize) -> f64,
 ) -> Option<Vec<G::Action>> {
     let mut line = Vec::new();
     while g.decisions_done() == decision && !g.is_over() {
@@ -73,7 +95,7 @@ fn complete<G: Evaluate>(
             return None;
         }
         let legal = g.legal();
-        let i = best_index(g, &legal, false, rng, spent)?;
+        let i = best_index(g, &legal, false, rng, spent, value)?;
         *spent += 1;
         g.play(&legal[i]).ok()?;
         line.push(legal[i].clone());
@@ -82,11 +104,11 @@ fn complete<G: Evaluate>(
 }
 
 /// The seat's value minus its best rival's.
-fn margin<G: Evaluate>(g: &G, seat: usize) -> f64 {
-    let own = g.value(seat);
+fn margin<G: Evaluate>(g: &G, seat: usize, value: &impl Fn(&G, usize) -> f64) -> f64 {
+    let own = value(g, seat);
     let rival = (0..g.seat_count())
         .filter(|&s| s != seat)
-        .map(|s| g.value(s))
+        .map(|s| value(g, s))
         .fold(f64::NEG_INFINITY, f64::max);
     if rival.is_finite() {
         own - rival
@@ -122,6 +144,8 @@ impl<A: Clone + PartialEq> SearchBot<A> {
         let seat = game.to_decide()?;
         // Plan on what the seat may know, never on the hidden part of the game.
         let game = &game.for_seat(seat, sample_seed(self.seed, game));
+        let model = self.model.clone();
+        let value = |g: &G, s: usize| value_by(model.as_deref(), g, s);
         let mut spent: u64 = 0;
         // Every first action, with its decision completed greedily.
         let mut lines: Vec<(f64, G, Vec<A>)> = Vec::new();
@@ -135,12 +159,12 @@ impl<A: Clone + PartialEq> SearchBot<A> {
             if g.play(a).is_err() {
                 continue;
             }
-            let Some(rest) = complete(&mut g, decision, &mut self.rng, &mut spent) else {
+            let Some(rest) = complete(&mut g, decision, &mut self.rng, &mut spent, &value) else {
                 continue;
             };
             let mut line = vec![a.clone()];
             line.extend(rest);
-            lines.push((g.value(seat), g, line));
+            lines.push((value(&g, seat), g, line));
         }
         if lines.is_empty() {
             return None;
@@ -156,7 +180,8 @@ impl<A: Clone + PartialEq> SearchBot<A> {
             let start = g.decisions_done();
             while !g.is_over() && used < share && g.decisions_done() < start + self.depth {
                 let legal = g.legal();
-                let Some(j) = best_index(&g, &legal, false, &mut self.rng, &mut used) else {
+                let Some(j) = best_index(&g, &legal, false, &mut self.rng, &mut used, &value)
+                else {
                     break;
                 };
                 used += 1;
@@ -164,7 +189,7 @@ impl<A: Clone + PartialEq> SearchBot<A> {
                     break;
                 }
             }
-            let m = margin(&g, seat);
+            let m = margin(&g, seat, &value);
             if m > best.0 {
                 best = (m, i);
             }

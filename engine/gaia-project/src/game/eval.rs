@@ -2,6 +2,11 @@
 //! game ends — resources and power by rough exchange rates, income still to come, buildings on
 //! the map, research levels toward end-game research scoring. Everything is read from content
 //! (resource worths, building costs, income, research scoring); no faction or tile is named.
+//!
+//! Also the features a learned evaluation weighs ([`Evaluate::features`]), named from content:
+//! what the seat holds and earns (each resource, also times the income phases left), power
+//! areas, buildings, research levels and their end-game VP, tiles and federations, each final
+//! scoring tile's count and what final scoring would give now, and the heuristic value itself.
 
 use super::{Game, Stage};
 use crate::content::{Bundle, Content, Effect, Resource};
@@ -98,6 +103,209 @@ impl Evaluate for Game {
         }
         v += 2.0 * p.techs.len() as f64 + 3.0 * p.advanced.len() as f64;
         v
+    }
+
+    fn feature_names(&self) -> Vec<String> {
+        feature_names(&self.content)
+    }
+
+    fn features(&self, seat: usize) -> Vec<f64> {
+        self.feature_values(seat)
+    }
+}
+
+/// The power-cycle codes whose income is a feature of its own.
+const INCOME_CODES: [Code; 2] = [Code::Charge, Code::Tokens];
+
+/// The names of [`Game::feature_values`], in order, from content alone.
+fn feature_names(c: &Content) -> Vec<String> {
+    let mut n: Vec<String> = ["vp", "rounds left", "players", "heuristic value"]
+        .map(String::from)
+        .to_vec();
+    let resources = || c.rules.resources.iter().filter(|r| r.id != VP);
+    for r in resources() {
+        n.push(format!("held {}", r.id));
+        n.push(format!("held {} x rounds left", r.id));
+    }
+    for a in ["I", "II", "III", "gaia"] {
+        n.push(format!("power {a}"));
+    }
+    n.push("power III x rounds left".into());
+    n.push("gaiaformers".into());
+    for r in resources() {
+        n.push(format!("income {} x rounds left", r.id));
+    }
+    for code in INCOME_CODES {
+        n.push(format!("income {} x rounds left", code.text()));
+    }
+    for b in &c.board.buildings {
+        n.push(format!("built {}", b.id));
+        n.push(format!("built {} x rounds left", b.id));
+    }
+    for t in &c.research.tracks {
+        n.push(format!("research {}", t.id));
+    }
+    for name in [
+        "research end vp",
+        "research levels x rounds left",
+        "tech tiles",
+        "advanced tiles",
+        "federation tokens",
+        "satellites",
+    ] {
+        n.push(name.into());
+    }
+    for t in &c.final_scoring.tiles {
+        n.push(format!("final {} count", t.id));
+    }
+    for name in [
+        "final vp now",
+        "final lead",
+        "leftover vp now",
+        "not passed",
+    ] {
+        n.push(name.into());
+    }
+    n
+}
+
+impl Game {
+    /// The features of the position for `seat`, in the order of [`feature_names`]; before the
+    /// seat has a faction, only its VP and the game's shape are non-zero.
+    fn feature_values(&self, seat: usize) -> Vec<f64> {
+        let c = &self.content;
+        let rules = &c.rules;
+        let p = &self.state.players[seat];
+        let rounds_left = f64::from(rules.rounds.saturating_sub(self.state.round));
+        let mut v = vec![
+            f64::from(p.resource(c, VP)),
+            rounds_left,
+            self.state.players.len() as f64,
+            self.value(seat),
+        ];
+        if p.faction.is_empty() || self.state.stage == Stage::Finished {
+            v.resize(feature_names(c).len(), 0.0);
+            return v;
+        }
+        let resources = || {
+            rules
+                .resources
+                .iter()
+                .zip(&p.resources)
+                .filter(|(r, _)| r.id != VP)
+        };
+        for (_, n) in resources() {
+            v.push(f64::from(*n));
+            v.push(f64::from(*n) * rounds_left);
+        }
+        let pw = &p.power;
+        for a in [Area::I, Area::II, Area::III, Area::Gaia] {
+            v.push(f64::from(pw.tokens(a)));
+        }
+        v.push(f64::from(pw.tokens(Area::III)) * rounds_left);
+        v.push(f64::from(p.gaiaformers + p.gaiaformers_in_gaia));
+        let income = p.income(c, self.faction(seat), self.board(seat));
+        let per_round = |code: &str| -> f64 {
+            income
+                .iter()
+                .map(|e| match e {
+                    Effect::Gain(b) => b
+                        .iter()
+                        .filter(|(k, _)| *k == code)
+                        .map(|(_, n)| f64::from(n))
+                        .sum(),
+                    _ => 0.0,
+                })
+                .sum()
+        };
+        for (r, _) in resources() {
+            v.push(per_round(&r.id) * rounds_left);
+        }
+        for code in INCOME_CODES {
+            v.push(per_round(code.text()) * rounds_left);
+        }
+        for b in &c.board.buildings {
+            let n = f64::from(p.built_count(&b.id));
+            v.push(n);
+            v.push(n * rounds_left);
+        }
+        for t in &c.research.tracks {
+            v.push(f64::from(p.level(&t.id)));
+        }
+        let rs = &rules.research_scoring;
+        let end_vp: f64 = p
+            .research
+            .values()
+            .map(|l| f64::from(l.saturating_sub(rs.from.saturating_sub(1))) * f64::from(rs.vp))
+            .sum();
+        let levels: u32 = p.research.values().sum();
+        v.push(end_vp);
+        v.push(f64::from(levels) * rounds_left);
+        v.push(p.techs.len() as f64);
+        v.push(p.advanced.len() as f64);
+        v.push(p.tokens.len() as f64);
+        v.push(p.satellites.len() as f64);
+        let in_play = &self.state.setup.final_scoring;
+        for t in &c.final_scoring.tiles {
+            let counted = in_play.contains(&t.id);
+            v.push(if counted {
+                f64::from(self.count(seat, &t.count))
+            } else {
+                0.0
+            });
+        }
+        let (final_vp, lead) = self.final_standing(seat);
+        v.push(final_vp);
+        v.push(lead);
+        let leftover: i32 = rules
+            .leftover_resources
+            .iter()
+            .map(|r| p.resource(c, r))
+            .sum();
+        v.push(f64::from(leftover) / f64::from(rules.leftover_per_vp.max(1)));
+        v.push(f64::from(u8::from(!p.passed)));
+        v
+    }
+
+    /// What final scoring would give `seat` if the game ended now (places shared on ties, the
+    /// neutral competitor in 2-player games, as the rules file says), and the seat's count
+    /// minus the best other count, summed over the game's final tiles.
+    fn final_standing(&self, seat: usize) -> (f64, f64) {
+        let c = &self.content;
+        let n = self.state.players.len();
+        let places = &c.rules.final_places;
+        let mut vp = 0.0;
+        let mut lead = 0.0;
+        for id in &self.state.setup.final_scoring {
+            let Some(tile) = by_id(&c.final_scoring.tiles, id) else {
+                continue;
+            };
+            let mut counts: Vec<i64> = (0..n)
+                .map(|s| i64::from(self.count(s, &tile.count)))
+                .collect();
+            let own = counts[seat];
+            if n == 2 {
+                counts.push(i64::from(tile.neutral));
+            }
+            let best_other = counts
+                .iter()
+                .enumerate()
+                .filter(|(s, _)| *s != seat)
+                .map(|(_, x)| *x)
+                .max()
+                .unwrap_or(0);
+            lead += (own - best_other) as f64;
+            if own == 0 && c.rules.options.zero_count_scores_nothing {
+                continue;
+            }
+            let better = counts.iter().filter(|x| **x > own).count();
+            let tied = counts.iter().filter(|x| **x == own).count();
+            let sum: i32 = (better..better + tied)
+                .map(|i| places.get(i).copied().unwrap_or(0))
+                .sum();
+            vp += f64::from(sum) / tied as f64;
+        }
+        (vp, lead)
     }
 }
 

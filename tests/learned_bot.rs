@@ -1,0 +1,123 @@
+//! The learned evaluation on the base game: its features are named from content and described
+//! for every seat in every state; the committed weights file (`content/bots/gaia-project.yaml`)
+//! fits those features, a broken copy is refused at its line, and `best` playing with it beats
+//! `random` on fixed seeds.
+
+mod common;
+
+use std::sync::Arc;
+
+use orrery_core::bot::{self, Model};
+use orrery_core::game_module::{GameModule, Start};
+use orrery_core::play_api::{Evaluate, Playable};
+use orrery_core::rng::Rng;
+use orrery_gp::game::Game;
+
+/// A 2-player game of the base content drawn from `seed`, started as a study starts one.
+fn game(seed: u64) -> Game {
+    let content = Arc::new(common::base());
+    let how = Start {
+        players: 2,
+        setup: None,
+        identities: None,
+        hook_budget: orrery_core::script::DEFAULT_HOOK_BUDGET,
+    };
+    let mut scribe = <Game as GameModule>::Scribe::default();
+    Game::start(
+        &content,
+        how,
+        &mut Rng::new(seed),
+        &mut scribe,
+        &mut Vec::new(),
+    )
+    .expect("game")
+}
+
+fn weights_text() -> String {
+    std::fs::read_to_string(common::root().join("content/bots/gaia-project.yaml"))
+        .expect("the committed weights file")
+}
+
+fn committed_model(g: &Game) -> Arc<Model> {
+    let m = Model::parse(
+        &weights_text(),
+        "gaia-project.yaml",
+        "gaia-project",
+        &g.feature_names(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    Arc::new(m)
+}
+
+#[test]
+fn every_seat_is_described_by_one_finite_number_per_feature_name() {
+    let mut g = game(3);
+    let names = g.feature_names();
+    assert!(names.len() > 40, "{names:?}");
+    let mut sorted = names.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(sorted.len(), names.len(), "names are unique");
+    let mut bot = bot::RandomBot::new(9, bot::MAX_FREE);
+    let mut checked = 0;
+    while !g.is_over() {
+        for s in 0..g.seat_count() {
+            let f = g.features(s);
+            assert_eq!(f.len(), names.len(), "at decision {}", g.decisions_done());
+            assert!(f.iter().all(|x| x.is_finite()), "{f:?}");
+            // The VP feature is the seat's VP, the heuristic one its heuristic value.
+            assert_eq!(f[0], f64::from(g.score()[s]));
+            assert_eq!(f[3], g.value(s));
+            checked += 1;
+        }
+        bot.step(&mut g).expect("a legal part");
+        // The names depend on content only.
+        assert_eq!(g.feature_names(), names);
+    }
+    assert!(checked > 100, "{checked}");
+}
+
+#[test]
+fn the_committed_weights_fit_the_features_and_a_broken_copy_is_refused_at_its_line() {
+    let g = game(1);
+    let m = committed_model(&g);
+    assert_eq!(m.weights.len(), g.feature_names().len());
+    let text = weights_text();
+    // A weight for a feature the content does not have is refused at its line.
+    let (line, first) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.starts_with("  \""))
+        .expect("a weight line");
+    let broken = text.replacen(first, "  \"held unobtainium\": 1.0", 1);
+    let e = Model::parse(&broken, "w.yaml", "gaia-project", &g.feature_names())
+        .expect_err("an unknown feature");
+    assert!(
+        e.starts_with(&format!("w.yaml:{}:", line + 1)) && e.contains("held unobtainium"),
+        "{e}"
+    );
+}
+
+#[test]
+fn best_with_the_committed_weights_beats_random() {
+    for seed in [1, 2] {
+        let mut g = game(seed);
+        let model = committed_model(&g);
+        // `best` sits in seat 0 on one seed and seat 1 on the other.
+        let best_seat = (seed % 2) as usize;
+        let mut bots: Vec<_> = (0..2)
+            .map(|s| {
+                let name = if s == best_seat { "best" } else { "random" };
+                bot::by_name_with::<Game>(name, seed * 10 + s as u64, Some(&model)).expect("bot")
+            })
+            .collect();
+        bot::play_game(&mut g, &mut bots, 50_000, |_, _, _| {}).expect("the game ends");
+        let sc = g.score();
+        assert!(
+            sc[best_seat] > sc[1 - best_seat] + 30,
+            "seed {seed}: best {} against random {}",
+            sc[best_seat],
+            sc[1 - best_seat]
+        );
+    }
+}

@@ -1,0 +1,348 @@
+//! `orrery train`: fits the learned evaluation the `best` bot plays with. Self-play games are
+//! played by a given bot; each seat's features ([`Evaluate::features`]) are noted at the start
+//! of every decision and labelled with the score the seat finished with; a ridge least-squares
+//! fit of those scores on the features is written as a weights file
+//! (`content/bots/<game>.yaml` by default, read by `simulate` for `best`). Deterministic from
+//! its seed, whatever the number of jobs. Also where the weights file is found and read.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use orrery_core::bot::{self, fit, Model};
+use orrery_core::files::{read_bounded, MAX_CONTENT_FILE_BYTES};
+use orrery_core::game_module::{GameModule, Start};
+use orrery_core::rng::Rng;
+use rayon::prelude::*;
+
+use crate::source::ContentSource;
+use crate::stack::Stack;
+use crate::ContentArgs;
+
+/// The folder of a content folder (and of the built-in copy) holding weights files.
+pub const WEIGHTS_DIR: &str = "bots";
+
+/// The options of `train`.
+#[derive(clap::Args)]
+pub struct TrainArgs {
+    #[command(flatten)]
+    pub content: ContentArgs,
+    /// Self-play games to learn from.
+    #[arg(long, default_value_t = 200)]
+    pub games: u64,
+    /// Seats per game: a number, or several separated by commas, taken in turn game by game.
+    #[arg(long, default_value = "2,3,4")]
+    pub players: String,
+    /// The bot every seat plays with (as `simulate --bots` names it; `best` plays with
+    /// `--weights`, else the content's weights file).
+    #[arg(long, default_value = "search")]
+    pub bot: String,
+    /// A weights file for `best` to play the self-play games with (default: the content's).
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
+    /// The ridge penalty on the standardised weights (0: plain least squares); several
+    /// separated by commas write one file each (the first to `--out`, the others beside it
+    /// with `-ridge-R` added to the name), with the held-out error of each.
+    #[arg(long, default_value = "0.01")]
+    pub ridge: String,
+    /// Fit the final score itself rather than a correction to the game's heuristic value
+    /// (by default the model is the heuristic plus what the fit adds).
+    #[arg(long)]
+    pub from_scratch: bool,
+    /// Let weights be negative (by default each is held at 0 or above: every feature counts
+    /// something it is good to hold).
+    #[arg(long)]
+    pub signed: bool,
+    /// The seed of the self-play games.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once (default: every core).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Where to write the weights (default: the content folder's `bots/<game>.yaml`).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// Most parts one self-play game may take.
+const MAX_PARTS: usize = crate::simulate::MAX_PARTS;
+
+/// Every tenth game is held out of the fit whose error is reported.
+const HOLD_OUT: u64 = 10;
+
+/// The feature names of `G` under `content`, read from a game started with `players` seats.
+pub fn feature_names<G: GameModule>(
+    content: &Arc<G::Content>,
+    players: usize,
+) -> Result<Vec<String>, String> {
+    let game = start::<G>(content, players, 0)?;
+    Ok(game.feature_names())
+}
+
+/// A game of `players` seats drawn from `seed`.
+fn start<G: GameModule>(content: &Arc<G::Content>, players: usize, seed: u64) -> Result<G, String> {
+    let how = Start {
+        players,
+        setup: None,
+        identities: None,
+        hook_budget: orrery_core::script::DEFAULT_HOOK_BUDGET,
+    };
+    G::start(
+        content,
+        how,
+        &mut Rng::new(seed),
+        &mut G::Scribe::default(),
+        &mut Vec::new(),
+    )
+}
+
+/// The weights file of `G` in a content source, as (name shown, text); `None` when the
+/// source has none.
+fn weights_in(source: &ContentSource, game: &str) -> Result<Option<(String, String)>, String> {
+    let name = format!("{game}.yaml");
+    match source {
+        ContentSource::Dir(d) => {
+            let path = d.join(WEIGHTS_DIR).join(&name);
+            if !path.exists() {
+                return Ok(None);
+            }
+            let text = read_bounded(&path, MAX_CONTENT_FILE_BYTES, false)?;
+            Ok(Some((path.display().to_string(), text)))
+        }
+        ContentSource::Embedded => {
+            let files = source.files_in(WEIGHTS_DIR);
+            if !files.list().contains(&name) {
+                return Ok(None);
+            }
+            Ok(Some((files.display_name(&name), files.read(&name)?)))
+        }
+    }
+}
+
+/// The learned evaluation for `G`: the file `weights` when given, else the content's
+/// `bots/<game>.yaml` (`None` when there is none), checked against the game's features.
+pub fn load_model<G: GameModule>(
+    stack: &Stack,
+    content: &Arc<G::Content>,
+    players: usize,
+    weights: Option<&Path>,
+) -> Result<Option<Arc<Model>>, String> {
+    let found = match weights {
+        Some(p) => Some((
+            p.display().to_string(),
+            read_bounded(p, MAX_CONTENT_FILE_BYTES, true)?,
+        )),
+        None => weights_in(&stack.source, G::ID)?,
+    };
+    let Some((shown, text)) = found else {
+        return Ok(None);
+    };
+    let names = feature_names::<G>(content, players)?;
+    Model::parse(&text, &shown, G::ID, &names).map(|m| Some(Arc::new(m)))
+}
+
+/// The samples of self-play game `index`, and its seat count.
+fn game_samples<G: GameModule>(
+    content: &Arc<G::Content>,
+    args: &TrainArgs,
+    players: &[usize],
+    model: Option<&Arc<Model>>,
+    index: u64,
+) -> Result<Vec<fit::Sample>, String> {
+    let p = players[(index % players.len() as u64) as usize];
+    let seed = Rng::new(args.seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15)).next_u64();
+    let mut game = start::<G>(content, p, seed)?;
+    let mut bots: Vec<_> = (0..p)
+        .map(|s| {
+            bot::by_name_with::<G>(&args.bot, seed.wrapping_add(s as u64 + 1), model)
+                .ok_or_else(|| format!("unknown bot `{}`", args.bot))
+        })
+        .collect::<Result<_, _>>()?;
+    fit::self_play(&mut game, &mut bots, MAX_PARTS).map_err(|e| format!("game {index}: {e}"))
+}
+
+/// Root mean squared error of `predict` over samples.
+fn rmse(samples: &[&fit::Sample], predict: impl Fn(&fit::Sample) -> f64) -> f64 {
+    let n = samples.len().max(1) as f64;
+    (samples
+        .iter()
+        .map(|s| (predict(s) - s.target).powi(2))
+        .sum::<f64>()
+        / n)
+        .sqrt()
+}
+
+/// `orrery train` for the game `G`.
+pub fn run<G: GameModule>(args: &TrainArgs) -> ExitCode {
+    match train::<G>(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err((msg, code)) => {
+            errln!("error: {msg}");
+            ExitCode::from(code)
+        }
+    }
+}
+
+fn train<G: GameModule>(args: &TrainArgs) -> Result<(), (String, u8)> {
+    let usage = |m: String| (m, 2u8);
+    let failed = |m: String| (m, 1u8);
+    let players: Vec<usize> = args
+        .players
+        .split(',')
+        .map(|p| p.trim().parse().ok().filter(|n| (1..=8).contains(n)))
+        .collect::<Option<_>>()
+        .ok_or_else(|| {
+            usage(format!(
+                "--players wants numbers 1 to 8, got `{}`",
+                args.players
+            ))
+        })?;
+    if args.games < 2 || args.games > 1_000_000 {
+        return Err(usage(format!(
+            "--games must be 2 to 1000000, got {}",
+            args.games
+        )));
+    }
+    let ridges: Vec<f64> = args
+        .ridge
+        .split(',')
+        .map(|r| {
+            r.trim()
+                .parse()
+                .ok()
+                .filter(|r: &f64| (0.0..=1e6).contains(r))
+        })
+        .collect::<Option<_>>()
+        .ok_or_else(|| {
+            usage(format!(
+                "--ridge wants numbers 0 to 1e6, got `{}`",
+                args.ridge
+            ))
+        })?;
+    if bot::by_name::<G>(&args.bot, 0).is_none() {
+        return Err(usage(format!(
+            "unknown bot `{}` (known: {}, search:N, search:N:W:D, best:N, best:N:W:D)",
+            args.bot,
+            bot::NAMES.join(", ")
+        )));
+    }
+    let (stack, content) = args
+        .content
+        .load_stacked_as::<G>(&[])
+        .map_err(|_| failed("the content does not load (problems above)".into()))?;
+    let content = Arc::new(content);
+    let names = feature_names::<G>(&content, players[0]).map_err(failed)?;
+    if names.is_empty() {
+        return Err(failed(format!(
+            "{} describes no features to learn from",
+            G::ID
+        )));
+    }
+    let model =
+        load_model::<G>(&stack, &content, players[0], args.weights.as_deref()).map_err(failed)?;
+    if args.bot.starts_with("best") && model.is_none() {
+        errln!("note: no weights file, so `best` plays as `search`");
+    }
+    let out = match (&args.out, &stack.source) {
+        (Some(o), _) => o.clone(),
+        (None, ContentSource::Dir(d)) => d.join(WEIGHTS_DIR).join(format!("{}.yaml", G::ID)),
+        (None, ContentSource::Embedded) => {
+            return Err(usage(
+                "no content folder to write the weights into: give --out".into(),
+            ))
+        }
+    };
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.max(1))
+        .build()
+        .map_err(|e| failed(format!("cannot start {jobs} threads: {e}")))?;
+    let started = std::time::Instant::now();
+    let games: Vec<Result<Vec<fit::Sample>, String>> = pool.install(|| {
+        (0..args.games)
+            .into_par_iter()
+            .map(|i| game_samples::<G>(&content, args, &players, model.as_ref(), i))
+            .collect()
+    });
+    let seconds = started.elapsed().as_secs_f64();
+    let mut train_fit = fit::Fit::new(names.len());
+    let mut all_fit = fit::Fit::new(names.len());
+    let mut held: Vec<fit::Sample> = Vec::new();
+    let mut failures = 0;
+    let base = if args.from_scratch { 0.0 } else { 1.0 };
+    for (i, g) in games.into_iter().enumerate() {
+        let samples = match g {
+            Ok(s) => s,
+            Err(e) => {
+                errln!("{e}");
+                failures += 1;
+                continue;
+            }
+        };
+        for s in samples {
+            let y = s.target - base * s.heuristic;
+            all_fit.add(&s.features, y).map_err(failed)?;
+            if i as u64 % HOLD_OUT == HOLD_OUT - 1 {
+                held.push(s);
+            } else {
+                train_fit.add(&s.features, y).map_err(failed)?;
+            }
+        }
+    }
+    if failures > 0 {
+        return Err(failed(format!(
+            "{failures} self-play game(s) failed (above)"
+        )));
+    }
+    let refs: Vec<&fit::Sample> = held.iter().collect();
+    outln!(
+        "{} games ({:.1} s), {} positions; held-out: {} positions, RMSE of the final score {:.2} by the heuristic value",
+        args.games,
+        seconds,
+        all_fit.rows(),
+        held.len(),
+        rmse(&refs, |s| s.heuristic),
+    );
+    for (k, ridge) in ridges.iter().enumerate() {
+        let trained = format!(
+            "orrery train --games {} --players {} --bot {} --ridge {ridge}{}{} --seed {}",
+            args.games,
+            args.players,
+            args.bot,
+            if args.from_scratch {
+                " --from-scratch"
+            } else {
+                ""
+            },
+            if args.signed { " --signed" } else { "" },
+            args.seed
+        );
+        let fitted = |f: &fit::Fit| {
+            f.model(*ridge, !args.signed, base, G::ID, &names, &trained)
+                .map_err(failed)
+        };
+        let check = fitted(&train_fit)?;
+        let path = if k == 0 {
+            out.clone()
+        } else {
+            let stem = out
+                .file_stem()
+                .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+            out.with_file_name(format!("{stem}-ridge-{ridge}.yaml"))
+        };
+        outln!(
+            "ridge {ridge}: held-out RMSE {:.2}; wrote {}",
+            rmse(&refs, |s| base * s.heuristic + check.eval(&s.features)),
+            path.display()
+        );
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| failed(format!("cannot create {}: {e}", dir.display())))?;
+        }
+        std::fs::write(&path, fitted(&all_fit)?.to_yaml())
+            .map_err(|e| failed(format!("cannot write {}: {e}", path.display())))?;
+    }
+    Ok(())
+}
