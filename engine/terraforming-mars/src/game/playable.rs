@@ -263,7 +263,7 @@ impl Game {
     }
 
     /// A rough value of the position for `seat` in VP: the VP now, plus what its stock and
-    /// income may still buy in the generations the terraforming left suggests.
+    /// income may still buy in the generations left (see `generations_left`).
     pub fn heuristic_value(&self, seat: usize) -> f64 {
         let vp = f64::from(self.vp_totals()[seat]);
         if self.phase == Phase::End {
@@ -287,19 +287,34 @@ impl Game {
                 + pl.prod[Res::Heat.index()] / 2,
         );
         let left = self.generations_left();
-        // About 8 M€ of resources buy one VP.
-        vp + (stock + income * left) / 8.0
+        // About 8 M€ of resources buy one VP, while there is time left to spend them: stock
+        // left at the end is worth nothing, so in the last generation it loses its worth.
+        vp + (stock * left.min(1.0) + income * left) / 8.0
     }
 
-    /// A guess of the generations left from the steps of terraforming still to do.
+    /// A guess of the generations left: the steps of terraforming still to do at the usual pace,
+    /// but never more than a game at that pace from generation 1 has left (in solo, no more
+    /// than the generations left). The time bound makes stock and income lose their worth as
+    /// the generations pass, so late in a slow game terraforming (VP) beats hoarding M€: with
+    /// the steps-based guess alone, raising a parameter shortens the game and so devalues
+    /// every seat's income, and a one-step-lookahead player stops terraforming.
     fn generations_left(&self) -> f64 {
         let mut steps = 0;
+        let mut all_steps = 0;
         for (param, scale) in &self.content.rules.parameters {
             let s = scale.step.max(1);
             steps += (scale.goal - self.param_value(*param)).max(0) / s;
+            all_steps += (scale.goal - scale.start).max(0) / s;
         }
         // Players raise the parameters by about 2 steps each per generation.
-        (f64::from(steps) / (2.0 * self.colors.len() as f64)).max(0.0)
+        let pace = 2.0 * self.colors.len() as f64;
+        let by_steps = f64::from(steps) / pace;
+        let done = f64::from(self.generation.saturating_sub(1));
+        let mut by_time = f64::from(all_steps) / pace - done;
+        if self.colors.len() == 1 {
+            by_time = by_time.min(f64::from(self.content.rules.solo.generations) - done - 1.0);
+        }
+        by_steps.min(by_time).max(0.0)
     }
 }
 
