@@ -179,7 +179,7 @@ pub fn run(args: &ContentArgs, paths: &[PathBuf], json: bool) -> ExitCode {
             name: "content load + validate",
             value: load * 1e3,
             unit: "ms",
-            target: Some(10.0),
+            target: Some(5.0),
         },
         Figure {
             name: "replay every record, snapshots checked",
@@ -191,25 +191,25 @@ pub fn run(args: &ContentArgs, paths: &[PathBuf], json: bool) -> ExitCode {
             name: "list legal parts, mean per state",
             value: list * 1e6,
             unit: "µs",
-            target: Some(3.0),
+            target: Some(1.0),
         },
         Figure {
             name: "clone a state, mean",
             value: clone * 1e6,
             unit: "µs",
-            target: Some(1.0),
+            target: Some(0.5),
         },
         Figure {
             name: "apply one part, mean (clone excluded)",
             value: (clone_apply - clone).max(0.0) * 1e6,
             unit: "µs",
-            target: Some(2.0),
+            target: Some(1.5),
         },
         Figure {
             name: "random 4-player game, median",
             value: median(games.clone()) * 1e3,
             unit: "ms",
-            target: Some(1.0),
+            target: Some(0.7),
         },
     ];
     print(
