@@ -152,6 +152,40 @@ pub fn diag_at(origin: &Origin, pointer: &str, message: impl Into<String>) -> Di
     }
 }
 
+/// Reports every number in `node` (a document's tree, or the part of one at `pointer`) that
+/// is fractional or beyond ±`limit`, each at its own line: a game bounds its content's numbers
+/// so that its sums and products of them cannot overflow.
+pub fn numbers_within(node: &LNode, pointer: &str, limit: i64, diags: &mut Vec<Diagnostic>) {
+    match &node.kind {
+        LKind::Scalar(serde_json::Value::Number(n)) => {
+            let within = n
+                .as_i64()
+                .is_some_and(|v| v.unsigned_abs() <= limit.unsigned_abs());
+            if !within {
+                diags.push(diag_at(
+                    &node.origin,
+                    pointer,
+                    format!(
+                        "{n} is out of range: numbers in content are whole and within ±{limit}"
+                    ),
+                ));
+            }
+        }
+        LKind::Scalar(_) => {}
+        LKind::Seq(items) => {
+            for (i, item) in items.iter().enumerate() {
+                numbers_within(item, &format!("{pointer}/{i}"), limit, diags);
+            }
+        }
+        LKind::Map(entries) => {
+            for e in entries {
+                let key = e.key.replace('~', "~0").replace('/', "~1");
+                numbers_within(&e.value, &format!("{pointer}/{key}"), limit, diags);
+            }
+        }
+    }
+}
+
 /// The message for a content or overlay file over [`MAX_CONTENT_FILE_BYTES`].
 pub fn too_big(len: usize) -> String {
     format!("the file is {len} bytes, more than the limit of {MAX_CONTENT_FILE_BYTES} bytes")

@@ -335,3 +335,26 @@ fn the_overlay_schema_types_values_by_kind_and_refuses_unknown_paths() {
     assert!(set("c1").is_empty());
     assert!(!set("c7").is_empty());
 }
+
+#[test]
+fn numbers_beyond_a_games_limit_or_fractional_are_refused_at_their_line() {
+    use crate::diagnostics::SourceDoc;
+    use crate::located::LNode;
+    let text = "rounds: 3\nlist:\n  - 5\n  - -101\nnested: {a/b: 100, c/d: 101}\n";
+    let doc = SourceDoc::parse("rules.yaml", text).expect("parses");
+    let tree = LNode::from_doc(&doc, &"rules.yaml".into());
+    let mut diags = Vec::new();
+    super::load::numbers_within(&tree, "", 100, &mut diags);
+    let shown: Vec<String> = diags.iter().map(ToString::to_string).collect();
+    assert_eq!(shown.len(), 2, "{shown:?}");
+    assert!(
+        shown[0].starts_with("rules.yaml:4:")
+            && shown[0].contains("-101 is out of range")
+            && shown[0].contains("/list/1"),
+        "{shown:?}"
+    );
+    assert!(
+        shown[1].starts_with("rules.yaml:5:") && shown[1].contains("/nested/c~1d"),
+        "{shown:?}"
+    );
+}

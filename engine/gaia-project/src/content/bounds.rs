@@ -7,7 +7,7 @@ use super::kinds::{
     SectorsFile,
 };
 use super::table::file;
-use orrery_core::content::load::Loaded;
+use orrery_core::content::load::{numbers_within, Loaded};
 use orrery_core::diagnostics::Diagnostic;
 use orrery_core::located::{LKind, LNode};
 
@@ -46,7 +46,7 @@ fn diag(node: &LNode, pointer: &str, message: String) -> Diagnostic {
 pub(crate) fn check(c: &Decoded, loaded: &Loaded, diags: &mut Vec<Diagnostic>) {
     let sectors = loaded.table.file_index(file::SECTORS);
     for doc in &loaded.docs {
-        numbers_in_range(&doc.tree, "", diags);
+        numbers_within(&doc.tree, "", MAX_CONTENT_NUMBER, diags);
         if Some(doc.file) != sectors {
             ids_writable(&doc.tree, "", diags);
         } else if let Some(LKind::Seq(sectors)) = doc.tree.at("/sectors").map(|n| &n.kind) {
@@ -169,40 +169,6 @@ pub(crate) fn check(c: &Decoded, loaded: &Loaded, diags: &mut Vec<Diagnostic>) {
                         diags,
                     );
                 }
-            }
-        }
-    }
-}
-
-/// Reports every number outside `-MAX_CONTENT_NUMBER..=MAX_CONTENT_NUMBER` (and every
-/// fractional one) at its own position.
-fn numbers_in_range(node: &LNode, pointer: &str, diags: &mut Vec<Diagnostic>) {
-    match &node.kind {
-        LKind::Scalar(serde_json::Value::Number(n)) => {
-            let ok = n
-                .as_i64()
-                .is_some_and(|v| v.unsigned_abs() <= MAX_CONTENT_NUMBER as u64);
-            if !ok {
-                diags.push(diag(
-                    node,
-                    pointer,
-                    format!(
-                        "{n} is out of range: numbers in content are whole and within \
-                         ±{MAX_CONTENT_NUMBER}"
-                    ),
-                ));
-            }
-        }
-        LKind::Scalar(_) => {}
-        LKind::Seq(items) => {
-            for (i, item) in items.iter().enumerate() {
-                numbers_in_range(item, &format!("{pointer}/{i}"), diags);
-            }
-        }
-        LKind::Map(entries) => {
-            for e in entries {
-                let key = e.key.replace('~', "~0").replace('/', "~1");
-                numbers_in_range(&e.value, &format!("{pointer}/{key}"), diags);
             }
         }
     }
