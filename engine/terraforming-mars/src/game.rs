@@ -149,6 +149,16 @@ enum Pending {
     Copy(String),
 }
 
+/// Why a card in hand may not be played now (see [`Game::playable`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Unplayable {
+    NotInHand,
+    Requirements,
+    Effects,
+    /// Too little to pay this cost.
+    Cost(i32),
+}
+
 /// What happens once a payment is made.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 enum Then {
@@ -1524,10 +1534,26 @@ impl Game {
 
     /// Whether card `c` in hand may be played now (requirements, effects, affordable).
     fn playable(&self, p: usize, c: CardId) -> Result<(), Refusal> {
+        let name = &self.card(c).name;
+        match self.unplayable(p, c) {
+            None => Ok(()),
+            Some(Unplayable::NotInHand) => {
+                Err(format!("{name} is not in {}'s hand", self.colors[p]))
+            }
+            Some(Unplayable::Requirements) => Err(format!("{name}'s requirements are not met")),
+            Some(Unplayable::Effects) => Err(format!("{name} cannot be played now")),
+            Some(Unplayable::Cost(cost)) => {
+                Err(format!("{name} costs {cost} M€: too little to pay"))
+            }
+        }
+    }
+
+    /// Why card `c` may not be played now, if it may not: [`Game::playable`] without building
+    /// a message, for listing (most cards in hand are refused, so the messages cost).
+    fn unplayable(&self, p: usize, c: CardId) -> Option<Unplayable> {
         let card = self.card(c);
-        let name = &card.name;
         if !self.players[p].hand.contains(&c) {
-            return Err(format!("{name} is not in {}'s hand", self.colors[p]));
+            return Some(Unplayable::NotInHand);
         }
         let leeway = self.requirement_bonus(p);
         for r in &card.requires {
@@ -1537,23 +1563,26 @@ impl Game {
                 0
             };
             if !self.meets(p, r, l, None) {
-                return Err(format!("{name}'s requirements are not met"));
+                return Some(Unplayable::Requirements);
             }
         }
         if !self.can_do_all(p, &card.play, Some(c)) {
-            return Err(format!("{name} cannot be played now"));
+            return Some(Unplayable::Effects);
         }
         let steel = card.tags.iter().any(|t| t == "building");
         let titanium = card.tags.iter().any(|t| t == "space");
         let cost = self.card_cost(p, c);
         if !self.can_afford_keeping(p, cost, steel, titanium, &Game::reserved(&card.play)) {
-            return Err(format!("{name} costs {cost} M€: too little to pay"));
+            return Some(Unplayable::Cost(cost));
         }
-        Ok(())
+        None
     }
 
     /// Whether the action of card `c` may be used now.
     fn action_usable(&self, p: usize, c: CardId) -> Result<(), Refusal> {
+        if self.action_open(p, c) {
+            return Ok(());
+        }
         let pl = &self.players[p];
         let name = &self.card(c).name;
         if !(pl.corporation == Some(c) || pl.played.contains(&c)) {
@@ -1576,8 +1605,45 @@ impl Game {
         Ok(())
     }
 
+    /// Whether the action of card `c` may be used now, as a yes or no: [`Game::action_usable`]
+    /// says why not.
+    fn action_open(&self, p: usize, c: CardId) -> bool {
+        let pl = &self.players[p];
+        let Some(action) = self.card(c).action.as_ref() else {
+            return false;
+        };
+        (pl.corporation == Some(c) || pl.played.contains(&c))
+            && !pl.actions_used.contains(&c)
+            && action.requires.iter().all(|r| self.meets(p, r, 0, Some(c)))
+            && self.can_do_all(p, &action.effects, Some(c))
+    }
+
+    /// Whether milestone `i` may be claimed now, as a yes or no: [`Game::milestone_claimable`]
+    /// says why not.
+    fn milestone_open(&self, p: usize, i: usize) -> bool {
+        let m = &self.content.scoring.milestones[i];
+        self.colors.len() != 1
+            && !self.milestones.iter().any(|(j, _)| *j == i)
+            && self.milestones.len() < self.content.rules.max_milestones
+            && self.metric(p, &m.metric, false) >= m.at_least
+            && self.can_afford(p, self.content.rules.milestone_cost, false, false)
+    }
+
+    /// Whether award `i` may be funded now, as a yes or no: [`Game::award_fundable`] says why
+    /// not.
+    fn award_open(&self, p: usize, i: usize) -> bool {
+        let costs = &self.content.rules.award_costs;
+        self.colors.len() != 1
+            && !self.awards.iter().any(|(j, _)| *j == i)
+            && self.awards.len() < costs.len()
+            && self.can_afford(p, costs[self.awards.len()], false, false)
+    }
+
     /// Whether milestone `i` may be claimed now.
     fn milestone_claimable(&self, p: usize, i: usize) -> Result<(), Refusal> {
+        if self.milestone_open(p, i) {
+            return Ok(());
+        }
         let m = &self.content.scoring.milestones[i];
         if self.colors.len() == 1 {
             return Err("no milestones in a solo game".into());
@@ -1598,6 +1664,9 @@ impl Game {
 
     /// Whether award `i` may be funded now.
     fn award_fundable(&self, p: usize, i: usize) -> Result<(), Refusal> {
+        if self.award_open(p, i) {
+            return Ok(());
+        }
         let name = &self.content.scoring.awards[i].name;
         let costs = &self.content.rules.award_costs;
         if self.colors.len() == 1 {
@@ -2488,7 +2557,16 @@ impl Game {
 
     fn legal_spaces(&self, p: usize, place: &Place) -> Vec<usize> {
         let spaces = &self.content.map.spaces;
-        let free = |s: usize| !self.tiles.contains_key(&s);
+        // The tile on each space, looked up by index: the checks below ask about every space
+        // and its neighbours, which the map of tiles answers more slowly.
+        let mut on: Vec<Option<&Tile>> = vec![None; spaces.len()];
+        for (s, t) in &self.tiles {
+            if let Some(slot) = on.get_mut(*s) {
+                *slot = Some(t);
+            }
+        }
+        let tile = |s: usize| on.get(s).copied().flatten();
+        let free = |s: usize| tile(s).is_none();
         let ocean = place.tile == "ocean";
         let city = place.tile == "city" || place.counts_as.as_deref() == Some("city");
         let land = |s: usize| {
@@ -2522,7 +2600,7 @@ impl Game {
                     land(*s)
                         && self
                             .neighbours(*s)
-                            .filter(|n| self.tiles.get(n).is_some_and(|t| t.city))
+                            .filter(|n| tile(*n).is_some_and(|t| t.city))
                             .count() as u32
                             >= *k
                 })
@@ -2530,18 +2608,16 @@ impl Game {
             Some(Where::NextTo(kind)) => (0..spaces.len())
                 .filter(|s| {
                     land(*s)
-                        && self.neighbours(*s).any(|n| {
-                            self.tiles
-                                .get(&n)
-                                .is_some_and(|t| t.kind.as_ref() == kind.as_str())
-                        })
+                        && self
+                            .neighbours(*s)
+                            .any(|n| tile(n).is_some_and(|t| t.kind.as_ref() == kind.as_str()))
                 })
                 .collect(),
             Some(Where::NextToOwn(kind)) => (0..spaces.len())
                 .filter(|s| {
                     land(*s)
                         && self.neighbours(*s).any(|n| {
-                            self.tiles.get(&n).is_some_and(|t| {
+                            tile(n).is_some_and(|t| {
                                 t.owner == Some(p) && t.kind.as_ref() == kind.as_str()
                             })
                         })
@@ -2556,7 +2632,7 @@ impl Game {
                         && spaces[*s].bonus.iter().any(|b| rs.contains(b))
                         && self
                             .neighbours(*s)
-                            .any(|n| self.tiles.get(&n).is_some_and(|t| t.owner == Some(p)))
+                            .any(|n| tile(n).is_some_and(|t| t.owner == Some(p)))
                 })
                 .collect(),
             Some(Where::Land) | None => (0..spaces.len()).filter(|s| land(*s)).collect(),
@@ -2567,11 +2643,7 @@ impl Game {
                 Some(Where::Space(_)) | Some(Where::NextToCities(_))
             )
         {
-            out.retain(|s| {
-                !self
-                    .neighbours(*s)
-                    .any(|n| self.tiles.get(&n).is_some_and(|t| t.city))
-            });
+            out.retain(|s| !self.neighbours(*s).any(|n| tile(n).is_some_and(|t| t.city)));
         }
         if place.tile == "greenery" && place.on.is_none() {
             let next_to_own: Vec<usize> = out
@@ -2579,7 +2651,7 @@ impl Game {
                 .copied()
                 .filter(|s| {
                     self.neighbours(*s)
-                        .any(|n| self.tiles.get(&n).is_some_and(|t| t.owner == Some(p)))
+                        .any(|n| tile(n).is_some_and(|t| t.owner == Some(p)))
                 })
                 .collect();
             if !next_to_own.is_empty() {

@@ -521,7 +521,7 @@ impl Game {
         let mut out = Vec::new();
         // Project cards from hand.
         for &c in &pl.hand {
-            if self.playable(p, c).is_err() {
+            if self.unplayable(p, c).is_some() {
                 continue;
             }
             let card = self.card(c);
@@ -588,18 +588,18 @@ impl Game {
         }
         // Card actions.
         for c in pl.corporation.iter().chain(pl.played.iter()) {
-            if self.action_usable(p, *c).is_ok() {
+            if self.action_open(p, *c) {
                 out.push(one(Step::Action(self.card(*c).name.clone())));
             }
         }
         // Milestones and awards.
         for (i, m) in self.content.scoring.milestones.iter().enumerate() {
-            if self.milestone_claimable(p, i).is_ok() {
+            if self.milestone_open(p, i) {
                 out.push(one(Step::Claim(m.name.clone())));
             }
         }
         for (i, a) in self.content.scoring.awards.iter().enumerate() {
-            if self.award_fundable(p, i).is_ok() {
+            if self.award_open(p, i) {
                 out.push(one(Step::Fund(a.name.clone())));
             }
         }

@@ -72,12 +72,15 @@ impl Game {
         }
         self.choices()
             .into_iter()
-            .map(|c| match c.set {
-                None => Part::Line(c.line(Vec::new())),
-                Some(_) => Part::Start(Line {
+            .map(|c| {
+                let line = Line {
                     player: c.player,
                     steps: c.steps,
-                }),
+                };
+                match c.set {
+                    None => Part::Line(line),
+                    Some(_) => Part::Start(line),
+                }
             })
             .collect()
     }
