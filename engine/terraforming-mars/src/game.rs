@@ -90,6 +90,13 @@ pub struct Player {
     pub drafted: Vec<CardId>,
 }
 
+impl Player {
+    /// The player's corporation and played cards, corporation first.
+    pub fn owned_cards(&self) -> impl Iterator<Item = CardId> + '_ {
+        self.corporation.iter().chain(self.played.iter()).copied()
+    }
+}
+
 /// What a player still has to decide.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 enum Pending {
@@ -318,16 +325,18 @@ pub struct Deal {
     pub options: GameOptions,
 }
 
-impl Game {
-    /// A new game from content and a deal: deals corporations and cards in generation order.
-    ///
-    /// # Errors
-    /// Unknown card names, a bad seat count, or a deck too small to deal.
-    pub fn new(content: Arc<Content>, deal: &Deal, seed: u64) -> Result<Game, Refusal> {
-        let n = deal.colors.len();
-        if !(1..=5).contains(&n) || deal.first >= n || deal.beginner.len() != n {
-            return Err("bad seats".into());
-        }
+/// The lookup tables a game builds from its content: every card (corporations, then projects)
+/// with its number by name, and every space's number by id with its neighbours' numbers.
+pub(crate) struct Tables {
+    pub cards: Vec<Card>,
+    pub by_name: HashMap<String, CardId>,
+    pub space_index: HashMap<String, usize>,
+    pub adjacent: Vec<Vec<usize>>,
+}
+
+impl Tables {
+    /// The tables of `content`.
+    pub fn of(content: &Content) -> Tables {
         let mut cards = content.corporations.clone();
         cards.extend(content.projects.iter().cloned());
         let by_name: HashMap<String, CardId> = cards
@@ -353,6 +362,31 @@ impl Game {
                     .collect()
             })
             .collect();
+        Tables {
+            cards,
+            by_name,
+            space_index,
+            adjacent,
+        }
+    }
+}
+
+impl Game {
+    /// A new game from content and a deal: deals corporations and cards in generation order.
+    ///
+    /// # Errors
+    /// Unknown card names, a bad seat count, or a deck too small to deal.
+    pub fn new(content: Arc<Content>, deal: &Deal, seed: u64) -> Result<Game, Refusal> {
+        let n = deal.colors.len();
+        if !(1..=5).contains(&n) || deal.first >= n || deal.beginner.len() != n {
+            return Err("bad seats".into());
+        }
+        let Tables {
+            cards,
+            by_name,
+            space_index,
+            adjacent,
+        } = Tables::of(&content);
         let lookup = |n: &String| {
             by_name
                 .get(n)
@@ -1686,14 +1720,7 @@ impl Game {
         let card = &cards[c];
         let n = self.colors.len();
         for q in 0..n {
-            let owned: Vec<CardId> = {
-                let pl = &self.players[q];
-                pl.corporation
-                    .iter()
-                    .chain(pl.played.iter())
-                    .copied()
-                    .collect()
-            };
+            let owned: Vec<CardId> = self.players[q].owned_cards().collect();
             for o in owned {
                 for t in &cards[o].triggers {
                     if t.by == By::Owner && q != p {
@@ -1757,14 +1784,7 @@ impl Game {
         self.fire_cost(p, sp.cost)?;
         self.run_effects(p, &sp.effects, None)?;
         let cards = self.cards.clone();
-        let owned: Vec<CardId> = {
-            let pl = &self.players[p];
-            pl.corporation
-                .iter()
-                .chain(pl.played.iter())
-                .copied()
-                .collect()
-        };
+        let owned: Vec<CardId> = self.players[p].owned_cards().collect();
         for o in owned {
             for t in &cards[o].triggers {
                 if let Event::StandardProjectExcept(except) = &t.when {
@@ -1779,14 +1799,7 @@ impl Game {
 
     fn fire_cost(&mut self, p: usize, cost: i32) -> Result<(), Refusal> {
         let cards = self.cards.clone();
-        let owned: Vec<CardId> = {
-            let pl = &self.players[p];
-            pl.corporation
-                .iter()
-                .chain(pl.played.iter())
-                .copied()
-                .collect()
-        };
+        let owned: Vec<CardId> = self.players[p].owned_cards().collect();
         for o in owned {
             for t in &cards[o].triggers {
                 if let Event::CostAtLeast(min) = t.when {
@@ -2718,14 +2731,7 @@ impl Game {
         let on_mars = self.on_mars(space);
         let n = self.colors.len();
         for q in 0..n {
-            let owned: Vec<CardId> = {
-                let pl = &self.players[q];
-                pl.corporation
-                    .iter()
-                    .chain(pl.played.iter())
-                    .copied()
-                    .collect()
-            };
+            let owned: Vec<CardId> = self.players[q].owned_cards().collect();
             for o in owned {
                 for t in &cards[o].triggers {
                     if t.by == By::Owner && q != p {

@@ -4,7 +4,7 @@
 //! state saved on other content is refused, saying where they differ; every number that points
 //! into the content or at a seat is checked, and amounts are bounded, before a game is built.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
 use orrery_core::rng::Rng;
@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::playable::Picking;
-use super::{CardId, Decision, Game, Pending, Phase, Player, Then, Tile};
+use super::{CardId, Decision, Game, Pending, Phase, Player, Tables, Then, Tile};
 use crate::content::{Content, GameOptions};
 
 /// The version of the saved form this build writes and reads.
@@ -130,35 +130,12 @@ pub fn from_value(content: Arc<Content>, value: Value) -> Result<Game, String> {
     }
     let saved: Saved = serde_json::from_value(value).map_err(|e| e.to_string())?;
     fits(&saved, &content)?;
-    let cards: Vec<_> = content
-        .corporations
-        .iter()
-        .chain(&content.projects)
-        .cloned()
-        .collect();
-    let by_name: HashMap<String, CardId> = cards
-        .iter()
-        .enumerate()
-        .map(|(i, c)| (c.name.clone(), i))
-        .collect();
-    let space_index: HashMap<String, usize> = content
-        .map
-        .spaces
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (s.id.clone(), i))
-        .collect();
-    let adjacent = content
-        .map
-        .spaces
-        .iter()
-        .map(|s| {
-            s.adjacent
-                .iter()
-                .filter_map(|a| space_index.get(a).copied())
-                .collect()
-        })
-        .collect();
+    let Tables {
+        cards,
+        by_name,
+        space_index,
+        adjacent,
+    } = Tables::of(&content);
     Ok(Game {
         content,
         cards: Arc::new(cards),
