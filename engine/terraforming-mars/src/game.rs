@@ -21,6 +21,8 @@ use crate::notation::{Kvs, Step};
 
 mod legal;
 mod playable;
+#[cfg(test)]
+mod rules_tests;
 pub mod saved;
 mod view;
 
@@ -2086,12 +2088,14 @@ impl Game {
                 }
             }
             Effect::RemoveFromAny(cr) => {
-                let able = self.cards_with(p, &cr.kind, cr.count);
+                // Up to `count`: a card holding fewer loses what it holds.
+                let able = self.cards_with(p, &cr.kind, 1);
                 match able.len() {
                     0 => return Ok(None),
                     1 => {
                         let (q, c) = able[0];
-                        *self.players[q].card_res.entry(c).or_insert(0) -= cr.count;
+                        let held = self.players[q].card_res.entry(c).or_insert(0);
+                        *held -= cr.count.min(*held);
                         return Ok(None);
                     }
                     _ => {}
@@ -2507,10 +2511,36 @@ impl Game {
                 if card.kind == CardType::Event || !card.tags.iter().any(|t| t == tag) {
                     return false;
                 }
-                let effects = production_of(card);
+                let effects = self.production_box(p, *c);
                 !effects.is_empty() && self.can_do_all(p, &effects, Some(*c))
             })
             .collect()
+    }
+
+    /// The production changes card `c` of player `p` made when played (its production box):
+    /// those among its effects, and the production a tile it placed got from its space's
+    /// printed bonus (Mining Area and Mining Rights: the steel or titanium of their space).
+    fn production_box(&self, p: usize, c: CardId) -> Vec<Effect> {
+        let card = self.card(c);
+        let mut effects = production_of(card);
+        let from_bonus = card.play.iter().find_map(|e| match e {
+            Effect::Place(pl) => pl.then.iter().find_map(|t| match t {
+                Effect::ProductionFromBonus(rs) => Some(rs),
+                _ => None,
+            }),
+            _ => None,
+        });
+        if let (Some(rs), Some(space)) = (from_bonus, self.tile_of_card(p, c)) {
+            let bonus = &self.content.map.spaces[space].bonus;
+            if let Some(r) = bonus
+                .iter()
+                .filter(|b| rs.contains(b))
+                .find_map(|b| Res::from_key(b))
+            {
+                effects.push(Effect::Production(BTreeMap::from([(r, 1)])));
+            }
+        }
+        effects
     }
 
     fn cards_holding_kind_in(&self, p: usize, effects: &[Effect]) -> Vec<CardId> {
@@ -2936,7 +2966,7 @@ impl Game {
                 if !self.copyable(p, &tag).contains(&c) {
                     return Err(format!("{} has no production to copy", names[0]));
                 }
-                let effects = production_of(self.card(c));
+                let effects = self.production_box(p, c);
                 self.run_effects(p, &effects, Some(c))
             }
             (Pending::RemovePlants(n), Step::Option(title, _)) => {
@@ -2975,17 +3005,15 @@ impl Game {
             (Pending::RemoveFrom { kind, count, to }, Step::Cards(names)) if names.len() == 1 => {
                 let c = self.card_id(&names[0])?;
                 let owner = (0..self.colors.len())
-                    .find(|q| {
-                        self.players[*q]
-                            .card_res
-                            .get(&c)
-                            .is_some_and(|v| *v >= count)
-                    })
+                    .find(|q| self.players[*q].card_res.get(&c).is_some_and(|v| *v >= 1))
                     .ok_or_else(|| format!("{} holds no {kind}", names[0]))?;
-                if self.card(c).resource.as_deref() != Some(kind.as_str()) {
-                    return Err(format!("{} holds no {kind}", names[0]));
+                if self.card(c).resource.as_deref() != Some(kind.as_str())
+                    || !self.cards_with(p, &kind, 1).contains(&(owner, c))
+                {
+                    return Err(format!("{} holds no {kind} that may be removed", names[0]));
                 }
-                *self.players[owner].card_res.entry(c).or_insert(0) -= count;
+                let held = self.players[owner].card_res.entry(c).or_insert(0);
+                *held -= count.min(*held);
                 let _ = to;
                 Ok(())
             }
@@ -3085,6 +3113,65 @@ impl Game {
                 }
             }
         })
+    }
+
+    /// The VP each of `seat`'s owned cards (corporation first, then played cards in order)
+    /// brings now, as scoring counts it: printed VP, VP per resource on the card, per tag or
+    /// per tile. Cards without VP are left out; the numbers add up to the score's `cards`.
+    pub fn card_vps(&self, seat: usize) -> Vec<(CardId, i32)> {
+        let Some(pl) = self.players.get(seat) else {
+            return Vec::new();
+        };
+        pl.owned_cards()
+            .filter_map(|c| self.card_vp(seat, c).map(|v| (c, v)))
+            .collect()
+    }
+
+    /// The cards `seat` can see as its own to choose from now, each once: the corporations
+    /// and project cards dealt to it, its hand and played cards, the cards it drafts from or
+    /// drafted, and those offered in a choice waiting for it (research, cards drawn to keep
+    /// or buy).
+    pub fn cards_before(&self, seat: usize) -> Vec<CardId> {
+        let Some(pl) = self.players.get(seat) else {
+            return Vec::new();
+        };
+        let mut out: Vec<CardId> = Vec::new();
+        out.extend(self.dealt_corps.get(seat).into_iter().flatten());
+        out.extend(self.dealt_cards.get(seat).into_iter().flatten());
+        out.extend(pl.owned_cards());
+        out.extend(&pl.hand);
+        out.extend(&pl.draft_hand);
+        out.extend(&pl.drafted);
+        if let Some(Some((corp, kept))) = self.initial.get(seat) {
+            out.push(*corp);
+            out.extend(kept);
+        }
+        for d in self.queue.iter().filter(|d| d.player == seat) {
+            match &d.what {
+                Pending::Research(cs) | Pending::Keep(cs, _) | Pending::BuyCards(cs) => {
+                    out.extend(cs);
+                }
+                Pending::Pay { then, .. } => {
+                    if let Then::Research(keep, drop) = &**then {
+                        out.extend(keep.iter().chain(drop));
+                    }
+                }
+                _ => {}
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The state of `seat`, if there is such a seat.
+    pub fn player(&self, seat: usize) -> Option<&Player> {
+        self.players.get(seat)
+    }
+
+    /// Whether card `c` is a corporation (else a project card).
+    pub fn is_corporation(&self, c: CardId) -> bool {
+        self.card(c).kind == CardType::Corporation
     }
 
     /// The VP breakdown of a seat, as the engine reports it.

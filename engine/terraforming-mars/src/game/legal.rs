@@ -362,8 +362,8 @@ impl Game {
                 .into_iter()
                 .map(|c| one(Step::Cards(vec![self.card(c).name.clone()])))
                 .collect(),
-            Pending::RemoveFrom { kind, count, .. } => self
-                .cards_with(p, kind, *count)
+            Pending::RemoveFrom { kind, .. } => self
+                .cards_with(p, kind, 1)
                 .into_iter()
                 .map(|(_, c)| one(Step::Cards(vec![self.card(c).name.clone()])))
                 .collect(),
