@@ -68,6 +68,9 @@ pub struct Study {
 struct ItemCounts {
     /// Games it was on offer in.
     games: u64,
+    /// Player-games it was on offer to the seat in (0 in older files).
+    #[serde(default)]
+    seats_offered: u64,
     /// Player-games that took it.
     takers: u64,
     /// Of those, won.
@@ -356,8 +359,13 @@ pub fn study_charts_svg(studies: &[(String, serde_json::Value)]) -> Result<Strin
                     .collect()
             };
         let taken = per_item(&|s, t| {
-            let players = s.config.players.unwrap_or(s.seats.len() as u64);
-            as_tally(t.games.saturating_mul(players), t.takers)
+            let offered = if t.seats_offered > 0 {
+                t.seats_offered
+            } else {
+                let players = s.config.players.unwrap_or(s.seats.len() as u64);
+                t.games.saturating_mul(players)
+            };
+            as_tally(offered, t.takers)
         });
         let won = per_item(&|_, t| as_tally(t.takers, t.taker_wins));
         for (heading, rows, line) in [

@@ -1,7 +1,10 @@
 //! `orrery compare A.json B.json`: two studies played on the same seeds and line-ups (say, the
 //! base game and a variant), paired game by game: per faction the difference B − A in win
 //! rate and in mean VP, each with its 95% interval and a two-sided p-value of a paired t-test.
-//! Studies that do not pair are refused, naming what differs.
+//! Studies that do not pair are refused, naming what differs. Items the studies tally (Gaia
+//! Project's tiles, Terraforming Mars' corporations and cards) are set side by side over the
+//! whole studies (not paired): how often the seats they were on offer to took them, how those
+//! seats fared and the VP each brought.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -10,7 +13,10 @@ use std::process::ExitCode;
 use serde::Serialize;
 
 use crate::render::svg::{document_start, text, Tag};
-use crate::study::{GameOutcome, Study};
+use crate::study::{GameOutcome, ItemTally, Study};
+
+/// Items the table shows.
+const ITEM_ROWS: usize = 12;
 
 /// The format tag of `compare --json`.
 pub const FORMAT: &str = "orrery-compare/1";
@@ -81,6 +87,63 @@ pub struct FactionDiff {
     pub vp_diff: Paired,
 }
 
+/// One item over the two studies, A then B.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ItemDiff {
+    /// Player-games it was on offer to the seat in.
+    pub offered: [u64; 2],
+    /// Player-games whose seat took it.
+    pub takers: [u64; 2],
+    /// `takers / offered`.
+    pub take_rate: [f64; 2],
+    /// The win rate of the seats that took it.
+    pub win_rate: [f64; 2],
+    /// Mean VP it brought a seat that took it.
+    pub vp_per_take: [f64; 2],
+    /// The two-proportion z of the change in take rate (0 when either study never offered
+    /// it, or neither or both always took it).
+    pub take_z: f64,
+}
+
+impl ItemDiff {
+    fn of(a: Option<&ItemTally>, b: Option<&ItemTally>, players: u64) -> ItemDiff {
+        let zero = ItemTally::default();
+        let (a, b) = (a.unwrap_or(&zero), b.unwrap_or(&zero));
+        let offered = |t: &ItemTally| {
+            if t.seats_offered > 0 {
+                t.seats_offered
+            } else {
+                t.games.saturating_mul(players)
+            }
+        };
+        let n = [offered(a), offered(b)];
+        let pooled = (a.takers + b.takers) as f64 / (n[0] + n[1]).max(1) as f64;
+        let se = if n[0] == 0 || n[1] == 0 {
+            0.0
+        } else {
+            (pooled * (1.0 - pooled) * (1.0 / n[0] as f64 + 1.0 / n[1] as f64)).sqrt()
+        };
+        let rate = [a.take_rate(players).0, b.take_rate(players).0];
+        ItemDiff {
+            take_z: if se > 0.0 {
+                (rate[1] - rate[0]) / se
+            } else {
+                0.0
+            },
+            offered: n,
+            takers: [a.takers, b.takers],
+            take_rate: rate,
+            win_rate: [a.win_rate().0, b.win_rate().0],
+            vp_per_take: [a.vp_per_taker(), b.vp_per_taker()],
+        }
+    }
+
+    /// B − A in take rate.
+    pub fn take_change(&self) -> f64 {
+        self.take_rate[1] - self.take_rate[0]
+    }
+}
+
 /// Which difference of a faction a chart panel draws.
 type Pick = fn(&FactionDiff) -> Paired;
 
@@ -101,6 +164,9 @@ pub struct Comparison {
     pub factions: BTreeMap<String, FactionDiff>,
     /// Every seat together (VP only says something: wins add up to the games).
     pub all_seats: FactionDiff,
+    /// Per item kind and id, over the whole studies (absent when neither tallies items).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub items: BTreeMap<String, BTreeMap<String, ItemDiff>>,
 }
 
 /// Pairs two studies game by game, or says why they do not pair.
@@ -204,6 +270,19 @@ pub fn compare(names: [String; 2], a: &Study, b: &Study) -> Result<Comparison, S
         }
     };
     let paired = pairs.len() as u64;
+    let players = a.seats.len() as u64;
+    let mut items: BTreeMap<String, BTreeMap<String, ItemDiff>> = BTreeMap::new();
+    for (kind, ids) in a.items.iter().chain(&b.items) {
+        for id in ids.keys() {
+            let in_a = a.items.get(kind).and_then(|m| m.get(id));
+            let in_b = b.items.get(kind).and_then(|m| m.get(id));
+            items
+                .entry(kind.clone())
+                .or_default()
+                .entry(id.clone())
+                .or_insert_with(|| ItemDiff::of(in_a, in_b, players));
+        }
+    }
     Ok(Comparison {
         format: FORMAT,
         variants: [ca.variants.clone(), cb.variants.clone()],
@@ -212,6 +291,7 @@ pub fn compare(names: [String; 2], a: &Study, b: &Study) -> Result<Comparison, S
         unpaired_games: ca.games.saturating_sub(paired),
         factions: per.iter().map(|(f, s)| (f.clone(), diff(s))).collect(),
         all_seats: diff(&all),
+        items,
     })
 }
 
@@ -282,6 +362,59 @@ impl Comparison {
         out.push_str(
             "Δ = B − A, seat by seat on the same seed; 95% CI and p of a paired t-test.\n",
         );
+        out.push_str(&self.items_table(ITEM_ROWS));
+        out
+    }
+
+    /// The `n` items whose take rate changed most surely (by the change's z), side by side.
+    fn items_table(&self, n: usize) -> String {
+        let mut rows: Vec<(&str, &str, &ItemDiff)> = self
+            .items
+            .iter()
+            .flat_map(|(k, ids)| ids.iter().map(move |(id, d)| (k.as_str(), id.as_str(), d)))
+            .collect();
+        if rows.is_empty() {
+            return String::new();
+        }
+        rows.sort_by(|x, y| {
+            y.2.take_z
+                .abs()
+                .total_cmp(&x.2.take_z.abs())
+                .then((x.0, x.1).cmp(&(y.0, y.1)))
+        });
+        let mut out = format!(
+            "\n{:<34} {:>9} {:>7} {:>7} {:>7} {:>5} {:>7} {:>7} {:>7} {:>7}\n",
+            "items: take% changed most",
+            "offer A/B",
+            "take%A",
+            "take%B",
+            "Δtake",
+            "z",
+            "win%A",
+            "win%B",
+            "VP/t A",
+            "VP/t B"
+        );
+        for (kind, id, d) in rows.iter().take(n) {
+            out.push_str(&format!(
+                "{:<34} {:>9} {:>6.1}% {:>6.1}% {:>+6.1}% {:>+5.1} {:>6.1}% {:>6.1}% {:>7.1} {:>7.1}\n",
+                format!("{kind} {id}"),
+                format!("{}/{}", d.offered[0], d.offered[1]),
+                100.0 * d.take_rate[0],
+                100.0 * d.take_rate[1],
+                100.0 * d.take_change(),
+                d.take_z,
+                100.0 * d.win_rate[0],
+                100.0 * d.win_rate[1],
+                d.vp_per_take[0],
+                d.vp_per_take[1],
+            ));
+        }
+        out.push_str(&format!(
+            "(whole studies, not paired: take% of the seats it was on offer to, z of its change, \
+             win% and VP of those that took it; {} items in all in `--json`)\n",
+            rows.len()
+        ));
         out
     }
 

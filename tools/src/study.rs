@@ -194,6 +194,10 @@ fn gaia_project() -> String {
 pub struct ItemTally {
     /// Games in which it was on offer.
     pub games: u64,
+    /// Player-games in which it was on offer to the seat (a card dealt or drawn to it); 0 in
+    /// studies written before this was kept.
+    #[serde(default)]
+    pub seats_offered: u64,
     /// Times it was taken (or scored), all seats.
     pub taken: u64,
     /// Player-games in which the seat took it at least once.
@@ -212,7 +216,17 @@ impl ItemTally {
     pub fn merge(&mut self, other: &ItemTally, what: &str) -> Result<(), String> {
         let over = |field: &str| format!("{what}: {field} overflows when merged");
         let mut sum = self.clone();
-        add_fields!(sum, other, over, games, taken, takers, taker_wins, vp);
+        add_fields!(
+            sum,
+            other,
+            over,
+            games,
+            seats_offered,
+            taken,
+            takers,
+            taker_wins,
+            vp
+        );
         for (k, n) in &other.by_faction {
             let c = sum.by_faction.entry(k.clone()).or_default();
             *c = c.checked_add(*n).ok_or_else(|| over("by_faction"))?;
@@ -231,6 +245,18 @@ impl ItemTally {
             return Err(format!(
                 "{what}: on offer in {} games of {games}",
                 self.games
+            ));
+        }
+        if u128::from(self.seats_offered) > seat_games {
+            return Err(format!(
+                "{what}: on offer to {} seats in {} player-games",
+                self.seats_offered, seat_games
+            ));
+        }
+        if self.seats_offered > 0 && self.takers > self.seats_offered {
+            return Err(format!(
+                "{what}: {} takers of {} seats it was on offer to",
+                self.takers, self.seats_offered
             ));
         }
         if u128::from(self.takers) > seat_games {
@@ -264,6 +290,18 @@ impl ItemTally {
     /// The win rate of the seats that took it, with its 95% Wilson interval.
     pub fn win_rate(&self) -> (f64, f64, f64) {
         wilson(self.taker_wins, self.takers)
+    }
+
+    /// The share of the seats it was on offer to that took it, with its 95% Wilson interval
+    /// (studies written before offers to seats were kept: of every seat of the games it was
+    /// on offer in).
+    pub fn take_rate(&self, players: u64) -> (f64, f64, f64) {
+        let offered = if self.seats_offered > 0 {
+            self.seats_offered
+        } else {
+            self.games.saturating_mul(players)
+        };
+        wilson(self.takers, offered)
     }
 
     /// Mean VP it brought a seat that took it.
@@ -682,6 +720,7 @@ impl Study {
                 if offered.insert((item.kind.clone(), item.id.clone())) {
                     t.games += 1;
                 }
+                t.seats_offered += 1;
                 t.vp += i64::from(item.vp);
                 if item.taken > 0 {
                     t.taken += u64::from(item.taken);
@@ -706,10 +745,11 @@ impl Study {
 
     /// One CSV row per faction, bot and seat, then one per item: for an item, `games` and
     /// `wins` are the player-games that took it and won, `mean_vp` the VP it brought each,
-    /// `offered` the games it was on offer in and `taken` the times it was taken.
+    /// `offered` the games it was on offer in, `taken` the times it was taken and
+    /// `seats_offered` the player-games it was on offer to the seat in.
     pub fn to_csv(&self) -> String {
         let mut out = String::from(
-            "group,id,games,wins,win_rate,win_low,win_high,mean_vp,median_vp,offered,taken\n",
+            "group,id,games,wins,win_rate,win_low,win_high,mean_vp,median_vp,offered,taken,seats_offered\n",
         );
         let rows = self
             .factions
@@ -725,7 +765,7 @@ impl Study {
         for (group, id, t) in rows {
             let (p, lo, hi) = t.win_rate();
             out.push_str(&format!(
-                "{group},{id},{},{},{p:.4},{lo:.4},{hi:.4},{:.2},{:.1},,\n",
+                "{group},{id},{},{},{p:.4},{lo:.4},{hi:.4},{:.2},{:.1},,,\n",
                 t.games,
                 t.wins,
                 t.mean_vp(),
@@ -735,12 +775,13 @@ impl Study {
         for (kind, id, t) in self.item_rows() {
             let (p, lo, hi) = t.win_rate();
             out.push_str(&format!(
-                "{kind},{id},{},{},{p:.4},{lo:.4},{hi:.4},{:.2},,{},{}\n",
+                "{kind},{id},{},{},{p:.4},{lo:.4},{hi:.4},{:.2},,{},{},{}\n",
                 t.takers,
                 t.taker_wins,
                 t.vp_per_taker(),
                 t.games,
-                t.taken
+                t.taken,
+                t.seats_offered
             ));
         }
         out
@@ -772,20 +813,22 @@ impl Study {
                 .then((a.0, a.1).cmp(&(b.0, b.1)))
         });
         let mut out = String::new();
+        let players = self.seats.len() as u64;
         let header = |title: &str| {
             format!(
-                "{title:<30} {:>6} {:>6} {:>6} {:>7} {:>15} {:>7}\n",
-                "offer", "taken", "takers", "win%", "95% CI", "VP/take"
+                "{title:<34} {:>6} {:>6} {:>6} {:>6} {:>7} {:>15} {:>7}\n",
+                "offer", "taken", "takers", "take%", "win%", "95% CI", "VP/take"
             )
         };
         let row = |(kind, id, t): &(&str, &str, &ItemTally)| {
             let (p, lo, hi) = t.win_rate();
             format!(
-                "{:<30} {:>6} {:>6} {:>6} {:>6.1}% {:>15} {:>7.1}\n",
+                "{:<34} {:>6} {:>6} {:>6} {:>5.1}% {:>6.1}% {:>15} {:>7.1}\n",
                 format!("{kind} {id}"),
                 t.games,
                 t.taken,
                 t.takers,
+                100.0 * t.take_rate(players).0,
                 100.0 * p,
                 format!("{:.1}–{:.1}%", 100.0 * lo, 100.0 * hi),
                 t.vp_per_taker()
@@ -808,7 +851,15 @@ impl Study {
             .filter(|(_, _, t)| t.takers == 0)
             .map(|(kind, id, t)| format!("{kind} {id} (offered in {})", t.games))
             .collect();
-        if !never.is_empty() {
+        // A game with hundreds of items (cards) names the first few.
+        const NAMED: usize = 12;
+        if never.len() > NAMED {
+            out.push_str(&format!(
+                "never taken: {}, … and {} more\n",
+                never[..NAMED].join(", "),
+                never.len() - NAMED
+            ));
+        } else if !never.is_empty() {
             out.push_str(&format!("never taken: {}\n", never.join(", ")));
         }
         out.push_str("(every item in the JSON and CSV; `orrery chart` draws them)\n\n");

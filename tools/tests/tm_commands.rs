@@ -365,3 +365,150 @@ fn render_draws_mars_from_a_log_or_a_saved_state() {
     let out = run(&["render", log.to_str().unwrap(), "--move", "100000"]);
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// A Terraforming Mars study of random two-player games on seed 9, with `extra` arguments.
+fn tm_study(path: &std::path::Path, games: &str, extra: &[&str]) -> Value {
+    let mut args = vec![
+        "simulate",
+        "--game",
+        "terraforming-mars",
+        "--players",
+        "2",
+        "--bots",
+        "random",
+        "--games",
+        games,
+        "--seed",
+        "9",
+        "--jobs",
+        "1",
+        "--out",
+        path.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    succeeded(&run(&args));
+    read(path)
+}
+
+#[test]
+fn studies_tally_corporations_and_cards_and_an_errata_shows_in_compare() {
+    let dir = scratch("tm-study");
+    let s = |p: &PathBuf| p.to_str().unwrap().to_owned();
+    let base = dir.join("base.json");
+    let v = tm_study(&base, "24", &[]);
+    let games = v["games"].as_u64().expect("games");
+    assert_eq!(games, 24);
+    // One corporation played a seat, of the two dealt to it.
+    let corps = v["items"]["corporation"].as_object().expect("corporations");
+    let sum = |field: &str| -> u64 { corps.values().map(|t| t[field].as_u64().expect("n")).sum() };
+    assert_eq!(sum("takers"), games * 2);
+    assert_eq!(sum("seats_offered"), games * 2 * 2);
+    // A corporation's takers are the seats that played it, as the faction tallies say.
+    for (name, t) in corps {
+        let played = v["factions"][name]["games"].as_u64().unwrap_or(0);
+        assert_eq!(t["takers"].as_u64(), Some(played), "{name}");
+    }
+    // Cards' VP add up to the seats' card VP.
+    let projects = v["items"]["project"].as_object().expect("projects");
+    let card_vp: i64 = projects
+        .values()
+        .chain(corps.values())
+        .map(|t| t["vp"].as_i64().expect("vp"))
+        .sum();
+    let source: i64 = v["factions"]
+        .as_object()
+        .expect("factions")
+        .values()
+        .map(|t| t["vp_by_source"]["cards"].as_i64().unwrap_or(0))
+        .sum();
+    assert_eq!(card_vp, source);
+    assert!(projects.len() > 100, "{} cards met", projects.len());
+
+    // The table names cards, the CSV holds one row per card, the chart draws them.
+    let table = succeeded(&run(&[
+        "simulate",
+        "--game",
+        "terraforming-mars",
+        "--players",
+        "2",
+        "--bots",
+        "random",
+        "--games",
+        "4",
+        "--seed",
+        "9",
+        "--jobs",
+        "1",
+    ]));
+    assert!(table.contains("items: takers win most"), "{table}");
+    assert!(table.contains("project "), "{table}");
+    let csv = dir.join("base.csv");
+    succeeded(&run(&[
+        "simulate",
+        "--game",
+        "terraforming-mars",
+        "--players",
+        "2",
+        "--bots",
+        "random",
+        "--games",
+        "4",
+        "--seed",
+        "9",
+        "--jobs",
+        "1",
+        "--out",
+        &s(&csv),
+    ]));
+    let csv = fs::read_to_string(&csv).expect("csv");
+    assert!(csv.lines().filter(|l| l.starts_with("project,")).count() > 50);
+    assert!(csv.lines().any(|l| l.starts_with("corporation,")));
+    let svg = succeeded(&run(&["chart", &s(&base)]));
+    assert!(svg.contains("corporation "), "the chart draws corporations");
+
+    // Shards merged are the whole study.
+    let a = dir.join("a.json");
+    let b = dir.join("b.json");
+    tm_study(&a, "24", &["--shard", "1/2"]);
+    tm_study(&b, "24", &["--shard", "2/2"]);
+    let merged = dir.join("merged.json");
+    succeeded(&run(&["merge", &s(&a), &s(&b), "--out", &s(&merged)]));
+    let m = read(&merged);
+    assert_eq!(m["items"], v["items"]);
+    assert_eq!(m["factions"], v["factions"]);
+
+    // An errata making a card free: on the same seeds, its take rate goes up, and `compare`
+    // shows it.
+    let overlay = dir.join("cheap.yaml");
+    fs::write(
+        &overlay,
+        "name: cheap-soletta\ndescription: Soletta costs nothing.\nchanges:\n  - set: {kind: project, id: Soletta, path: cost, value: 0}\n",
+    )
+    .expect("written");
+    let cheap = dir.join("cheap.json");
+    let w = tm_study(&cheap, "24", &["--variant", &s(&overlay)]);
+    let rate = |v: &Value| {
+        let t = &v["items"]["project"]["Soletta"];
+        t["takers"].as_f64().unwrap_or(0.0) / t["seats_offered"].as_f64().expect("offered")
+    };
+    assert!(rate(&w) > rate(&v), "{} then {}", rate(&v), rate(&w));
+    let c: Value = serde_json::from_str(&succeeded(&run(&[
+        "compare",
+        &s(&base),
+        &s(&cheap),
+        "--json",
+    ])))
+    .expect("json");
+    let d = &c["items"]["project"]["Soletta"];
+    assert!(
+        (d["take_rate"][0].as_f64().unwrap() - rate(&v)).abs() < 1e-9,
+        "{d}"
+    );
+    assert!(
+        (d["take_rate"][1].as_f64().unwrap() - rate(&w)).abs() < 1e-9,
+        "{d}"
+    );
+    assert!(d["take_z"].as_f64().unwrap() > 0.0, "{d}");
+    let table = succeeded(&run(&["compare", &s(&base), &s(&cheap)]));
+    assert!(table.contains("items: take% changed most"), "{table}");
+}

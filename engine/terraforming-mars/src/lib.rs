@@ -10,6 +10,7 @@ pub mod check;
 pub mod conformance;
 pub mod content;
 pub mod game;
+pub mod items;
 pub mod module;
 pub mod notation;
 pub mod record;

@@ -11,7 +11,7 @@ use orrery_core::content::kinds::KindTable;
 use orrery_core::content::provenance::Provenance;
 use orrery_core::diagnostics::Diagnostic;
 use orrery_core::files::{ContentFiles, OverlaySource};
-use orrery_core::game_module::{GameModule, Scribe, Start};
+use orrery_core::game_module::{GameModule, ItemLedger, Scribe, Start};
 use orrery_core::rng::Rng;
 use serde_json::{json, Value};
 
@@ -119,6 +119,12 @@ impl GameModule for Game {
 
     fn winners(&self) -> Vec<usize> {
         Game::winners(self)
+    }
+
+    /// Corporations and project cards: each seat's met, played and the VP they brought
+    /// ([`crate::items`]).
+    fn item_ledger(&self) -> Box<dyn ItemLedger<Self>> {
+        Box::new(crate::items::CardLedger::default())
     }
 
     fn log(&self, lines: &[String], stack: &Value) -> Value {
