@@ -3132,36 +3132,46 @@ impl Game {
     /// drafted, and those offered in a choice waiting for it (research, cards drawn to keep
     /// or buy).
     pub fn cards_before(&self, seat: usize) -> Vec<CardId> {
-        let Some(pl) = self.players.get(seat) else {
-            return Vec::new();
-        };
         let mut out: Vec<CardId> = Vec::new();
-        out.extend(self.dealt_corps.get(seat).into_iter().flatten());
-        out.extend(self.dealt_cards.get(seat).into_iter().flatten());
-        out.extend(pl.owned_cards());
-        out.extend(&pl.hand);
-        out.extend(&pl.draft_hand);
-        out.extend(&pl.drafted);
+        self.each_card_before(seat, |c| out.push(c));
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Calls `f` on each of [`Game::cards_before`] without gathering them (a card may come
+    /// more than once).
+    pub fn each_card_before(&self, seat: usize, mut f: impl FnMut(CardId)) {
+        let Some(pl) = self.players.get(seat) else {
+            return;
+        };
+        let lists = [
+            self.dealt_corps.get(seat).map_or(&[][..], Vec::as_slice),
+            self.dealt_cards.get(seat).map_or(&[][..], Vec::as_slice),
+            &pl.played,
+            &pl.hand,
+            &pl.draft_hand,
+            &pl.drafted,
+        ];
+        lists.iter().flat_map(|l| l.iter()).for_each(|c| f(*c));
+        pl.corporation.into_iter().for_each(&mut f);
         if let Some(Some((corp, kept))) = self.initial.get(seat) {
-            out.push(*corp);
-            out.extend(kept);
+            f(*corp);
+            kept.iter().for_each(|c| f(*c));
         }
         for d in self.queue.iter().filter(|d| d.player == seat) {
             match &d.what {
                 Pending::Research(cs) | Pending::Keep(cs, _) | Pending::BuyCards(cs) => {
-                    out.extend(cs);
+                    cs.iter().for_each(|c| f(*c));
                 }
                 Pending::Pay { then, .. } => {
                     if let Then::Research(keep, drop) = &**then {
-                        out.extend(keep.iter().chain(drop));
+                        keep.iter().chain(drop).for_each(|c| f(*c));
                     }
                 }
                 _ => {}
             }
         }
-        out.sort_unstable();
-        out.dedup();
-        out
     }
 
     /// The state of `seat`, if there is such a seat.

@@ -20,16 +20,29 @@ pub const CORPORATION: &str = "corporation";
 /// The kind of a project card.
 pub const PROJECT: &str = "project";
 
-/// Every card each seat met so far.
+/// Every card each seat met so far, by card id.
 #[derive(Debug, Clone, Default)]
 pub struct CardLedger {
-    met: Vec<BTreeSet<CardId>>,
+    met: Vec<Vec<bool>>,
+}
+
+/// Marks `c` in `met`, growing it as needed.
+fn mark(met: &mut Vec<bool>, c: CardId) {
+    if met.len() <= c {
+        met.resize(c + 1, false);
+    }
+    met[c] = true;
 }
 
 impl CardLedger {
-    /// The cards `seat` met, seen before each part and now.
+    /// The cards `seat` met, seen before each part and now, in id order.
     fn met(&self, game: &Game, seat: usize) -> BTreeSet<CardId> {
-        let mut met = self.met.get(seat).cloned().unwrap_or_default();
+        let mut met: BTreeSet<CardId> = self
+            .met
+            .get(seat)
+            .into_iter()
+            .flat_map(|m| m.iter().enumerate().filter(|(_, x)| **x).map(|(c, _)| c))
+            .collect();
         met.extend(game.cards_before(seat));
         met
     }
@@ -39,10 +52,10 @@ impl ItemLedger<Game> for CardLedger {
     fn see(&mut self, game: &Game) {
         let seats = game.colors().len();
         if self.met.len() < seats {
-            self.met.resize_with(seats, BTreeSet::new);
+            self.met.resize_with(seats, Vec::new);
         }
         for (seat, met) in self.met.iter_mut().enumerate() {
-            met.extend(game.cards_before(seat));
+            game.each_card_before(seat, |c| mark(met, c));
         }
     }
 
