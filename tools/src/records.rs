@@ -315,14 +315,17 @@ fn load_stack_of<G: GameModule>(stack: Stack) -> Result<(Arc<G::Content>, Stack)
     Ok((Arc::new(content), stack))
 }
 
+/// The content a log is played on, its stack and the names of the overlays the log holds.
+type OnLog<C> = (Arc<C>, Stack, Vec<String>);
+
 /// The content a log of `G` is played on: the stack it names (or the command's), with the
-/// variants the log asks for ([`GameModule::log_variants`]); with whether the log holds an
-/// overlay of its own (then the game cannot be saved).
+/// variants the log asks for ([`GameModule::log_variants`]); with the names of the overlays
+/// the log holds itself (a game on one cannot be saved).
 fn log_content<G: GameModule>(
     args: &ContentArgs,
     log: &Path,
     value: &Value,
-) -> Result<(Arc<G::Content>, Stack, bool), ExitCode> {
+) -> Result<OnLog<G::Content>, ExitCode> {
     let refused = |e: String| {
         errln!("error: {}: {}", log.display(), crate::out::clean(&e));
         ExitCode::from(1)
@@ -336,7 +339,7 @@ fn log_content<G: GameModule>(
         let overlay = stack.source.overlay(&name).map_err(refused)?;
         stack.variants.push(Variant { name, overlay });
     }
-    let held = !wants.held.is_empty();
+    let held: Vec<String> = wants.held.iter().map(|(n, _)| n.clone()).collect();
     for (name, text) in wants.held {
         stack.variants.push(Variant {
             overlay: orrery_core::files::OverlaySource {
@@ -424,8 +427,8 @@ pub(crate) struct Opened<G> {
     pub lines: Vec<String>,
     /// The stack it is played on.
     pub stack: Stack,
-    /// Whether the stack holds an overlay the log wrote out (such a game is not saved).
-    pub held: bool,
+    /// The overlays of the stack that the log wrote out (a game on one is not saved).
+    pub held: Vec<String>,
 }
 
 /// Opens a log of `G` ([`GameModule::open_log`]) on the content it names; problems printed.
@@ -514,11 +517,10 @@ pub fn replay_as<G: GameModule>(
     if let Some(path) = save {
         // The stack is saved with the state, so `moves` finds it from any folder; an overlay
         // the log wrote out would not be found again.
-        let saved = if held {
-            Err(
-                "a game on an overlay its log holds (stored per-seat boards) cannot be saved yet"
-                    .into(),
-            )
+        let saved = if let Some(name) = held.first() {
+            Err(format!(
+                "a game on an overlay its log holds ({name}) cannot be saved yet"
+            ))
         } else {
             save_game_as(&stack, &game, path)
         };
