@@ -131,13 +131,8 @@ impl ContentArgs {
         Ok(stack)
     }
 
-    /// Loads the content with its overlays, stating the stack on stderr and printing problems;
-    /// returns the stack with it.
-    fn load_stacked(&self, defaults: &[&str]) -> Result<(Stack, Content), ExitCode> {
-        self.load_stacked_as::<Game>(defaults)
-    }
-
-    /// [`ContentArgs::load_stacked`] for the game `G`.
+    /// Loads the content of the game `G` with its overlays, stating the stack on stderr and
+    /// printing problems; returns the stack with it.
     fn load_stacked_as<G: GameModule>(
         &self,
         defaults: &[&str],
@@ -472,7 +467,7 @@ fn run_other_game(game: games::GameName, command: &Command) -> ExitCode {
         if let Some(code) = run_for::<Tm>(command, simulate::no_setups) {
             return code;
         }
-        if let Some(code) = run_over_trait::<Tm>(command) {
+        if let Some(code) = run_over_trait::<Tm>(command, interactive::neutral_board::<Tm>) {
             return code;
         }
     }
@@ -533,9 +528,12 @@ fn run_for<G: GameModule>(command: &Command, setups: simulate::SetupReader<G>) -
 }
 
 /// The commands written over [`GameModule`] that Gaia Project still runs its own way (its
-/// platform's records, its hooks, its map): `replay`, `moves`, `trace`, `play` and `render`;
-/// `None` for the others.
-fn run_over_trait<G: GameModule>(command: &Command) -> Option<ExitCode> {
+/// board drawing): `render`; and `replay`, `moves`, `trace` and `play` for every game, `draw`
+/// drawing the board for `play`'s `map`. `None` for the others.
+fn run_over_trait<G: GameModule>(
+    command: &Command,
+    draw: interactive::Draw<G>,
+) -> Option<ExitCode> {
     Some(match command {
         Command::Replay {
             content,
@@ -555,7 +553,7 @@ fn run_over_trait<G: GameModule>(command: &Command) -> Option<ExitCode> {
             until,
             json,
         } => trace::run_as::<G>(content, log, *until, *json),
-        Command::Play(args) => interactive::run_as::<G>(args),
+        Command::Play(args) => interactive::run_as::<G>(args, draw),
         Command::Render {
             content,
             log,
@@ -603,6 +601,11 @@ fn main() -> ExitCode {
     if let Some(code) = run_for::<Game>(&cli.command, simulate::gaia_setups) {
         return code;
     }
+    if !matches!(cli.command, Command::Render { .. }) {
+        if let Some(code) = run_over_trait::<Game>(&cli.command, interactive::gaia_board) {
+            return code;
+        }
+    }
     match cli.command {
         Command::Validate { .. }
         | Command::Schema { .. }
@@ -617,7 +620,6 @@ fn main() -> ExitCode {
             paths,
             verbose,
         } => records::conformance(&content, &paths, verbose),
-        Command::Play(args) => interactive::run(&args),
         Command::Train(args) => train::run::<Game>(&args),
         Command::Bench {
             content,
@@ -631,24 +633,6 @@ fn main() -> ExitCode {
             };
             bench::run(&content, &paths, json)
         }
-        Command::Replay {
-            content,
-            log,
-            until,
-            save_state,
-        } => records::replay(&content, &log, until, save_state.as_deref()),
-        Command::Moves {
-            content,
-            state,
-            json,
-            explain,
-        } => records::moves(&content, &state, json, explain),
-        Command::Trace {
-            content,
-            log,
-            until,
-            json,
-        } => trace::run(&content, &log, until, json),
         Command::Render {
             content,
             log,
@@ -664,6 +648,8 @@ fn main() -> ExitCode {
         ),
         Command::View { content, log, out } => pictures::view(&content, &log, out.as_deref()),
         Command::Compare { a, b, json, chart } => compare::run(&a, &b, json, chart.as_ref()),
+        // `replay`, `moves`, `trace` and `play`.
+        _ => unreachable!("run_over_trait runs the others"),
     }
 }
 

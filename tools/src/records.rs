@@ -1,4 +1,5 @@
-//! `conformance`, `replay` and `moves`: recorded and saved games against the engine.
+//! `conformance` (Gaia Project's recorded games against the engine), and `replay` and `moves`
+//! for every game over [`GameModule`]: logs and saved games read, played and listed.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -6,9 +7,9 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use orrery_core::files::{read_bounded, MAX_RECORD_BYTES, MAX_STATE_BYTES};
-use orrery_core::game_module::GameModule;
+use orrery_core::game_module::{Change, GameModule};
 use orrery_gp::content::Content;
-use orrery_gp::game::{Game, GameState};
+use orrery_gp::game::Game;
 use orrery_gp::record::{replay as replay_record, Record};
 use rayon::prelude::*;
 use serde_json::Value;
@@ -17,7 +18,7 @@ use crate::stack::{Stack, Variant};
 use crate::ContentArgs;
 
 /// The variant of the platform that recorded the conformance games.
-pub const PLATFORM_VARIANT: &str = "boardgamers";
+pub const PLATFORM_VARIANT: &str = orrery_gp::commands::PLATFORM_VARIANT;
 
 /// Every `*.json` file under `path` (or `path` itself), in path order.
 pub fn collect(path: &Path, out: &mut Vec<PathBuf>) {
@@ -65,7 +66,7 @@ pub(crate) struct RecordContent {
 }
 
 /// The name a record's stored per-seat boards go by in a stack.
-const STORED_BOARDS: &str = "stored-boards";
+const STORED_BOARDS: &str = orrery_gp::commands::STORED_BOARDS;
 
 impl RecordContent {
     pub(crate) fn new(args: &ContentArgs, defaults: &[&str]) -> Result<RecordContent, ExitCode> {
@@ -231,96 +232,9 @@ pub fn conformance(args: &ContentArgs, paths: &[PathBuf], verbose: bool) -> Exit
     }
 }
 
-/// Replays one log and prints the scores.
-pub fn replay(
-    args: &ContentArgs,
-    log: &Path,
-    until: Option<usize>,
-    save: Option<&Path>,
-) -> ExitCode {
-    let (record, content, stack) = match log_content(args, log) {
-        Ok(x) => x,
-        Err(code) => return code,
-    };
-    match replay_record(content, &record, until, false) {
-        Ok(game) => {
-            for (seat, vp) in game.scores().iter().enumerate() {
-                outln!("{} {vp}", game.seat_name(seat));
-            }
-            if let Some(path) = save {
-                if stack.variants.iter().any(|v| v.name == STORED_BOARDS) {
-                    errln!("error: a game on stored per-seat boards cannot be saved yet");
-                    return ExitCode::from(1);
-                }
-                // The stack is saved with the state, so `moves` finds it from any folder.
-                if let Err(e) = crate::stack::save_game(&stack, &game, path) {
-                    errln!("error: {e}");
-                    return ExitCode::from(1);
-                }
-            }
-            ExitCode::SUCCESS
-        }
-        Err((m, _)) => {
-            outln!("{}", crate::out::clean(&m.to_string()));
-            ExitCode::from(1)
-        }
-    }
-}
-
-/// Reads a saved game (`replay --save-state`, or a bare state) and loads the content it was
-/// played with: its saved stack, with any `--variant` on top. Problems are printed.
+/// Reads a Gaia Project saved game ([`load_saved_as`]).
 pub fn load_saved(args: &ContentArgs, state_file: &Path) -> Result<(Game, Stack), ExitCode> {
-    // The file itself refused: exit 1 (a stack that cannot be rebuilt stays a usage error).
-    let invalid = |msg: String| {
-        errln!("error: {}: {msg}", state_file.display());
-        ExitCode::from(1)
-    };
-    let text = read_bounded(state_file, MAX_STATE_BYTES, true)
-        .map_err(|e| invalid(format!("cannot read: {e}")))?;
-    orrery_core::unique_keys::check(&text)
-        .map_err(|e| invalid(format!("not a saved game: {e}")))?;
-    let value: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| invalid(format!("not JSON: {e}")))?;
-    // A saved game names its game (older saves: none, Gaia Project); only Gaia Project's
-    // states are played here.
-    if let Some(name) = value.get("game") {
-        let gaia = crate::games::GameName::GaiaProject.id();
-        match name.as_str() {
-            Some(n) if n == gaia => {}
-            Some(n) => {
-                return Err(crate::usage(format!(
-                    "{}: a saved game of {n}; only {gaia} games are played from saved states",
-                    state_file.display()
-                )))
-            }
-            None => return Err(invalid(format!("`game` is not a name: {name}"))),
-        }
-    }
-    // A saved game names its content stack (older saves: only the variants' names); a bare
-    // state names none.
-    let stack = match value.get("content") {
-        Some(saved) => {
-            let mut given = args.variants.clone();
-            let dir = crate::stack::folder_of(state_file);
-            Stack::from_saved(saved, args.content.as_deref(), &dir, &mut given)
-                .and_then(|s| args.finish_with(s, &[], &given))
-        }
-        None => {
-            let names: Vec<String> = value
-                .get("variants")
-                .and_then(|v| serde_json::from_value(v.clone()).ok())
-                .unwrap_or_default();
-            args.stack(&names.iter().map(String::as_str).collect::<Vec<_>>())
-        }
-    }
-    .map_err(|msg| crate::usage(format!("{}: {msg}", state_file.display())))?;
-    let state = value.get("state").cloned().unwrap_or(value);
-    let content = Arc::new(crate::load_stack(&stack)?);
-    // Resources labelled by code, or (saved before the labels) listed in content order.
-    let state: GameState = orrery_gp::game::saved::from_saved(&content, state)
-        .map_err(|e| invalid(format!("not a saved game: {e}")))?;
-    let game = Game::load(content, state).map_err(invalid)?;
-    Ok((game, stack))
+    load_saved_as::<Game>(args, state_file)
 }
 
 /// The variants a record is replayed with before any `--variant`: those it names (records of
@@ -334,110 +248,19 @@ pub(crate) fn record_defaults(named: &[String], platform: bool) -> Vec<String> {
     }
 }
 
-/// Reads a game log and loads the content it is replayed with (as `replay` does: the variants
-/// it names or the platform's, the `--variant`s, the record's own boards). Problems are printed.
+/// Reads a Gaia Project log and loads the content it is replayed with, as `replay` does
+/// ([`open_log_as`]). Problems are printed.
 pub fn load_log(args: &ContentArgs, log: &Path) -> Result<(Record, Arc<Content>), ExitCode> {
-    log_content(args, log).map(|(record, content, _)| (record, content))
-}
-
-/// [`load_log`], with the stack the content was loaded from (stated on stderr).
-fn log_content(args: &ContentArgs, log: &Path) -> Result<(Record, Arc<Content>, Stack), ExitCode> {
-    let (record, platform, named) = read_record(log).map_err(|e| {
-        errln!("error: {}: {e}", log.display());
+    let value = read_json(log, MAX_RECORD_BYTES, "a game log")?;
+    let record = orrery_gp::commands::read_log(&value).map_err(|e| {
+        errln!("error: {}: {}", log.display(), crate::out::clean(&e));
         ExitCode::from(1)
     })?;
-    // Records of `orrery simulate` carry their stack (older ones name their variants); the
-    // platform's records get its variant.
-    let mut contents = match &record.content {
-        Some(saved) => {
-            let mut given = args.variants.clone();
-            let stack = Stack::from_saved(
-                saved,
-                args.content.as_deref(),
-                &crate::stack::folder_of(log),
-                &mut given,
-            )
-            .and_then(|s| args.finish_with(s, &[], &given))
-            .map_err(|e| crate::usage(format!("{}: {e}", log.display())))?;
-            RecordContent::from_stack(stack)
-        }
-        None => {
-            let defaults = record_defaults(&named, platform);
-            let defaults: Vec<&str> = defaults.iter().map(String::as_str).collect();
-            RecordContent::new(args, &defaults)?
-        }
-    };
-    let (content, stack) = contents.for_record(&record).map_err(|e| {
-        errln!("error: {}: {e}", log.display());
-        ExitCode::from(1)
-    })?;
-    errln!("{}", stack.describe());
-    Ok((record, content, stack))
+    let (content, _, _) = log_content::<Game>(args, log, &value)?;
+    Ok((record, content))
 }
 
-/// Prints the legal next parts in a saved state (`replay --save-state`), as text or JSON;
-/// with `explain`, each with what it costs and gains the deciding seat (hooks applied).
-pub fn moves(args: &ContentArgs, state_file: &Path, json: bool, explain: bool) -> ExitCode {
-    let (game, stack) = match load_saved(args, state_file) {
-        Ok(g) => g,
-        Err(code) => return code,
-    };
-    let parts = game.legal_parts();
-    let seat = game.deciding_seat();
-    // What each part changes for the deciding seat, for the text: the part applied to a copy.
-    let changes: Vec<Option<Result<orrery_gp::game::part_delta::SeatDelta, String>>> = parts
-        .iter()
-        .map(|p| (explain && !json).then(|| game.part_delta(p).map_err(|e| e.0)))
-        .collect();
-    // Parts whose hooks failed are not listed; the first such errors are shown.
-    let hook_errors = game.hook_error_lines();
-    if json {
-        let out = serde_json::json!({
-            "content": stack.to_json(),
-            "hook_errors": hook_errors,
-            "seat": seat,
-            "player": seat.map(|s| game.seat_name(s)),
-            "decision": game.state.open.as_ref().or(game.state.queue.front()),
-            "parts": parts.iter().map(|p| {
-                let mut entry = serde_json::json!({
-                    "text": p.to_string(),
-                    "command": p,
-                });
-                if explain {
-                    // `change` (or `refused`), as the game explains the part.
-                    if let (Some(to), Value::Object(more)) = (entry.as_object_mut(), game.explain_part(p)) {
-                        to.extend(more);
-                    }
-                }
-                entry
-            }).collect::<Vec<_>>(),
-        });
-        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
-    } else {
-        match seat {
-            Some(s) => outln!(
-                "# {} to decide; {}",
-                game.seat_name(s),
-                crate::out::count(parts.len(), "legal part", "legal parts")
-            ),
-            None => outln!("# the game is over"),
-        }
-        for (p, change) in parts.iter().zip(&changes) {
-            match change {
-                Some(Ok(d)) => outln!("{p}  # {d}"),
-                Some(Err(e)) => outln!("{p}  # refused: {}", crate::out::clean(e)),
-                None => outln!("{p}"),
-            }
-        }
-        for line in &hook_errors {
-            outln!("# {line}");
-        }
-    }
-    ExitCode::SUCCESS
-}
-
-// The commands written once over `GameModule`: logs, saved games and listings of any game
-// that offers them (Gaia Project keeps its own, above, for its platform's records).
+// The commands written once over `GameModule`: logs, saved games and listings of every game.
 
 /// Reads a JSON file of a game (a log or a saved game) within `limit`; problems are printed
 /// (exit 1).
@@ -451,25 +274,37 @@ fn read_json(path: &Path, limit: u64, what: &str) -> Result<Value, ExitCode> {
     serde_json::from_str(&text).map_err(|e| invalid(format!("not JSON: {e}")))
 }
 
-/// The stack a file of `G` names (`content`, as [`Stack::saved`] writes it; the command's
-/// own stack when it names none), with the `--variant`s on top, loaded; stated on stderr,
-/// problems printed.
-fn file_content<G: GameModule>(
+/// The stack a file names (`content`, as [`Stack::saved`] writes it; the command's own
+/// stack when it names none, with the variants `defaults` gives under the `--variant`s).
+fn named_stack(
     args: &ContentArgs,
     file: &Path,
     value: &Value,
-) -> Result<(Arc<G::Content>, Stack), ExitCode> {
-    let stack = match value.get("content") {
+    defaults: impl FnOnce(&Stack) -> Result<Vec<String>, ExitCode>,
+) -> Result<Stack, ExitCode> {
+    let usage = |e: String| crate::usage(format!("{}: {e}", file.display()));
+    match value.get("content") {
         Some(saved) => {
             let mut given = args.variants.clone();
             let dir = crate::stack::folder_of(file);
             Stack::from_saved(saved, args.content.as_deref(), &dir, &mut given)
                 .and_then(|s| args.finish_with(s, &[], &given))
+                .map_err(usage)
         }
-        None => args.stack(&[]),
+        None => {
+            let source =
+                crate::source::ContentSource::resolve(args.content.as_deref()).map_err(usage)?;
+            let bare = Stack::new(source, &[]).map_err(usage)?;
+            let names = defaults(&bare)?;
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            args.finish(bare, &names).map_err(usage)
+        }
     }
-    .map_err(|e| crate::usage(format!("{}: {e}", file.display())))?
-    .for_game::<G>();
+}
+
+/// Loads a stack for `G`, stating it on stderr; problems are printed (exit 1).
+fn load_stack_of<G: GameModule>(stack: Stack) -> Result<(Arc<G::Content>, Stack), ExitCode> {
+    let stack = stack.for_game::<G>();
     errln!("{}", stack.describe());
     let content = stack.load_as::<G>().map_err(|diags| {
         for d in &diags {
@@ -478,6 +313,46 @@ fn file_content<G: GameModule>(
         ExitCode::from(1)
     })?;
     Ok((Arc::new(content), stack))
+}
+
+/// The content a log is played on, its stack and the names of the overlays the log holds.
+type OnLog<C> = (Arc<C>, Stack, Vec<String>);
+
+/// The content a log of `G` is played on: the stack it names (or the command's), with the
+/// variants the log asks for ([`GameModule::log_variants`]); with the names of the overlays
+/// the log holds itself (a game on one cannot be saved).
+fn log_content<G: GameModule>(
+    args: &ContentArgs,
+    log: &Path,
+    value: &Value,
+) -> Result<OnLog<G::Content>, ExitCode> {
+    let refused = |e: String| {
+        errln!("error: {}: {}", log.display(), crate::out::clean(&e));
+        ExitCode::from(1)
+    };
+    let asked = |stack: &Stack| G::log_variants(value, &stack.source.variant_names());
+    let mut stack = named_stack(args, log, value, |bare| {
+        asked(bare).map(|v| v.before).map_err(refused)
+    })?;
+    let wants = asked(&stack).map_err(refused)?;
+    for name in wants.after {
+        let overlay = stack.source.overlay(&name).map_err(refused)?;
+        stack.variants.push(Variant { name, overlay });
+    }
+    let held: Vec<String> = wants.held.iter().map(|(n, _)| n.clone()).collect();
+    for (name, text) in wants.held {
+        stack.variants.push(Variant {
+            overlay: orrery_core::files::OverlaySource {
+                file: format!("<the log's {name}>"),
+                text,
+                scripts: Vec::new(),
+                problem: None,
+            },
+            name,
+        });
+    }
+    let (content, stack) = load_stack_of::<G>(stack)?;
+    Ok((content, stack, held))
 }
 
 /// Writes `game` with the stack it was played on ([`Stack::saved`], paths relative to the
@@ -496,34 +371,83 @@ pub fn save_game_as<G: GameModule>(stack: &Stack, game: &G, path: &Path) -> Resu
     crate::out::write_file(path, text.as_bytes())
 }
 
-/// Reads a saved game of `G` ([`save_game_as`]) and loads the content it names, `--variant`s
-/// on top; a file of another game is a usage error, a state that does not fit is exit 1.
+/// Reads a saved game of `G` ([`save_game_as`]; a save from before games were named names
+/// none and is read as `G`'s, a bare state without its stack too) and loads the content it
+/// names, `--variant`s on top. A file of another game is a usage error, a state that does not
+/// fit is exit 1.
 pub fn load_saved_as<G: GameModule>(
     args: &ContentArgs,
     state_file: &Path,
 ) -> Result<(G, Stack), ExitCode> {
     let value = read_json(state_file, MAX_STATE_BYTES, "a saved game")?;
-    match value.get("game").and_then(Value::as_str) {
-        Some(name) if name == G::ID => {}
-        other => {
+    match value.get("game") {
+        None => {}
+        Some(Value::String(name)) if name == G::ID => {}
+        Some(Value::String(name)) => {
             return Err(crate::usage(format!(
-                "{}: {}, not a saved game of {}",
+                "{}: a saved game of {name}, not a saved game of {}",
                 state_file.display(),
-                other.map_or_else(
-                    || "names no game".to_string(),
-                    |n| format!("a saved game of {n}")
-                ),
                 G::ID
             )))
         }
+        Some(other) => {
+            errln!(
+                "error: {}: `game` is not a name: {}",
+                state_file.display(),
+                crate::out::clean(&other.to_string())
+            );
+            return Err(ExitCode::from(1));
+        }
     }
-    let (content, stack) = file_content::<G>(args, state_file, &value)?;
-    let state = value.get("state").cloned().unwrap_or(Value::Null);
+    // Saved before stacks were: only the variants' names.
+    let stack = named_stack(args, state_file, &value, |_| {
+        Ok(value
+            .get("variants")
+            .and_then(|v| serde_json::from_value(v.clone()).ok())
+            .unwrap_or_default())
+    })?;
+    let (content, stack) = load_stack_of::<G>(stack)?;
+    let state = match value.get("state") {
+        Some(s) => s.clone(),
+        None if value.get("game").is_none() => value,
+        None => Value::Null,
+    };
     let game = G::restore(content, state).map_err(|e| {
         errln!("error: {}: {}", state_file.display(), crate::out::clean(&e));
         ExitCode::from(1)
     })?;
     Ok((game, stack))
+}
+
+/// A log of `G` opened.
+pub(crate) struct Opened<G> {
+    /// The game before its first move.
+    pub game: G,
+    /// The moves after the setup (move 0).
+    pub lines: Vec<String>,
+    /// The stack it is played on.
+    pub stack: Stack,
+    /// The overlays of the stack that the log wrote out (a game on one is not saved).
+    pub held: Vec<String>,
+}
+
+/// Opens a log of `G` ([`GameModule::open_log`]) on the content it names; problems printed.
+pub(crate) fn open_of<G: GameModule>(
+    args: &ContentArgs,
+    log: &Path,
+) -> Result<Opened<G>, ExitCode> {
+    let value = read_json(log, MAX_RECORD_BYTES, "a game log")?;
+    let (content, stack, held) = log_content::<G>(args, log, &value)?;
+    let (game, lines) = G::open_log(&content, &value).map_err(|e| {
+        errln!("error: {}: {}", log.display(), crate::out::clean(&e));
+        ExitCode::from(1)
+    })?;
+    Ok(Opened {
+        game,
+        lines,
+        stack,
+        held,
+    })
 }
 
 /// A log of `G` opened: the game at its start, the moves after the setup (move 0), the
@@ -532,13 +456,7 @@ pub(crate) fn open_log_as<G: GameModule>(
     args: &ContentArgs,
     log: &Path,
 ) -> Result<(G, Vec<String>, Stack), ExitCode> {
-    let value = read_json(log, MAX_RECORD_BYTES, "a game log")?;
-    let (content, stack) = file_content::<G>(args, log, &value)?;
-    let (game, lines) = G::open_log(&content, &value).map_err(|e| {
-        errln!("error: {}: {}", log.display(), crate::out::clean(&e));
-        ExitCode::from(1)
-    })?;
-    Ok((game, lines, stack))
+    open_of::<G>(args, log).map(|o| (o.game, o.lines, o.stack))
 }
 
 /// The last move to play: `until`, checked against the log's moves 0 (the setup) to
@@ -557,6 +475,15 @@ pub(crate) fn last_move(log: &Path, lines: usize, until: Option<usize>) -> Resul
     }
 }
 
+/// A move refused, as `replay` and `trace` say it: `move 6 "ivits build PI 0A0": why`.
+pub(crate) fn refusal(index: usize, line: &str, why: &str) -> String {
+    format!(
+        "move {index} \"{}\": {}",
+        crate::out::clean(line),
+        crate::out::clean(why)
+    )
+}
+
 /// `replay` for `G`: plays the log's moves up to `until`, prints each seat's score (or the
 /// move refused and why, exit 1), and saves the state reached when asked.
 pub fn replay_as<G: GameModule>(
@@ -565,7 +492,12 @@ pub fn replay_as<G: GameModule>(
     until: Option<usize>,
     save: Option<&Path>,
 ) -> ExitCode {
-    let (mut game, lines, stack) = match open_log_as::<G>(args, log) {
+    let Opened {
+        mut game,
+        lines,
+        stack,
+        held,
+    } = match open_of::<G>(args, log) {
         Ok(x) => x,
         Err(code) => return code,
     };
@@ -575,12 +507,7 @@ pub fn replay_as<G: GameModule>(
     };
     for (i, line) in lines.iter().enumerate().take(last) {
         if let Err(e) = game.play_line(line) {
-            outln!(
-                "move {}: `{}` refused: {}",
-                i + 1,
-                crate::out::clean(line),
-                crate::out::clean(&e)
-            );
+            outln!("{}", refusal(i + 1, line, &e));
             return ExitCode::from(1);
         }
     }
@@ -588,7 +515,16 @@ pub fn replay_as<G: GameModule>(
         outln!("{} {vp}", game.seat_name(seat));
     }
     if let Some(path) = save {
-        if let Err(e) = save_game_as(&stack, &game, path) {
+        // The stack is saved with the state, so `moves` finds it from any folder; an overlay
+        // the log wrote out would not be found again.
+        let saved = if let Some(name) = held.first() {
+            Err(format!(
+                "a game on an overlay its log holds ({name}) cannot be saved yet"
+            ))
+        } else {
+            save_game_as(&stack, &game, path)
+        };
+        if let Err(e) = saved {
             errln!("error: {e}");
             return ExitCode::from(1);
         }
@@ -597,17 +533,15 @@ pub fn replay_as<G: GameModule>(
 }
 
 /// `moves` for `G`: the legal next inputs of the deciding seat in a saved game, one a line in
-/// the game's notation (with a note where a person needs one), or JSON. Only what the
-/// deciding seat may see is listed.
+/// the game's notation (with a note where a person needs one, and with `explain` what each
+/// changes for the seat after `  # `), or JSON. Only what the deciding seat may see is listed;
+/// the notices the game has (a script that failed) follow.
 pub fn moves_as<G: GameModule>(
     args: &ContentArgs,
     state_file: &Path,
     json: bool,
     explain: bool,
 ) -> ExitCode {
-    if explain {
-        return crate::usage(format!("{} does not offer `moves --explain`", G::ID));
-    }
     let (game, stack) = match load_saved_as::<G>(args, state_file) {
         Ok(g) => g,
         Err(code) => return code,
@@ -618,19 +552,38 @@ pub fn moves_as<G: GameModule>(
     } else {
         Vec::new()
     };
+    // What each part changes for the deciding seat: the part played on a copy.
+    let changes: Vec<Option<Result<Change, String>>> = legal
+        .iter()
+        .map(|p| {
+            if explain {
+                game.explain_action(p)
+            } else {
+                None
+            }
+        })
+        .collect();
+    // Parts whose scripts failed are not listed; the first such errors are shown.
+    let notices = game.notices();
     if json {
         let out = serde_json::json!({
             "content": stack.to_json(),
+            "hook_errors": notices,
             "seat": seat,
             "player": seat.map(|s| game.seat_name(s)),
             "decision": game.decision(),
-            "parts": legal.iter().map(|p| {
+            "parts": legal.iter().zip(&changes).map(|(p, change)| {
                 let mut entry = serde_json::json!({
                     "text": p.to_string(),
                     "command": game.action_data(p),
                 });
                 if let Some(note) = game.action_note(p) {
                     entry["note"] = note.into();
+                }
+                match change {
+                    Some(Ok(c)) => entry["change"] = c.data.clone(),
+                    Some(Err(e)) => entry["refused"] = e.clone().into(),
+                    None => {}
                 }
                 entry
             }).collect::<Vec<_>>(),
@@ -646,15 +599,20 @@ pub fn moves_as<G: GameModule>(
         ),
         None => outln!("# the game is over"),
     }
-    for p in &legal {
-        match game.action_note(p) {
-            Some(note) => outln!(
-                "{}  # {}",
-                crate::out::clean(&p.to_string()),
-                crate::out::clean(&note)
-            ),
-            None => outln!("{}", crate::out::clean(&p.to_string())),
+    for (p, change) in legal.iter().zip(&changes) {
+        let mut line = crate::out::clean(&p.to_string()).into_owned();
+        if let Some(note) = game.action_note(p) {
+            line.push_str(&format!("  # {}", crate::out::clean(&note)));
         }
+        match change {
+            Some(Ok(c)) => line.push_str(&format!("  # {}", crate::out::clean(&c.text))),
+            Some(Err(e)) => line.push_str(&format!("  # refused: {}", crate::out::clean(e))),
+            None => {}
+        }
+        outln!("{line}");
+    }
+    for line in &notices {
+        outln!("# {}", crate::out::clean(line));
     }
     ExitCode::SUCCESS
 }

@@ -320,21 +320,6 @@ fn relative(path: &Path, dir: &Path) -> String {
     }
 }
 
-/// Writes a game's state with the stack it was played on, paths relative to the file's folder
-/// and absolute ([`Stack::saved`]), so `moves` and `render --state` find it from any folder.
-pub fn save_game(stack: &Stack, game: &orrery_gp::game::Game, path: &Path) -> Result<(), String> {
-    // Each seat's resources are labelled by code (`orrery_gp::game::saved`).
-    let state = orrery_gp::game::saved::to_saved(&game.content, &game.state)?;
-    let saved = json!({
-        "game": crate::games::GameName::GaiaProject.id(),
-        "content": stack.saved(&folder_of(path)),
-        "state": state,
-    });
-    let text = serde_json::to_string_pretty(&saved)
-        .map_err(|e| format!("the state does not write as JSON: {e}"))?;
-    crate::out::write_file(path, text.as_bytes())
-}
-
 /// The folder of a file, for paths saved relative to it.
 pub fn folder_of(path: &Path) -> PathBuf {
     match path.parent() {

@@ -148,8 +148,9 @@ fn moves_lists_the_legal_parts_of_a_saved_state() {
     );
     let parts: Vec<&str> = lines.collect();
     assert!(!parts.is_empty(), "no parts listed");
-    // Every listed part is in the notation.
-    for p in &parts {
+    // Every listed part is in the notation (a note on what it names after `  # `).
+    for line in &parts {
+        let p = line.split("  # ").next().unwrap_or(line);
         orrery_gp::notation::parse_line(&format!("p1 {p}"))
             .unwrap_or_else(|e| panic!("`{p}` is not notation: {e}"));
     }

@@ -524,3 +524,52 @@ fn logs_go_only_into_an_empty_folder_unless_cleared() {
     let log = std::fs::read_to_string(dir.join("logs/game-000000.json")).unwrap();
     assert!(log.contains("s2-0"), "the second study's game: {log}");
 }
+
+#[test]
+fn a_record_on_its_stored_boards_replays_but_is_not_saved() {
+    let dir = scratch("stored-boards");
+    // An older engine's record: the first seat's board stored with it (its starting power).
+    let log = edited_log(&dir, "stored.json", |v| {
+        v["replay_mode"] = "replay".into();
+        v["player_variants"] = serde_json::json!([{"power": {"area1": 1, "area2": 5}}, null]);
+        v.as_object_mut().unwrap().remove("snapshots");
+    });
+    // (The stored power differs from the faction's, so a later charge is refused: the first
+    // ten moves.)
+    let until = [Path::new("--until"), Path::new("10")];
+    let out = run_in_repo([Path::new("replay"), &log, until[0], until[1]]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().count(), 2, "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("stored-boards (<the log's stored-boards>)"),
+        "{}",
+        stderr(&out)
+    );
+    // The board played on shows in the trace: the first seat's power differs.
+    let trace = |log: &Path| {
+        succeeded(&run_in_repo([
+            Path::new("trace"),
+            log,
+            Path::new("--until"),
+            Path::new("2"),
+        ]))
+    };
+    assert_ne!(trace(&log), trace(Path::new(LOG)));
+    // Its stack could not be found again from a saved game: refused, nothing written.
+    let state = dir.join("s.json");
+    let out = run_in_repo([
+        Path::new("replay"),
+        &log,
+        until[0],
+        until[1],
+        Path::new("--save-state"),
+        &state,
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("(stored-boards) cannot be saved yet"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!state.exists());
+}

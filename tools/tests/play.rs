@@ -109,7 +109,7 @@ fn conversions_are_one_entry_opened_by_number_or_name() {
         .rfind("conversions (a number")
         .expect("the conversions")..];
     assert!(
-        after.contains("convert> # round 1, terrans to decide"),
+        after.contains("convert> # round 1\n# terrans to decide"),
         "{after}"
     );
 }
@@ -137,4 +137,35 @@ fn map_writes_the_board_and_names_the_file() {
     let path = std::path::Path::new(line.trim());
     assert!(path.is_file(), "{line}");
     std::fs::remove_file(path).expect("removed");
+}
+
+#[test]
+fn with_a_number_of_seats_each_draws_its_faction_from_the_seed() {
+    let session = |seed: &str| {
+        let mut child = in_repo()
+            .args(["play", "--players", "3", "--bots", "random", "--seed", seed])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("starts");
+        drop(child.stdin.take());
+        succeeded(&child.wait_with_output().expect("ends"))
+    };
+    let text = session("3");
+    let seats: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("#   ") && l.contains("power I "))
+        .map(|l| l.trim_start_matches("#   ").split(' ').next().unwrap_or(""))
+        .collect();
+    assert_eq!(seats.len(), 3, "{text}");
+    // Each seat has a faction: none is named by its number (`p1`).
+    let unnamed = |s: &str| {
+        s.is_empty()
+            || s.strip_prefix('p')
+                .is_some_and(|n| n.parse::<u32>().is_ok())
+    };
+    assert!(!seats.iter().any(|s| unnamed(s)), "{seats:?}");
+    // The same seed draws the same factions.
+    assert_eq!(session("3"), text);
 }

@@ -75,7 +75,7 @@ fn a_simulated_log_replays_to_the_scores_it_states() {
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.starts_with("move 5: `red: play No Such Card` refused:"),
+        text.starts_with("move 5 \"red: play No Such Card\": "),
         "{text}"
     );
 }
@@ -145,9 +145,24 @@ fn a_saved_state_lists_the_legal_inputs_in_the_notation() {
     for (p, l) in json["parts"].as_array().unwrap().iter().zip(&listed) {
         assert!(l.starts_with(p["text"].as_str().unwrap()), "{l} / {p}");
     }
-    // Not offered for this game: `--explain`, a usage error.
-    let out = run(&["moves", state.to_str().unwrap(), "--explain"]);
-    assert_eq!(out.status.code(), Some(2));
+    // `--explain`: each input keeps its line, with what it changes for the deciding seat (its
+    // tally, played on a copy) after `  # `; as `change` (or `refused`) in JSON.
+    let explained = succeeded(&run(&["moves", state.to_str().unwrap(), "--explain"]));
+    let explained: Vec<&str> = explained.lines().skip(1).collect();
+    assert_eq!(explained.len(), n, "{explained:?}");
+    for (l, e) in listed.iter().zip(&explained) {
+        assert!(e.starts_with(&format!("{l}  # ")), "{l} / {e}");
+    }
+    let json: Value = serde_json::from_str(&succeeded(&run(&[
+        "moves",
+        state.to_str().unwrap(),
+        "--explain",
+        "--json",
+    ])))
+    .unwrap();
+    for p in json["parts"].as_array().unwrap() {
+        assert!(p["change"].is_object() || p["refused"].is_string(), "{p}");
+    }
 }
 
 #[test]
@@ -511,4 +526,66 @@ fn studies_tally_corporations_and_cards_and_an_errata_shows_in_compare() {
     assert!(d["take_z"].as_f64().unwrap() > 0.0, "{d}");
     let table = succeeded(&run(&["compare", &s(&base), &s(&cheap)]));
     assert!(table.contains("items: take% changed most"), "{table}");
+}
+
+#[test]
+fn play_shows_the_hand_with_each_cards_cost_and_requirements() {
+    let args = [
+        "--game",
+        "terraforming-mars",
+        "--players",
+        "2",
+        "--bots",
+        "random",
+        "--seed",
+        "4",
+    ];
+    // Taking every card offered fills the hand.
+    let out = play(&args, &"1\n".repeat(200));
+    let text = succeeded(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("#   hand (") && !l.starts_with("#   hand (0"))
+        .unwrap_or_else(|| panic!("a hand with cards: {text}"));
+    let count: usize = lines[at]
+        .trim_start_matches("#   hand (")
+        .trim_end_matches("):")
+        .parse()
+        .expect("a count");
+    let cards = &lines[at + 1..at + 1 + count];
+    // Each card with its cost to this seat, its requirements where it has any, and why it
+    // cannot be played now where it cannot.
+    for c in cards {
+        let (name, rest) = c
+            .trim_start_matches("#     ")
+            .split_once(" (")
+            .unwrap_or_else(|| panic!("{c}"));
+        assert!(!name.is_empty() && !name.starts_with(' '), "{c}");
+        let cost: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        assert!(!cost.is_empty(), "{c}");
+        assert!(rest[cost.len()..].starts_with(" M€"), "{c}");
+    }
+    assert!(
+        cards.iter().any(|c| c.contains(" M€; requires ")),
+        "{cards:?}"
+    );
+    assert!(
+        cards
+            .iter()
+            .any(|c| c.contains(" — not now: ") && c.contains("requirements are not met")),
+        "{cards:?}"
+    );
+    // The listing after it is the legal parts.
+    assert!(lines[at + 1 + count].contains("legal part"), "{text}");
+    // `map FILE` draws Mars there.
+    let dir = scratch("tm-play-map");
+    let file = dir.join("mars.svg");
+    let text = succeeded(&play(&args, &format!("map {}\nquit\n", file.display())));
+    assert!(
+        text.contains(&format!("# map written to {}", file.display())),
+        "{text}"
+    );
+    let svg = fs::read_to_string(&file).expect("the map is written");
+    assert!(svg.starts_with("<svg") && svg.contains("TR red"), "{svg}");
 }

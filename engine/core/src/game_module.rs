@@ -241,6 +241,137 @@ pub trait GameModule: Evaluate<Action: Send> + Send + Sized + 'static {
     ) -> Option<String> {
         None
     }
+
+    // Replay, moves, trace and play: what `replay`, `moves`, `trace` and `play` (written once
+    // for every game) ask of a game beyond the above.
+
+    /// The variants a log is played with besides the command's own ([`LogVariants`]), read
+    /// from the log; `available` are the variant names the content source holds. A log that
+    /// asks for what the source lacks is refused saying why. None by default.
+    fn log_variants(_log: &Value, _available: &[String]) -> Result<LogVariants, String> {
+        Ok(LogVariants::default())
+    }
+
+    /// How `seat`'s holdings differ from those it had in `before` (an earlier state of this
+    /// game), in words and as data (`trace`, `moves --explain`); `None` when nothing changed.
+    /// By default the names of [`GameModule::seat_tally`] whose number changed, with the
+    /// difference: `mc -3, tr +1` and `{"mc": -3, "tr": 1}`.
+    fn seat_change(&self, before: &Self, seat: usize) -> Option<Change> {
+        tally_change(&before.seat_tally(seat), &self.seat_tally(seat))
+    }
+
+    /// What `action` would change for the seat deciding now, worked out by playing it on a
+    /// copy ([`GameModule::seat_change`], `no change` when none); `Err` with the game's
+    /// refusal, `None` when no seat decides.
+    fn explain_action(&self, action: &Self::Action) -> Option<Result<Change, String>> {
+        let seat = self.to_decide()?;
+        let mut copy = self.clone();
+        if let Err(e) = copy.play(action) {
+            return Some(Err(e));
+        }
+        Some(Ok(copy.seat_change(self, seat).unwrap_or_else(|| Change {
+            text: "no change".into(),
+            data: Value::Object(Default::default()),
+        })))
+    }
+
+    /// Starts noting the calls the game makes to its content's scripts (`trace`); games
+    /// without scripts note none.
+    fn note_script_calls(&mut self) {}
+
+    /// The script calls made since noting began or since the last take, and goes on noting.
+    fn take_script_calls(&mut self) -> ScriptCalls {
+        ScriptCalls::default()
+    }
+
+    /// Problems a person should be told about where actions are listed (a script that failed
+    /// and so kept actions off the list), a line each; none by default.
+    fn notices(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The family `action` belongs to when `play` lists many of one family as one entry (a
+    /// game's free conversions), opened by its word; `None` (listed alone) by default.
+    fn action_group(&self, _action: &Self::Action) -> Option<ActionGroup> {
+        None
+    }
+}
+
+/// The variants a log is played with besides the command's `--variant`s
+/// ([`GameModule::log_variants`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LogVariants {
+    /// Applied before the `--variant`s when the log does not carry its content stack (a
+    /// recording platform's own rules), by name.
+    pub before: Vec<String>,
+    /// Applied after them, by name (what the log's options call for).
+    pub after: Vec<String>,
+    /// Overlays the log holds written out, applied last: each a name and the overlay's text.
+    /// A game played on one cannot be saved (its stack would not find the overlay again).
+    pub held: Vec<(String, String)>,
+}
+
+/// A change in words and as data ([`GameModule::seat_change`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Change {
+    /// `c -6, o -2, m -1, ts +1`.
+    pub text: String,
+    /// The same as data.
+    pub data: Value,
+}
+
+/// The names of two tallies whose number differs, with the difference, as a [`Change`];
+/// `None` when none differs.
+pub fn tally_change(
+    before: &BTreeMap<String, i64>,
+    after: &BTreeMap<String, i64>,
+) -> Option<Change> {
+    let mut names: Vec<&String> = before.keys().chain(after.keys()).collect();
+    names.sort();
+    names.dedup();
+    let changed: Vec<(&String, i64)> = names
+        .into_iter()
+        .filter_map(|k| {
+            let a = before.get(k).copied().unwrap_or(0);
+            let b = after.get(k).copied().unwrap_or(0);
+            let d = b.saturating_sub(a);
+            (d != 0).then_some((k, d))
+        })
+        .collect();
+    if changed.is_empty() {
+        return None;
+    }
+    let text: Vec<String> = changed.iter().map(|(k, d)| format!("{k} {d:+}")).collect();
+    let data: serde_json::Map<String, Value> = changed
+        .iter()
+        .map(|(k, d)| ((*k).clone(), Value::from(*d)))
+        .collect();
+    Some(Change {
+        text: text.join(", "),
+        data: Value::Object(data),
+    })
+}
+
+/// Calls a game made to its content's scripts ([`GameModule::take_script_calls`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ScriptCalls {
+    /// Each call (or run of identical calls) in words and as data, in order.
+    pub calls: Vec<(String, Value)>,
+    /// Calls made beyond those kept.
+    pub left_out: u64,
+}
+
+/// A family of actions `play` lists as one entry ([`GameModule::action_group`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ActionGroup {
+    /// The word that opens it (`convert`).
+    pub word: &'static str,
+    /// One of its actions, and many (`conversion`, `conversions`).
+    pub one: &'static str,
+    /// The plural.
+    pub many: &'static str,
+    /// What its actions do, in a few words.
+    pub about: &'static str,
 }
 
 /// Calls `check` on every two identities that one game seats together when `list` is

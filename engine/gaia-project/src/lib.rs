@@ -8,6 +8,7 @@
 //! from `orrery_core`.
 
 pub mod board;
+pub mod commands;
 pub mod content;
 pub mod federation;
 pub mod game;

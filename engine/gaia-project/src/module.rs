@@ -7,13 +7,18 @@ use orrery_core::content::kinds::{KindSpec, KindTable};
 use orrery_core::content::provenance::Provenance;
 use orrery_core::diagnostics::Diagnostic;
 use orrery_core::files::{ContentFiles, OverlaySource};
-use orrery_core::game_module::{each_pair_seated, GameModule, ItemLedger, Start, Watcher};
+use orrery_core::game_module::{
+    each_pair_seated, ActionGroup, Change, GameModule, ItemLedger, LogVariants, ScriptCalls, Start,
+    Watcher,
+};
 use orrery_core::play_api::Playable;
 use orrery_core::rng::Rng;
 use serde_json::{json, Value};
 
+use crate::commands;
 use crate::content::{describe, id_schema, schema, Content};
 use crate::game::invariants::Watch;
+use crate::game::part_delta::SeatDelta;
 use crate::game::{Game, Setup};
 use crate::notation::Command;
 use crate::scribe::LineWriter;
@@ -206,6 +211,89 @@ impl GameModule for Game {
     /// Factions, tiles, boosters, tokens and board actions, from their effects.
     fn describe_item(content: &Content, kind: &KindSpec, id: Option<&str>) -> Option<String> {
         describe::item(content, kind, id)
+    }
+
+    // Replay, moves, trace and play ([`crate::commands`]).
+
+    /// A record ([`crate::record::Record`]): the setup it describes, then its moves after the
+    /// setup line.
+    fn open_log(content: &Arc<Content>, log: &Value) -> Result<(Game, Vec<String>), String> {
+        commands::open_log(content, log)
+    }
+
+    /// A move line of the notation (one seat's parts).
+    fn play_line(&mut self, line: &str) -> Result<(), String> {
+        self.apply_text(line).map_err(|e| e.0)
+    }
+
+    /// The seat's faction (`p1` before it has one).
+    fn seat_name(&self, seat: usize) -> String {
+        Game::seat_name(self, seat)
+    }
+
+    /// Resources, power areas, the booster held and what it does.
+    fn seat_status(&self, seat: usize) -> String {
+        Game::seat_status(self, seat)
+    }
+
+    fn board_status(&self) -> Option<String> {
+        Some(format!("round {}", self.state.round))
+    }
+
+    /// What the tile, booster, token or board action a part names does.
+    fn action_note(&self, part: &Command) -> Option<String> {
+        commands::part_note(self, part)
+    }
+
+    /// The platform's variant for its records, the variants a record names, its faction
+    /// boards and auction mode, its stored per-seat boards.
+    fn log_variants(log: &Value, available: &[String]) -> Result<LogVariants, String> {
+        commands::log_variants(log, available)
+    }
+
+    /// Resources, power areas, research, buildings and tiles ([`SeatDelta`]).
+    fn seat_change(&self, before: &Game, seat: usize) -> Option<Change> {
+        let d = SeatDelta::between(
+            &self.content,
+            before.state.players.get(seat)?,
+            self.state.players.get(seat)?,
+        );
+        (!d.is_empty()).then(|| Change {
+            text: d.to_string(),
+            data: d.to_json(),
+        })
+    }
+
+    /// [`Game::part_delta`]: hooks run as in play.
+    fn explain_action(&self, part: &Command) -> Option<Result<Change, String>> {
+        self.deciding_seat()?;
+        Some(
+            self.part_delta(part)
+                .map(|d| Change {
+                    text: d.to_string(),
+                    data: d.to_json(),
+                })
+                .map_err(|e| e.0),
+        )
+    }
+
+    fn note_script_calls(&mut self) {
+        self.record_hook_calls();
+    }
+
+    /// The hook calls, each run of identical calls as one with its count.
+    fn take_script_calls(&mut self) -> ScriptCalls {
+        commands::script_calls(self, &self.take_hook_calls())
+    }
+
+    /// The hook errors met, with their counts.
+    fn notices(&self) -> Vec<String> {
+        self.hook_error_lines()
+    }
+
+    /// Conversions and burning power: `convert`.
+    fn action_group(&self, part: &Command) -> Option<ActionGroup> {
+        commands::action_group(part)
     }
 }
 
