@@ -475,6 +475,9 @@ fn run_other_game(game: games::GameName, command: &Command) -> ExitCode {
         if let Some(code) = run_over_trait::<Tm>(command) {
             return code;
         }
+        if let Some(code) = run_pictures::<Tm>(command) {
+            return code;
+        }
     }
     match (game, command) {
         (games::GameName::TerraformingMars, Command::Conformance { content, paths, .. }) => {
@@ -533,8 +536,8 @@ fn run_for<G: GameModule>(command: &Command, setups: simulate::SetupReader<G>) -
 }
 
 /// The commands written over [`GameModule`] that Gaia Project still runs its own way (its
-/// platform's records, its hooks, its map): `replay`, `moves`, `trace`, `play` and `render`;
-/// `None` for the others.
+/// platform's records, its hooks): `replay`, `moves`, `trace` and `play`; `None` for the
+/// others.
 fn run_over_trait<G: GameModule>(command: &Command) -> Option<ExitCode> {
     Some(match command {
         Command::Replay {
@@ -556,19 +559,28 @@ fn run_over_trait<G: GameModule>(command: &Command) -> Option<ExitCode> {
             json,
         } => trace::run_as::<G>(content, log, *until, *json),
         Command::Play(args) => interactive::run_as::<G>(args),
+        _ => return None,
+    })
+}
+
+/// `render` and `view`, written once for every game that draws its board
+/// ([`pictures::Pictured`]); `None` for the other commands.
+fn run_pictures<G: pictures::Pictured>(command: &Command) -> Option<ExitCode> {
+    Some(match command {
         Command::Render {
             content,
             log,
             at,
             state,
             out,
-        } => pictures::render_as::<G>(
+        } => pictures::render::<G>(
             content,
             log.as_deref(),
             *at,
             state.as_deref(),
             out.as_deref(),
         ),
+        Command::View { content, log, out } => pictures::view::<G>(content, log, out.as_deref()),
         _ => return None,
     })
 }
@@ -579,6 +591,7 @@ fn game_file(command: &Command) -> Option<&std::path::Path> {
         Command::Replay { log, .. } | Command::Trace { log, .. } => Some(log),
         Command::Moves { state, .. } => Some(state),
         Command::Render { log, state, .. } => log.as_deref().or(state.as_deref()),
+        Command::View { log, .. } => Some(log),
         _ => None,
     }
 }
@@ -603,6 +616,9 @@ fn main() -> ExitCode {
     if let Some(code) = run_for::<Game>(&cli.command, simulate::gaia_setups) {
         return code;
     }
+    if let Some(code) = run_pictures::<Game>(&cli.command) {
+        return code;
+    }
     match cli.command {
         Command::Validate { .. }
         | Command::Schema { .. }
@@ -612,6 +628,9 @@ fn main() -> ExitCode {
         | Command::Explain { .. }
         | Command::Diff { .. }
         | Command::Init { .. } => unreachable!("run_for runs these"),
+        Command::Render { .. } | Command::View { .. } => {
+            unreachable!("run_pictures runs these")
+        }
         Command::Conformance {
             content,
             paths,
@@ -649,20 +668,6 @@ fn main() -> ExitCode {
             until,
             json,
         } => trace::run(&content, &log, until, json),
-        Command::Render {
-            content,
-            log,
-            at,
-            state,
-            out,
-        } => pictures::render(
-            &content,
-            log.as_deref(),
-            at,
-            state.as_deref(),
-            out.as_deref(),
-        ),
-        Command::View { content, log, out } => pictures::view(&content, &log, out.as_deref()),
         Command::Compare { a, b, json, chart } => compare::run(&a, &b, json, chart.as_ref()),
     }
 }

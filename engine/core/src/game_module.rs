@@ -241,6 +241,14 @@ pub trait GameModule: Evaluate<Action: Send> + Send + Sized + 'static {
     ) -> Option<String> {
         None
     }
+
+    // Pictures: render and view
+
+    /// The parts of a log line as the replay page lists them (`view`), in the order played;
+    /// the whole line by default.
+    fn line_parts(&self, line: &str) -> Vec<String> {
+        vec![line.to_owned()]
+    }
 }
 
 /// Calls `check` on every two identities that one game seats together when `list` is
