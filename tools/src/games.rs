@@ -52,6 +52,7 @@ impl GameName {
                 "play",
                 "bench",
                 "render",
+                "view",
             ]),
         }
     }
@@ -171,18 +172,19 @@ mod tests {
             "play",
             "bench",
             "render",
+            "view",
         ]) {
             assert!(GameName::TerraformingMars.offers(name).is_ok(), "{name}");
         }
-        let e = GameName::TerraformingMars.offers("view").unwrap_err();
+        let e = GameName::TerraformingMars.offers("train").unwrap_err();
         assert!(
-            e.contains("conformance, replay, moves, trace, play, bench, render)"),
+            e.contains("conformance, replay, moves, trace, play, bench, render, view)"),
             "{e}"
         );
         assert!(
-            e.starts_with("terraforming-mars does not offer `view` (it offers: validate,"),
+            e.starts_with("terraforming-mars does not offer `train` (it offers: validate,"),
             "{e}"
         );
-        assert!(GameName::GaiaProject.offers("view").is_ok());
+        assert!(GameName::GaiaProject.offers("train").is_ok());
     }
 }

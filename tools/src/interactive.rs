@@ -101,16 +101,9 @@ fn read_line(
 /// Draws a game's board as SVG under a caption, for `map`; `None` when the game draws none.
 pub type Draw<G> = fn(&G, &str) -> Option<String>;
 
-/// The board as the game's neutral picture ([`GameModule::board_view`]).
-pub fn neutral_board<G: GameModule>(game: &G, caption: &str) -> Option<String> {
-    game.board_view(caption)
-        .map(|p| crate::render::neutral::svg(&p))
-}
-
-/// Gaia Project's board, drawn by [`crate::render`].
-pub fn gaia_board(game: &orrery_gp::game::Game, caption: &str) -> Option<String> {
-    let view = crate::render::view::BoardView::of_game(game, caption);
-    Some(crate::render::draw(&view).svg())
+/// The board as the game draws it ([`crate::pictures::Pictured::draw`]).
+pub fn board_svg<G: crate::pictures::Pictured>(game: &G, caption: &str) -> Option<String> {
+    game.draw(caption).map(|p| p.svg())
 }
 
 /// What a typed line asks for.

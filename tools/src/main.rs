@@ -467,7 +467,7 @@ fn run_other_game(game: games::GameName, command: &Command) -> ExitCode {
         if let Some(code) = run_for::<Tm>(command, simulate::no_setups) {
             return code;
         }
-        if let Some(code) = run_over_trait::<Tm>(command, interactive::neutral_board::<Tm>) {
+        if let Some(code) = run_over_trait::<Tm>(command) {
             return code;
         }
     }
@@ -527,13 +527,9 @@ fn run_for<G: GameModule>(command: &Command, setups: simulate::SetupReader<G>) -
     })
 }
 
-/// The commands written over [`GameModule`] that Gaia Project still runs its own way (its
-/// board drawing): `render`; and `replay`, `moves`, `trace` and `play` for every game, `draw`
-/// drawing the board for `play`'s `map`. `None` for the others.
-fn run_over_trait<G: GameModule>(
-    command: &Command,
-    draw: interactive::Draw<G>,
-) -> Option<ExitCode> {
+/// `replay`, `moves`, `trace`, `play`, `render` and `view`, written once over [`GameModule`] for every
+/// game that draws its board ([`pictures::Pictured`]); `None` for the others.
+fn run_over_trait<G: pictures::Pictured>(command: &Command) -> Option<ExitCode> {
     Some(match command {
         Command::Replay {
             content,
@@ -553,20 +549,21 @@ fn run_over_trait<G: GameModule>(
             until,
             json,
         } => trace::run_as::<G>(content, log, *until, *json),
-        Command::Play(args) => interactive::run_as::<G>(args, draw),
+        Command::Play(args) => interactive::run_as::<G>(args, interactive::board_svg::<G>),
         Command::Render {
             content,
             log,
             at,
             state,
             out,
-        } => pictures::render_as::<G>(
+        } => pictures::render::<G>(
             content,
             log.as_deref(),
             *at,
             state.as_deref(),
             out.as_deref(),
         ),
+        Command::View { content, log, out } => pictures::view::<G>(content, log, out.as_deref()),
         _ => return None,
     })
 }
@@ -577,6 +574,7 @@ fn game_file(command: &Command) -> Option<&std::path::Path> {
         Command::Replay { log, .. } | Command::Trace { log, .. } => Some(log),
         Command::Moves { state, .. } => Some(state),
         Command::Render { log, state, .. } => log.as_deref().or(state.as_deref()),
+        Command::View { log, .. } => Some(log),
         _ => None,
     }
 }
@@ -601,10 +599,8 @@ fn main() -> ExitCode {
     if let Some(code) = run_for::<Game>(&cli.command, simulate::gaia_setups) {
         return code;
     }
-    if !matches!(cli.command, Command::Render { .. }) {
-        if let Some(code) = run_over_trait::<Game>(&cli.command, interactive::gaia_board) {
-            return code;
-        }
+    if let Some(code) = run_over_trait::<Game>(&cli.command) {
+        return code;
     }
     match cli.command {
         Command::Validate { .. }
@@ -633,22 +629,8 @@ fn main() -> ExitCode {
             };
             bench::run(&content, &paths, json)
         }
-        Command::Render {
-            content,
-            log,
-            at,
-            state,
-            out,
-        } => pictures::render(
-            &content,
-            log.as_deref(),
-            at,
-            state.as_deref(),
-            out.as_deref(),
-        ),
-        Command::View { content, log, out } => pictures::view(&content, &log, out.as_deref()),
         Command::Compare { a, b, json, chart } => compare::run(&a, &b, json, chart.as_ref()),
-        // `replay`, `moves`, `trace` and `play`.
+        // `replay`, `moves`, `trace`, `play`, `render` and `view`.
         _ => unreachable!("run_over_trait runs the others"),
     }
 }

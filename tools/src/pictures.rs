@@ -1,15 +1,125 @@
-//! `render`, `view` and `chart`: pictures of boards, replays and studies.
+//! `render`, `view` and `chart`: pictures of boards, replays and studies. `render` and `view`
+//! are written once for every game ([`Pictured`]): a log opened and stepped to a move, or a
+//! saved game, drawn as layers; only how a game's files open and how its board is drawn is
+//! the game's.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use orrery_core::game_module::GameModule;
-use orrery_gp::game::Game;
 
-use crate::records::{load_log, load_saved};
-use crate::render::{draw, view::BoardView};
+use crate::render::Picture;
 use crate::viewer::{page, Frame};
 use crate::ContentArgs;
+
+/// What `render` and `view` need of a game beyond [`GameModule`]: its logs and saved games
+/// opened (by default as the commands over the trait read them), a log's line played, and its
+/// board drawn (by default its neutral picture, [`GameModule::board_view`]).
+pub trait Pictured: GameModule {
+    /// A log opened: the game before its first move, the line that set it up when the page
+    /// should show one, and the moves after it, as lines. Problems are printed (exit 1, or 2
+    /// for usage).
+    fn open(args: &ContentArgs, log: &Path) -> Result<Opened<Self>, ExitCode> {
+        crate::records::open_log_as::<Self>(args, log).map(|(game, lines, _)| Opened {
+            game,
+            setup: None,
+            lines,
+        })
+    }
+
+    /// A saved game read. Problems are printed.
+    fn saved(args: &ContentArgs, state: &Path) -> Result<Self, ExitCode> {
+        crate::records::load_saved_as::<Self>(args, state).map(|(game, _)| game)
+    }
+
+    /// Plays one line of a log; on error the game is unchanged.
+    fn step(&mut self, line: &str) -> Result<(), String> {
+        self.play_line(line)
+    }
+
+    /// The board under `caption`, drawn in layers; `None` when the game does not draw one.
+    fn draw(&self, caption: &str) -> Option<Picture> {
+        self.board_view(caption)
+            .map(|p| crate::render::neutral::draw(&p))
+    }
+}
+
+/// Terraforming Mars: its logs, and the recorded games of the public engine (`.json.gz`,
+/// [`orrery_tm::record::Record`]) whose inputs are its moves.
+impl Pictured for orrery_tm::game::Game {
+    fn open(args: &ContentArgs, log: &Path) -> Result<Opened<Self>, ExitCode> {
+        if !log.to_string_lossy().ends_with(".json.gz") {
+            return crate::records::open_log_as::<Self>(args, log).map(|(game, lines, _)| Opened {
+                game,
+                setup: None,
+                lines,
+            });
+        }
+        // The record's reader names the file in its errors.
+        let record = orrery_tm::record::Record::load(log).map_err(|e| {
+            errln!("error: {}", crate::out::clean(&e));
+            ExitCode::from(1)
+        })?;
+        let invalid = |e: String| {
+            errln!("error: {}: {}", log.display(), crate::out::clean(&e));
+            ExitCode::from(1)
+        };
+        let (_, content) = args.load_stacked_as::<Self>(&[])?;
+        let (game, lines) = orrery_tm::module::open_record(&std::sync::Arc::new(content), &record)
+            .map_err(invalid)?;
+        Ok(Opened {
+            game,
+            setup: None,
+            lines,
+        })
+    }
+}
+
+/// Gaia Project: its platform's records and the logs of `simulate` (with the content each
+/// names), saved games of any age, a line of several parts, and its own board drawing
+/// ([`crate::render::view::BoardView`]).
+impl Pictured for orrery_gp::game::Game {
+    fn open(args: &ContentArgs, log: &Path) -> Result<Opened<Self>, ExitCode> {
+        let (record, content) = crate::records::load_log(args, log)?;
+        let printed = |e: String| {
+            errln!("error: {e}");
+            ExitCode::from(1)
+        };
+        let setup = record
+            .game_setup(&content)
+            .map_err(|e| printed(e.to_string()))?;
+        let game = Self::new(content, setup).map_err(|e| printed(e.to_string()))?;
+        Ok(Opened {
+            game,
+            setup: record.moves.first().cloned(),
+            lines: record.moves.iter().skip(1).cloned().collect(),
+        })
+    }
+
+    fn saved(args: &ContentArgs, state: &Path) -> Result<Self, ExitCode> {
+        crate::records::load_saved(args, state).map(|(game, _)| game)
+    }
+
+    fn step(&mut self, line: &str) -> Result<(), String> {
+        self.apply_text(line).map_err(|e| e.0)
+    }
+
+    fn draw(&self, caption: &str) -> Option<Picture> {
+        Some(crate::render::draw(
+            &crate::render::view::BoardView::of_game(self, caption),
+        ))
+    }
+}
+
+/// A log opened for `render` and `view`.
+pub struct Opened<G> {
+    /// The game before the log's first move.
+    pub game: G,
+    /// The line that set the game up (move 0's line on the replay page), if the log shows one.
+    pub setup: Option<String>,
+    /// The moves, each a line the game plays ([`Pictured::step`]).
+    pub lines: Vec<String>,
+}
 
 fn write_out(out: Option<&Path>, text: &str) -> ExitCode {
     match out {
@@ -28,95 +138,50 @@ fn write_out(out: Option<&Path>, text: &str) -> ExitCode {
 }
 
 fn stem(p: &Path) -> String {
+    let name = p
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| p.display().to_string());
+    for ending in [".json.gz", ".json", ".gz"] {
+        if let Some(s) = name.strip_suffix(ending).filter(|s| !s.is_empty()) {
+            return s.to_string();
+        }
+    }
     p.file_stem()
         .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| p.display().to_string())
+        .unwrap_or(name)
 }
 
-/// The game of a log after move `n` (the last move when `None`), with the number of moves.
-fn game_after(args: &ContentArgs, log: &Path, n: Option<usize>) -> Result<(Game, usize), ExitCode> {
-    let (record, content) = load_log(args, log)?;
-    let total = record.moves.len().saturating_sub(1);
-    let n = n.unwrap_or(total);
-    if n > total {
-        // The log is read and found shorter: refused input (exit 1), with the valid range.
-        errln!(
-            "error: {} has moves 0 to {total}; --move {n} is out of range",
-            log.display()
-        );
-        return Err(ExitCode::from(1));
-    }
-    let game = step_through(&record, content, n, |_, _, _| {})?;
-    Ok((game, total))
-}
-
-/// Replays a record up to move `last`, calling `f(game, index, line)` after each move (and
-/// for the setup as move 0), and returns the game reached. A refused move is printed and ends
-/// the replay with exit code 1.
-fn step_through(
-    record: &orrery_gp::record::Record,
-    content: std::sync::Arc<orrery_gp::content::Content>,
+/// Replays a log up to move `last` (0: before its first move), calling `f(game, index,
+/// line)` for move 0 (with the setup line `first`) and after each move; returns the game
+/// reached. A refused move is printed and ends the replay with exit code 1.
+fn step_through<G: Pictured>(
+    mut game: G,
+    first: &str,
+    lines: &[String],
     last: usize,
-    mut f: impl FnMut(&Game, usize, &str),
-) -> Result<Game, ExitCode> {
-    let setup = record.game_setup(&content).map_err(|e| {
-        errln!("error: {e}");
-        ExitCode::from(1)
-    })?;
-    let mut game = Game::new(content, setup).map_err(|e| {
-        errln!("error: {e}");
-        ExitCode::from(1)
-    })?;
-    f(
-        &game,
-        0,
-        record.moves.first().map(String::as_str).unwrap_or(""),
-    );
-    for (i, line) in record.moves.iter().enumerate().take(last + 1).skip(1) {
-        if let Err(e) = game.apply_text(line) {
-            errln!("move {i} \"{line}\": {}", e.0);
+    mut f: impl FnMut(&G, usize, &str),
+) -> Result<G, ExitCode> {
+    f(&game, 0, first);
+    for (i, line) in lines.iter().enumerate().take(last) {
+        if let Err(e) = game.step(line) {
+            errln!("move {} \"{line}\": {}", i + 1, crate::out::clean(&e));
             return Err(ExitCode::from(1));
         }
-        f(&game, i, line);
+        f(&game, i + 1, line);
     }
     Ok(game)
 }
 
-/// `orrery render`: one state as SVG.
-pub fn render(
-    args: &ContentArgs,
-    log: Option<&Path>,
-    n: Option<usize>,
-    state: Option<&Path>,
-    out: Option<&Path>,
-) -> ExitCode {
-    let (game, label) = match (log, state) {
-        (Some(log), None) => match game_after(args, log, n) {
-            Ok((g, total)) => {
-                let label = format!("{} · move {} of {total}", stem(log), n.unwrap_or(total));
-                (g, label)
-            }
-            Err(code) => return code,
-        },
-        (None, Some(state)) if n.is_none() => match load_saved(args, state) {
-            Ok((g, _)) => {
-                let label = format!("{} · after {} moves", stem(state), g.state.moves);
-                (g, label)
-            }
-            Err(code) => return code,
-        },
-        _ => {
-            errln!("error: give a LOG (with --move N if wanted) or --state STATE.json");
-            return ExitCode::from(2);
-        }
-    };
-    write_out(out, &draw(&BoardView::of_game(&game, &label)).svg())
+/// The picture of a game, or exit 2 when the game draws none.
+fn drawn<G: Pictured>(game: &G, caption: &str) -> Result<Picture, ExitCode> {
+    game.draw(caption)
+        .ok_or_else(|| crate::usage(format!("{} does not draw its board", G::ID)))
 }
 
-/// `orrery render` for a game `G` that draws its board as a neutral picture
-/// ([`GameModule::board_view`]): a log's state after move `n` (default: the last), or a saved
-/// state.
-pub fn render_as<G: GameModule>(
+/// `orrery render`: one state as SVG, a log's after move `n` (default: the last) or a saved
+/// game's.
+pub fn render<G: Pictured>(
     args: &ContentArgs,
     log: Option<&Path>,
     n: Option<usize>,
@@ -125,28 +190,30 @@ pub fn render_as<G: GameModule>(
 ) -> ExitCode {
     let (game, label) = match (log, state) {
         (Some(log), None) => {
-            let (mut game, lines, _) = match crate::records::open_log_as::<G>(args, log) {
+            let Opened { game, lines, .. } = match G::open(args, log) {
                 Ok(x) => x,
                 Err(code) => return code,
             };
-            let last = match crate::records::last_move(log, lines.len(), n) {
-                Ok(k) => k,
-                Err(code) => return code,
-            };
-            for (i, line) in lines.iter().enumerate().take(last) {
-                if let Err(e) = game.play_line(line) {
-                    errln!("move {} \"{line}\": {e}", i + 1);
-                    return ExitCode::from(1);
-                }
+            let total = lines.len();
+            let n = n.unwrap_or(total);
+            if n > total {
+                // The log is read and found shorter: refused input (exit 1), with the range.
+                errln!(
+                    "error: {} has moves 0 to {total}; --move {n} is out of range",
+                    log.display()
+                );
+                return ExitCode::from(1);
             }
-            (
-                game,
-                format!("{} · move {last} of {}", stem(log), lines.len()),
-            )
+            match step_through(game, "", &lines, n, |_, _, _| {}) {
+                Ok(g) => (g, format!("{} · move {n} of {total}", stem(log))),
+                Err(code) => return code,
+            }
         }
-        (None, Some(state)) if n.is_none() => match crate::records::load_saved_as::<G>(args, state)
-        {
-            Ok((g, _)) => (g, format!("{} · saved", stem(state))),
+        (None, Some(state)) if n.is_none() => match G::saved(args, state) {
+            Ok(g) => {
+                let label = format!("{} · after {} moves", stem(state), g.decisions_done());
+                (g, label)
+            }
             Err(code) => return code,
         },
         _ => {
@@ -154,24 +221,47 @@ pub fn render_as<G: GameModule>(
             return ExitCode::from(2);
         }
     };
-    match game.board_view(&label) {
-        Some(picture) => write_out(out, &crate::render::neutral::svg(&picture)),
-        None => crate::usage(format!("{} does not draw its board", G::ID)),
+    match drawn(&game, &label) {
+        Ok(picture) => write_out(out, &picture.svg()),
+        Err(code) => code,
     }
 }
 
-/// `orrery view`: the replay page of a whole log.
-pub fn view(args: &ContentArgs, log: &Path, out: Option<&Path>) -> ExitCode {
-    let (record, content) = match load_log(args, log) {
+/// `orrery view`: the replay page of a whole log, a frame per move.
+pub fn view<G: Pictured>(args: &ContentArgs, log: &Path, out: Option<&Path>) -> ExitCode {
+    let Opened { game, setup, lines } = match G::open(args, log) {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let total = record.moves.len().saturating_sub(1);
+    // Move 0 shows the line that set the game up, else says it is the setup.
+    let shows_setup = setup.is_some();
+    let first = setup.unwrap_or_else(|| "(the setup)".to_string());
+    let total = lines.len();
     let title = stem(log);
     let mut frames = Vec::new();
-    if let Err(code) = step_through(&record, content, total, |g, i, line| {
-        frames.push(Frame::of(g, i, total, line, &title));
-    }) {
+    let mut refused = None;
+    let stepped = step_through(game, &first, &lines, total, |g, i, line| {
+        if refused.is_some() {
+            return;
+        }
+        match drawn(g, &format!("{title} · move {i} of {total}")) {
+            Ok(picture) => frames.push(Frame {
+                line: line.to_string(),
+                parts: if i == 0 && !shows_setup {
+                    Vec::new()
+                } else {
+                    g.line_parts(line)
+                },
+                vp: g.score(),
+                picture,
+            }),
+            Err(code) => refused = Some(code),
+        }
+    });
+    if let Some(code) = refused {
+        return code;
+    }
+    if let Err(code) = stepped {
         return code;
     }
     write_out(out, &page(&title, &frames))

@@ -1,54 +1,23 @@
-//! `orrery view`: one self-contained HTML page to step through a game move by move. Every
-//! move's board is drawn in Rust; the page stores each distinct layer once and rebuilds a
-//! move's SVG from its list of layers, so a long game stays a few megabytes.
+//! `orrery view`: one self-contained HTML page to step through a game move by move, for any
+//! game that draws its board. Every move's board is drawn in Rust; the page stores each
+//! distinct layer once and rebuilds a move's SVG from its list of layers, so a long game stays
+//! a few megabytes.
 
 use std::collections::BTreeMap;
 
-use orrery_gp::game::Game;
-use orrery_gp::notation::{parse_line, MoveLine};
-
 use crate::render::svg::{escape, points, text, Tag};
-use crate::render::{draw, view::BoardView};
+use crate::render::Picture;
 
 /// One move of the replay: the picture after it and what was played.
 pub struct Frame {
-    /// The move line (`init …` for move 0).
+    /// The move line (the log's setup line for move 0).
     pub line: String,
+    /// The line's parts as the page lists them.
+    pub parts: Vec<String>,
     /// VP per seat after the move.
     pub vp: Vec<i32>,
-    /// Player colours after the move.
-    pub colours: Vec<String>,
-    /// Seat names after the move.
-    pub names: Vec<String>,
-    /// The picture's layers.
-    pub picture: crate::render::Picture,
-}
-
-impl Frame {
-    /// The frame of a game after a move.
-    pub fn of(game: &Game, index: usize, total: usize, line: &str, title: &str) -> Frame {
-        let view = BoardView::of_game(game, &format!("{title} · move {index} of {total}"));
-        Frame {
-            line: line.to_string(),
-            vp: game.scores(),
-            colours: view.seats.iter().map(|s| s.colour.clone()).collect(),
-            names: view.seats.iter().map(|s| s.name.clone()).collect(),
-            picture: draw(&view),
-        }
-    }
-}
-
-/// The parts of a move line as written (`build m 4B2`, `spend 1pw for 1c`, …).
-fn parts_of(line: &str) -> Vec<String> {
-    match parse_line(line) {
-        Ok(MoveLine::Turn { actor, parts }) => std::iter::once(format!("by {actor}"))
-            .chain(parts.iter().map(|p| p.to_string()))
-            .collect(),
-        Ok(MoveLine::Init { players, seed }) => {
-            vec![format!("{players} players"), format!("seed {seed}")]
-        }
-        Err(e) => vec![format!("(not parsed: {e})")],
-    }
+    /// The picture's layers, with the seats' names and colours.
+    pub picture: Picture,
 }
 
 const CHART_W: f64 = 760.0;
@@ -143,9 +112,8 @@ fn vp_chart(frames: &[Frame]) -> (String, f64, f64) {
             })
             .collect();
         let colour = last
-            .and_then(|f| f.colours.get(seat))
-            .map(String::as_str)
-            .unwrap_or("#9aa0a8");
+            .and_then(|f| f.picture.seats.get(seat))
+            .map_or("#9aa0a8", |(_, c)| c.as_str());
         s.push_str(
             &Tag::new("polyline")
                 .attr("points", points(&pts))
@@ -163,8 +131,8 @@ fn vp_chart(frames: &[Frame]) -> (String, f64, f64) {
                 .close(),
         );
         let name = last
-            .and_then(|f| f.names.get(seat))
-            .cloned()
+            .and_then(|f| f.picture.seats.get(seat))
+            .map(|(n, _)| n.clone())
             .unwrap_or_default();
         let ly = 20.0 + seat as f64 * 16.0;
         s.push_str(
@@ -326,7 +294,7 @@ pub fn page(title: &str, frames: &[Frame]) -> String {
         "layers": layers,
         "frames": frame_layers,
         "lines": frames.iter().map(|f| f.line.clone()).collect::<Vec<_>>(),
-        "parts": frames.iter().map(|f| parts_of(&f.line)).collect::<Vec<_>>(),
+        "parts": frames.iter().map(|f| f.parts.clone()).collect::<Vec<_>>(),
         "vp": frames.iter().map(|f| f.vp.clone()).collect::<Vec<_>>(),
         "chart": {"x0": x0, "dx": dx},
     });

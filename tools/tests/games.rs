@@ -55,13 +55,13 @@ fn the_built_in_copy_serves_a_game_named_by_flag() {
 
 #[test]
 fn a_command_the_game_does_not_offer_exits_2_naming_the_game() {
-    let out = run(&["view", "x.json", "--content", "content/terraforming-mars"]);
+    let out = run(&["train", "--content", "content/terraforming-mars"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let e = stderr(&out);
     assert!(
-        e.contains("terraforming-mars does not offer `view`")
+        e.contains("terraforming-mars does not offer `train`")
             && e.contains(
-                "it offers: validate, schema, simulate, merge, chart, explain, diff, init, conformance, replay, moves, trace, play, bench, render"
+                "it offers: validate, schema, simulate, merge, chart, explain, diff, init, conformance, replay, moves, trace, play, bench, render, view"
             ),
         "{e}"
     );

@@ -252,3 +252,210 @@ fn the_replay_page_steps_through_a_game_in_chromium() {
         assert!(shot.is_file(), "screenshot written to {}", shot.display());
     }
 }
+
+/// The text lines of a seat's panel in a page's DOM (`<g class="seat" data-seat="N">`), with
+/// wrapped lines joined back.
+fn panel_lines(dom: &str, seat: usize) -> Vec<String> {
+    let open = format!("<g class=\"seat\" data-seat=\"{seat}\">");
+    let at = dom
+        .find(&open)
+        .unwrap_or_else(|| panic!("no panel of seat {seat}"));
+    let panel = &dom[at..];
+    let panel = &panel[..panel.find("</g>").expect("the panel ends")];
+    let mut lines: Vec<String> = Vec::new();
+    for piece in panel.split("</text>") {
+        let Some(start) = piece.rfind('>') else {
+            continue;
+        };
+        if !piece[..start].contains("<text") {
+            continue;
+        }
+        let text = piece[start + 1..]
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&quot;", "\"")
+            .replace("&#39;", "'")
+            .replace("&amp;", "&");
+        match (text.strip_prefix("  "), lines.last_mut()) {
+            (Some(more), Some(last)) => {
+                last.push(' ');
+                last.push_str(more);
+            }
+            _ => lines.push(text),
+        }
+    }
+    lines
+}
+
+/// A card name without the resources the panel notes after it (`Birds (2 animal)`).
+fn card_name(listed: &str) -> &str {
+    match listed.rfind(" (") {
+        Some(at) if listed.ends_with(')') => &listed[..at],
+        _ => listed,
+    }
+}
+
+#[test]
+fn a_terraforming_mars_replay_page_steps_through_a_recorded_game_in_chromium() {
+    let Some(chrome) = chromium() else {
+        assert!(
+            !under_ci(),
+            "CI is set but chromium is missing: .ci/run installs it with apt-get"
+        );
+        eprintln!("SKIPPED a_terraforming_mars_replay_page_steps_through_a_recorded_game_in_chromium: chromium not found (install it with `apt-get install -y chromium`, or set ORRERY_CHROMIUM)");
+        return;
+    };
+    let dir = scratch("view-tm");
+    let log = "tests/data/terraforming-mars/dev-3p-ce-01.json.gz";
+    let page = dir.join("replay.html");
+    let out = orrery(&[
+        "view",
+        "--game",
+        "terraforming-mars",
+        log,
+        "-o",
+        page.to_str().expect("utf-8"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let html = std::fs::read_to_string(&page).expect("page");
+    let foreign = html.replace("http://www.w3.org/2000/svg", "");
+    assert!(
+        !foreign.contains("http://") && !foreign.contains("https://") && !foreign.contains(" src="),
+        "the page loads nothing from elsewhere"
+    );
+    // The recorded game, read as the engine it was recorded from wrote it: each input's line
+    // and that engine's state after it, which the page must show.
+    let record = orrery_tm::record::Record::load(&repo().join(log)).expect("record");
+    let last = record.moves.len();
+    let profile = dir.join("profile");
+    let cases: [(&str, usize); 6] = [
+        ("move=0", 0),
+        ("move=150", 150),
+        (
+            "move=100&keys=ArrowRight,ArrowRight,ArrowLeft,ArrowRight",
+            102,
+        ),
+        ("move=40&slider=60", 60),
+        ("move=300&keys=End", last),
+        ("keys=End,ArrowLeft", last - 1),
+    ];
+    for (hash, want) in cases {
+        let dom = dom(&chrome, &profile, &page, hash);
+        assert_eq!(body_attr(&dom, "data-move"), Some(want), "#{hash}");
+        assert!(
+            dom.contains(&format!("move {want} of {last}")),
+            "#{hash}: the move number"
+        );
+        let (line, snap) = match want {
+            0 => ("(the setup)".to_string(), &record.setup.snapshot),
+            n => (
+                record.moves[n - 1].line.clone(),
+                &record.moves[n - 1].snapshot,
+            ),
+        };
+        assert!(
+            dom.contains(&format!("<div id=\"line\">{}</div>", html_text(&line))),
+            "#{hash}: the move line {line}"
+        );
+        if want > 0 {
+            let seat = line.split(':').next().expect("a seat");
+            assert!(
+                dom.contains(&format!("<li>by {seat}</li>")),
+                "#{hash}: the line's parts"
+            );
+        }
+        // The common board: generation and parameters in the caption, a disc per tile.
+        for (key, name) in [
+            ("oxygen", "oxygen"),
+            ("temperature", "temperature"),
+            ("oceans", "oceans"),
+        ] {
+            assert!(
+                dom.contains(&format!("{name} {}/", snap[key])),
+                "#{hash}: {name} {}",
+                snap[key]
+            );
+        }
+        assert!(
+            dom.contains(&format!("generation {},", snap["generation"])),
+            "#{hash}: generation"
+        );
+        let tiles = snap["tiles"].as_object().expect("tiles").len();
+        assert_eq!(dom.matches("<circle").count(), tiles, "#{hash}: tiles");
+        // Milestones and awards with their owners.
+        for (list, word) in [("milestones", "claimed by"), ("awards", "funded by")] {
+            for m in snap[list].as_array().expect("list") {
+                let owned = format!(
+                    "{}: {word} {}",
+                    m["name"].as_str().expect("name"),
+                    m["player"].as_str().expect("player")
+                );
+                assert!(dom.contains(&html_text(&owned)), "#{hash}: {owned}");
+            }
+        }
+        // Each seat's panel: TR, VP, cards, each resource with its production, cards in play.
+        for (seat, p) in snap["players"]
+            .as_array()
+            .expect("players")
+            .iter()
+            .enumerate()
+        {
+            let lines = panel_lines(&dom, seat);
+            let count = |k: &str| p[k].as_array().expect("cards").len();
+            assert_eq!(
+                lines.get(1).map(String::as_str),
+                Some(
+                    format!(
+                        "TR {}, {} VP, {} in hand, {} played",
+                        p["tr"],
+                        p["vp"],
+                        count("hand"),
+                        count("played")
+                    )
+                    .as_str()
+                ),
+                "#{hash}: seat {seat}: {lines:?}"
+            );
+            let title = match p["corporation"].as_str() {
+                Some(c) => format!("{} · {c}", p["color"].as_str().expect("color")),
+                None => p["color"].as_str().expect("color").to_string(),
+            };
+            assert_eq!(lines[0], title, "#{hash}: seat {seat}");
+            for r in ["mc", "steel", "titanium", "plants", "energy", "heat"] {
+                let want_line = format!(
+                    "{r} {} (production {:+})",
+                    p["res"][r],
+                    p["prod"][r].as_i64().expect("production")
+                );
+                assert!(
+                    lines.contains(&want_line),
+                    "#{hash}: seat {seat}: {want_line} in {lines:?}"
+                );
+            }
+            let played: Vec<&str> = p["played"]
+                .as_array()
+                .expect("played")
+                .iter()
+                .map(|c| c.as_str().expect("name"))
+                .collect();
+            let in_play = lines
+                .iter()
+                .find_map(|l| l.strip_prefix("in play: "))
+                .unwrap_or_else(|| panic!("#{hash}: seat {seat}: no cards in play: {lines:?}"));
+            let shown: Vec<&str> = if in_play == "none" {
+                Vec::new()
+            } else {
+                in_play.split(", ").map(card_name).collect()
+            };
+            assert_eq!(shown, played, "#{hash}: seat {seat}: cards in play");
+            assert!(
+                lines.iter().any(|l| l.starts_with("tags: ")),
+                "#{hash}: seat {seat}: tags"
+            );
+        }
+    }
+}

@@ -12,6 +12,8 @@ pub struct BoardPicture {
     pub caption: String,
     /// Each seat's colour (`#rrggbb`), by seat.
     pub seat_colours: Vec<String>,
+    /// Each seat's name as the picture's legends write it, by seat.
+    pub seat_names: Vec<String>,
     /// The spaces of the map, each drawn as a hex.
     pub spaces: Vec<SpaceMark>,
     /// What stands on spaces, drawn over them.

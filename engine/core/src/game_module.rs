@@ -295,6 +295,14 @@ pub trait GameModule: Evaluate<Action: Send> + Send + Sized + 'static {
     fn action_group(&self, _action: &Self::Action) -> Option<ActionGroup> {
         None
     }
+
+    // Pictures: render and view
+
+    /// The parts of a log line as the replay page lists them (`view`), in the order played;
+    /// the whole line by default.
+    fn line_parts(&self, line: &str) -> Vec<String> {
+        vec![line.to_owned()]
+    }
 }
 
 /// The variants a log is played with besides the command's `--variant`s

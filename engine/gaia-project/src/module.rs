@@ -295,6 +295,24 @@ impl GameModule for Game {
     fn action_group(&self, part: &Command) -> Option<ActionGroup> {
         commands::action_group(part)
     }
+
+    // Pictures: render and view
+
+    /// A turn's actor (`by terrans`) then each part as written (`build m 4B2`); the setup
+    /// line's players and seed.
+    fn line_parts(&self, line: &str) -> Vec<String> {
+        match crate::notation::parse_line(line) {
+            Ok(crate::notation::MoveLine::Turn { actor, parts }) => {
+                std::iter::once(format!("by {actor}"))
+                    .chain(parts.iter().map(|p| p.to_string()))
+                    .collect()
+            }
+            Ok(crate::notation::MoveLine::Init { players, seed }) => {
+                vec![format!("{players} players"), format!("seed {seed}")]
+            }
+            Err(e) => vec![format!("(not parsed: {e})")],
+        }
+    }
 }
 
 impl Watcher<Game> for Watch {

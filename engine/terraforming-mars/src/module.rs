@@ -250,6 +250,39 @@ impl GameModule for Game {
             pick.from.join(", ")
         ))
     }
+
+    /// The seat (`by red`) then each step of the line (`play Comet`); a line that does not
+    /// read (the log's deal) is one part.
+    fn line_parts(&self, line: &str) -> Vec<String> {
+        match Line::parse(line) {
+            Ok(l) => std::iter::once(format!("by {}", l.player))
+                .chain(l.steps.iter().map(ToString::to_string))
+                .collect(),
+            Err(_) => vec![line.to_owned()],
+        }
+    }
+}
+
+/// A recorded game of the public engine ([`crate::record::Record`]) opened for replaying its
+/// inputs: the game as the record deals it, with every reshuffle the record states planned in
+/// the order they happen, and each input as a line of the notation ([`Line`]).
+///
+/// # Errors
+/// A deal the content cannot play, or a reshuffle naming a card the content lacks.
+pub fn open_record(
+    content: &Arc<Content>,
+    record: &crate::record::Record,
+) -> Result<(Game, Vec<String>), String> {
+    let mut game = crate::conformance::deal(content.clone(), record)?;
+    for m in &record.moves {
+        for e in &m.events {
+            if let crate::record::DeckEvent::Reshuffle { order } = e {
+                game.plan_reshuffle(order)
+                    .map_err(|e| format!("move {}: {e}", m.i))?;
+            }
+        }
+    }
+    Ok((game, record.moves.iter().map(|m| m.line.clone()).collect()))
 }
 
 /// The first line of a study's log: the seats and the seed of the deal

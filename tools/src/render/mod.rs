@@ -1,6 +1,7 @@
-//! Pictures of a board: a [`view::BoardView`] drawn as SVG. The picture is a list of named
-//! layers (map, federations, pieces, one per seat, shared tiles, legend), so the replay viewer
-//! can store each distinct layer once and rebuild any move's picture from them.
+//! Pictures of a board as SVG: Gaia Project's [`view::BoardView`] ([`draw`]) and any game's
+//! neutral picture ([`neutral::draw`]). A picture is a list of named layers (map, pieces, one
+//! per seat, shared panels, …), so the replay viewer can store each distinct layer once and
+//! rebuild any move's picture from them.
 
 pub mod map;
 pub mod neutral;
@@ -19,6 +20,8 @@ pub struct Picture {
     pub height: f64,
     /// `(name, SVG fragment)` in drawing order.
     pub layers: Vec<(String, String)>,
+    /// Each seat's name and colour, by seat (the replay page's VP chart).
+    pub seats: Vec<(String, String)>,
 }
 
 impl Picture {
@@ -100,5 +103,10 @@ pub fn draw(view: &BoardView) -> Picture {
         width,
         height: bottom,
         layers,
+        seats: view
+            .seats
+            .iter()
+            .map(|s| (s.name.clone(), s.colour.clone()))
+            .collect(),
     }
 }

@@ -1,11 +1,13 @@
-//! Draws a game's neutral board picture ([`BoardPicture`]) as SVG: pointy-topped hex spaces
-//! with their fills, labels and notes, pieces as discs ringed in their owner's colour, tracks as
-//! bars, and panels of text. Nothing here knows a game: the game said what each mark shows.
+//! Draws a game's neutral board picture ([`BoardPicture`]) as SVG in layers ([`Picture`]):
+//! pointy-topped hex spaces with their fills, labels and notes (dashed when set apart), pieces
+//! as discs ringed in their owner's colour, tracks as bars, and panels of text (long lines
+//! wrapped). Nothing here knows a game: the game said what each mark shows.
 
 use orrery_core::board_view::{BoardPicture, Panel, Track};
 use orrery_core::hex::Hex;
 
 use super::svg::{self, ink_on, points, text, Tag};
+use super::Picture;
 
 /// Hex radius in pixels.
 const S: f64 = 24.0;
@@ -36,15 +38,16 @@ fn seat_colour(p: &BoardPicture, seat: usize) -> &str {
     p.seat_colours.get(seat).map_or(NO_COLOUR, String::as_str)
 }
 
-/// The map's layer and its width and height, drawn from (`x`, `y`).
-fn map(p: &BoardPicture, x: f64, y: f64) -> (String, f64, f64) {
+/// The map's spaces and the pieces on them (two layers), and its width and height, drawn
+/// from (`x`, `y`).
+fn map(p: &BoardPicture, x: f64, y: f64) -> (String, String, f64, f64) {
     let all: Vec<(f64, f64)> = p.spaces.iter().map(|s| centre(s.hex)).collect();
     let (lo_x, hi_x, lo_y, hi_y) = all.iter().fold(
         (f64::MAX, f64::MIN, f64::MAX, f64::MIN),
         |(a, b, c, d), (px, py)| (a.min(*px), b.max(*px), c.min(*py), d.max(*py)),
     );
     if all.is_empty() {
-        return (String::new(), 0.0, 0.0);
+        return (String::new(), String::new(), 0.0, 0.0);
     }
     let dx = x + S - lo_x;
     let dy = y + S - lo_y;
@@ -67,6 +70,7 @@ fn map(p: &BoardPicture, x: f64, y: f64) -> (String, f64, f64) {
             out.push_str(&text(cx, cy + 0.72 * S, 7.0, ink, "middle", &s.note));
         }
     }
+    let mut pieces = String::new();
     for piece in &p.pieces {
         let (cx, cy) = centre(piece.hex);
         let (cx, cy) = (cx + dx, cy + dy);
@@ -81,8 +85,8 @@ fn map(p: &BoardPicture, x: f64, y: f64) -> (String, f64, f64) {
                 .attr("stroke-width", 3.5),
             None => disc.attr("stroke", "#ffffff").attr("stroke-width", 1.2),
         };
-        out.push_str(&disc.close());
-        out.push_str(&text(
+        pieces.push_str(&disc.close());
+        pieces.push_str(&text(
             cx,
             cy + 0.05 * S + 4.0,
             11.0,
@@ -91,7 +95,7 @@ fn map(p: &BoardPicture, x: f64, y: f64) -> (String, f64, f64) {
             &piece.label,
         ));
     }
-    (out, hi_x - lo_x + 2.0 * S, hi_y - lo_y + 2.0 * S)
+    (out, pieces, hi_x - lo_x + 2.0 * S, hi_y - lo_y + 2.0 * S)
 }
 
 /// A track as a bar: its name, how far it stands between least and greatest, the numbers.
@@ -127,11 +131,42 @@ fn track(t: &Track, colour: &str, x: f64, y: f64) -> String {
     out
 }
 
-/// A panel: a box with a title bar (in its seat's colour) and lines; its height.
+/// Characters of a panel line that fit its width (11-pixel text in a 380-pixel panel).
+const LINE_CHARS: usize = 58;
+
+/// A panel's line cut into lines of at most [`LINE_CHARS`] characters, between words; the
+/// lines after the first are indented.
+fn wrap(line: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for word in line.split(' ') {
+        let len = current.chars().count();
+        if len > 0 && len + 1 + word.chars().count() > LINE_CHARS {
+            out.push(std::mem::take(&mut current));
+            current.push_str("  ");
+        } else if len > 0 {
+            current.push(' ');
+        }
+        current.push_str(word);
+    }
+    out.push(current);
+    out
+}
+
+/// A panel: a box with a title bar (in its seat's colour) and lines, a seat's in a group
+/// naming its seat; its height.
 fn panel(p: &BoardPicture, panel: &Panel, x: f64, y: f64) -> (String, f64) {
     let head = panel.seat.map_or("#555555", |s| seat_colour(p, s));
-    let height = LINE * (panel.lines.len() as f64 + 1.0) + 10.0;
-    let mut out = svg::rect(x, y, COLUMN_W, height, "#fafafa", "#999999");
+    let lines: Vec<String> = panel.lines.iter().flat_map(|l| wrap(l)).collect();
+    let height = LINE * (lines.len() as f64 + 1.0) + 10.0;
+    let mut out = match panel.seat {
+        Some(seat) => Tag::new("g")
+            .attr("class", "seat")
+            .attr("data-seat", seat)
+            .open(),
+        None => Tag::new("g").attr("class", "panel").open(),
+    };
+    out.push_str(&svg::rect(x, y, COLUMN_W, height, "#fafafa", "#999999"));
     out.push_str(&svg::rect(x, y, COLUMN_W, LINE + 4.0, head, "none"));
     out.push_str(&text(
         x + 6.0,
@@ -141,7 +176,7 @@ fn panel(p: &BoardPicture, panel: &Panel, x: f64, y: f64) -> (String, f64) {
         "start",
         &panel.title,
     ));
-    for (i, l) in panel.lines.iter().enumerate() {
+    for (i, l) in lines.iter().enumerate() {
         out.push_str(&text(
             x + 6.0,
             y + LINE * (i as f64 + 2.0) + 2.0,
@@ -151,14 +186,16 @@ fn panel(p: &BoardPicture, panel: &Panel, x: f64, y: f64) -> (String, f64) {
             l,
         ));
     }
+    out.push_str("</g>");
     (out, height)
 }
 
-/// The whole SVG document of a board picture.
-pub fn svg(p: &BoardPicture) -> String {
-    let (map_layer, map_w, map_h) = map(p, GAP, TOP);
+/// A board picture drawn in layers: the caption, the map's spaces, the pieces on them, the
+/// tracks, and each panel (`seatN` for a seat's).
+pub fn draw(p: &BoardPicture) -> Picture {
+    let (spaces_layer, pieces_layer, map_w, map_h) = map(p, GAP, TOP);
     let right = GAP + map_w + GAP;
-    let mut column = String::new();
+    let mut tracks = String::new();
     let mut y = TOP;
     for (i, t) in p.tracks.iter().enumerate() {
         // A track of a seat's (named after it) takes the seat's colour, in seat order after
@@ -169,29 +206,67 @@ pub fn svg(p: &BoardPicture) -> String {
         } else {
             "#c0504d"
         };
-        column.push_str(&track(t, colour, right, y));
+        tracks.push_str(&track(t, colour, right, y));
         y += LINE + 4.0;
     }
     y += GAP;
-    for pl in &p.panels {
+    let mut layers = vec![
+        (
+            "caption".to_string(),
+            Tag::new("text")
+                .attr("class", "caption")
+                .attr("x", GAP)
+                .attr("y", 22.0)
+                .attr("font-size", 15)
+                .attr("font-weight", "bold")
+                .attr("fill", "#111111")
+                .text("text", &p.caption),
+        ),
+        ("map".to_string(), spaces_layer),
+        ("pieces".to_string(), pieces_layer),
+        ("tracks".to_string(), tracks),
+    ];
+    for (k, pl) in p.panels.iter().enumerate() {
         let (s, h) = panel(p, pl, right, y);
-        column.push_str(&s);
+        let name = pl
+            .seat
+            .map_or_else(|| format!("panel{k}"), |s| format!("seat{s}"));
+        layers.push((name, s));
         y += h + GAP;
     }
-    let width = right + COLUMN_W + GAP;
-    let height = (TOP + map_h).max(y) + GAP;
-    let mut out = svg::document_start(width, height);
-    out.push_str(
-        &Tag::new("text")
-            .attr("x", GAP)
-            .attr("y", 22.0)
-            .attr("font-size", 15)
-            .attr("font-weight", "bold")
-            .attr("fill", "#111111")
-            .text("text", &p.caption),
-    );
-    out.push_str(&map_layer);
-    out.push_str(&column);
-    out.push_str("</svg>\n");
-    out
+    // The caption may run past the map and the column (about 8.5 pixels a character).
+    let caption_w = GAP + 8.5 * p.caption.chars().count() as f64 + GAP;
+    Picture {
+        width: (right + COLUMN_W + GAP).max(caption_w),
+        height: (TOP + map_h).max(y) + GAP,
+        layers,
+        seats: (0..p.seat_colours.len().max(p.seat_names.len()))
+            .map(|s| {
+                (
+                    p.seat_names
+                        .get(s)
+                        .cloned()
+                        .unwrap_or_else(|| format!("seat {s}")),
+                    seat_colour(p, s).to_owned(),
+                )
+            })
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_panel_lines_wrap_between_words() {
+        let long = format!("in play: {}", ["Some Card"; 12].join(", "));
+        let lines = wrap(&long);
+        assert!(lines.len() > 1, "{lines:?}");
+        assert!(lines.iter().all(|l| l.chars().count() <= LINE_CHARS));
+        assert!(lines[1..].iter().all(|l| l.starts_with("  ")));
+        let back: Vec<&str> = lines.iter().map(|l| l.trim_start()).collect();
+        assert_eq!(back.join(" "), long);
+        assert_eq!(wrap("short"), ["short"]);
+    }
 }

@@ -8,7 +8,7 @@ use orrery_core::board_view::{BoardPicture, Panel, PieceMark, SpaceMark, Track};
 use orrery_core::hex::Hex;
 use serde_json::{json, Value};
 
-use crate::content::{Counted, Measured, Param, Requirement, Res, SpaceType};
+use crate::content::{CardType, Counted, Measured, Param, Requirement, Res, SpaceType};
 
 use super::{Game, Part, Phase, SetChoice};
 
@@ -385,6 +385,8 @@ impl Game {
                         pl.prod[r.index()]
                     )
                 }));
+                lines.push(self.tags_line(s));
+                lines.push(self.in_play_line(s));
                 Panel {
                     title: format!(
                         "{}{}",
@@ -426,11 +428,57 @@ impl Game {
         BoardPicture {
             caption: format!("{caption} · {}", self.board_status()),
             seat_colours: self.colors.iter().map(|c| seat_rgb(c).to_owned()).collect(),
+            seat_names: self.colors.to_vec(),
             spaces: marks,
             pieces,
             tracks,
             panels,
         }
+    }
+}
+
+impl Game {
+    /// The tags of the seat's corporation and of its cards in play that are not events, by
+    /// tag: `tags: building 3, space 1`.
+    fn tags_line(&self, seat: usize) -> String {
+        let pl = &self.players[seat];
+        let mut tags: BTreeMap<&str, usize> = BTreeMap::new();
+        for c in pl.owned_cards() {
+            let card = self.card(c);
+            if card.kind == CardType::Event {
+                continue;
+            }
+            for t in &card.tags {
+                *tags.entry(t.as_str()).or_default() += 1;
+            }
+        }
+        if tags.is_empty() {
+            return "tags: none".to_owned();
+        }
+        let each: Vec<String> = tags.iter().map(|(t, n)| format!("{t} {n}")).collect();
+        format!("tags: {}", each.join(", "))
+    }
+
+    /// The seat's cards in play (events included), in the order played, each with the
+    /// resources on it: `in play: Birds (2 animal), Comet`.
+    fn in_play_line(&self, seat: usize) -> String {
+        let pl = &self.players[seat];
+        if pl.played.is_empty() {
+            return "in play: none".to_owned();
+        }
+        let cards: Vec<String> = pl
+            .played
+            .iter()
+            .map(|c| {
+                let card = self.card(*c);
+                match (pl.card_res.get(c), &card.resource) {
+                    (Some(n), Some(r)) if *n > 0 => format!("{} ({n} {r})", card.name),
+                    (Some(n), None) if *n > 0 => format!("{} ({n})", card.name),
+                    _ => card.name.clone(),
+                }
+            })
+            .collect();
+        format!("in play: {}", cards.join(", "))
     }
 }
 
