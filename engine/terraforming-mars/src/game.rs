@@ -19,11 +19,13 @@ use crate::content::{
 };
 use crate::notation::{Kvs, Step};
 
+mod eval;
 mod legal;
 mod playable;
 pub mod saved;
 mod view;
 
+pub use eval::Evaluation;
 pub use legal::{Choice, SetChoice, SetVerb, MAX_EXPANDED_SET};
 pub use playable::Part;
 
