@@ -377,6 +377,14 @@ pub fn run_tm(args: &ContentArgs, paths: &[PathBuf], json: bool) -> ExitCode {
     }) / n;
     let two = random_games::<Tm>(&content, 2, 21);
     let four = random_games::<Tm>(&content, 4, 21);
+    let model = match crate::train::load_model::<Tm>(&stack, &content, 2, None) {
+        Ok(m) => m,
+        Err(e) => {
+            errln!("error: {}", crate::out::clean(&e));
+            return ExitCode::from(1);
+        }
+    };
+    let best = tm_bot_games(&content, "best", model.as_ref(), TM_BEST_GAMES);
     let figures = [
         Figure {
             name: "content load + validate",
@@ -420,6 +428,12 @@ pub fn run_tm(args: &ContentArgs, paths: &[PathBuf], json: bool) -> ExitCode {
             unit: "ms",
             target: Some(5.0),
         },
+        Figure {
+            name: "best 2-player game, median of 5",
+            value: median(best.clone()),
+            unit: "s",
+            target: Some(3.0),
+        },
     ];
     print(
         &figures,
@@ -427,4 +441,35 @@ pub fn run_tm(args: &ContentArgs, paths: &[PathBuf], json: bool) -> ExitCode {
         (records.len(), failed, states.len(), two.len() + four.len()),
     );
     ExitCode::SUCCESS
+}
+
+/// Terraforming Mars games timed with `best` in both seats.
+const TM_BEST_GAMES: u64 = 5;
+
+/// How long 2-player Terraforming Mars games take with the bot `name` in every seat (as
+/// `simulate` names it, `best` with `model`), one per seed of `0..seeds` that finishes.
+fn tm_bot_games(
+    content: &Arc<orrery_tm::content::Content>,
+    name: &str,
+    model: Option<&Arc<orrery_core::bot::Model>>,
+    seeds: u64,
+) -> Vec<f64> {
+    type Tm = orrery_tm::game::Game;
+    let mut games = Vec::new();
+    for seed in 0..seeds {
+        let t = Instant::now();
+        let Ok(mut game) = Tm::random(content.clone(), 2, seed) else {
+            continue;
+        };
+        let bots: Option<Vec<_>> = (0..2u64)
+            .map(|s| orrery_core::bot::by_name_with::<Tm>(name, seed * 2 + s + 1, model))
+            .collect();
+        let Some(mut bots) = bots else {
+            continue;
+        };
+        if orrery_core::bot::play_game(&mut game, &mut bots, 50_000, |_, _, _| {}).is_ok() {
+            games.push(t.elapsed().as_secs_f64());
+        }
+    }
+    games
 }

@@ -325,6 +325,7 @@ fn bench_measures_the_second_game_against_its_targets() {
     };
     assert_eq!(named("random 2-player game, median")["target"], 2.0);
     assert_eq!(named("random 4-player game, median")["target"], 5.0);
+    assert_eq!(named("best 2-player game, median of 5")["target"], 3.0);
     for f in figures {
         assert!(f["value"].as_f64().unwrap() > 0.0, "{f}");
     }

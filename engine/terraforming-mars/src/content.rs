@@ -763,6 +763,63 @@ pub struct Rules {
     /// What a game uses when its setup does not say (random games, `simulate`).
     #[serde(default)]
     pub defaults: GameOptions,
+    /// The numbers the bots value a position by (without them a bot counts the VP alone).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot: Option<BotRules>,
+}
+
+/// What the bots' evaluation counts, in VP: the VP on the table, plus what the stock,
+/// production, TR and hand may still bring in the generations left. Worths are whole numbers
+/// in tenths of an M€ (content numbers are whole), turned into VP at `mc_per_vp`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BotRules {
+    /// M€ that buy about one VP.
+    pub mc_per_vp: i32,
+    /// Global parameter steps raised per seat and generation, to guess the generations left.
+    pub pace: i32,
+    /// Worth of one unit held, in tenths of an M€ (counted while a generation is left to spend
+    /// it).
+    #[serde(default)]
+    pub stock: Amounts,
+    /// Worth of one step of production for each generation left, in tenths of an M€.
+    #[serde(default)]
+    pub production: Amounts,
+    /// Worth of one TR for each generation left (the M€ it pays), in tenths of an M€; the TR
+    /// is a VP besides.
+    pub tr: i32,
+    /// Extra VP per global parameter step raised, in a solo game (won by terraforming in time).
+    #[serde(default)]
+    pub solo_step_vp: i32,
+    /// Worth of a tile a card places, by tile name, in tenths of an M€.
+    #[serde(default)]
+    pub tiles: BTreeMap<String, i32>,
+    /// How cards in hand are valued.
+    pub hand: HandRules,
+}
+
+/// How the bots value a card in hand: a share of what playing it would bring beyond its cost
+/// (production by the generations left, stock, TR, tiles, cards drawn, its printed VP), plus a
+/// little per card of its tags the seat already has; nothing when its requirements can no
+/// longer be met.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HandRules {
+    /// Percent of the card's net worth a card in hand counts for.
+    pub share: i32,
+    /// Percent of that when a requirement is not met yet (but may be).
+    pub later: i32,
+    /// Worth of one card drawn, in tenths of an M€.
+    pub draw: i32,
+    /// Worth of a card action for each generation left, in tenths of an M€.
+    pub action: i32,
+    /// Worth of VP the card scores by a count (per resource, per tag…), in tenths of an M€.
+    pub variable_vp: i32,
+    /// Worth per card already held with one of the card's tags (at most `tag_cap` counted), in
+    /// tenths of an M€.
+    pub per_tag: i32,
+    /// Most cards of one tag counted for `per_tag`.
+    pub tag_cap: i32,
 }
 
 /// A module of cards and the rules it changes.

@@ -19,6 +19,7 @@ use crate::content::{
 };
 use crate::notation::{Kvs, Step};
 
+mod eval;
 mod legal;
 mod playable;
 #[cfg(test)]
@@ -26,6 +27,7 @@ mod rules_tests;
 pub mod saved;
 mod view;
 
+pub use eval::Evaluation;
 pub use legal::{Choice, SetChoice, SetVerb, MAX_EXPANDED_SET};
 pub use playable::Part;
 

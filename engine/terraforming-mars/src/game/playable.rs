@@ -14,7 +14,7 @@ use orrery_core::rng::Rng;
 use crate::content::Res;
 use crate::notation::Line;
 
-use super::{CardId, Choice, Game, Pending, Phase};
+use super::{CardId, Choice, Game, Pending};
 
 /// One decision of a bot: a whole input, the start of an input ending in a pick of cards, or
 /// taking or leaving the next card of that pick.
@@ -181,9 +181,9 @@ impl Game {
     }
 
     /// The seats that won a finished game: most VP, a tie going to the most M€ (still tied:
-    /// shared); none before the end.
+    /// shared); none before the end. A solo game is won only with Mars terraformed.
     pub fn winners(&self) -> Vec<usize> {
-        if !self.is_over() {
+        if !self.is_over() || (self.colors.len() == 1 && !self.terraformed()) {
             return Vec::new();
         }
         let vp = self.vp_totals();
@@ -265,59 +265,9 @@ impl Game {
         g
     }
 
-    /// A rough value of the position for `seat` in VP: the VP now, plus what its stock and
-    /// income may still buy in the generations left (see `generations_left`).
+    /// The value of the position for `seat` in VP: [`Game::evaluation`] in all.
     pub fn heuristic_value(&self, seat: usize) -> f64 {
-        let vp = f64::from(self.vp_totals()[seat]);
-        if self.phase == Phase::End {
-            return vp;
-        }
-        let pl = &self.players[seat];
-        let stock = f64::from(
-            pl.res[Res::Mc.index()]
-                + 2 * pl.res[Res::Steel.index()]
-                + 3 * pl.res[Res::Titanium.index()]
-                + pl.res[Res::Plants.index()]
-                + pl.res[Res::Heat.index()] / 2,
-        );
-        let income = f64::from(
-            pl.prod[Res::Mc.index()]
-                + pl.tr
-                + 2 * pl.prod[Res::Steel.index()]
-                + 3 * pl.prod[Res::Titanium.index()]
-                + 2 * pl.prod[Res::Plants.index()]
-                + pl.prod[Res::Energy.index()]
-                + pl.prod[Res::Heat.index()] / 2,
-        );
-        let left = self.generations_left();
-        // About 8 M€ of resources buy one VP, while there is time left to spend them: stock
-        // left at the end is worth nothing, so in the last generation it loses its worth.
-        vp + (stock * left.min(1.0) + income * left) / 8.0
-    }
-
-    /// A guess of the generations left: the steps of terraforming still to do at the usual pace,
-    /// but never more than a game at that pace from generation 1 has left (in solo, no more
-    /// than the generations left). The time bound makes stock and income lose their worth as
-    /// the generations pass, so late in a slow game terraforming (VP) beats hoarding M€: with
-    /// the steps-based guess alone, raising a parameter shortens the game and so devalues
-    /// every seat's income, and a one-step-lookahead player stops terraforming.
-    fn generations_left(&self) -> f64 {
-        let mut steps = 0;
-        let mut all_steps = 0;
-        for (param, scale) in &self.content.rules.parameters {
-            let s = scale.step.max(1);
-            steps += (scale.goal - self.param_value(*param)).max(0) / s;
-            all_steps += (scale.goal - scale.start).max(0) / s;
-        }
-        // Players raise the parameters by about 2 steps each per generation.
-        let pace = 2.0 * self.colors.len() as f64;
-        let by_steps = f64::from(steps) / pace;
-        let done = f64::from(self.generation.saturating_sub(1));
-        let mut by_time = f64::from(all_steps) / pace - done;
-        if self.colors.len() == 1 {
-            by_time = by_time.min(f64::from(self.content.rules.solo.generations) - done - 1.0);
-        }
-        by_steps.min(by_time).max(0.0)
+        self.evaluation(seat).total()
     }
 }
 
@@ -365,6 +315,14 @@ impl Playable for Game {
 impl Evaluate for Game {
     fn value(&self, seat: usize) -> f64 {
         self.heuristic_value(seat)
+    }
+
+    fn feature_names(&self) -> Vec<String> {
+        super::eval::Evaluation::names()
+    }
+
+    fn features(&self, seat: usize) -> Vec<f64> {
+        self.feature_values(seat)
     }
 }
 
