@@ -222,7 +222,7 @@ fn prepare<G: GameModule>(
         G::check_lineup(&content, &list, players).map_err(|e| usage(format!("--factions: {e}")))?;
         FactionChoice::Given(list)
     };
-    let config = Config {
+    let mut config = Config {
         game: G::ID.to_string(),
         players,
         factions,
@@ -232,6 +232,7 @@ fn prepare<G: GameModule>(
         games: args.games,
         shard,
         content: stack.identity().map_err(|e| (e, 1))?,
+        weights: None,
     };
     if let Some(dir) = &args.logs {
         prepare_logs(dir, args.clear_logs)?;
@@ -246,8 +247,9 @@ fn prepare<G: GameModule>(
         let model =
             crate::train::load_model::<G>(&stack, &content, players, args.weights.as_deref())
                 .map_err(|e| (e, 1))?;
-        if model.is_none() {
-            errln!("note: no weights file for `best`, so it plays as `search`");
+        match &model {
+            Some(m) => config.weights = Some(crate::train::identity(m)),
+            None => errln!("note: no weights file for `best`, so it plays as `search`"),
         }
         model
     } else {

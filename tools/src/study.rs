@@ -360,6 +360,11 @@ pub struct Config {
     /// The identity of the content stack the games were played on: a hash of every file that
     /// shaped it (base files, overlays, scripts); shards merge only when it is the same.
     pub content: String,
+    /// The learned evaluation `best` played with, when a bot was `best`: a hash of the
+    /// weights as read and the command that trained them ([`crate::train::identity`]);
+    /// absent when no bot used one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weights: Option<String>,
 }
 
 /// The games of a study that failed: how many, and the first few with their seeds and why.
@@ -1040,6 +1045,7 @@ mod tests {
             games: games * n,
             shard: [k, n],
             content: "fnv1a128:1".into(),
+            weights: None,
         });
         for _ in 0..games {
             s.games += 1;

@@ -49,6 +49,12 @@ pub struct TrainArgs {
     /// (by default the model is the heuristic plus what the fit adds).
     #[arg(long)]
     pub from_scratch: bool,
+    /// Fit by temporal differences: each position is asked to be worth what the same seat's
+    /// position K decisions later is worth by the model (the final score within K of the
+    /// end), so the fit learns what changes within a game rather than which games went
+    /// well (0: fit every position to its final score).
+    #[arg(long, default_value_t = 0, value_name = "K")]
+    pub td: usize,
     /// Let weights be negative (by default each is held at 0 or above: every feature counts
     /// something it is good to hold).
     #[arg(long)]
@@ -66,6 +72,9 @@ pub struct TrainArgs {
 
 /// Most parts one self-play game may take.
 const MAX_PARTS: usize = crate::simulate::MAX_PARTS;
+
+/// The most decisions `--td` may look ahead.
+const MAX_TD: usize = 10_000;
 
 /// Every tenth game is held out of the fit whose error is reported.
 const HOLD_OUT: u64 = 10;
@@ -141,6 +150,17 @@ pub fn load_model<G: GameModule>(
     Model::parse(&text, &shown, G::ID, &names).map(|m| Some(Arc::new(m)))
 }
 
+/// What names a learned evaluation in a study file: a 64-bit FNV-1a hash of the model as
+/// written back (`fnv1a64:<hex>`, the same for the same weights wherever the file lies) and
+/// the command that trained it.
+pub fn identity(model: &Model) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in model.to_yaml().bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("fnv1a64:{h:016x} ({})", model.trained)
+}
+
 /// The samples of self-play game `index`, and its seat count.
 fn game_samples<G: GameModule>(
     content: &Arc<G::Content>,
@@ -201,6 +221,12 @@ fn train<G: GameModule>(args: &TrainArgs) -> Result<(), (String, u8)> {
         return Err(usage(format!(
             "--games must be 2 to 1000000, got {}",
             args.games
+        )));
+    }
+    if args.td > MAX_TD {
+        return Err(usage(format!(
+            "--td must be 0 to {MAX_TD}, got {}",
+            args.td
         )));
     }
     let ridges: Vec<f64> = args
@@ -281,14 +307,24 @@ fn train<G: GameModule>(args: &TrainArgs) -> Result<(), (String, u8)> {
                 continue;
             }
         };
-        for s in samples {
-            let y = s.target - base * s.heuristic;
-            all_fit.add(&s.features, y).map_err(failed)?;
-            if i as u64 % HOLD_OUT == HOLD_OUT - 1 {
-                held.push(s);
-            } else {
-                train_fit.add(&s.features, y).map_err(failed)?;
+        let held_out = i as u64 % HOLD_OUT == HOLD_OUT - 1;
+        let rows: Vec<(Vec<f64>, f64)> = if args.td > 0 {
+            let seats = players[i % players.len()];
+            fit::td_rows(&samples, seats, args.td, base)
+        } else {
+            samples
+                .iter()
+                .map(|s| (s.features.clone(), s.target - base * s.heuristic))
+                .collect()
+        };
+        for (x, y) in rows {
+            all_fit.add(&x, y).map_err(failed)?;
+            if !held_out {
+                train_fit.add(&x, y).map_err(failed)?;
             }
+        }
+        if held_out {
+            held.extend(samples);
         }
     }
     if failures > 0 {
@@ -307,7 +343,7 @@ fn train<G: GameModule>(args: &TrainArgs) -> Result<(), (String, u8)> {
     );
     for (k, ridge) in ridges.iter().enumerate() {
         let trained = format!(
-            "orrery train --games {} --players {} --bot {} --ridge {ridge}{}{} --seed {}",
+            "orrery train --games {} --players {} --bot {} --ridge {ridge}{}{}{} --seed {}",
             args.games,
             args.players,
             args.bot,
@@ -317,6 +353,11 @@ fn train<G: GameModule>(args: &TrainArgs) -> Result<(), (String, u8)> {
                 ""
             },
             if args.signed { " --signed" } else { "" },
+            if args.td > 0 {
+                format!(" --td {}", args.td)
+            } else {
+                String::new()
+            },
             args.seed
         );
         let fitted = |f: &fit::Fit| {

@@ -46,6 +46,38 @@ pub fn self_play<G: Evaluate>(
         .collect())
 }
 
+/// The rows of a temporal-difference fit from the samples of one game (as [`self_play`]
+/// returns them: at each decision, one sample per seat in seat order), for a model
+/// `base × heuristic + bias + Σ weight × feature`. Each seat's position is paired with its
+/// position `k` decisions later (`k` ≥ 1), asking that the model value them alike:
+/// `weights · (features now − features later) ≈ base × (heuristic later − heuristic now)`;
+/// a position within `k` decisions of the end is asked for the final score itself. Pairs
+/// within one game cancel what stays the same through it (a strong seat holds much of
+/// everything all game), so the fit learns what a decision changes rather than which games
+/// went well. Returns `(features, target)` rows for [`Fit::add`].
+pub fn td_rows(samples: &[Sample], seats: usize, k: usize, base: f64) -> Vec<(Vec<f64>, f64)> {
+    let seats = seats.max(1);
+    let k = k.max(1);
+    let mut rows = Vec::with_capacity(samples.len());
+    for seat in 0..seats {
+        let line: Vec<&Sample> = samples.iter().skip(seat).step_by(seats).collect();
+        for (i, now) in line.iter().enumerate() {
+            match line.get(i + k) {
+                Some(later) => rows.push((
+                    now.features
+                        .iter()
+                        .zip(&later.features)
+                        .map(|(a, b)| a - b)
+                        .collect(),
+                    base * (later.heuristic - now.heuristic),
+                )),
+                None => rows.push((now.features.clone(), now.target - base * now.heuristic)),
+            }
+        }
+    }
+    rows
+}
+
 /// The sums a least-squares fit needs, added to one sample at a time, so that any number of
 /// samples fits in the memory of one `(n + 1)²` matrix.
 #[derive(Debug, Clone)]
@@ -322,22 +354,23 @@ mod tests {
         }
     }
 
+    /// The samples of game `i` of `Steps` played by random bots.
+    fn steps_game(i: u64) -> Vec<Sample> {
+        let mut g = Steps {
+            turns: 0,
+            length: 6 + (i % 5) as usize * 2,
+            points: [0, 0],
+            taps: 0,
+        };
+        let mut bots: Vec<_> = (0..2)
+            .map(|s| by_name::<Steps>("random", i * 2 + s).expect("bot"))
+            .collect();
+        self_play(&mut g, &mut bots, 1000).expect("ends")
+    }
+
     /// Samples of `games` games of `Steps` played by random bots.
     fn steps_samples(games: u64) -> Vec<Sample> {
-        let mut all = Vec::new();
-        for i in 0..games {
-            let mut g = Steps {
-                turns: 0,
-                length: 6 + (i % 5) as usize * 2,
-                points: [0, 0],
-                taps: 0,
-            };
-            let mut bots: Vec<_> = (0..2)
-                .map(|s| by_name::<Steps>("random", i * 2 + s).expect("bot"))
-                .collect();
-            all.extend(self_play(&mut g, &mut bots, 1000).expect("ends"));
-        }
-        all
+        (0..games).flat_map(steps_game).collect()
     }
 
     fn fit_of(samples: &[Sample], ridge: f64) -> (f64, Vec<f64>) {
@@ -420,6 +453,42 @@ mod tests {
         assert!(fit
             .model(0.01, false, 0.0, "toy", &["a".into()], "")
             .is_err());
+    }
+
+    #[test]
+    fn a_temporal_difference_fit_recovers_the_known_value() {
+        for k in [1, 3] {
+            let mut fit = Fit::new(3);
+            for g in 0..40 {
+                for (x, y) in td_rows(&steps_game(g), 2, k, 0.0) {
+                    fit.add(&x, y).expect("fits");
+                }
+            }
+            let (_, w) = fit.solve(0.0).expect("solves");
+            for (got, want) in w.iter().zip([1.0, 1.0, 0.0]) {
+                assert!((got - want).abs() < 1e-6, "k {k}: {w:?}");
+            }
+        }
+        // With the heuristic as base (here the points), a pair asks the correction to make up
+        // for the points gained between them: the points need no more weight, what is to
+        // come needs 1.
+        let one = steps_game(0);
+        let rows = td_rows(&one, 2, 1, 1.0);
+        assert_eq!(rows.len(), one.len());
+        for (x, y) in &rows {
+            assert_eq!(x.len(), 3);
+            assert!(y.is_finite());
+        }
+        let mut fit = Fit::new(3);
+        for g in 0..40 {
+            for (x, y) in td_rows(&steps_game(g), 2, 2, 1.0) {
+                fit.add(&x, y).expect("fits");
+            }
+        }
+        let (_, w) = fit.solve(0.0).expect("solves");
+        for (got, want) in w.iter().zip([0.0, 1.0, 0.0]) {
+            assert!((got - want).abs() < 1e-6, "base 1: {w:?}");
+        }
     }
 
     /// Plays stones games between `a` (seat 0 on even seeds) and `b`; returns a's wins.

@@ -2,8 +2,9 @@
 //! of lookahead with a heuristic value) and `search` (whole decisions planned by lookahead with
 //! greedy play-outs to a depth, then the heuristic). All are deterministic for a seed, and the
 //! search's effort is a budget of simulated actions, not of wall time. `best` is the search
-//! valuing positions by a learned evaluation ([`Model`], fitted from self-play by
-//! [`fit`]) when one is given, else `search`.
+//! that also weighs the next seat's best answers to each decision it looks further at
+//! ([`SearchBot::answering`]), valuing positions by a learned evaluation ([`Model`], fitted
+//! from self-play by [`fit`]) when one is given, else by the game's heuristic.
 
 pub mod fit;
 mod greedy;
@@ -77,8 +78,8 @@ pub const MAX_FREE: u32 = 3;
 
 /// A bot by name, seeded: `random`, `greedy`, `search` (default budget), `search:N` (a budget
 /// of N simulated actions per decision), `search:N:W:D` (looking further at W completed
-/// decisions, D decisions deep) or `best` (the strongest: here, without a learned evaluation,
-/// `search`; see [`by_name_with`]).
+/// decisions, D decisions deep) or `best` (the strongest: the search weighing the next seat's
+/// answers, here without a learned evaluation; see [`by_name_with`]).
 pub fn by_name<G: Evaluate + 'static>(name: &str, seed: u64) -> Option<Box<dyn Bot<G> + Send>>
 where
     G::Action: Send,
@@ -87,8 +88,9 @@ where
 }
 
 /// A bot by name as [`by_name`], with the learned evaluation `best` plays with: `best`,
-/// `best:N` and `best:N:W:D` are the search of the same budget and shape valuing positions by
-/// `model` (by the game's heuristic, as `search`, when there is none).
+/// `best:N` and `best:N:W:D` are the search of the same budget and shape weighing the next
+/// seat's best [`search::DEFAULT_REPLIES`] answers (`best:N:W:D:R`: R answers, 0 to 64) and
+/// valuing positions by `model` (by the game's heuristic when there is none).
 pub fn by_name_with<G: Evaluate + 'static>(
     name: &str,
     seed: u64,
@@ -97,18 +99,25 @@ pub fn by_name_with<G: Evaluate + 'static>(
 where
     G::Action: Send,
 {
-    let learned = |b: SearchBot<G::Action>| match model {
-        Some(m) => b.with_model(m.clone()),
-        None => b,
+    let learned = |b: SearchBot<G::Action>, replies: usize| {
+        let b = b.answering(replies);
+        match model {
+            Some(m) => b.with_model(m.clone()),
+            None => b,
+        }
     };
     let bot: Box<dyn Bot<G> + Send> = match name {
         "random" => Box::new(RandomBot::new(seed, MAX_FREE)),
         "greedy" => Box::new(GreedyBot::new(seed)),
         "search" => Box::new(SearchBot::new(seed, search::DEFAULT_BUDGET)),
-        "best" => Box::new(learned(SearchBot::new(seed, search::DEFAULT_BUDGET))),
+        "best" => Box::new(learned(
+            SearchBot::new(seed, search::DEFAULT_BUDGET),
+            search::DEFAULT_REPLIES,
+        )),
         _ => {
             // `search:N`, or `search:N:W:D` (looking further at W completed decisions, D
-            // decisions deep); the same after `best:`.
+            // decisions deep); the same after `best:`, which may add `:R` (the answers of the
+            // next seat it weighs).
             let (kind, rest) = name.split_once(':')?;
             let mut parts = rest.split(':');
             let budget: u32 = parts.next()?.parse().ok()?;
@@ -116,16 +125,19 @@ where
             if budget == 0 {
                 return None;
             }
-            let bot = match shape[..] {
-                [] => SearchBot::new(seed, budget),
-                [w, d] if (1..=64).contains(&w) && (1..=200).contains(&d) => {
-                    SearchBot::shaped(seed, budget, w, d)
-                }
+            let shaped = |w: usize, d: usize| {
+                ((1..=64).contains(&w) && (1..=200).contains(&d))
+                    .then(|| SearchBot::shaped(seed, budget, w, d))
+            };
+            let (bot, replies) = match (kind, &shape[..]) {
+                (_, []) => (SearchBot::new(seed, budget), search::DEFAULT_REPLIES),
+                (_, &[w, d]) => (shaped(w, d)?, search::DEFAULT_REPLIES),
+                ("best", &[w, d, r]) if r <= 64 => (shaped(w, d)?, r),
                 _ => return None,
             };
             match kind {
                 "search" => Box::new(bot),
-                "best" => Box::new(learned(bot)),
+                "best" => Box::new(learned(bot, replies)),
                 _ => return None,
             }
         }
@@ -292,7 +304,13 @@ mod tests {
 
     #[test]
     fn search_names_give_a_budget_and_a_shape_within_bounds() {
-        for ok in ["search:200", "search:200:3:4", "search:1:64:200"] {
+        for ok in [
+            "search:200",
+            "search:200:3:4",
+            "search:1:64:200",
+            "best:200:3:4:2",
+            "best:200:3:4:0",
+        ] {
             assert!(by_name::<Stones>(ok, 1).is_some(), "{ok}");
         }
         for bad in [
@@ -302,6 +320,9 @@ mod tests {
             "search:200:65:4",
             "search:200:3:201",
             "search:200:3:4:5",
+            "best:200:3:4:65",
+            "best:200:0:4:2",
+            "best:200:3:4:2:1",
             "search:x",
         ] {
             assert!(by_name::<Stones>(bad, 1).is_none(), "{bad}");
@@ -309,6 +330,8 @@ mod tests {
         // A shaped search finishes games and is deterministic for a seed.
         let a = play(["search:300:2:3", "greedy"], 4);
         assert_eq!(a, play(["search:300:2:3", "greedy"], 4));
+        let b = play(["best:300:2:3:2", "search"], 5);
+        assert_eq!(b, play(["best:300:2:3:2", "search"], 5));
     }
 
     #[test]

@@ -5,7 +5,11 @@
 //! a few decisions, and scored by its seat's value minus the best rival's. The plan chosen is
 //! then played part by part. The effort is a budget of simulated actions per decision, so
 //! the bot is deterministic for a seed: the greedy completion of every first action is always
-//! done, and what is left of the budget is shared by the looks further.
+//! done, and what is left of the budget is shared by the looks further. Answering
+//! ([`SearchBot::answering`], the `best` bot) also weighs, after each planned decision looked
+//! at further, the next seat's best few answers (completed greedily and played on alike) and
+//! keeps the one that seat's own margin prefers: a move the greedy players would not punish
+//! but a searching rival would is seen.
 
 use std::sync::Arc;
 
@@ -23,6 +27,9 @@ pub const DEFAULT_WIDTH: usize = 6;
 /// Most decisions a look-ahead plays past the planned one, by default.
 pub const DEFAULT_DEPTH: usize = 6;
 
+/// Answers of the next seat `best` weighs after each planned decision, by default.
+pub const DEFAULT_REPLIES: usize = 3;
+
 /// Most parts one decision may take while it is completed.
 const PARTS_PER_DECISION: usize = 40;
 
@@ -34,6 +41,8 @@ pub struct SearchBot<A> {
     budget: u64,
     width: usize,
     depth: usize,
+    /// Answers of the next seat weighed after each planned decision (0: none, `search`).
+    replies: usize,
     cap: FreeCap,
     /// The rest of the plan for the decision `plan_for`.
     plan: Vec<A>,
@@ -57,11 +66,20 @@ impl<A> SearchBot<A> {
             budget: u64::from(budget),
             width: width.max(1),
             depth: depth.max(1),
+            replies: 0,
             cap: FreeCap::new(MAX_FREE),
             plan: Vec::new(),
             plan_for: usize::MAX,
             model: None,
         }
+    }
+
+    /// The same bot weighing, after each planned decision it looks further at, the best
+    /// `replies` answers of the next seat to decide (when another seat) and keeping the one
+    /// that seat would choose by its own margin; 0 looks at none.
+    pub fn answering(mut self, replies: usize) -> SearchBot<A> {
+        self.replies = replies;
+        self
     }
 
     /// The same bot valuing positions by a learned evaluation instead of the game's
@@ -117,6 +135,109 @@ fn margin<G: Evaluate>(g: &G, seat: usize, value: &impl Fn(&G, usize) -> f64) ->
     }
 }
 
+/// Every legal first action of the decision open in `game` (free ones only when `free_ok` or
+/// nothing else is legal), each with the decision completed greedily, as (value for the
+/// deciding seat, position, actions), best first; ties keep the listing order.
+fn expand<G: Evaluate>(
+    game: &G,
+    legal: &[G::Action],
+    free_ok: bool,
+    decision: usize,
+    rng: &mut Rng,
+    spent: &mut u64,
+    value: &impl Fn(&G, usize) -> f64,
+) -> Vec<(f64, G, Vec<G::Action>)> {
+    let Some(seat) = game.to_decide() else {
+        return Vec::new();
+    };
+    let mut lines = Vec::new();
+    let any_paid = legal.iter().any(|a| !game.is_free(a));
+    for a in legal {
+        if game.is_free(a) && (!free_ok && any_paid) {
+            continue;
+        }
+        let mut g = game.clone();
+        *spent += 1;
+        if g.play(a).is_err() {
+            continue;
+        }
+        let Some(rest) = complete(&mut g, decision, rng, spent, value) else {
+            continue;
+        };
+        let mut line = vec![a.clone()];
+        line.extend(rest);
+        lines.push((value(&g, seat), g, line));
+    }
+    lines.sort_by(|x, y| y.0.total_cmp(&x.0));
+    lines
+}
+
+impl<A: Clone + PartialEq> SearchBot<A> {
+    /// Plays `g` on by greedy players for every seat, for at most `self.depth` decisions and
+    /// until `used` reaches `share`.
+    fn play_on<G: Evaluate<Action = A>>(
+        &mut self,
+        g: &mut G,
+        share: u64,
+        used: &mut u64,
+        value: &impl Fn(&G, usize) -> f64,
+    ) {
+        let start = g.decisions_done();
+        while !g.is_over() && *used < share && g.decisions_done() < start + self.depth {
+            let legal = g.legal();
+            let Some(j) = best_index(g, &legal, false, &mut self.rng, used, value) else {
+                break;
+            };
+            *used += 1;
+            if g.play(&legal[j]).is_err() {
+                break;
+            }
+        }
+    }
+
+    /// The margin of `seat` after the planned decision `g` once the next seat to decide (when
+    /// another) has answered it: that seat's best [`SearchBot::replies`] decisions, each
+    /// completed greedily and played on as the look-ahead plays, and the one that seat would
+    /// choose by its own margin kept. Within `share` simulated actions.
+    fn answered<G: Evaluate<Action = A>>(
+        &mut self,
+        g: &G,
+        seat: usize,
+        share: u64,
+        value: &impl Fn(&G, usize) -> f64,
+    ) -> f64 {
+        let mut used: u64 = 0;
+        let other = g.to_decide();
+        let Some(other) = other.filter(|&o| o != seat && !g.is_over()) else {
+            let mut g = g.clone();
+            self.play_on(&mut g, share, &mut used, value);
+            return margin(&g, seat, value);
+        };
+        let legal = g.legal();
+        let decision = g.decisions_done();
+        let mut answers = expand(g, &legal, false, decision, &mut self.rng, &mut used, value);
+        if answers.is_empty() {
+            let mut g = g.clone();
+            self.play_on(&mut g, share, &mut used, value);
+            return margin(&g, seat, value);
+        }
+        answers.truncate(self.replies);
+        let each = share.saturating_sub(used) / answers.len() as u64;
+        // The answer the other seat prefers, and this seat's margin after it.
+        let mut chosen = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+        for (_, a, _) in answers {
+            let mut a = a;
+            let mut spent = 0;
+            self.play_on(&mut a, each, &mut spent, value);
+            let theirs = margin(&a, other, value);
+            if theirs > chosen.0 {
+                chosen = (theirs, margin(&a, seat, value));
+            }
+        }
+        chosen.1
+    }
+}
+
 impl<G: Evaluate> Bot<G> for SearchBot<G::Action> {
     fn choose(&mut self, game: &G, legal: &[G::Action]) -> Option<G::Action> {
         let free_ok = self.cap.allows(game);
@@ -148,48 +269,31 @@ impl<A: Clone + PartialEq> SearchBot<A> {
         let value = |g: &G, s: usize| value_by(model.as_deref(), g, s);
         let mut spent: u64 = 0;
         // Every first action, with its decision completed greedily.
-        let mut lines: Vec<(f64, G, Vec<A>)> = Vec::new();
-        let any_paid = legal.iter().any(|a| !game.is_free(a));
-        for a in legal {
-            if game.is_free(a) && (!free_ok && any_paid) {
-                continue;
-            }
-            let mut g = game.clone();
-            spent += 1;
-            if g.play(a).is_err() {
-                continue;
-            }
-            let Some(rest) = complete(&mut g, decision, &mut self.rng, &mut spent, &value) else {
-                continue;
-            };
-            let mut line = vec![a.clone()];
-            line.extend(rest);
-            lines.push((value(&g, seat), g, line));
-        }
+        let mut lines = expand(
+            game,
+            legal,
+            free_ok,
+            decision,
+            &mut self.rng,
+            &mut spent,
+            &value,
+        );
         if lines.is_empty() {
             return None;
         }
         // The best few by value, in a stable order; ties keep the listing order.
-        lines.sort_by(|x, y| y.0.total_cmp(&x.0));
         lines.truncate(self.width);
         let share = self.budget.saturating_sub(spent) / lines.len() as u64;
         let mut best = (f64::NEG_INFINITY, 0usize);
         for (i, (_, g, _)) in lines.iter().enumerate() {
-            let mut g = g.clone();
-            let mut used: u64 = 0;
-            let start = g.decisions_done();
-            while !g.is_over() && used < share && g.decisions_done() < start + self.depth {
-                let legal = g.legal();
-                let Some(j) = best_index(&g, &legal, false, &mut self.rng, &mut used, &value)
-                else {
-                    break;
-                };
-                used += 1;
-                if g.play(&legal[j]).is_err() {
-                    break;
-                }
-            }
-            let m = margin(&g, seat, &value);
+            let m = if self.replies > 0 {
+                self.answered(g, seat, share, &value)
+            } else {
+                let mut g = g.clone();
+                let mut used = 0;
+                self.play_on(&mut g, share, &mut used, &value);
+                margin(&g, seat, &value)
+            };
             if m > best.0 {
                 best = (m, i);
             }
@@ -204,5 +308,127 @@ impl<A: Clone + PartialEq> SearchBot<A> {
         };
         self.plan_for = decision;
         Some(first)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play_api::Playable;
+
+    /// A made-up game of four turns, seats 0 and 1 alternating. Seat 0 takes 2 points
+    /// (`Safe`) or 3 (`Risky`); seat 1 then takes 1 point (`Grab`) or none (`Setup`); seat 0
+    /// can only `Wait`; last, seat 1 may `Strike` (moves 4 points from seat 0 to itself) only
+    /// after `Risky` then `Setup`, else it can only `Wait`. Greedy play has seat 1 grab, so
+    /// risk looks better; seat 1's best answer to it is to set up the strike.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    enum Trap {
+        Safe,
+        Risky,
+        Grab,
+        Setup,
+        Wait,
+        Strike,
+    }
+
+    impl std::fmt::Display for Trap {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "{self:?}")
+        }
+    }
+
+    #[derive(Debug, Clone, Default)]
+    struct TrapGame {
+        played: Vec<Trap>,
+        points: [i32; 2],
+    }
+
+    impl Playable for TrapGame {
+        type Action = Trap;
+        fn seat_count(&self) -> usize {
+            2
+        }
+        fn to_decide(&self) -> Option<usize> {
+            (self.played.len() < 4).then_some(self.played.len() % 2)
+        }
+        fn legal(&self) -> Vec<Trap> {
+            match self.played[..] {
+                [] => vec![Trap::Safe, Trap::Risky],
+                [_] => vec![Trap::Grab, Trap::Setup],
+                [_, _] => vec![Trap::Wait],
+                [Trap::Risky, Trap::Setup, _] => vec![Trap::Wait, Trap::Strike],
+                [_, _, _] => vec![Trap::Wait],
+                _ => Vec::new(),
+            }
+        }
+        fn play(&mut self, a: &Trap) -> Result<(), String> {
+            if !self.legal().contains(a) {
+                return Err(format!("{a} is not legal"));
+            }
+            let seat = self.played.len() % 2;
+            match a {
+                Trap::Safe => self.points[seat] += 2,
+                Trap::Risky => self.points[seat] += 3,
+                Trap::Grab => self.points[seat] += 1,
+                Trap::Strike => {
+                    self.points[0] -= 4;
+                    self.points[1] += 4;
+                }
+                Trap::Setup | Trap::Wait => {}
+            }
+            self.played.push(*a);
+            Ok(())
+        }
+        fn is_over(&self) -> bool {
+            self.played.len() >= 4
+        }
+        fn score(&self) -> Vec<i32> {
+            self.points.to_vec()
+        }
+        fn decisions_done(&self) -> usize {
+            self.played.len()
+        }
+        fn is_free(&self, _: &Trap) -> bool {
+            false
+        }
+    }
+
+    impl Evaluate for TrapGame {
+        fn value(&self, seat: usize) -> f64 {
+            f64::from(self.points[seat])
+        }
+    }
+
+    fn first_choice(bot: &mut SearchBot<Trap>) -> Trap {
+        let g = TrapGame::default();
+        bot.choose(&g, &g.legal()).expect("a choice")
+    }
+
+    #[test]
+    fn weighing_the_next_seats_answers_avoids_a_trap_greedy_answers_miss() {
+        // The plain search expects seat 1 to grab, so it takes the risk.
+        assert_eq!(first_choice(&mut SearchBot::new(1, 1000)), Trap::Risky);
+        // Weighing seat 1's two answers finds the strike behind `Setup`.
+        for replies in [2, DEFAULT_REPLIES] {
+            let mut bot = SearchBot::new(1, 1000).answering(replies);
+            assert_eq!(first_choice(&mut bot), Trap::Safe, "{replies} replies");
+        }
+        // One answer is seat 1's greedy best only: the trap is missed again.
+        assert_eq!(
+            first_choice(&mut SearchBot::new(1, 1000).answering(1)),
+            Trap::Risky
+        );
+        // Against a seat 1 that answers by search, the safe start scores more.
+        for (start, want) in [(Trap::Safe, [2, 1]), (Trap::Risky, [-1, 4])] {
+            let mut g = TrapGame::default();
+            g.play(&start).expect("legal");
+            let mut answer: SearchBot<Trap> = SearchBot::new(2, 1000).answering(2);
+            while !g.is_over() {
+                let legal = g.legal();
+                let a = answer.choose(&g, &legal).expect("a choice");
+                g.play(&a).expect("legal");
+            }
+            assert_eq!(g.score(), want.to_vec(), "{start}");
+        }
     }
 }
