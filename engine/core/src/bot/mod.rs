@@ -2,9 +2,9 @@
 //! of lookahead with a heuristic value) and `search` (whole decisions planned by lookahead with
 //! greedy play-outs to a depth, then the heuristic). All are deterministic for a seed, and the
 //! search's effort is a budget of simulated actions, not of wall time. `best` is the search
-//! that also weighs the next seat's best answers to each decision it looks further at
-//! ([`SearchBot::answering`]), valuing positions by a learned evaluation ([`Model`], fitted
-//! from self-play by [`fit`]) when one is given, else by the game's heuristic.
+//! valuing positions by a learned evaluation ([`Model`], fitted from self-play by [`fit`]) when
+//! one is given, else by the game's heuristic; asked by name, it also weighs the next seat's
+//! best answers to each decision it looks further at ([`SearchBot::answering`]).
 
 pub mod fit;
 mod greedy;
@@ -78,8 +78,8 @@ pub const MAX_FREE: u32 = 3;
 
 /// A bot by name, seeded: `random`, `greedy`, `search` (default budget), `search:N` (a budget
 /// of N simulated actions per decision), `search:N:W:D` (looking further at W completed
-/// decisions, D decisions deep) or `best` (the strongest: the search weighing the next seat's
-/// answers, here without a learned evaluation; see [`by_name_with`]).
+/// decisions, D decisions deep) or `best` (the strongest: here, without a learned evaluation,
+/// `search`; see [`by_name_with`]).
 pub fn by_name<G: Evaluate + 'static>(name: &str, seed: u64) -> Option<Box<dyn Bot<G> + Send>>
 where
     G::Action: Send,
@@ -88,9 +88,9 @@ where
 }
 
 /// A bot by name as [`by_name`], with the learned evaluation `best` plays with: `best`,
-/// `best:N` and `best:N:W:D` are the search of the same budget and shape weighing the next
-/// seat's best [`search::DEFAULT_REPLIES`] answers (`best:N:W:D:R`: R answers, 0 to 64) and
-/// valuing positions by `model` (by the game's heuristic when there is none).
+/// `best:N` and `best:N:W:D` are the search of the same budget and shape valuing positions by
+/// `model` (by the game's heuristic when there is none); `best:N:W:D:R` also weighs the next
+/// seat's best R answers (0 to 64; [`search::DEFAULT_REPLIES`] by default).
 pub fn by_name_with<G: Evaluate + 'static>(
     name: &str,
     seed: u64,
