@@ -162,6 +162,17 @@ pub fn run(args: &ContentArgs, paths: &[PathBuf], json: bool) -> ExitCode {
             std::hint::black_box(g.legal_parts());
         }
     }) / n;
+    // The hooks path: the same records with content that names hooks, where listing tries
+    // each part on a copy; as a ratio to the hook-free listing above.
+    let hooked = hooked_content(&stack, files.as_ref(), &overlays).map(|content| {
+        let states = self::states(&content, &records);
+        let n = states.len().max(1) as f64;
+        time_median(3, || {
+            for (g, _) in &states {
+                std::hint::black_box(g.legal_parts());
+            }
+        }) / n
+    });
     let clone = time_median(5, || {
         for (g, _) in &states {
             std::hint::black_box(g.clone());
@@ -192,6 +203,12 @@ pub fn run(args: &ContentArgs, paths: &[PathBuf], json: bool) -> ExitCode {
             value: list * 1e6,
             unit: "µs",
             target: Some(1.0),
+        },
+        Figure {
+            name: "list legal parts, hooks path / hook-free",
+            value: hooked.map_or(f64::NAN, |h| h / list),
+            unit: "×",
+            target: Some(3.0),
         },
         Figure {
             name: "clone a state, mean",
@@ -263,6 +280,25 @@ fn print(figures: &[Figure], json: bool, counts: (usize, usize, usize, usize)) {
             }
         }
     }
+}
+
+/// The content with the example faction whose abilities name hooks
+/// (`examples/cartographers` of the content folder) stacked last, for the listing figure of
+/// the hooks path; `None` for the built-in content or when the example does not load (the
+/// figure is then NaN).
+fn hooked_content(
+    stack: &crate::stack::Stack,
+    files: &dyn orrery_core::files::ContentFiles,
+    overlays: &[orrery_core::files::OverlaySource],
+) -> Option<Arc<Content>> {
+    let crate::source::ContentSource::Dir(dir) = &stack.source else {
+        return None;
+    };
+    let example = dir.join("examples").join("cartographers");
+    let overlay = stack.source.overlay(example.to_str()?).ok()?;
+    let mut all = overlays.to_vec();
+    all.push(overlay);
+    <Game as GameModule>::load(files, &all).ok().map(Arc::new)
 }
 
 /// The default records: the conformance folder of the repository, when run inside it.

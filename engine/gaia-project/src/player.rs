@@ -10,6 +10,7 @@ use crate::content::{Bundle, Condition, Content, Effect, Faction, Grants, Modifi
 use crate::lookup::{by_id, index_of};
 use crate::notation::{Word, MAX_AMOUNT};
 use crate::power::{Area, Code, Power, Special};
+use orrery_core::shared::Shared;
 
 /// The resource code of victory points.
 pub const VP: &str = "vp";
@@ -29,6 +30,11 @@ pub fn substitutions(mods: &[&Modifier]) -> Vec<(String, String)> {
 /// Whether a count is zero (a count left out of a saved state when zero).
 fn is_zero(n: &u32) -> bool {
     *n == 0
+}
+
+/// Whether a shared list is empty (a list left out of a saved state when empty).
+fn is_empty<T>(v: &Shared<Vec<T>>) -> bool {
+    v.is_empty()
 }
 
 fn holds_with(cond: Option<&Condition>, built: impl Fn(&str) -> u32, hooks: &[Word]) -> bool {
@@ -62,11 +68,11 @@ pub struct Player {
     /// Power tokens.
     pub power: Power,
     /// Research level per track id.
-    pub research: BTreeMap<Word, u32>,
+    pub research: Shared<BTreeMap<Word, u32>>,
     /// Gaiaformers owned.
     pub gaiaformers: u32,
     /// Buildings taken from the board onto the map, by building id.
-    pub built: BTreeMap<Word, u32>,
+    pub built: Shared<BTreeMap<Word, u32>>,
     /// Gaiaformers moved into the Gaia area (back in the next Gaia phase).
     #[serde(default)]
     pub gaiaformers_in_gaia: u32,
@@ -75,7 +81,7 @@ pub struct Player {
     pub booster: Option<Word>,
     /// Standard tech tiles owned.
     #[serde(default)]
-    pub techs: Vec<OwnedTile>,
+    pub techs: Shared<Vec<OwnedTile>>,
     /// Advanced tech tiles owned.
     #[serde(default)]
     pub advanced: Vec<Word>,
@@ -84,7 +90,7 @@ pub struct Player {
     pub tokens: Vec<OwnedToken>,
     /// Hexes of the player's satellites.
     #[serde(default)]
-    pub satellites: Vec<orrery_core::hex::Hex>,
+    pub satellites: Shared<Vec<orrery_core::hex::Hex>>,
     /// The player's federations: their member hexes (structures and satellites).
     #[serde(default)]
     pub federations: Vec<Vec<orrery_core::hex::Hex>>,
@@ -95,7 +101,7 @@ pub struct Player {
     pub formations: u32,
     /// Special actions used this round, by key.
     #[serde(default)]
-    pub specials_used: Vec<Word>,
+    pub specials_used: Shared<Vec<Word>>,
     /// Whether the player has passed this round.
     #[serde(default)]
     pub passed: bool,
@@ -104,11 +110,11 @@ pub struct Player {
     pub vp_sources: BTreeMap<Word, i32>,
     /// Income sources in the order they were acquired; income is paid in this order.
     #[serde(default)]
-    pub income_log: Vec<Word>,
+    pub income_log: Shared<Vec<Word>>,
     /// The condition hooks (`script#function`) that held when last asked (after the last
     /// part of a move); empty when content names none.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub hooks_holding: Vec<Word>,
+    #[serde(default, skip_serializing_if = "is_empty")]
+    pub hooks_holding: Shared<Vec<Word>>,
 }
 
 /// Where an active grant comes from.
@@ -154,22 +160,22 @@ impl Player {
             faction: Word::default(),
             resources: vec![0; content.rules.resources.len()],
             power: Power::default(),
-            research: BTreeMap::new(),
+            research: Shared::default(),
             gaiaformers: 0,
-            built: BTreeMap::new(),
+            built: Shared::default(),
             gaiaformers_in_gaia: 0,
             booster: None,
-            techs: Vec::new(),
+            techs: Shared::default(),
             advanced: Vec::new(),
             tokens: Vec::new(),
-            satellites: Vec::new(),
+            satellites: Shared::default(),
             federations: Vec::new(),
             formations: 0,
-            specials_used: Vec::new(),
+            specials_used: Shared::default(),
             passed: false,
             vp_sources: BTreeMap::new(),
-            income_log: Vec::new(),
-            hooks_holding: Vec::new(),
+            income_log: Shared::default(),
+            hooks_holding: Shared::default(),
         }
     }
 
@@ -195,7 +201,7 @@ impl Player {
             .iter()
             .map(|t| (Word::from(t.id.as_str()), 0))
             .collect();
-        p.income_log = vec!["base".into()];
+        p.income_log = Shared::new(vec!["base".into()]);
         for (i, a) in faction.abilities.iter().enumerate() {
             if a.when.is_none() {
                 p.log_source(&format!("f:{i}"));
@@ -479,26 +485,48 @@ impl Player {
         faction: &Faction,
         board: &FactionBoard,
     ) -> Vec<Effect> {
-        let mut sources: Vec<(String, Vec<Effect>)> = vec![("base".into(), board.income.clone())];
-        for b in &board.buildings {
-            let n = self.built_count(&b.id) as usize;
-            for (k, slot) in b.income.iter().take(n).enumerate() {
-                sources.push((format!("b:{}:{}", b.id, k + 1), slot.clone()));
-            }
-        }
-        for (key, g) in self.active_keyed(content, faction, board) {
-            if !g.income.is_empty() {
-                sources.push((key, g.income.to_vec()));
-            }
-        }
+        use std::fmt::Write;
+        // Each source ranked by its key's place in the income log, the key written into one
+        // buffer (no string per source), the effects borrowed until the one copy at the end.
         let rank = |key: &str| {
             self.income_log
                 .iter()
                 .position(|k| k == key)
                 .unwrap_or(usize::MAX)
         };
-        sources.sort_by_key(|(k, _)| rank(k));
-        sources.into_iter().flat_map(|(_, e)| e).collect()
+        let mut key = String::new();
+        let mut sources: SmallVec<[(usize, &[Effect]); 24]> = SmallVec::new();
+        sources.push((rank("base"), &board.income));
+        for b in &board.buildings {
+            let n = self.built_count(&b.id) as usize;
+            for (k, slot) in b.income.iter().take(n).enumerate() {
+                key.clear();
+                write!(key, "b:{}:{}", b.id, k + 1).expect("writing to a String cannot fail");
+                sources.push((rank(&key), slot));
+            }
+        }
+        self.walk_active(content, faction, board, |source, g| {
+            if g.income.is_empty() {
+                return;
+            }
+            key.clear();
+            match source {
+                Source::Research(t) => write!(key, "r:{t}"),
+                Source::Faction(i) => write!(key, "f:{i}"),
+                Source::Building(b) => write!(key, "g:{b}"),
+                Source::Tech(t) => write!(key, "t:{t}"),
+                Source::Advanced(t) => write!(key, "a:{t}"),
+                Source::Booster => key.write_str("booster"),
+            }
+            .expect("writing to a String cannot fail");
+            sources.push((rank(&key), g.income));
+        });
+        // Stable: sources of one rank (none logged) keep the order they were found in.
+        sources.sort_by_key(|(r, _)| *r);
+        sources
+            .iter()
+            .flat_map(|(_, e)| e.iter().cloned())
+            .collect()
     }
 
     /// Records that an income source was acquired now (it moves to the end of the order).

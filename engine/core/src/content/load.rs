@@ -81,6 +81,9 @@ pub struct Loaded {
     pub host: ScriptHost,
     /// The problems found so far.
     pub diags: Vec<Diagnostic>,
+    /// Each document as JSON (as its schema check saw it), by document index: decoded from
+    /// here, not converted a second time.
+    values: Vec<serde_json::Value>,
 }
 
 impl Loaded {
@@ -113,7 +116,7 @@ impl Loaded {
         if !self.valid[i] {
             return None;
         }
-        decode(doc, diags)
+        self.decode_at(i, doc, diags)
     }
 
     /// Every document of a folder decoded as `T`, with its index; `None` when any fails.
@@ -125,12 +128,34 @@ impl Loaded {
         let mut out = Vec::new();
         let mut ok = true;
         for (i, doc) in self.docs_of(path) {
-            match self.valid[i].then(|| decode::<T>(doc, diags)).flatten() {
+            match self.valid[i]
+                .then(|| self.decode_at::<T>(i, doc, diags))
+                .flatten()
+            {
                 Some(v) => out.push((i, v)),
                 None => ok = false,
             }
         }
         ok.then_some(out)
+    }
+
+    /// Decodes document `i` (`doc`) as `T` from its JSON, reporting why not.
+    fn decode_at<T: DeserializeOwned>(
+        &self,
+        i: usize,
+        doc: &Doc,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Option<T> {
+        let Some(value) = self.values.get(i) else {
+            return decode(doc, diags);
+        };
+        match T::deserialize(value) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                diags.push(diag_at(&doc.tree.origin, "", e.to_string()));
+                None
+            }
+        }
     }
 
     /// The compiled scripts and where every value came from, once the content is decoded.
@@ -156,6 +181,13 @@ pub fn diag_at(origin: &Origin, pointer: &str, message: impl Into<String>) -> Di
 /// is fractional or beyond ±`limit`, each at its own line: a game bounds its content's numbers
 /// so that its sums and products of them cannot overflow.
 pub fn numbers_within(node: &LNode, pointer: &str, limit: i64, diags: &mut Vec<Diagnostic>) {
+    let mut at = String::from(pointer);
+    numbers_within_at(node, &mut at, limit, diags);
+}
+
+/// [`numbers_within`] with the pointer in a buffer that each level extends and cuts back:
+/// a pointer is written out only for a number reported.
+fn numbers_within_at(node: &LNode, at: &mut String, limit: i64, diags: &mut Vec<Diagnostic>) {
     match &node.kind {
         LKind::Scalar(serde_json::Value::Number(n)) => {
             let within = n
@@ -164,7 +196,7 @@ pub fn numbers_within(node: &LNode, pointer: &str, limit: i64, diags: &mut Vec<D
             if !within {
                 diags.push(diag_at(
                     &node.origin,
-                    pointer,
+                    at,
                     format!(
                         "{n} is out of range: numbers in content are whole and within ±{limit}"
                     ),
@@ -174,16 +206,46 @@ pub fn numbers_within(node: &LNode, pointer: &str, limit: i64, diags: &mut Vec<D
         LKind::Scalar(_) => {}
         LKind::Seq(items) => {
             for (i, item) in items.iter().enumerate() {
-                numbers_within(item, &format!("{pointer}/{i}"), limit, diags);
+                let len = push_index(at, i);
+                numbers_within_at(item, at, limit, diags);
+                at.truncate(len);
             }
         }
         LKind::Map(entries) => {
             for e in entries {
-                let key = e.key.replace('~', "~0").replace('/', "~1");
-                numbers_within(&e.value, &format!("{pointer}/{key}"), limit, diags);
+                let len = push_key(at, &e.key);
+                numbers_within_at(&e.value, at, limit, diags);
+                at.truncate(len);
             }
         }
     }
+}
+
+/// Appends `/i` to a JSON pointer; the length before, to cut it back to.
+pub fn push_index(pointer: &mut String, i: usize) -> usize {
+    use std::fmt::Write;
+    let len = pointer.len();
+    // Writing to a String cannot fail.
+    write!(pointer, "/{i}").expect("writing to a String cannot fail");
+    len
+}
+
+/// Appends `/key` to a JSON pointer, `~` and `/` escaped; the length before, to cut it back to.
+pub fn push_key(pointer: &mut String, key: &str) -> usize {
+    let len = pointer.len();
+    pointer.push('/');
+    if key.contains(['~', '/']) {
+        for c in key.chars() {
+            match c {
+                '~' => pointer.push_str("~0"),
+                '/' => pointer.push_str("~1"),
+                c => pointer.push(c),
+            }
+        }
+    } else {
+        pointer.push_str(key);
+    }
+    len
 }
 
 /// The message for a content or overlay file over [`MAX_CONTENT_FILE_BYTES`].
@@ -254,7 +316,7 @@ pub fn load(
         match SourceDoc::parse(&shown, &text) {
             Ok(doc) => {
                 let name: Arc<str> = Arc::from(shown.as_str());
-                let tree = LNode::from_doc(&doc, &name);
+                let tree = doc.into_located(&name);
                 docs.push(Doc { file, tree });
             }
             Err(d) => diags.push(d),
@@ -276,7 +338,7 @@ pub fn load(
         patch::apply_overlay(table, ov, &mut docs, &mut scripts, &mut diags);
     }
 
-    let valid = check_schemas(table, &docs, &mut diags);
+    let (valid, values) = check_schemas(table, &docs, &mut diags);
     duplicate_ids(table, &docs, &valid, &mut diags);
     let host = compile_scripts(&scripts, &mut diags);
     Loaded {
@@ -286,11 +348,16 @@ pub fn load(
         scripts,
         host,
         diags,
+        values,
     }
 }
 
-/// Checks every document against its file's schema; whether each passed.
-fn check_schemas(table: &KindTable, docs: &[Doc], diags: &mut Vec<Diagnostic>) -> Vec<bool> {
+/// Checks every document against its file's schema; whether each passed, and each as JSON.
+fn check_schemas(
+    table: &KindTable,
+    docs: &[Doc],
+    diags: &mut Vec<Diagnostic>,
+) -> (Vec<bool>, Vec<serde_json::Value>) {
     let mut checks: HashMap<&'static str, Arc<SchemaCheck>> = HashMap::new();
     for f in table.files {
         if checks.contains_key(f.schema) {
@@ -305,11 +372,12 @@ fn check_schemas(table: &KindTable, docs: &[Doc], diags: &mut Vec<Diagnostic>) -
         }
     }
     let mut valid = vec![false; docs.len()];
+    let values: Vec<serde_json::Value> = docs.iter().map(|d| d.tree.to_value()).collect();
     for (i, doc) in docs.iter().enumerate() {
         let Some(check) = checks.get(table.files[doc.file].schema) else {
             continue;
         };
-        let errors = check.errors(&doc.tree.to_value());
+        let errors = check.errors(&values[i]);
         valid[i] = errors.is_empty();
         for e in errors {
             let origin = if e.at_key {
@@ -320,7 +388,7 @@ fn check_schemas(table: &KindTable, docs: &[Doc], diags: &mut Vec<Diagnostic>) -
             diags.push(diag_at(&origin, &e.pointer, e.message));
         }
     }
-    valid
+    (valid, values)
 }
 
 /// Reports every id written twice among the items of one kind (of the documents that passed

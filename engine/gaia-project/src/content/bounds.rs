@@ -7,7 +7,7 @@ use super::kinds::{
     SectorsFile,
 };
 use super::table::file;
-use orrery_core::content::load::{numbers_within, Loaded};
+use orrery_core::content::load::{numbers_within, push_index, push_key, Loaded};
 use orrery_core::diagnostics::Diagnostic;
 use orrery_core::located::{LKind, LNode};
 
@@ -48,7 +48,7 @@ pub(crate) fn check(c: &Decoded, loaded: &Loaded, diags: &mut Vec<Diagnostic>) {
     for doc in &loaded.docs {
         numbers_within(&doc.tree, "", MAX_CONTENT_NUMBER, diags);
         if Some(doc.file) != sectors {
-            ids_writable(&doc.tree, "", diags);
+            ids_writable(&doc.tree, &mut String::new(), diags);
         } else if let Some(LKind::Seq(sectors)) = doc.tree.at("/sectors").map(|n| &n.kind) {
             sector_labels(sectors, diags);
         }
@@ -177,26 +177,28 @@ pub(crate) fn check(c: &Decoded, loaded: &Loaded, diags: &mut Vec<Diagnostic>) {
 /// Reports every `id` and `verb` the move notation could not write (see
 /// [`crate::notation::unwritable_id`]) at its own position: a game with such an id would play,
 /// but its log would not replay.
-fn ids_writable(node: &LNode, pointer: &str, diags: &mut Vec<Diagnostic>) {
+fn ids_writable(node: &LNode, at: &mut String, diags: &mut Vec<Diagnostic>) {
     match &node.kind {
         LKind::Scalar(_) => {}
         LKind::Seq(items) => {
             for (i, item) in items.iter().enumerate() {
-                ids_writable(item, &format!("{pointer}/{i}"), diags);
+                let len = push_index(at, i);
+                ids_writable(item, at, diags);
+                at.truncate(len);
             }
         }
         LKind::Map(entries) => {
             for e in entries {
-                let key = e.key.replace('~', "~0").replace('/', "~1");
-                let at = format!("{pointer}/{key}");
+                let len = push_key(at, &e.key);
                 match (&e.key[..], &e.value.kind) {
                     ("id" | "verb", LKind::Scalar(serde_json::Value::String(id))) => {
                         if let Some(why) = crate::notation::unwritable_id(id) {
-                            diags.push(diag(&e.value, &at, why));
+                            diags.push(diag(&e.value, at, why));
                         }
                     }
-                    _ => ids_writable(&e.value, &at, diags),
+                    _ => ids_writable(&e.value, at, diags),
                 }
+                at.truncate(len);
             }
         }
     }

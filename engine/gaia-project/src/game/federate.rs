@@ -151,7 +151,7 @@ impl Game {
         }
         let max = self.affordable_satellites_with(seat, mods);
         let own_sats = &self.state.players[seat].satellites;
-        let mut blocked: Vec<Hex> = own_sats.clone();
+        let mut blocked: Vec<Hex> = own_sats.to_vec();
         for (idx, list) in &self.state.structures {
             if list
                 .iter()

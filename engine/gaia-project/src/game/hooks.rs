@@ -433,9 +433,9 @@ impl Game {
                 }
             }
             holding.sort_unstable();
-            if holding != self.state.players[seat].hooks_holding {
+            if self.state.players[seat].hooks_holding != holding {
                 let before = self.active_abilities(seat);
-                self.state.players[seat].hooks_holding = holding;
+                self.state.players[seat].hooks_holding = holding.into();
                 let after = self.active_abilities(seat);
                 let p = &mut self.state.players[seat];
                 for i in before.iter().filter(|i| !after.contains(i)) {

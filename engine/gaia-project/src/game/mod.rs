@@ -214,6 +214,9 @@ pub enum Stage {
 }
 
 /// Everything that changes during a game. Plain data: clone it to explore, save it as JSON.
+/// Its collections are [`Shared`] (copy on write): a clone shares them until one side
+/// changes one, so a clone costs reference counts and the copy a transaction keeps for undo
+/// ends up copying only what the part changed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GameState {
     /// The setup (fixed for the game, so clones share it).
@@ -225,9 +228,9 @@ pub struct GameState {
     /// Buildings by space index.
     pub structures: Shared<BTreeMap<usize, Vec<Structure>>>,
     /// Gaiaformers on the map.
-    pub gaiaformers: Vec<Gaiaformer>,
+    pub gaiaformers: Shared<Vec<Gaiaformer>>,
     /// Seats.
-    pub players: Vec<Shared<Player>>,
+    pub players: Shared<Vec<Shared<Player>>>,
     /// Round (0 during setup).
     pub round: u32,
     /// Stage.
@@ -239,9 +242,9 @@ pub struct GameState {
     /// The seat whose turn was taken last.
     pub current: Option<usize>,
     /// Board actions used this round.
-    pub actions_used: Vec<Word>,
+    pub actions_used: Shared<Vec<Word>>,
     /// Boosters available.
-    pub boosters: Vec<Word>,
+    pub boosters: Shared<Vec<Word>>,
     /// Standard tiles left per position.
     pub tech_left: Shared<BTreeMap<Word, u32>>,
     /// Advanced tiles still on the board, by position.
@@ -251,9 +254,9 @@ pub struct GameState {
     /// The token on top of a track, until taken.
     pub track_token: Option<Word>,
     /// Decisions waited for, first first.
-    pub queue: VecDeque<Decision>,
+    pub queue: Shared<VecDeque<Decision>>,
     /// Income events not yet paid, by seat, in order.
-    pub income_pending: BTreeMap<usize, Vec<crate::content::Bundle>>,
+    pub income_pending: Shared<BTreeMap<usize, Vec<crate::content::Bundle>>>,
     /// An open question about a special token.
     #[serde(default)]
     pub question: Option<Question>,
@@ -272,10 +275,10 @@ pub struct GameState {
     /// Factions named so far, in the order they were first chosen (the table order of an
     /// auction game).
     #[serde(default)]
-    pub chosen: Vec<Word>,
+    pub chosen: Shared<Vec<Word>>,
     /// VP each seat bid for its faction (paid at the end of the game).
     #[serde(default)]
-    pub bids: Vec<u32>,
+    pub bids: Shared<Vec<u32>>,
     /// Decisions completed (move lines applied).
     pub moves: usize,
     /// Random generator.
@@ -379,6 +382,12 @@ impl SeatFixed {
     /// The fixed values of a faction by id; `None` for an unknown or empty id.
     fn new(content: &Content, faction: &str) -> Option<SeatFixed> {
         let index = crate::lookup::index_of(&content.factions, faction)?;
+        let board = FactionBoard::resolve(&content.board, &content.factions[index]);
+        Some(SeatFixed::with_board(content, index, board))
+    }
+
+    /// The fixed values of the faction at `index`, its board already resolved.
+    fn with_board(content: &Content, index: usize, board: FactionBoard) -> SeatFixed {
         let f = &content.factions[index];
         let wheel = &content.planets.wheel;
         let home = wheel.iter().position(|p| *p == f.home);
@@ -397,18 +406,17 @@ impl SeatFixed {
                 },
             )
             .collect();
-        let board = FactionBoard::resolve(&content.board, f);
         let board_conversions = conversion_form::ConversionForm::list(content, &board.conversions);
         let condition_hooks = hook_protocol::condition_hooks(f, &board);
         let may = MayHave::of(content, f, &board);
-        Some(SeatFixed {
+        SeatFixed {
             faction: index,
             board,
             wheel_steps,
             board_conversions,
             condition_hooks,
             may,
-        })
+        }
     }
 }
 
@@ -456,14 +464,14 @@ impl Game {
             map: Arc::new(map),
             planets,
             structures: Shared::default(),
-            gaiaformers: Vec::new(),
+            gaiaformers: Shared::default(),
             players: players.into_iter().map(Shared::new).collect(),
             round: 0,
             stage: Stage::Setup,
             order: (0..setup.players).collect(),
             passed_order: Vec::new(),
             current: None,
-            actions_used: Vec::new(),
+            actions_used: Shared::default(),
             boosters: setup
                 .boosters
                 .iter()
@@ -483,14 +491,14 @@ impl Game {
                 .into_iter()
                 .chain((0..setup.players).map(Decision::Faction))
                 .collect(),
-            income_pending: BTreeMap::new(),
+            income_pending: Shared::default(),
             income_todo: VecDeque::new(),
             gaia_todo: VecDeque::new(),
             question: None,
             open: None,
             turn: Default::default(),
-            chosen: Vec::new(),
-            bids: vec![0; setup.players],
+            chosen: Shared::default(),
+            bids: vec![0; setup.players].into(),
             moves: 0,
             rng: Rng::new(0),
             setup: Arc::new(setup),
@@ -520,6 +528,23 @@ impl Game {
         let mut g = Game::holding(content, state);
         g.refresh_seats();
         g
+    }
+
+    /// Sets the seats' fixed values from boards already resolved, one per seat (a seat whose
+    /// faction the content lacks gets none).
+    fn seats_with_boards(&mut self, boards: Vec<FactionBoard>) {
+        let content = &self.content;
+        self.seats = Arc::new(
+            self.state
+                .players
+                .iter()
+                .zip(boards)
+                .map(|(p, board)| {
+                    crate::lookup::index_of(&content.factions, &p.faction)
+                        .map(|index| SeatFixed::with_board(content, index, board))
+                })
+                .collect(),
+        );
     }
 
     fn refresh_seats(&mut self) {
@@ -560,7 +585,8 @@ impl Game {
         self.transaction(|g| g.part(part))
     }
 
-    /// Runs `f`; if it fails, the state is restored.
+    /// Runs `f`; if it fails, the state is restored. The saved copy shares every collection
+    /// with the state (see [`GameState`]): only what `f` changes is copied.
     fn transaction(
         &mut self,
         f: impl FnOnce(&mut Game) -> Result<(), MoveError>,

@@ -128,13 +128,16 @@ impl Game {
 
     /// Every seat has a faction: boards are laid out and the setup placements queued.
     fn lay_out_boards(&mut self) -> Result<(), MoveError> {
+        let mut boards = Vec::with_capacity(self.state.players.len());
         for s in 0..self.state.players.len() {
             let f = self.state.players[s].faction.clone();
-            let (player, _) =
+            let (player, board) =
                 Player::new(&self.content, &f).map_err(|e| MoveError(e.to_string()))?;
             self.state.players[s] = player.into();
+            boards.push(board);
         }
-        self.refresh_seats();
+        // The boards Player::new resolved, not resolved a second time.
+        self.seats_with_boards(boards);
         if self.hooked {
             self.start_research_hooks()?;
         }
