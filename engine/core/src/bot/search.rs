@@ -33,10 +33,6 @@ pub const DEFAULT_DEPTH: usize = 6;
 /// won 58% of 400), so it is asked for by name.
 pub const DEFAULT_REPLIES: usize = 0;
 
-/// Answers of the next seat a search weighs when asked to (`best:N:W:D:R` names R); the test of
-/// answering uses it.
-pub const SUGGESTED_REPLIES: usize = 3;
-
 /// Most parts one decision may take while it is completed.
 const PARTS_PER_DECISION: usize = 40;
 
@@ -416,7 +412,7 @@ mod tests {
         // The plain search expects seat 1 to grab, so it takes the risk.
         assert_eq!(first_choice(&mut SearchBot::new(1, 1000)), Trap::Risky);
         // Weighing seat 1's two answers finds the strike behind `Setup`.
-        for replies in [2, SUGGESTED_REPLIES] {
+        for replies in [2, 3] {
             let mut bot = SearchBot::new(1, 1000).answering(replies);
             assert_eq!(first_choice(&mut bot), Trap::Safe, "{replies} replies");
         }
