@@ -28,9 +28,9 @@ pub const DEFAULT_WIDTH: usize = 6;
 pub const DEFAULT_DEPTH: usize = 6;
 
 /// Answers of the next seat `best` weighs after each planned decision, by default: none. Weighing
-/// answers (`best:N:W:D:R`) costs about 4–5× the time of a decision and did not win clearly more
-/// often in 2-player Gaia Project games (61% of 100 against `search`, where `best` without them
-/// won 58% of 400), so it is asked for by name.
+/// answers (`best:N:W:D:R`) cost about 4–5× the time of a decision and did not win clearly more
+/// often in the first game's 2-player matches against `search` (61% of 100, where `best`
+/// without them won 58% of 400), so it is asked for by name.
 pub const DEFAULT_REPLIES: usize = 0;
 
 /// Most parts one decision may take while it is completed.
