@@ -382,8 +382,9 @@ fn render_draws_mars_from_a_log_or_a_saved_state() {
     assert_eq!(out.status.code(), Some(1));
 }
 
-/// A Terraforming Mars study of random two-player games on seed 9, with `extra` arguments.
-fn tm_study(path: &std::path::Path, games: &str, extra: &[&str]) -> Value {
+/// `simulate` of random two-player Terraforming Mars games on seed 9, with `extra` arguments;
+/// its standard output.
+fn tm_simulate(games: &str, extra: &[&str]) -> String {
     let mut args = vec![
         "simulate",
         "--game",
@@ -398,11 +399,16 @@ fn tm_study(path: &std::path::Path, games: &str, extra: &[&str]) -> Value {
         "9",
         "--jobs",
         "1",
-        "--out",
-        path.to_str().unwrap(),
     ];
     args.extend_from_slice(extra);
-    succeeded(&run(&args));
+    succeeded(&run(&args))
+}
+
+/// Such a study written to `path` and read back.
+fn tm_study(path: &std::path::Path, games: &str, extra: &[&str]) -> Value {
+    let mut args = vec!["--out", path.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    tm_simulate(games, &args);
     read(path)
 }
 
@@ -441,41 +447,11 @@ fn studies_tally_corporations_and_cards_and_an_errata_shows_in_compare() {
     assert!(projects.len() > 100, "{} cards met", projects.len());
 
     // The table names cards, the CSV holds one row per card, the chart draws them.
-    let table = succeeded(&run(&[
-        "simulate",
-        "--game",
-        "terraforming-mars",
-        "--players",
-        "2",
-        "--bots",
-        "random",
-        "--games",
-        "4",
-        "--seed",
-        "9",
-        "--jobs",
-        "1",
-    ]));
+    let table = tm_simulate("4", &[]);
     assert!(table.contains("items: takers win most"), "{table}");
     assert!(table.contains("project "), "{table}");
     let csv = dir.join("base.csv");
-    succeeded(&run(&[
-        "simulate",
-        "--game",
-        "terraforming-mars",
-        "--players",
-        "2",
-        "--bots",
-        "random",
-        "--games",
-        "4",
-        "--seed",
-        "9",
-        "--jobs",
-        "1",
-        "--out",
-        &s(&csv),
-    ]));
+    tm_simulate("4", &["--out", &s(&csv)]);
     let csv = fs::read_to_string(&csv).expect("csv");
     assert!(csv.lines().filter(|l| l.starts_with("project,")).count() > 50);
     assert!(csv.lines().any(|l| l.starts_with("corporation,")));

@@ -45,12 +45,9 @@ const GAP: f64 = 12.0;
 const TOP: f64 = 34.0;
 const COLUMN_W: f64 = 340.0;
 
-/// Draws a board view.
-pub fn draw(view: &BoardView) -> Picture {
-    let frame = map::Frame::around(view, 0.0, TOP);
-    let right_x = frame.width + GAP;
-    let width = (right_x + panels::PANEL_W + GAP).max(3.0 * COLUMN_W + GAP);
-    let mut layers = vec![(
+/// The caption above a board, as its layer (every game's picture opens with it).
+pub fn caption_layer(caption: &str) -> (String, String) {
+    (
         "caption".to_string(),
         Tag::new("text")
             .attr("class", "caption")
@@ -59,8 +56,16 @@ pub fn draw(view: &BoardView) -> Picture {
             .attr("font-size", 15)
             .attr("font-weight", "bold")
             .attr("fill", "#111111")
-            .text("text", &view.caption),
-    )];
+            .text("text", caption),
+    )
+}
+
+/// Draws a board view.
+pub fn draw(view: &BoardView) -> Picture {
+    let frame = map::Frame::around(view, 0.0, TOP);
+    let right_x = frame.width + GAP;
+    let width = (right_x + panels::PANEL_W + GAP).max(3.0 * COLUMN_W + GAP);
+    let mut layers = vec![caption_layer(&view.caption)];
     layers.push(("map".to_string(), map::spaces(view, &frame)));
     layers.push(("federations".to_string(), map::federations(view, &frame)));
     layers.push(("pieces".to_string(), map::pieces(view, &frame)));

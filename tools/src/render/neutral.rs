@@ -211,17 +211,7 @@ pub fn draw(p: &BoardPicture) -> Picture {
     }
     y += GAP;
     let mut layers = vec![
-        (
-            "caption".to_string(),
-            Tag::new("text")
-                .attr("class", "caption")
-                .attr("x", GAP)
-                .attr("y", 22.0)
-                .attr("font-size", 15)
-                .attr("font-weight", "bold")
-                .attr("fill", "#111111")
-                .text("text", &p.caption),
-        ),
+        super::caption_layer(&p.caption),
         ("map".to_string(), spaces_layer),
         ("pieces".to_string(), pieces_layer),
         ("tracks".to_string(), tracks),
