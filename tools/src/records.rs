@@ -475,7 +475,7 @@ pub(crate) fn last_move(log: &Path, lines: usize, until: Option<usize>) -> Resul
     }
 }
 
-/// A move refused, as `replay` and `trace` say it: `move 6 "ivits build PI 0A0": why`.
+/// A move refused, as `replay` and `trace` say it: `move 6 "<seat> build PI 0A0": why`.
 pub(crate) fn refusal(index: usize, line: &str, why: &str) -> String {
     format!(
         "move {index} \"{}\": {}",

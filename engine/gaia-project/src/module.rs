@@ -298,7 +298,7 @@ impl GameModule for Game {
 
     // Pictures: render and view
 
-    /// A turn's actor (`by terrans`) then each part as written (`build m 4B2`); the setup
+    /// A turn's actor (`by <faction>`) then each part as written (`build m 4B2`); the setup
     /// line's players and seed.
     fn line_parts(&self, line: &str) -> Vec<String> {
         match crate::notation::parse_line(line) {

@@ -2521,7 +2521,7 @@ impl Game {
 
     /// The production changes card `c` of player `p` made when played (its production box):
     /// those among its effects, and the production a tile it placed got from its space's
-    /// printed bonus (Mining Area and Mining Rights: the steel or titanium of their space).
+    /// printed bonus (a placement whose follow-up is `ProductionFromBonus`).
     fn production_box(&self, p: usize, c: CardId) -> Vec<Effect> {
         let card = self.card(c);
         let mut effects = production_of(card);
@@ -3004,7 +3004,7 @@ impl Game {
                 *self.players[p].card_res.entry(c).or_insert(0) += count;
                 Ok(())
             }
-            (Pending::RemoveFrom { kind, count, to }, Step::Cards(names)) if names.len() == 1 => {
+            (Pending::RemoveFrom { kind, count, .. }, Step::Cards(names)) if names.len() == 1 => {
                 let c = self.card_id(&names[0])?;
                 let owner = (0..self.colors.len())
                     .find(|q| self.players[*q].card_res.get(&c).is_some_and(|v| *v >= 1))
@@ -3016,7 +3016,6 @@ impl Game {
                 }
                 let held = self.players[owner].card_res.entry(c).or_insert(0);
                 *held -= count.min(*held);
-                let _ = to;
                 Ok(())
             }
             (Pending::FinalGreenery, Step::Option(title, _)) => {
