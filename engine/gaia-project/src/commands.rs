@@ -89,7 +89,7 @@ fn folded(calls: &[HookCall]) -> Vec<(&HookCall, usize)> {
 }
 
 /// The hook calls taken from a recording, each run of identical calls folded into one: as
-/// a line (`hook cartographers.rhai#chart for cartographers returned […] (2×)`) and as data
+/// a line (`hook <script>.rhai#<function> for <seat> returned […] (2×)`) and as data
 /// (`times`, `seat`, `player`, `script`, `function`, `operations`, `returned` or `error`).
 pub fn script_calls(game: &Game, calls: &HookCalls) -> ScriptCalls {
     let calls_out = folded(&calls.kept)
