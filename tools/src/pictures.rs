@@ -12,9 +12,9 @@ use crate::render::Picture;
 use crate::viewer::{page, Frame};
 use crate::ContentArgs;
 
-/// What `render` and `view` need of a game beyond [`GameModule`]: its logs and saved games
-/// opened (by default as the commands over the trait read them), a log's line played, and its
-/// board drawn (by default its neutral picture, [`GameModule::board_view`]).
+/// What `render` and `view` need of a game beyond [`GameModule`]: its logs opened (by default
+/// as the commands over the trait read them) and its board drawn (by default its neutral
+/// picture, [`GameModule::board_view`]).
 pub trait Pictured: GameModule {
     /// A log opened: the game before its first move, the line that set it up when the page
     /// should show one, and the moves after it, as lines. Problems are printed (exit 1, or 2
@@ -25,16 +25,6 @@ pub trait Pictured: GameModule {
             setup: None,
             lines,
         })
-    }
-
-    /// A saved game read. Problems are printed.
-    fn saved(args: &ContentArgs, state: &Path) -> Result<Self, ExitCode> {
-        crate::records::load_saved_as::<Self>(args, state).map(|(game, _)| game)
-    }
-
-    /// Plays one line of a log; on error the game is unchanged.
-    fn step(&mut self, line: &str) -> Result<(), String> {
-        self.play_line(line)
     }
 
     /// The board under `caption`, drawn in layers; `None` when the game does not draw one.
@@ -76,7 +66,7 @@ impl Pictured for orrery_tm::game::Game {
 }
 
 /// Gaia Project: its platform's records and the logs of `simulate` (with the content each
-/// names), saved games of any age, a line of several parts, and its own board drawing
+/// names) opened with their setup line, and its own board drawing
 /// ([`crate::render::view::BoardView`]).
 impl Pictured for orrery_gp::game::Game {
     fn open(args: &ContentArgs, log: &Path) -> Result<Opened<Self>, ExitCode> {
@@ -96,14 +86,6 @@ impl Pictured for orrery_gp::game::Game {
         })
     }
 
-    fn saved(args: &ContentArgs, state: &Path) -> Result<Self, ExitCode> {
-        crate::records::load_saved(args, state).map(|(game, _)| game)
-    }
-
-    fn step(&mut self, line: &str) -> Result<(), String> {
-        self.apply_text(line).map_err(|e| e.0)
-    }
-
     fn draw(&self, caption: &str) -> Option<Picture> {
         Some(crate::render::draw(
             &crate::render::view::BoardView::of_game(self, caption),
@@ -117,7 +99,7 @@ pub struct Opened<G> {
     pub game: G,
     /// The line that set the game up (move 0's line on the replay page), if the log shows one.
     pub setup: Option<String>,
-    /// The moves, each a line the game plays ([`Pictured::step`]).
+    /// The moves, each a line the game plays ([`GameModule::play_line`]).
     pub lines: Vec<String>,
 }
 
@@ -164,7 +146,7 @@ fn step_through<G: Pictured>(
 ) -> Result<G, ExitCode> {
     f(&game, 0, first);
     for (i, line) in lines.iter().enumerate().take(last) {
-        if let Err(e) = game.step(line) {
+        if let Err(e) = game.play_line(line) {
             errln!("move {} \"{line}\": {}", i + 1, crate::out::clean(&e));
             return Err(ExitCode::from(1));
         }
@@ -209,8 +191,9 @@ pub fn render<G: Pictured>(
                 Err(code) => return code,
             }
         }
-        (None, Some(state)) if n.is_none() => match G::saved(args, state) {
-            Ok(g) => {
+        (None, Some(state)) if n.is_none() => match crate::records::load_saved_as::<G>(args, state)
+        {
+            Ok((g, _)) => {
                 let label = format!("{} · after {} moves", stem(state), g.decisions_done());
                 (g, label)
             }

@@ -232,11 +232,6 @@ pub fn conformance(args: &ContentArgs, paths: &[PathBuf], verbose: bool) -> Exit
     }
 }
 
-/// Reads a Gaia Project saved game ([`load_saved_as`]).
-pub fn load_saved(args: &ContentArgs, state_file: &Path) -> Result<(Game, Stack), ExitCode> {
-    load_saved_as::<Game>(args, state_file)
-}
-
 /// The variants a record is replayed with before any `--variant`: those it names (records of
 /// `orrery simulate` name the variants they were played with), else the platform's variant for
 /// the platform's records (`platform`), else none.
