@@ -101,6 +101,30 @@ impl Player {
     }
 }
 
+/// A player's VP by source ([`Game::vp_parts`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct VpParts {
+    /// Terraform rating.
+    pub tr: i32,
+    /// Milestones claimed.
+    pub milestones: i32,
+    /// Awards funded, as they stand.
+    pub awards: i32,
+    /// One a greenery tile.
+    pub greenery: i32,
+    /// Greeneries next to the player's cities.
+    pub city: i32,
+    /// VP on the player's cards.
+    pub cards: i32,
+}
+
+impl VpParts {
+    /// The sum of the parts.
+    pub fn total(&self) -> i32 {
+        self.tr + self.milestones + self.awards + self.greenery + self.city + self.cards
+    }
+}
+
 /// What a player still has to decide.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 enum Pending {
@@ -3185,8 +3209,8 @@ impl Game {
         self.card(c).kind == CardType::Corporation
     }
 
-    /// The VP breakdown of a seat, as the engine reports it.
-    pub fn score(&self, p: usize) -> Value {
+    /// The VP of player `p` by source, without building the records' JSON ([`Game::score`]).
+    pub fn vp_parts(&self, p: usize) -> VpParts {
         // Awards count stock alone once the final production is done (the final greenery
         // placement included); before, they project production into it.
         let final_scoring =
@@ -3229,25 +3253,35 @@ impl Game {
                     .count() as i32;
             }
         }
+        let cards = self.card_vps(p).iter().map(|(_, v)| v).sum();
+        VpParts {
+            tr: pl.tr,
+            milestones,
+            awards,
+            greenery,
+            city,
+            cards,
+        }
+    }
+
+    /// The score of player `p` as the records write it: [`Game::vp_parts`] with the total and
+    /// the VP of each card that scores (or may score) VP.
+    pub fn score(&self, p: usize) -> Value {
+        let v = self.vp_parts(p);
         let mut details = Map::new();
-        let mut cards = 0;
-        for c in pl.corporation.iter().chain(pl.played.iter()) {
-            if let Some(v) = self.card_vp(p, *c) {
-                cards += v;
-                let card = self.card(*c);
-                if v != 0
-                    || matches!(
-                        card.vp,
-                        Some(Vp::Per(_) | Vp::Times { .. } | Vp::IfResources { .. })
-                    )
-                {
-                    details.insert(card.name.clone(), json!(v));
-                }
+        for (c, vp) in self.card_vps(p) {
+            let card = self.card(c);
+            if vp != 0
+                || matches!(
+                    card.vp,
+                    Some(Vp::Per(_) | Vp::Times { .. } | Vp::IfResources { .. })
+                )
+            {
+                details.insert(card.name.clone(), json!(vp));
             }
         }
-        let total = pl.tr + milestones + awards + greenery + city + cards;
-        json!({"tr": pl.tr, "milestones": milestones, "awards": awards, "greenery": greenery,
-               "city": city, "cards": cards, "total": total, "cardDetails": details})
+        json!({"tr": v.tr, "milestones": v.milestones, "awards": v.awards, "greenery": v.greenery,
+               "city": v.city, "cards": v.cards, "total": v.total(), "cardDetails": details})
     }
 
     /// The state in the record snapshot format.

@@ -100,11 +100,7 @@ impl Game {
     /// The value of the position for `seat`, part by part (see [`Evaluation`]). Once the game
     /// is over it is the VP alone; without a `bot:` section in the content, the VP alone too.
     pub fn evaluation(&self, seat: usize) -> Evaluation {
-        let vp = self
-            .score(seat)
-            .get("total")
-            .and_then(serde_json::Value::as_f64)
-            .unwrap_or(0.0);
+        let vp = f64::from(self.vp_parts(seat).total());
         let mut e = Evaluation {
             vp,
             ..Evaluation::default()

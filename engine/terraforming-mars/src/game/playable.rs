@@ -147,12 +147,7 @@ impl Game {
     /// VP total per seat, as the engine counts them now.
     pub fn vp_totals(&self) -> Vec<i32> {
         (0..self.colors.len())
-            .map(|p| {
-                self.score(p)["total"]
-                    .as_i64()
-                    .and_then(|v| i32::try_from(v).ok())
-                    .unwrap_or(0)
-            })
+            .map(|p| self.vp_parts(p).total())
             .collect()
     }
 
@@ -167,17 +162,18 @@ impl Game {
     /// The VP of `seat` by source (TR, milestones, awards, greenery, city, cards); they add up
     /// to its total.
     pub fn vp_by_source(&self, seat: usize) -> std::collections::BTreeMap<String, i32> {
-        let s = self.score(seat);
-        ["tr", "milestones", "awards", "greenery", "city", "cards"]
-            .iter()
-            .map(|k| {
-                let v = s[*k]
-                    .as_i64()
-                    .and_then(|v| i32::try_from(v).ok())
-                    .unwrap_or(0);
-                ((*k).to_owned(), v)
-            })
-            .collect()
+        let v = self.vp_parts(seat);
+        [
+            ("tr", v.tr),
+            ("milestones", v.milestones),
+            ("awards", v.awards),
+            ("greenery", v.greenery),
+            ("city", v.city),
+            ("cards", v.cards),
+        ]
+        .into_iter()
+        .map(|(k, n)| (k.to_owned(), n))
+        .collect()
     }
 
     /// The seats that won a finished game: most VP, a tie going to the most M€ (still tied:
