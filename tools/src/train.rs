@@ -264,8 +264,13 @@ fn train<G: GameModule>(args: &TrainArgs) -> Result<(), (String, u8)> {
             G::ID
         )));
     }
-    let model =
-        load_model::<G>(&stack, &content, players[0], args.weights.as_deref()).map_err(failed)?;
+    // Only `best` plays with a model: another bot's games need no weights file (nor one that
+    // fits the features, which a change of features leaves behind until this run rewrites it).
+    let model = if args.bot.starts_with("best") || args.weights.is_some() {
+        load_model::<G>(&stack, &content, players[0], args.weights.as_deref()).map_err(failed)?
+    } else {
+        None
+    };
     if args.bot.starts_with("best") && model.is_none() {
         errln!("note: no weights file, so `best` plays as `search`");
     }

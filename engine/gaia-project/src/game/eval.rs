@@ -166,6 +166,30 @@ fn feature_names(c: &Content) -> Vec<String> {
     ] {
         n.push(name.into());
     }
+    for name in [
+        "unfederated power",
+        "unfederated power over threshold",
+        "federations within power x rounds left",
+        "green tokens",
+        "green tokens x tracks at advanced level",
+        "advanced tiles open",
+        "advanced tiles one level off",
+        "covered tech tiles",
+        "pass vp x passes left",
+        "booster pass vp now",
+        "trigger vp x rounds left",
+        "special actions x rounds left",
+        "special action worth x rounds left",
+        "held worth",
+        "income worth",
+        "next research levels worth",
+        "tracks one below top",
+    ] {
+        n.push(name.into());
+    }
+    for t in &c.round_scoring.tiles {
+        n.push(format!("round {} to come x held and income worth", t.id));
+    }
     n
 }
 
@@ -264,7 +288,143 @@ impl Game {
             .sum();
         v.push(f64::from(leftover) / f64::from(rules.leftover_per_vp.max(1)));
         v.push(f64::from(u8::from(!p.passed)));
+        self.push_prospects(seat, rounds_left, &mut v);
         v
+    }
+
+    /// The features of what is still to come for `seat` (appended to `v`, in the order of
+    /// [`feature_names`]' last block): power toward federations, the green federation tokens
+    /// and the research levels that open advanced tiles, what held tiles and boosters will
+    /// still give (pass effects, triggers, special actions, by the passes and rounds left),
+    /// and each round scoring tile still to come weighed by what the seat holds and earns.
+    fn push_prospects(&self, seat: usize, rounds_left: f64, v: &mut Vec<f64>) {
+        let c = &self.content;
+        let p = &self.state.players[seat];
+        let fed = self.federation_input(seat);
+        let unfederated: u32 = fed.buildings.iter().map(|(_, value)| *value).sum();
+        let threshold = f64::from(fed.threshold.max(1));
+        v.push(f64::from(unfederated));
+        v.push((f64::from(unfederated) / threshold).min(1.0));
+        v.push((f64::from(unfederated) / threshold).floor() * rounds_left);
+        let green = p.tokens.iter().filter(|t| t.green).count() as f64;
+        v.push(green);
+        let adv = &c.advanced_tiles;
+        let tracks_at = p.research.values().filter(|l| **l >= adv.min_level).count() as f64;
+        v.push(green * tracks_at);
+        let (mut open, mut off_one) = (0.0, 0.0);
+        for (pos, tile) in &self.state.setup.adv_techs {
+            let Some(track) = pos.strip_prefix(adv.position_prefix.as_str()) else {
+                continue;
+            };
+            if c.research.tracks.iter().all(|t| t.id != track)
+                || self
+                    .state
+                    .players
+                    .iter()
+                    .any(|q| q.advanced.iter().any(|a| &**a == tile.as_str()))
+            {
+                continue;
+            }
+            let level = p.level(track);
+            if level >= adv.min_level {
+                open += 1.0;
+            } else if level + 1 == adv.min_level {
+                off_one += 1.0;
+            }
+        }
+        v.push(open * green.min(1.0));
+        v.push(off_one * green.min(1.0));
+        v.push(p.techs.iter().filter(|t| t.covered).count() as f64);
+        // What held things still give.
+        let passes_left = rounds_left + f64::from(u8::from(!p.passed));
+        let (faction, board) = (self.faction(seat), self.board(seat));
+        let vp_of = |effects: &[Effect]| -> f64 {
+            effects
+                .iter()
+                .map(|e| match e {
+                    Effect::Gain(b) => f64::from(b.get(VP)),
+                    Effect::GainPer(g) => {
+                        f64::from(g.gain.get(VP)) * f64::from(self.count(seat, &g.per))
+                    }
+                    _ => 0.0,
+                })
+                .sum()
+        };
+        let (mut pass_vp, mut booster_vp, mut trigger_vp, mut actions, mut action_worth) =
+            (0.0, 0.0, 0.0, 0.0, 0.0);
+        p.each_active(c, faction, board, |g| {
+            pass_vp += vp_of(g.pass) * passes_left;
+            for t in g.triggers {
+                trigger_vp += vp_of(&t.effects) * rounds_left;
+            }
+            if let Some(a) = g.action {
+                actions += passes_left;
+                action_worth += effects_worth(c, &a.effects) * passes_left;
+            }
+        });
+        // A booster is held for this round only: what it gives is taken out of the totals
+        // above and its pass counted once, when the seat has yet to pass.
+        let booster = p
+            .booster
+            .as_ref()
+            .and_then(|b| by_id(&c.boosters.boosters, b));
+        if let Some(b) = booster {
+            let once = f64::from(u8::from(!p.passed));
+            let vp = vp_of(&b.pass);
+            pass_vp -= vp * passes_left;
+            booster_vp = vp * once;
+            for t in &b.triggers {
+                trigger_vp -= vp_of(&t.effects) * (rounds_left - once);
+            }
+            if let Some(a) = &b.action {
+                actions -= passes_left - once;
+                action_worth -= effects_worth(c, &a.effects) * (passes_left - once);
+            }
+        }
+        v.push(pass_vp);
+        v.push(booster_vp);
+        v.push(trigger_vp);
+        v.push(actions);
+        v.push(action_worth);
+        let held: f64 = c
+            .rules
+            .resources
+            .iter()
+            .zip(&p.resources)
+            .filter(|(r, _)| r.id != VP)
+            .map(|(r, n)| resource_worth(r) * f64::from(*n))
+            .sum();
+        let income = effects_worth(c, &p.income(c, faction, board));
+        v.push(held);
+        v.push(income);
+        let mut next_worth = 0.0;
+        let mut below_top = 0.0;
+        for t in &c.research.tracks {
+            let level = p.level(&t.id) as usize;
+            if let Some(next) = t.levels.get(level + 1) {
+                next_worth += effects_worth(c, &next.immediate);
+                if level + 2 == t.levels.len() {
+                    below_top += 1.0;
+                }
+            }
+        }
+        v.push(next_worth);
+        v.push(below_top);
+        // Each round scoring tile, by the rounds it still scores in (this one while the seat
+        // has not passed), weighed by what the seat holds and earns to act on it.
+        let round = self.state.round as usize;
+        let rounds = &self.state.setup.round_scoring;
+        let means = held + income;
+        for t in &c.round_scoring.tiles {
+            let to_come = rounds
+                .iter()
+                .enumerate()
+                .filter(|(i, id)| {
+                    **id == t.id && (*i + 1 > round || (*i + 1 == round && !p.passed))
+                })
+                .count() as f64;
+            v.push(to_come * means);
+        }
     }
 
     /// What final scoring would give `seat` if the game ended now (places shared on ties, the

@@ -1,0 +1,167 @@
+//! The evaluation's features of what is still to come, on the base game: the green federation
+//! tokens and the advanced tiles they open, a booster's pass effect counted for this round only
+//! and only until the seat passes, and each round scoring tile weighed by the rounds it still
+//! scores in. Tiles and boosters are picked from content by their effects, never by name.
+
+mod common;
+
+use std::sync::Arc;
+
+use orrery_core::bot;
+use orrery_core::game_module::{GameModule, Start};
+use orrery_core::play_api::{Evaluate, Playable};
+use orrery_core::rng::Rng;
+use orrery_gp::content::{Count, Effect};
+use orrery_gp::game::{Game, Stage};
+use orrery_gp::player::OwnedToken;
+
+/// A 2-player base game drawn from `seed`, played by random bots until round 2 has begun.
+fn in_round_two(seed: u64) -> Game {
+    let content = Arc::new(common::base());
+    let how = Start {
+        players: 2,
+        setup: None,
+        identities: None,
+        hook_budget: orrery_core::script::DEFAULT_HOOK_BUDGET,
+    };
+    let mut scribe = <Game as GameModule>::Scribe::default();
+    let mut g = Game::start(
+        &content,
+        how,
+        &mut Rng::new(seed),
+        &mut scribe,
+        &mut Vec::new(),
+    )
+    .expect("game");
+    let mut bot = bot::RandomBot::new(seed, bot::MAX_FREE);
+    while !(g.state.round == 2 && g.state.stage == Stage::Actions && g.to_decide() == Some(0)) {
+        assert!(!g.is_over(), "the game ended before round 2");
+        bot.step(&mut g).expect("a legal part");
+    }
+    g
+}
+
+/// The feature `name` of `seat`.
+fn feature(g: &Game, seat: usize, name: &str) -> f64 {
+    let names = g.feature_names();
+    let i = names
+        .iter()
+        .position(|n| n == name)
+        .unwrap_or_else(|| panic!("no feature `{name}` in {names:?}"));
+    g.features(seat)[i]
+}
+
+#[test]
+fn a_green_token_opens_the_advanced_tiles_of_tracks_at_their_level() {
+    let mut g = in_round_two(3);
+    let before = feature(&g, 0, "green tokens");
+    let adv = g.content.advanced_tiles.clone();
+    // A track whose advanced tile no seat holds, raised to the level that opens it.
+    let (track, tile) = g
+        .state
+        .setup
+        .adv_techs
+        .iter()
+        .find_map(|(pos, tile)| {
+            let t = pos.strip_prefix(adv.position_prefix.as_str())?;
+            let held = g
+                .state
+                .players
+                .iter()
+                .any(|p| p.advanced.iter().any(|a| a.as_str() == tile.as_str()));
+            (!held).then(|| (t.to_string(), tile.clone()))
+        })
+        .expect("an advanced tile on a track, on offer");
+    let id = g.content.federation_tokens.tokens[0].id.clone();
+    g.state.players[0].tokens.push(OwnedToken {
+        id: id.as_str().into(),
+        green: true,
+    });
+    g.state.players[0]
+        .research
+        .insert(track.as_str().into(), adv.min_level);
+    assert_eq!(feature(&g, 0, "green tokens"), before + 1.0);
+    assert!(feature(&g, 0, "advanced tiles open") >= 1.0);
+    assert!(feature(&g, 0, "green tokens x tracks at advanced level") >= 1.0);
+    // One level lower it is one level off; the other seat sees none of it.
+    g.state.players[0]
+        .research
+        .insert(track.as_str().into(), adv.min_level - 1);
+    let off = feature(&g, 0, "advanced tiles one level off");
+    assert!(off >= 1.0, "{off}");
+    // Taken by the other seat, it is no longer on offer.
+    g.state.players[1].advanced.push(tile.as_str().into());
+    assert_eq!(feature(&g, 0, "advanced tiles one level off"), off - 1.0);
+    // Every token flipped: nothing is open any more.
+    for t in g.state.players[0].tokens.iter_mut() {
+        t.green = false;
+    }
+    assert_eq!(feature(&g, 0, "green tokens"), 0.0);
+    assert_eq!(feature(&g, 0, "advanced tiles one level off"), 0.0);
+}
+
+#[test]
+fn a_boosters_pass_effect_counts_this_round_only_until_the_seat_passes() {
+    let mut g = in_round_two(4);
+    // A booster whose pass gives VP per building of kinds the seat has built.
+    let (id, built, vp) = g
+        .content
+        .boosters
+        .boosters
+        .iter()
+        .find_map(|b| {
+            b.pass.iter().find_map(|e| match e {
+                Effect::GainPer(gp) => match &gp.per {
+                    Count::Buildings(ids) if gp.gain.get("vp") > 0 => {
+                        let built: u32 =
+                            ids.iter().map(|i| g.state.players[0].built_count(i)).sum();
+                        (built > 0).then(|| (b.id.clone(), built, gp.gain.get("vp")))
+                    }
+                    _ => None,
+                },
+                _ => None,
+            })
+        })
+        .expect("a booster paying VP per building the seat has on passing");
+    let others = feature(&g, 0, "pass vp x passes left");
+    g.state.players[0].booster = Some(id.as_str().into());
+    let now = feature(&g, 0, "booster pass vp now");
+    assert_eq!(now, f64::from(vp) * f64::from(built));
+    // Held for one round, it adds nothing to the pass effects of the rounds to come.
+    assert_eq!(feature(&g, 0, "pass vp x passes left"), others);
+    g.state.players[0].passed = true;
+    assert_eq!(feature(&g, 0, "booster pass vp now"), 0.0);
+}
+
+#[test]
+fn each_round_tile_counts_the_rounds_it_still_scores_in() {
+    let mut g = in_round_two(5);
+    let round = g.state.round as usize;
+    let means = feature(&g, 0, "held worth") + feature(&g, 0, "income worth");
+    let tiles: Vec<String> = g
+        .content
+        .round_scoring
+        .tiles
+        .iter()
+        .map(|t| t.id.clone())
+        .collect();
+    let sum = |g: &Game| -> f64 {
+        tiles
+            .iter()
+            .map(|t| feature(g, 0, &format!("round {t} to come x held and income worth")))
+            .sum()
+    };
+    let rounds = g.state.setup.round_scoring.len();
+    // This round (not passed yet) and every later one.
+    let to_come = (rounds + 1 - round) as f64;
+    assert!((sum(&g) - to_come * means).abs() < 1e-9, "{}", sum(&g));
+    // This round's tile is weighed by one round fewer once the seat has passed.
+    let this = g.state.setup.round_scoring[round - 1].clone();
+    let name = format!("round {this} to come x held and income worth");
+    let before = feature(&g, 0, &name);
+    g.state.players[0].passed = true;
+    let means_after = feature(&g, 0, "held worth") + feature(&g, 0, "income worth");
+    assert_eq!(means_after, means);
+    assert!((feature(&g, 0, &name) - (before - means)).abs() < 1e-9);
+    assert!((sum(&g) - (to_come - 1.0) * means).abs() < 1e-9);
+}
