@@ -42,7 +42,8 @@ pub struct SimulateArgs {
     /// best:N, best:N:W:D, best:N:W:D:R, best:N:W:D:R:K), rotated over seats so each plays
     /// every seat equally often. N: simulated parts per decision (3000); W: completed
     /// decisions looked further at (6); D: decisions deep (6); R (`best` only): answers of
-    /// the next seat weighed (3; 0 for none); K: their first parts completed (4; 0 for all).
+    /// the next seat weighed (0: none); K: first parts of that seat's decision completed, the
+    /// best by one step (0: all).
     #[arg(long, default_value = "greedy")]
     pub bots: String,
     /// The study's seed.

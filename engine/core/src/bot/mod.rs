@@ -3,8 +3,8 @@
 //! greedy play-outs to a depth, then the heuristic). All are deterministic for a seed, and the
 //! search's effort is a budget of simulated actions, not of wall time. `best` is the search
 //! valuing positions by a learned evaluation ([`Model`], fitted from self-play by [`fit`]) when
-//! one is given, else by the game's heuristic, and weighing the next seat's best answers to
-//! each decision it looks further at ([`SearchBot::answering`]).
+//! one is given, else by the game's heuristic; asked by name, it also weighs the next seat's
+//! best answers to each decision it looks further at ([`SearchBot::answering`]).
 
 pub mod fit;
 mod greedy;
@@ -89,11 +89,11 @@ where
 
 /// A bot by name as [`by_name`], with the learned evaluation `best` plays with: `best`,
 /// `best:N` and `best:N:W:D` are the search of the same budget and shape valuing positions by
-/// `model` (by the game's heuristic when there is none) and weighing the next seat's best
-/// answers; `best:N:W:D:R` sets how many answers (0 to 64, 0 for none;
-/// [`search::DEFAULT_REPLIES`] by default) and `best:N:W:D:R:K` how many first parts of the
-/// answering seat's decision are completed, the best by one step (0 to 64, 0 for every one;
-/// [`search::DEFAULT_ANSWER_FIRST`] by default).
+/// `model` (by the game's heuristic when there is none); `best:N:W:D:R` also weighs the next
+/// seat's best R answers (0 to 64; [`search::DEFAULT_REPLIES`] by default) and
+/// `best:N:W:D:R:K` completes only the best K first parts (by one step) of that seat's
+/// decision to find them (0 to 64, 0 for every one; [`search::DEFAULT_ANSWER_FIRST`] by
+/// default).
 pub fn by_name_with<G: Evaluate + 'static>(
     name: &str,
     seed: u64,
