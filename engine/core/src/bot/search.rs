@@ -9,8 +9,8 @@
 //! ([`SearchBot::answering`], the `best` bot) also weighs, after each planned decision looked
 //! at further, the next seat's best few answers (completed greedily and played on alike) and
 //! keeps the one that seat's own margin prefers: a move the greedy players would not punish
-//! but a searching rival would is seen. To keep that affordable only the answering seat's
-//! best few first parts by one step are completed ([`SearchBot::answer_first`]).
+//! but a searching rival would is seen. To make that cheaper it may complete only the
+//! answering seat's best few first parts by one step ([`SearchBot::answer_first`]).
 
 use std::sync::Arc;
 
