@@ -39,7 +39,11 @@ pub struct SimulateArgs {
     #[arg(long, default_value = "random")]
     pub factions: String,
     /// Bot names separated by commas (random, greedy, search, search:N, search:N:W:D, best,
-    /// best:N, best:N:W:D), rotated over seats so each plays every seat equally often.
+    /// best:N, best:N:W:D, best:N:W:D:R, best:N:W:D:R:K), rotated over seats so each plays
+    /// every seat equally often. N: simulated parts per decision (3000); W: completed
+    /// decisions looked further at (6); D: decisions deep (6); R (`best` only): answers of
+    /// the next seat weighed (0: none); K: first parts of that seat's decision completed, the
+    /// best by one step (0: all).
     #[arg(long, default_value = "greedy")]
     pub bots: String,
     /// The study's seed.
@@ -188,7 +192,7 @@ fn prepare<G: GameModule>(
     for b in &bots {
         if bot::by_name::<G>(b, 0).is_none() {
             return Err(usage(format!(
-                "unknown bot `{b}` (known: {}, search:N, search:N:W:D, best:N, best:N:W:D)",
+                "unknown bot `{b}` (known: {}, search:N, search:N:W:D, best:N, best:N:W:D, best:N:W:D:R, best:N:W:D:R:K)",
                 bot::NAMES.join(", ")
             )));
         }

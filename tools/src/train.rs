@@ -247,7 +247,7 @@ fn train<G: GameModule>(args: &TrainArgs) -> Result<(), (String, u8)> {
         })?;
     if bot::by_name::<G>(&args.bot, 0).is_none() {
         return Err(usage(format!(
-            "unknown bot `{}` (known: {}, search:N, search:N:W:D, best:N, best:N:W:D)",
+            "unknown bot `{}` (known: {}, search:N, search:N:W:D, best:N, best:N:W:D, best:N:W:D:R, best:N:W:D:R:K)",
             args.bot,
             bot::NAMES.join(", ")
         )));

@@ -90,7 +90,10 @@ where
 /// A bot by name as [`by_name`], with the learned evaluation `best` plays with: `best`,
 /// `best:N` and `best:N:W:D` are the search of the same budget and shape valuing positions by
 /// `model` (by the game's heuristic when there is none); `best:N:W:D:R` also weighs the next
-/// seat's best R answers (0 to 64; [`search::DEFAULT_REPLIES`] by default).
+/// seat's best R answers (0 to 64; [`search::DEFAULT_REPLIES`] by default) and
+/// `best:N:W:D:R:K` completes only the best K first parts (by one step) of that seat's
+/// decision to find them (0 to 64, 0 for every one; [`search::DEFAULT_ANSWER_FIRST`] by
+/// default).
 pub fn by_name_with<G: Evaluate + 'static>(
     name: &str,
     seed: u64,
@@ -99,8 +102,8 @@ pub fn by_name_with<G: Evaluate + 'static>(
 where
     G::Action: Send,
 {
-    let learned = |b: SearchBot<G::Action>, replies: usize| {
-        let b = b.answering(replies);
+    let learned = |b: SearchBot<G::Action>, replies: usize, first: usize| {
+        let b = b.answering(replies).answer_first(first);
         match model {
             Some(m) => b.with_model(m.clone()),
             None => b,
@@ -113,11 +116,12 @@ where
         "best" => Box::new(learned(
             SearchBot::new(seed, search::DEFAULT_BUDGET),
             search::DEFAULT_REPLIES,
+            search::DEFAULT_ANSWER_FIRST,
         )),
         _ => {
             // `search:N`, or `search:N:W:D` (looking further at W completed decisions, D
             // decisions deep); the same after `best:`, which may add `:R` (the answers of the
-            // next seat it weighs).
+            // next seat it weighs) and then `:K` (the first parts of those it completes).
             let (kind, rest) = name.split_once(':')?;
             let mut parts = rest.split(':');
             let budget: u32 = parts.next()?.parse().ok()?;
@@ -129,15 +133,17 @@ where
                 ((1..=64).contains(&w) && (1..=200).contains(&d))
                     .then(|| SearchBot::shaped(seed, budget, w, d))
             };
-            let (bot, replies) = match (kind, &shape[..]) {
-                (_, []) => (SearchBot::new(seed, budget), search::DEFAULT_REPLIES),
-                (_, &[w, d]) => (shaped(w, d)?, search::DEFAULT_REPLIES),
-                ("best", &[w, d, r]) if r <= 64 => (shaped(w, d)?, r),
+            let (replies, first) = (search::DEFAULT_REPLIES, search::DEFAULT_ANSWER_FIRST);
+            let (bot, replies, first) = match (kind, &shape[..]) {
+                (_, []) => (SearchBot::new(seed, budget), replies, first),
+                (_, &[w, d]) => (shaped(w, d)?, replies, first),
+                ("best", &[w, d, r]) if r <= 64 => (shaped(w, d)?, r, first),
+                ("best", &[w, d, r, k]) if r <= 64 && k <= 64 => (shaped(w, d)?, r, k),
                 _ => return None,
             };
             match kind {
                 "search" => Box::new(bot),
-                "best" => Box::new(learned(bot, replies)),
+                "best" => Box::new(learned(bot, replies, first)),
                 _ => return None,
             }
         }
@@ -310,6 +316,9 @@ mod tests {
             "search:1:64:200",
             "best:200:3:4:2",
             "best:200:3:4:0",
+            "best:200:3:4:2:1",
+            "best:200:3:4:2:0",
+            "best:200:3:4:64:64",
         ] {
             assert!(by_name::<Stones>(ok, 1).is_some(), "{ok}");
         }
@@ -322,7 +331,9 @@ mod tests {
             "search:200:3:4:5",
             "best:200:3:4:65",
             "best:200:0:4:2",
-            "best:200:3:4:2:1",
+            "best:200:3:4:2:65",
+            "best:200:3:4:2:1:1",
+            "search:200:3:4:2:1",
             "search:x",
         ] {
             assert!(by_name::<Stones>(bad, 1).is_none(), "{bad}");
@@ -332,6 +343,8 @@ mod tests {
         assert_eq!(a, play(["search:300:2:3", "greedy"], 4));
         let b = play(["best:300:2:3:2", "search"], 5);
         assert_eq!(b, play(["best:300:2:3:2", "search"], 5));
+        let c = play(["best:300:2:3:2:1", "search"], 6);
+        assert_eq!(c, play(["best:300:2:3:2:1", "search"], 6));
     }
 
     #[test]

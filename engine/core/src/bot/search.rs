@@ -9,7 +9,8 @@
 //! ([`SearchBot::answering`], the `best` bot) also weighs, after each planned decision looked
 //! at further, the next seat's best few answers (completed greedily and played on alike) and
 //! keeps the one that seat's own margin prefers: a move the greedy players would not punish
-//! but a searching rival would is seen.
+//! but a searching rival would is seen. To make that cheaper it may complete only the
+//! answering seat's best few first parts by one step ([`SearchBot::answer_first`]).
 
 use std::sync::Arc;
 
@@ -30,8 +31,14 @@ pub const DEFAULT_DEPTH: usize = 6;
 /// Answers of the next seat `best` weighs after each planned decision, by default: none. Weighing
 /// answers (`best:N:W:D:R`) cost about 4–5× the time of a decision and did not win clearly more
 /// often in the first game's 2-player matches against `search` (61% of 100, where `best`
-/// without them won 58% of 400), so it is asked for by name.
+/// without them won 58% of 400), nor did weighing 3 with only the best 4 first parts of each
+/// answer completed (`best:N:W:D:3:4`, about 2× the time: 59.5% of 400), so it is asked for
+/// by name.
 pub const DEFAULT_REPLIES: usize = 0;
+
+/// First parts of the answering seat's decision completed when answers are weighed, by
+/// default: every one (0); `best:N:W:D:R:K` completes only the best K by one step.
+pub const DEFAULT_ANSWER_FIRST: usize = 0;
 
 /// Most parts one decision may take while it is completed.
 const PARTS_PER_DECISION: usize = 40;
@@ -52,6 +59,9 @@ pub struct SearchBot<A> {
     plan_for: usize,
     /// The learned evaluation positions are valued by; the game's heuristic when `None`.
     model: Option<Arc<Model>>,
+    /// When weighing answers, the first parts of the answering seat's decision completed: the
+    /// best by one step (0: every one).
+    answer_first: usize,
 }
 
 impl<A> SearchBot<A> {
@@ -74,6 +84,7 @@ impl<A> SearchBot<A> {
             plan: Vec::new(),
             plan_for: usize::MAX,
             model: None,
+            answer_first: 0,
         }
     }
 
@@ -82,6 +93,14 @@ impl<A> SearchBot<A> {
     /// that seat would choose by its own margin; 0 looks at none.
     pub fn answering(mut self, replies: usize) -> SearchBot<A> {
         self.replies = replies;
+        self
+    }
+
+    /// The same bot completing, when it weighs answers ([`SearchBot::answering`]), only the
+    /// `first` best first parts of the answering seat's decision by one step of lookahead
+    /// (ties in listing order) instead of every one; 0 completes every one.
+    pub fn answer_first(mut self, first: usize) -> SearchBot<A> {
+        self.answer_first = first;
         self
     }
 
@@ -140,12 +159,16 @@ fn margin<G: Evaluate>(g: &G, seat: usize, value: &impl Fn(&G, usize) -> f64) ->
 
 /// Every legal first action of the decision open in `game` (free ones only when `free_ok` or
 /// nothing else is legal), each with the decision completed greedily, as (value for the
-/// deciding seat, position, actions), best first; ties keep the listing order.
+/// deciding seat, position, actions), best first; ties keep the listing order. With `first`
+/// above 0, only the `first` best first actions by one step (ties in listing order) are
+/// completed.
+#[allow(clippy::too_many_arguments)]
 fn expand<G: Evaluate>(
     game: &G,
     legal: &[G::Action],
     free_ok: bool,
     decision: usize,
+    first: usize,
     rng: &mut Rng,
     spent: &mut u64,
     value: &impl Fn(&G, usize) -> f64,
@@ -153,17 +176,24 @@ fn expand<G: Evaluate>(
     let Some(seat) = game.to_decide() else {
         return Vec::new();
     };
-    let mut lines = Vec::new();
     let any_paid = legal.iter().any(|a| !game.is_free(a));
+    // Each first action played, in listing order.
+    let mut starts: Vec<(&G::Action, G)> = Vec::new();
     for a in legal {
         if game.is_free(a) && (!free_ok && any_paid) {
             continue;
         }
         let mut g = game.clone();
         *spent += 1;
-        if g.play(a).is_err() {
-            continue;
+        if g.play(a).is_ok() {
+            starts.push((a, g));
         }
+    }
+    if first > 0 && starts.len() > first {
+        starts = best_few(starts, first, |(_, g)| value(g, seat));
+    }
+    let mut lines = Vec::new();
+    for (a, mut g) in starts {
         let Some(rest) = complete(&mut g, decision, rng, spent, value) else {
             continue;
         };
@@ -173,6 +203,21 @@ fn expand<G: Evaluate>(
     }
     lines.sort_by(|x, y| y.0.total_cmp(&x.0));
     lines
+}
+
+/// The `n` items of `items` with the highest `key`, in their order in `items`; among equal
+/// keys the earlier items are kept.
+fn best_few<T>(items: Vec<T>, n: usize, key: impl Fn(&T) -> f64) -> Vec<T> {
+    let mut ranked: Vec<(f64, usize)> = items.iter().map(&key).zip(0..).collect();
+    ranked.sort_by(|x, y| y.0.total_cmp(&x.0));
+    let mut keep: Vec<usize> = ranked.iter().take(n).map(|&(_, i)| i).collect();
+    keep.sort_unstable();
+    items
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| keep.binary_search(i).is_ok())
+        .map(|(_, t)| t)
+        .collect()
 }
 
 impl<A: Clone + PartialEq> SearchBot<A> {
@@ -218,7 +263,16 @@ impl<A: Clone + PartialEq> SearchBot<A> {
         };
         let legal = g.legal();
         let decision = g.decisions_done();
-        let mut answers = expand(g, &legal, false, decision, &mut self.rng, &mut used, value);
+        let mut answers = expand(
+            g,
+            &legal,
+            false,
+            decision,
+            self.answer_first,
+            &mut self.rng,
+            &mut used,
+            value,
+        );
         if answers.is_empty() {
             let mut g = g.clone();
             self.play_on(&mut g, share, &mut used, value);
@@ -277,6 +331,7 @@ impl<A: Clone + PartialEq> SearchBot<A> {
             legal,
             free_ok,
             decision,
+            0,
             &mut self.rng,
             &mut spent,
             &value,
@@ -433,5 +488,30 @@ mod tests {
             }
             assert_eq!(g.score(), want.to_vec(), "{start}");
         }
+    }
+
+    #[test]
+    fn completing_only_the_answers_best_first_parts_by_one_step() {
+        // Seat 1's `Setup` is worth less than `Grab` one step on, so completing only its best
+        // first part misses the trap; completing its best two (or every one, 0) sees it.
+        for (first, want) in [(1, Trap::Risky), (2, Trap::Safe), (0, Trap::Safe)] {
+            let mut bot = SearchBot::new(1, 1000).answering(2).answer_first(first);
+            assert_eq!(first_choice(&mut bot), want, "first {first}");
+        }
+    }
+
+    #[test]
+    fn the_best_few_keep_their_order_and_the_earlier_of_equals() {
+        let items = vec![(1, 5.0), (2, 9.0), (3, 5.0), (4, 7.0), (5, 5.0)];
+        let kept = |n| -> Vec<i32> {
+            best_few(items.clone(), n, |x: &(i32, f64)| x.1)
+                .iter()
+                .map(|x| x.0)
+                .collect()
+        };
+        assert_eq!(kept(1), vec![2]);
+        assert_eq!(kept(3), vec![1, 2, 4]);
+        assert_eq!(kept(4), vec![1, 2, 3, 4]);
+        assert_eq!(kept(9), vec![1, 2, 3, 4, 5]);
     }
 }
