@@ -71,7 +71,7 @@ fn get(m: &BTreeMap<String, i32>, code: &str) -> i32 {
 }
 
 fn federations(g: &Game, faction: &str) -> Vec<Vec<Hex>> {
-    g.state.players[seat(g, faction)].federations.clone()
+    g.state.players[seat(g, faction)].federations.to_vec()
 }
 
 // ---------------------------------------------------------------------------------------------

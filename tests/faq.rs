@@ -1819,12 +1819,12 @@ fn faq_75_turn_order_of_the_next_round() {
     let mut g = at(name, 29);
     ok(&mut g, &line);
     assert_eq!(g.state.round, 4);
-    assert_eq!(g.state.order, vec![1, 0, 2]);
+    assert_eq!(g.state.order.to_vec(), vec![1, 0, 2]);
     // Printed rule: the first to pass starts, then clockwise.
     let state = at(name, 29).state;
     let mut g = Game::load(base_content(), state).expect("a valid state");
     ok(&mut g, &line);
-    assert_eq!(g.state.order, vec![1, 2, 0]);
+    assert_eq!(g.state.order.to_vec(), vec![1, 2, 0]);
 }
 
 #[test]

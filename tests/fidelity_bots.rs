@@ -46,7 +46,7 @@ fn until_turn_of(name: &str, g: &mut Game, faction: &str) {
 }
 
 fn ivits_federations(g: &Game) -> Vec<Vec<Hex>> {
-    g.state.players[seat(g, "ivits")].federations.clone()
+    g.state.players[seat(g, "ivits")].federations.to_vec()
 }
 
 // 1. The Ivits' one federation: every formation raises the threshold --------------------------

@@ -167,12 +167,12 @@ fn round_orders(content: Arc<Content>, seed: u64) -> Vec<(Vec<usize>, Vec<usize>
     play(content, 4, seed, |g| {
         if g.state.round != round {
             if round >= 1 && !passed.is_empty() {
-                out.push((std::mem::take(&mut passed), g.state.order.clone()));
+                out.push((std::mem::take(&mut passed), g.state.order.to_vec()));
             }
             round = g.state.round;
         }
         if !g.state.passed_order.is_empty() {
-            passed = g.state.passed_order.clone();
+            passed = g.state.passed_order.to_vec();
         }
     });
     out

@@ -164,14 +164,22 @@ pub fn run(args: &ContentArgs, paths: &[PathBuf], json: bool) -> ExitCode {
     }) / n;
     // The hooks path: the same records with content that names hooks, where listing tries
     // each part on a copy; as a ratio to the hook-free listing above.
-    let hooked = hooked_content(&stack, files.as_ref(), &overlays).map(|content| {
-        let states = self::states(&content, &records);
-        let n = states.len().max(1) as f64;
-        time_median(3, || {
-            for (g, _) in &states {
-                std::hint::black_box(g.legal_parts());
-            }
-        }) / n
+    let hooked_content = hooked_content(&stack, files.as_ref(), &overlays);
+    let hooked = hooked_content.as_ref().map(|content| {
+        let states = self::states(content, &records);
+        list_mean(states.iter().map(|(g, _)| g))
+    });
+    // Where the faction whose abilities name hooks plays, every part runs its condition
+    // hooks, so each listed part is tried on a copy: random games with it in seat 1 against
+    // the same games with a base faction there.
+    let seated = hooked_content.as_ref().and_then(|hooked| {
+        let added = hooked
+            .factions
+            .iter()
+            .find(|f| content.faction(&f.id).is_none())?;
+        let with = random_states(hooked, &added.id, true, SEATED_GAMES);
+        let without = random_states(hooked, &added.id, false, SEATED_GAMES);
+        Some(list_mean(with.iter()) / list_mean(without.iter()))
     });
     let clone = time_median(5, || {
         for (g, _) in &states {
@@ -211,6 +219,12 @@ pub fn run(args: &ContentArgs, paths: &[PathBuf], json: bool) -> ExitCode {
             target: Some(3.0),
         },
         Figure {
+            name: "list, a hooked faction seated / not seated",
+            value: seated.unwrap_or(f64::NAN),
+            unit: "×",
+            target: None,
+        },
+        Figure {
             name: "clone a state, mean",
             value: clone * 1e6,
             unit: "µs",
@@ -239,6 +253,54 @@ pub fn run(args: &ContentArgs, paths: &[PathBuf], json: bool) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// The mean time to list the legal parts of each state, in seconds (median of 3 runs).
+fn list_mean<'a>(states: impl Iterator<Item = &'a Game> + Clone) -> f64 {
+    let n = states.clone().count().max(1) as f64;
+    time_median(3, || {
+        for g in states.clone() {
+            std::hint::black_box(g.legal_parts());
+        }
+    }) / n
+}
+
+/// Random four-player games listed for the hooks-path figure with a hooked faction seated.
+const SEATED_GAMES: u64 = 4;
+
+/// Every state of `games` random four-player games of `content` (seeds `0..games`), with
+/// `faction` in seat 1 when `seated`, in no seat otherwise; every other choice drawn from the
+/// seed.
+fn random_states(content: &Arc<Content>, faction: &str, seated: bool, games: u64) -> Vec<Game> {
+    let mut out = Vec::new();
+    let other = |p: &Command| !matches!(p, Command::Faction(f) if f == faction);
+    for seed in 0..games {
+        let mut rng = Rng::new(seed);
+        let Ok(setup) = orrery_gp::game::Setup::random(content, 4, &mut rng) else {
+            continue;
+        };
+        let Ok(mut g) = Game::new(content.clone(), setup) else {
+            continue;
+        };
+        if seated {
+            let chosen = [Command::Faction(faction.into()), Command::EndTurn];
+            if chosen.iter().any(|p| g.apply_part(p).is_err()) {
+                continue;
+            }
+        }
+        while !g.finished() && out.len() < 50_000 {
+            let mut legal = g.legal_parts();
+            legal.retain(other);
+            let Some(part) = legal.get(rng.below(legal.len().max(1))) else {
+                break;
+            };
+            out.push(g.clone());
+            if g.apply_part(part).is_err() {
+                break;
+            }
+        }
+    }
+    out
 }
 
 /// Prints the figures (or JSON) after the counts: records, of them failed, recorded states,

@@ -16,6 +16,12 @@ pub trait Playable: Clone {
     fn to_decide(&self) -> Option<usize>;
     /// Every legal next action, in a stable order (empty once the game is over).
     fn legal(&self) -> Vec<Self::Action>;
+    /// Every legal next action, as [`Playable::legal`] lists them, into `out` (what it held
+    /// is dropped): a caller that lists again and again reuses one buffer. By default it
+    /// lists anew; a game overrides it to fill the buffer without allocating it.
+    fn legal_into(&self, out: &mut Vec<Self::Action>) {
+        *out = self.legal();
+    }
     /// Plays an action; on error the game is unchanged.
     fn play(&mut self, action: &Self::Action) -> Result<(), String>;
     /// Whether the game is over.

@@ -53,9 +53,9 @@ impl Holding {
         Holding {
             booster: p.booster.clone(),
             techs: p.techs.iter().map(|t| (t.id.clone(), t.covered)).collect(),
-            advanced: p.advanced.clone(),
+            advanced: p.advanced.to_vec(),
             tokens,
-            vp: p.vp_sources.clone(),
+            vp: (*p.vp_sources).clone(),
         }
     }
 

@@ -84,16 +84,16 @@ pub struct Player {
     pub techs: Shared<Vec<OwnedTile>>,
     /// Advanced tech tiles owned.
     #[serde(default)]
-    pub advanced: Vec<Word>,
+    pub advanced: Shared<Vec<Word>>,
     /// Federation tokens owned.
     #[serde(default)]
-    pub tokens: Vec<OwnedToken>,
+    pub tokens: Shared<Vec<OwnedToken>>,
     /// Hexes of the player's satellites.
     #[serde(default)]
     pub satellites: Shared<Vec<orrery_core::hex::Hex>>,
     /// The player's federations: their member hexes (structures and satellites).
     #[serde(default)]
-    pub federations: Vec<Vec<orrery_core::hex::Hex>>,
+    pub federations: Shared<Vec<Vec<orrery_core::hex::Hex>>>,
     /// How many times the player has formed a federation (every formation, a growth of a
     /// single federation included). Saved states from before it was kept load with it raised
     /// to the number of federations ([`crate::game::Game::load`]).
@@ -107,7 +107,7 @@ pub struct Player {
     pub passed: bool,
     /// Victory points by source; they always sum to the `vp` resource.
     #[serde(default)]
-    pub vp_sources: BTreeMap<Word, i32>,
+    pub vp_sources: Shared<BTreeMap<Word, i32>>,
     /// Income sources in the order they were acquired; income is paid in this order.
     #[serde(default)]
     pub income_log: Shared<Vec<Word>>,
@@ -166,14 +166,14 @@ impl Player {
             gaiaformers_in_gaia: 0,
             booster: None,
             techs: Shared::default(),
-            advanced: Vec::new(),
-            tokens: Vec::new(),
+            advanced: Shared::default(),
+            tokens: Shared::default(),
             satellites: Shared::default(),
-            federations: Vec::new(),
+            federations: Shared::default(),
             formations: 0,
             specials_used: Shared::default(),
             passed: false,
-            vp_sources: BTreeMap::new(),
+            vp_sources: Shared::default(),
             income_log: Shared::default(),
             hooks_holding: Shared::default(),
         }

@@ -92,7 +92,7 @@ impl Game {
         rules: &SeatRules,
         reach: Reach,
     ) -> Result<ColonyPlan, Refusal> {
-        let here = self.state.structures.get(&idx).map(Vec::as_slice);
+        let here = self.state.structures.get(&idx).map(|s| s.as_slice());
         self.colonize_plan_at(seat, idx, hex, here, rules, reach)
     }
 

@@ -132,13 +132,51 @@ pub(super) fn schema_problem(
 
 /// Whether content names any hook at all: every hook names a script, and content with no
 /// script names none (the base game), so this costs nothing there.
+#[cfg(test)]
 pub(crate) fn content_names_hooks(content: &Content) -> bool {
-    if content.scripts.script_count() == 0 {
-        return false;
+    HookNaming::of(content).any()
+}
+
+/// Where content names hooks: in what every seat shares (the board, research, tiles,
+/// boosters, scoring, federation tokens, board actions), and in each faction. A game whose
+/// seated factions name none, in content whose shared parts name none, runs no hook.
+#[derive(Debug, Default)]
+pub(crate) struct HookNaming {
+    /// The shared parts name a hook.
+    pub shared: bool,
+    /// Each faction (in content order) names a hook.
+    pub factions: Vec<bool>,
+}
+
+impl HookNaming {
+    /// Where `content` names hooks; nothing for content with no script (the base game), at
+    /// no cost.
+    pub(crate) fn of(content: &Content) -> HookNaming {
+        if content.scripts.script_count() == 0 {
+            return HookNaming::default();
+        }
+        // A value that cannot be read counts as naming hooks: listing is then only slower.
+        let names = |v: serde_json::Result<Value>| v.as_ref().map_or(true, names_script);
+        HookNaming {
+            shared: shared_names_hooks(content),
+            factions: content
+                .factions
+                .iter()
+                .map(|f| names(serde_json::to_value(f)))
+                .collect(),
+        }
     }
+
+    /// Whether anything names a hook.
+    pub(crate) fn any(&self) -> bool {
+        self.shared || self.factions.iter().any(|f| *f)
+    }
+}
+
+/// Whether the parts of content every seat shares name a hook.
+fn shared_names_hooks(content: &Content) -> bool {
     let parts = [
         serde_json::to_value(&content.board),
-        serde_json::to_value(&content.factions),
         serde_json::to_value(&content.research),
         serde_json::to_value(&content.tech_tiles),
         serde_json::to_value(&content.advanced_tiles),

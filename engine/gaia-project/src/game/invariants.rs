@@ -191,7 +191,7 @@ mod tests {
             let hex = g.state.map.spaces[idx].hex;
             g.state.structures.insert(
                 idx,
-                vec![crate::game::Structure {
+                smallvec::smallvec![crate::game::Structure {
                     seat: 0,
                     building: "hut".into(),
                     shared: false,

@@ -98,8 +98,15 @@ impl Game {
     /// game is over. `endturn` is listed when the decision can end now.
     pub fn legal_parts(&self) -> Vec<Command> {
         let mut out = Vec::new();
+        self.legal_parts_into(&mut out);
+        out
+    }
+
+    /// [`Game::legal_parts`] into `out` (cleared first), reusing its room.
+    pub fn legal_parts_into(&self, out: &mut Vec<Command>) {
+        out.clear();
         let Some(d) = self.state.open.as_ref().or(self.state.queue.front()) else {
-            return out;
+            return;
         };
         let seat = d.seat();
         if let Some(q) = self.state.question.as_ref().filter(|q| q.seat == seat) {
@@ -111,22 +118,22 @@ impl Game {
                     });
                 }
             }
-            return out;
+            return;
         }
         let decided = self.state.turn.decided;
         match d {
             Decision::Rotate(_) => {
                 out.push(Command::EndTurn);
-                self.rotate_parts(&mut out);
+                self.rotate_parts(out);
             }
             Decision::Faction(_) if !decided => {
-                self.faction_parts(&mut out);
+                self.faction_parts(out);
                 if self.content.rules.options.auction == crate::content::Auction::BidWhileChoosing {
-                    self.bid_parts(&mut out);
+                    self.bid_parts(out);
                 }
             }
-            Decision::Bid(_) if !decided => self.bid_parts(&mut out),
-            Decision::Place(s, b) if !decided => self.start_place_parts(*s, b, &mut out),
+            Decision::Bid(_) if !decided => self.bid_parts(out),
+            Decision::Place(s, b) if !decided => self.start_place_parts(*s, b, out),
             Decision::Booster(_) if !decided => {
                 for b in &self.state.boosters {
                     out.push(Command::Booster(word(b)));
@@ -136,28 +143,27 @@ impl Game {
             | Decision::Bid(_)
             | Decision::Place(..)
             | Decision::Booster(_) => out.push(Command::EndTurn),
-            Decision::Leech { seat, value, .. } => self.charge_parts(*seat, *value, &mut out),
-            Decision::Income(s) => self.income_parts(*s, &mut out),
+            Decision::Leech { seat, value, .. } => self.charge_parts(*seat, *value, out),
+            Decision::Income(s) => self.income_parts(*s, out),
             Decision::Answer(_) => {
                 if decided {
                     out.push(Command::EndTurn);
                 }
             }
-            Decision::Gaia(s) => self.gaia_phase_parts(&self.view(*s), &mut out),
+            Decision::Gaia(s) => self.gaia_phase_parts(&self.view(*s), out),
             Decision::Turn(s) => {
                 // One allocation, not a chain of regrowths: a main action lists dozens of
                 // parts, what may follow it about ten (under a kilobyte, which allocators
                 // keep at hand).
                 out.reserve(if self.state.turn.main { 11 } else { 64 });
-                self.turn_parts(&self.view(*s), &mut out)
+                self.turn_parts(&self.view(*s), out)
             }
         }
         if self.hooked {
             // A part whose application runs a hook is legal only if the hook lets it apply:
-            // each part is tried on a copy (content without hooks never gets here).
+            // each part is tried on a copy (a game where no hook can run never gets here).
             out.retain(|part| self.trial(part));
         }
-        out
     }
 
     /// Every legal bid: each chosen faction, from just above its current bid to 9 more.

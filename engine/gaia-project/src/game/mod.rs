@@ -40,6 +40,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
 
 use crate::board::FactionBoard;
 use crate::content::{Content, Faction, Grants, Modifier};
@@ -198,6 +199,9 @@ pub struct Gaiaformer {
     pub round: u32,
 }
 
+/// Seats in an order, held inline (a state's copy copies no list).
+pub type SeatList = SmallVec<[usize; 6]>;
+
 /// The phase the game is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Stage {
@@ -225,8 +229,8 @@ pub struct GameState {
     pub map: Arc<Map>,
     /// Current planet of each space (by map space index), as content planet index.
     pub planets: Shared<Vec<u8>>,
-    /// Buildings by space index.
-    pub structures: Shared<BTreeMap<usize, Vec<Structure>>>,
+    /// Buildings by space index (held inline: copying the map copies no list).
+    pub structures: Shared<BTreeMap<usize, SmallVec<[Structure; 2]>>>,
     /// Gaiaformers on the map.
     pub gaiaformers: Shared<Vec<Gaiaformer>>,
     /// Seats.
@@ -236,9 +240,9 @@ pub struct GameState {
     /// Stage.
     pub stage: Stage,
     /// Turn order of the current round.
-    pub order: Vec<usize>,
+    pub order: SeatList,
     /// Order of passing in the current round.
-    pub passed_order: Vec<usize>,
+    pub passed_order: SeatList,
     /// The seat whose turn was taken last.
     pub current: Option<usize>,
     /// Board actions used this round.
@@ -431,8 +435,12 @@ pub struct Game {
     seats: Arc<Vec<Option<SeatFixed>>>,
     /// Remembered search results, shared by clones.
     memo: memo::Memo,
-    /// Content names script hooks: listing checks each part by applying it to a copy.
+    /// A hook may run in this game (content names one that a seated faction or the shared
+    /// parts hold; before every seat has its faction, content names one at all): listing
+    /// then checks each part by applying it to a copy.
     hooked: bool,
+    /// Where content names hooks, worked out once for the game.
+    naming: Arc<hook_protocol::HookNaming>,
     /// The event a trigger's hooks see while it is being fired.
     event: Option<serde_json::Value>,
     /// Content has triggers that react to other seats' events.
@@ -469,7 +477,7 @@ impl Game {
             round: 0,
             stage: Stage::Setup,
             order: (0..setup.players).collect(),
-            passed_order: Vec::new(),
+            passed_order: SeatList::new(),
             current: None,
             actions_used: Shared::default(),
             boosters: setup
@@ -509,8 +517,10 @@ impl Game {
     /// A game around a state, with nothing worked out yet: what content names (hooks,
     /// watchers) read from it, empty per-seat facts, memo and ledger.
     fn holding(content: Arc<Content>, state: GameState) -> Game {
+        let naming = hook_protocol::HookNaming::of(&content);
         Game {
-            hooked: hook_protocol::content_names_hooks(&content),
+            hooked: naming.any(),
+            naming: Arc::new(naming),
             watching: happened::content_watches(&content),
             content,
             state,
@@ -545,6 +555,7 @@ impl Game {
                 })
                 .collect(),
         );
+        self.hooked = self.hooks_live();
     }
 
     fn refresh_seats(&mut self) {
@@ -555,6 +566,23 @@ impl Game {
                 .map(|p| SeatFixed::new(&self.content, &p.faction))
                 .collect(),
         );
+        self.hooked = self.hooks_live();
+    }
+
+    /// Whether a hook may run in this game: the shared parts of content name one, or a
+    /// seat's faction does; a seat without its faction yet could choose any.
+    fn hooks_live(&self) -> bool {
+        let naming = &self.naming;
+        if !naming.any() {
+            return false;
+        }
+        let seated = |fixed: &Option<SeatFixed>| match fixed {
+            Some(f) => naming.factions.get(f.faction) != Some(&false),
+            None => true,
+        };
+        naming.shared
+            || self.seats.iter().any(seated)
+            || self.seats.len() < self.state.players.len()
     }
 
     /// The decision waited for, if any.
@@ -593,10 +621,12 @@ impl Game {
     ) -> Result<(), MoveError> {
         let saved = self.state.clone();
         let seats = self.seats.clone();
+        let hooked = self.hooked;
         let r = f(self);
         if r.is_err() {
             self.state = saved;
             self.seats = seats;
+            self.hooked = hooked;
         }
         r
     }

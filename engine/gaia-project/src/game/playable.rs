@@ -19,6 +19,10 @@ impl Playable for Game {
         self.legal_parts()
     }
 
+    fn legal_into(&self, out: &mut Vec<Command>) {
+        self.legal_parts_into(out)
+    }
+
     fn play(&mut self, action: &Command) -> Result<(), String> {
         self.apply_part(action).map_err(|e| e.0)
     }

@@ -1,0 +1,159 @@
+//! Undo: a move line whose last part fails leaves the game exactly as it was, however much its
+//! earlier parts changed (resources, power, the open decision, the condition hooks' answers),
+//! in the base game and on the hooks path (the example faction of `content/examples/`, whose
+//! hooks run after every part, seated). And hooks that only a faction nobody plays names change
+//! nothing: such a game lists and plays exactly as the same game without them.
+
+mod common;
+
+use std::sync::Arc;
+
+use orrery_core::rng::Rng;
+use orrery_gp::content::{Content, DirFiles, OverlaySource};
+use orrery_gp::game::{Decision, Game, Setup};
+use orrery_gp::notation::{Actor, Command, HexRef, MoveLine};
+
+/// The base game with the example faction's overlay (and its script) stacked on it.
+fn example_content() -> Arc<Content> {
+    let dir = common::root().join("content/examples/cartographers");
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).expect("example file");
+    let ov = OverlaySource {
+        file: dir.join("overlay.yaml").display().to_string(),
+        text: read("overlay.yaml"),
+        scripts: vec![("cartographers.rhai".into(), read("cartographers.rhai"))],
+        problem: None,
+    };
+    Arc::new(Content::load(&DirFiles::new(common::base_dir()), &[ov]).expect("example loads"))
+}
+
+/// The factions `with` has that `base` lacks: the example's.
+fn added_factions(with: &Content, base: &Content) -> Vec<String> {
+    with.factions
+        .iter()
+        .filter(|f| base.faction(&f.id).is_none())
+        .map(|f| f.id.clone())
+        .collect()
+}
+
+/// A new game of `players` seats; seat 0 takes `first` when given, the others the first
+/// faction listed.
+fn start(content: &Arc<Content>, setup: Setup, first: Option<&str>) -> Game {
+    let mut g = Game::new(content.clone(), setup).expect("game");
+    let players = g.state.players.len();
+    for seat in 0..players {
+        let pick = match (seat, first) {
+            (0, Some(f)) => Command::Faction(f.into()),
+            _ => g.legal_parts().into_iter().next().expect("a faction"),
+        };
+        g.apply_part(&pick).expect("faction");
+        g.apply_part(&Command::EndTurn).expect("chosen");
+    }
+    g
+}
+
+/// Plays a random game; at the start of every turn with free actions listed, applies a line
+/// of up to three of them followed by a part that fails, and checks the game is unchanged.
+/// Returns how many such lines were checked.
+fn fail_after_writes(mut g: Game, seed: u64) -> usize {
+    let mut rng = Rng::new(seed);
+    let mut checked = 0;
+    let mut steps = 0;
+    while !g.finished() && steps < 20_000 {
+        steps += 1;
+        let listed = g.legal_parts();
+        if let (Some(Decision::Turn(seat)), None) = (g.next_decision(), &g.state.open) {
+            let seat = *seat;
+            // Free actions that change something, applied one after another on a copy.
+            let mut trial = g.clone();
+            let mut parts = Vec::new();
+            while parts.len() < 3 {
+                let free: Vec<Command> = trial
+                    .legal_parts()
+                    .into_iter()
+                    .filter(|p| matches!(p, Command::Spend { .. } | Command::Burn(_)))
+                    .collect();
+                let Some(p) = free.first().cloned() else {
+                    break;
+                };
+                trial.apply_part(&p).expect("a listed free action applies");
+                parts.push(p);
+            }
+            if !parts.is_empty() {
+                assert_ne!(trial.state, g.state, "the free actions changed nothing");
+                // Off the map: refused when reached, after the free actions wrote.
+                parts.push(Command::Build {
+                    building: "m".into(),
+                    hex: HexRef::Axial { q: 99, r: 99 },
+                });
+                let before = g.state.clone();
+                let line = MoveLine::Turn {
+                    actor: Actor::Seat(seat as u8 + 1),
+                    parts,
+                };
+                let e = g.apply(&line).expect_err("a build off the map is refused");
+                assert!(e.0.contains("not on the map"), "{e}");
+                assert!(g.state == before, "the failed line changed the state");
+                assert_eq!(
+                    g.legal_parts(),
+                    listed,
+                    "the failed line changed the listing"
+                );
+                checked += 1;
+            }
+        }
+        let part = &listed[rng.below(listed.len())];
+        g.apply_part(part).expect("a listed part applies");
+    }
+    assert!(g.finished(), "the game did not finish");
+    checked
+}
+
+#[test]
+fn a_line_failing_after_several_writes_leaves_the_game_as_it_was() {
+    let content = common::platform_content();
+    let setup = Setup::random(&content, 3, &mut Rng::new(7)).expect("setup");
+    let checked = fail_after_writes(start(&content, setup, None), 7);
+    assert!(checked >= 20, "only {checked} lines checked");
+}
+
+#[test]
+fn on_the_hooks_path_too() {
+    let base = common::base();
+    let content = example_content();
+    let added = added_factions(&content, &base);
+    assert_eq!(added.len(), 1, "the example adds one faction");
+    let setup = Setup::random(&content, 3, &mut Rng::new(8)).expect("setup");
+    let g = start(&content, setup, Some(&added[0]));
+    let checked = fail_after_writes(g, 8);
+    assert!(checked >= 20, "only {checked} lines checked");
+}
+
+#[test]
+fn hooks_only_an_absent_faction_names_change_nothing() {
+    let base = Arc::new(common::base());
+    let content = example_content();
+    let added = added_factions(&content, &base);
+    for seed in 0..3 {
+        let setup = Setup::random(&base, 4, &mut Rng::new(seed)).expect("setup");
+        let mut plain = start(&base, setup.clone(), None);
+        let mut hooked = start(&content, setup, None);
+        assert!(
+            hooked
+                .state
+                .players
+                .iter()
+                .all(|p| !added.iter().any(|a| *a == p.faction)),
+            "the example faction is seated"
+        );
+        let mut rng = Rng::new(seed);
+        while !plain.finished() {
+            let listed = plain.legal_parts();
+            assert_eq!(hooked.legal_parts(), listed, "seed {seed}: listings differ");
+            let part = &listed[rng.below(listed.len())];
+            plain.apply_part(part).expect("applies");
+            hooked.apply_part(part).expect("applies with the hooks");
+            assert!(hooked.state == plain.state, "seed {seed}: states differ");
+        }
+        assert!(hooked.finished());
+    }
+}
