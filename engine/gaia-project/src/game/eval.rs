@@ -6,7 +6,9 @@
 //! Also the features a learned evaluation weighs ([`Evaluate::features`]), named from content:
 //! what the seat holds and earns (each resource, also times the income phases left), power
 //! areas, buildings, research levels and their end-game VP, tiles and federations, each final
-//! scoring tile's count and what final scoring would give now, and the heuristic value itself.
+//! scoring tile's count and what final scoring would give now, the heuristic value itself, and
+//! what is still to come (power toward federations, green tokens and the advanced tiles they
+//! open, what held tiles and boosters will still give, each round scoring tile to come).
 
 use super::{Game, Stage};
 use crate::content::{Bundle, Content, Effect, Resource};
