@@ -24,7 +24,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::ValidationError;
 use saphyr::{AnnotatedMapping, LoadableYamlNode, MarkedYaml, Marker, Scalar, YamlData};
-use serde_json::{Map, Number, Value};
+use serde_json::{Number, Value};
 
 use crate::content::load::{push_index, push_key};
 use crate::located::{LKind, LNode, MapEntry, Origin};
@@ -144,6 +144,33 @@ impl SourceDoc {
     /// range and floats (content numbers are integers; `.inf` and `.nan` included) — the
     /// earliest such problem in the file.
     pub fn parse(file: &str, text: &str) -> Result<SourceDoc, Diagnostic> {
+        let name: Arc<str> = Arc::from(file);
+        let tree = SourceDoc::parse_located(&name, text)?;
+        let mut positions = HashMap::new();
+        let mut key_positions = HashMap::new();
+        record_positions(
+            &tree,
+            &mut String::new(),
+            &mut positions,
+            &mut key_positions,
+        );
+        Ok(SourceDoc {
+            file: file.to_owned(),
+            value: tree.to_value(),
+            positions,
+            key_positions,
+        })
+    }
+
+    /// Parses `text` (the contents of `file`) straight into its located tree, every node and
+    /// mapping key at its position, under the rules and errors of [`SourceDoc::parse`]: the
+    /// tree [`LNode::from_doc`] builds from the parsed document, without the document's
+    /// positions by pointer in between. A node inside an alias is at the alias.
+    ///
+    /// # Errors
+    ///
+    /// As [`SourceDoc::parse`].
+    pub fn parse_located(file: &Arc<str>, text: &str) -> Result<LNode, Diagnostic> {
         let indicators = text
             .bytes()
             .filter(|b| matches!(b, b'[' | b'{' | b'-' | b':' | b'?' | b'!'))
@@ -199,55 +226,38 @@ impl SourceDoc {
             .copied()
             .or_else(|| self.pos_of(pointer))
     }
+}
 
-    /// The document's located tree, the one [`LNode::from_doc`] builds, made by moving the
-    /// parsed values in (nothing copied) and finding positions through one pointer buffer
-    /// (no pointer written out per node).
-    pub fn into_located(mut self, file: &Arc<str>) -> LNode {
-        let root = std::mem::take(&mut self.value);
-        self.located(root, file, &mut String::new())
+/// Records the position of every node of `node` (at `pointer`) and of every mapping key, by
+/// JSON pointer.
+fn record_positions(
+    node: &LNode,
+    pointer: &mut String,
+    positions: &mut HashMap<String, Pos>,
+    key_positions: &mut HashMap<String, Pos>,
+) {
+    if let Some(pos) = node.origin.pos {
+        positions.insert(pointer.clone(), pos);
     }
-
-    /// [`SourceDoc::into_located`] of `value`, the node at `pointer`.
-    fn located(&self, value: Value, file: &Arc<str>, pointer: &mut String) -> LNode {
-        let origin = Origin {
-            file: file.clone(),
-            pos: self.pos_of(pointer),
-        };
-        let kind = match value {
-            Value::Array(items) => LKind::Seq(
-                items
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, v)| {
-                        let len = push_index(pointer, i);
-                        let node = self.located(v, file, pointer);
-                        pointer.truncate(len);
-                        node
-                    })
-                    .collect(),
-            ),
-            Value::Object(map) => LKind::Map(
-                map.into_iter()
-                    .map(|(key, v)| {
-                        let len = push_key(pointer, &key);
-                        let key_origin = Origin {
-                            file: file.clone(),
-                            pos: self.key_pos_of(pointer),
-                        };
-                        let value = self.located(v, file, pointer);
-                        pointer.truncate(len);
-                        MapEntry {
-                            key,
-                            key_origin,
-                            value,
-                        }
-                    })
-                    .collect(),
-            ),
-            other => LKind::Scalar(other),
-        };
-        LNode { origin, kind }
+    match &node.kind {
+        LKind::Scalar(_) => {}
+        LKind::Seq(items) => {
+            for (i, item) in items.iter().enumerate() {
+                let len = push_index(pointer, i);
+                record_positions(item, pointer, positions, key_positions);
+                pointer.truncate(len);
+            }
+        }
+        LKind::Map(entries) => {
+            for e in entries {
+                let len = push_key(pointer, &e.key);
+                if let Some(pos) = e.key_origin.pos {
+                    key_positions.insert(pointer.clone(), pos);
+                }
+                record_positions(&e.value, pointer, positions, key_positions);
+                pointer.truncate(len);
+            }
+        }
     }
 }
 
@@ -1001,7 +1011,7 @@ fn marker_pos(marker: &Marker) -> Pos {
     }
 }
 
-fn parse_guarded(file: &str, text: &str) -> Result<SourceDoc, Diagnostic> {
+fn parse_guarded(file: &Arc<str>, text: &str) -> Result<LNode, Diagnostic> {
     catch_unwind(AssertUnwindSafe(|| parse_unguarded(file, text)))
         .unwrap_or_else(|_| Err(internal_error(file)))
 }
@@ -1082,7 +1092,8 @@ fn check_aliases(text: &str, chars: &[char]) -> Result<(), (Pos, String)> {
     Ok(())
 }
 
-fn parse_unguarded(file: &str, text: &str) -> Result<SourceDoc, Diagnostic> {
+fn parse_unguarded(name: &Arc<str>, text: &str) -> Result<LNode, Diagnostic> {
+    let file: &str = name;
     let chars: Vec<char> = text.chars().collect();
     // Without a `*` the text holds no alias: nothing to count, and no second parse.
     if text.contains('*') {
@@ -1100,11 +1111,12 @@ fn parse_unguarded(file: &str, text: &str) -> Result<SourceDoc, Diagnostic> {
     })?;
     let mut docs = docs.into_iter();
     let Some(root) = docs.next() else {
-        return Ok(SourceDoc {
-            file: file.to_owned(),
-            value: Value::Null,
-            positions: HashMap::new(),
-            key_positions: HashMap::new(),
+        return Ok(LNode {
+            origin: Origin {
+                file: name.clone(),
+                pos: None,
+            },
+            kind: LKind::Scalar(Value::Null),
         });
     };
     if let Some(second) = docs.next() {
@@ -1127,22 +1139,16 @@ fn parse_unguarded(file: &str, text: &str) -> Result<SourceDoc, Diagnostic> {
     }
     let mut builder = Builder {
         chars,
+        file: name.clone(),
         anchors: HashMap::new(),
-        positions: HashMap::new(),
-        key_positions: HashMap::new(),
         problems: Vec::new(),
     };
     let mut pointer = String::new();
-    let value = builder.convert(&root, &mut pointer);
+    let tree = builder.convert(&root, &mut pointer);
     if let Some((pos, pointer, message)) = builder.problems.into_iter().min_by_key(|p| p.0) {
         return Err(Diagnostic::new(file, Some(pos), pointer, message));
     }
-    Ok(SourceDoc {
-        file: file.to_owned(),
-        value,
-        positions: builder.positions,
-        key_positions: builder.key_positions,
-    })
+    Ok(tree)
 }
 
 /// Position of the first `---` line starting at or after character `from`.
@@ -1195,13 +1201,14 @@ struct Props {
     rest: usize,
 }
 
-/// Converts a saphyr tree into JSON, recording positions. saphyr resolves scalars with rules
-/// of its own, so plain scalars are re-resolved from their text with `serde_yaml`'s rules.
+/// Converts a saphyr tree into a located tree (JSON values, each node and key at its
+/// position). saphyr resolves scalars with rules of its own, so plain scalars are re-resolved
+/// from their text with `serde_yaml`'s rules. A mapping's entries are in key order, as JSON
+/// objects keep them.
 struct Builder {
     chars: Vec<char>,
+    file: Arc<str>,
     anchors: HashMap<String, Value>,
-    positions: HashMap<String, Pos>,
-    key_positions: HashMap<String, Pos>,
     problems: Vec<(Pos, String, String)>,
 }
 
@@ -1319,14 +1326,22 @@ impl Builder {
         self.anchors.get(&name).cloned()
     }
 
-    fn convert(&mut self, node: &MarkedYaml<'_>, pointer: &mut String) -> Value {
+    fn origin(&self, pos: Pos) -> Origin {
+        Origin {
+            file: self.file.clone(),
+            pos: Some(pos),
+        }
+    }
+
+    fn convert(&mut self, node: &MarkedYaml<'_>, pointer: &mut String) -> LNode {
         let pos = marker_pos(&node.span.start);
-        self.positions.insert(pointer.clone(), pos);
+        let origin = self.origin(pos);
         let start = node.span.start.index();
         if self.char_at(start) == Some('*') {
-            return self
+            let value = self
                 .alias_value(start)
                 .unwrap_or_else(|| saphyr_value(node));
+            return LNode::from_value(&value, &origin);
         }
         let props = self.props(start, node.span.end.index());
         let value = match &node.data {
@@ -1334,15 +1349,16 @@ impl Builder {
             YamlData::Sequence(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for (i, item) in items.iter().enumerate() {
-                    let len = pointer.len();
-                    pointer.push('/');
-                    pointer.push_str(&i.to_string());
+                    let len = push_index(pointer, i);
                     out.push(self.convert(item, pointer));
                     pointer.truncate(len);
                 }
-                Value::Array(out)
+                return self.anchored(props.anchor, origin, LKind::Seq(out));
             }
-            YamlData::Mapping(map) => self.mapping(map, pointer),
+            YamlData::Mapping(map) => {
+                let entries = self.mapping(map, pointer);
+                return self.anchored(props.anchor, origin, LKind::Map(entries));
+            }
             YamlData::Tagged(tag, _) => {
                 self.problem(pos, pointer, format!("YAML tag `{tag}` is not supported"));
                 Value::Null
@@ -1368,10 +1384,16 @@ impl Builder {
                 Value::Null
             }
         };
-        if let Some(anchor) = props.anchor {
-            self.anchors.insert(anchor, value.clone());
+        self.anchored(props.anchor, origin, LKind::Scalar(value))
+    }
+
+    /// The node, its value remembered under its anchor if it has one.
+    fn anchored(&mut self, anchor: Option<String>, origin: Origin, kind: LKind) -> LNode {
+        let node = LNode { origin, kind };
+        if let Some(anchor) = anchor {
+            self.anchors.insert(anchor, node.to_value());
         }
-        value
+        node
     }
 
     fn plain(&mut self, text: &str, pos: Pos, pointer: &str) -> Value {
@@ -1456,29 +1478,42 @@ impl Builder {
         }
     }
 
+    /// A mapping's entries in key order; a key written twice is a problem at its second
+    /// (and any later) occurrence.
     fn mapping(
         &mut self,
         map: &AnnotatedMapping<'_, MarkedYaml<'_>>,
         pointer: &mut String,
-    ) -> Value {
-        let mut out = Map::new();
+    ) -> Vec<MapEntry> {
+        let mut out: Vec<MapEntry> = Vec::with_capacity(map.len());
         for (key_node, value_node) in map {
             let key_pos = marker_pos(&key_node.span.start);
             let Some(key) = self.key_text(key_node, key_pos, pointer) else {
                 continue;
             };
-            let len = pointer.len();
-            pointer.push('/');
-            pointer.push_str(&escape_pointer_segment(&key));
-            if out.contains_key(&key) {
-                self.problem(key_pos, pointer, format!("duplicate key {}", quoted(&key)));
-            }
-            self.key_positions.insert(pointer.clone(), key_pos);
+            let len = push_key(pointer, &key);
             let value = self.convert(value_node, pointer);
-            out.insert(key, value);
             pointer.truncate(len);
+            out.push(MapEntry {
+                key,
+                key_origin: self.origin(key_pos),
+                value,
+            });
         }
-        Value::Object(out)
+        // Stable: entries of one key stay in the order they are written.
+        out.sort_by(|a, b| a.key.cmp(&b.key));
+        for pair in out.windows(2) {
+            if pair[0].key == pair[1].key {
+                let Some(at) = pair[1].key_origin.pos else {
+                    continue;
+                };
+                let len = push_key(pointer, &pair[1].key);
+                let message = format!("duplicate key {}", quoted(&pair[1].key));
+                self.problems.push((at, pointer.clone(), message));
+                pointer.truncate(len);
+            }
+        }
+        out
     }
 
     /// A mapping key as a string: `serde_yaml` uses the source text of non-string scalars.
@@ -1644,14 +1679,38 @@ mod tests {
     const VALID: &str = "id: zorgs\nname: Zorgs\nsize: 4\ntags: [blue]\neffects:\n  - gain: 2\n  - charge: {amount: 3}\n  - pass\nhome:\n  kind: terra\n  x: -1\n";
 
     #[test]
-    fn the_located_tree_moved_in_is_the_one_built_from_the_document() {
+    fn the_located_tree_is_parsed_with_every_node_and_key_at_its_place() {
         let text = "name: a\nlist:\n  - {x: 1, \"a/b~c\": [true, null]}\n  - - 2\n    - s\nk: &k {q: 1}\nm: *k\n";
-        let doc = SourceDoc::parse("t.yaml", text).unwrap();
         let file: Arc<str> = Arc::from("t.yaml");
+        let tree = SourceDoc::parse_located(&file, text).unwrap();
+        let doc = SourceDoc::parse("t.yaml", text).unwrap();
+        assert_eq!(tree.to_value(), *doc.value());
         let built = crate::located::LNode::from_doc(&doc, &file);
-        let moved = doc.into_located(&file);
-        assert_eq!(format!("{moved:?}"), format!("{built:?}"));
-        assert!(format!("{moved:?}").contains("line: 3"));
+        assert_eq!(format!("{tree:?}"), format!("{built:?}"));
+        let at = |p: &str| tree.origin_at(p).pos.map(|p| (p.line, p.col));
+        let key_at = |p: &str| tree.key_origin_at(p).pos.map(|p| (p.line, p.col));
+        assert_eq!(at("/list/0/a~1b~0c/1"), Some((3, 28)));
+        assert_eq!(key_at("/list/0/a~1b~0c"), Some((3, 12)));
+        assert_eq!(at("/list/1/1"), Some((5, 7)));
+        assert_eq!(at("/k/q"), Some((6, 11)));
+        // A node inside an alias is at the alias, its keys too.
+        assert_eq!(at("/m"), Some((7, 4)));
+        assert_eq!(at("/m/q"), Some((7, 4)));
+        assert_eq!(key_at("/m/q"), Some((7, 4)));
+        assert_eq!(key_at("/m"), Some((7, 1)));
+        // Mapping entries are in key order, as in the JSON value.
+        let crate::located::LKind::Map(entries) = &tree.kind else {
+            panic!("a mapping")
+        };
+        let keys: Vec<&str> = entries.iter().map(|e| e.key.as_str()).collect();
+        assert_eq!(keys, ["k", "list", "m", "name"]);
+        // A key written twice (as JSON keys: `1` and `"1"` are one) is refused at its second
+        // occurrence.
+        let e = SourceDoc::parse_located(&file, "\"1\": a\nb: 2\n1: c\n").unwrap_err();
+        assert_eq!(e.to_string(), "t.yaml:3:1: duplicate key \"1\" (at /1)");
+        // An empty document is null, at no position.
+        let empty = SourceDoc::parse_located(&file, "# nothing\n").unwrap();
+        assert_eq!((empty.to_value(), empty.origin.pos), (Value::Null, None));
     }
 
     #[test]

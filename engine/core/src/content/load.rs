@@ -313,12 +313,9 @@ pub fn load(
                 continue;
             }
         };
-        match SourceDoc::parse(&shown, &text) {
-            Ok(doc) => {
-                let name: Arc<str> = Arc::from(shown.as_str());
-                let tree = doc.into_located(&name);
-                docs.push(Doc { file, tree });
-            }
+        let name: Arc<str> = Arc::from(shown.as_str());
+        match SourceDoc::parse_located(&name, &text) {
+            Ok(tree) => docs.push(Doc { file, tree }),
             Err(d) => diags.push(d),
         }
     }

@@ -141,15 +141,14 @@ pub fn apply_overlay(
         diags.push(Diagnostic::plain(&ov.file, too_big(ov.text.len())));
         return;
     }
-    let source = match SourceDoc::parse(&ov.file, &ov.text) {
-        Ok(s) => s,
+    let file: Arc<str> = Arc::from(ov.file.as_str());
+    let tree = match SourceDoc::parse_located(&file, &ov.text) {
+        Ok(t) => t,
         Err(d) => {
             diags.push(d);
             return;
         }
     };
-    let file: Arc<str> = Arc::from(ov.file.as_str());
-    let tree = LNode::from_doc(&source, &file);
     let (structure, typed) = match table.overlay_checks() {
         Ok(checks) => checks,
         Err(e) => {

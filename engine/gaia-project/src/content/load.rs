@@ -70,6 +70,15 @@ impl GameContent for Content {
     }
 }
 
+/// A host without scripts, made once a process and shared: decoded content holds it until
+/// loading puts the compiled scripts in its place (building a host is costly).
+fn empty_host() -> Arc<ScriptHost> {
+    static EMPTY: std::sync::OnceLock<Arc<ScriptHost>> = std::sync::OnceLock::new();
+    EMPTY
+        .get_or_init(|| Arc::new(ScriptHost::new(Limits::default())))
+        .clone()
+}
+
 /// Every document decoded on its own, so that reference checks can run on whatever is valid.
 #[derive(Default)]
 struct Parts {
@@ -109,7 +118,7 @@ impl Parts {
             final_scoring: self.final_scoring?,
             federation_tokens: self.federation_tokens?,
             board_actions: self.board_actions?,
-            scripts: Arc::new(ScriptHost::new(Limits::default())),
+            scripts: empty_host(),
             provenance: Arc::new(Provenance::default()),
         })
     }
