@@ -5,34 +5,15 @@
 
 mod common;
 
-use std::sync::Arc;
-
 use orrery_core::bot;
-use orrery_core::game_module::{GameModule, Start};
 use orrery_core::play_api::{Evaluate, Playable};
-use orrery_core::rng::Rng;
 use orrery_gp::content::{Count, Effect};
 use orrery_gp::game::{Game, Stage};
 use orrery_gp::player::OwnedToken;
 
 /// A 2-player base game drawn from `seed`, played by random bots until round 2 has begun.
 fn in_round_two(seed: u64) -> Game {
-    let content = Arc::new(common::base());
-    let how = Start {
-        players: 2,
-        setup: None,
-        identities: None,
-        hook_budget: orrery_core::script::DEFAULT_HOOK_BUDGET,
-    };
-    let mut scribe = <Game as GameModule>::Scribe::default();
-    let mut g = Game::start(
-        &content,
-        how,
-        &mut Rng::new(seed),
-        &mut scribe,
-        &mut Vec::new(),
-    )
-    .expect("game");
+    let mut g = common::two_player_game(seed);
     let mut bot = bot::RandomBot::new(seed, bot::MAX_FREE);
     while !(g.state.round == 2 && g.state.stage == Stage::Actions && g.to_decide() == Some(0)) {
         assert!(!g.is_over(), "the game ended before round 2");

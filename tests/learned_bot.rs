@@ -8,29 +8,12 @@ mod common;
 use std::sync::Arc;
 
 use orrery_core::bot::{self, Model};
-use orrery_core::game_module::{GameModule, Start};
 use orrery_core::play_api::{Evaluate, Playable};
-use orrery_core::rng::Rng;
 use orrery_gp::game::Game;
 
 /// A 2-player game of the base content drawn from `seed`, started as a study starts one.
 fn game(seed: u64) -> Game {
-    let content = Arc::new(common::base());
-    let how = Start {
-        players: 2,
-        setup: None,
-        identities: None,
-        hook_budget: orrery_core::script::DEFAULT_HOOK_BUDGET,
-    };
-    let mut scribe = <Game as GameModule>::Scribe::default();
-    Game::start(
-        &content,
-        how,
-        &mut Rng::new(seed),
-        &mut scribe,
-        &mut Vec::new(),
-    )
-    .expect("game")
+    common::two_player_game(seed)
 }
 
 fn weights_text() -> String {

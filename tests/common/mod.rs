@@ -81,3 +81,25 @@ pub fn platform_content() -> std::sync::Arc<Content> {
     )
 }
 pub mod scenario;
+
+/// A 2-player game of the base content drawn from `seed`, started as a study starts one.
+pub fn two_player_game(seed: u64) -> orrery_gp::game::Game {
+    use orrery_core::game_module::{GameModule, Start};
+    use orrery_gp::game::Game;
+    let content = std::sync::Arc::new(base());
+    let how = Start {
+        players: 2,
+        setup: None,
+        identities: None,
+        hook_budget: orrery_core::script::DEFAULT_HOOK_BUDGET,
+    };
+    let mut scribe = <Game as GameModule>::Scribe::default();
+    Game::start(
+        &content,
+        how,
+        &mut orrery_core::rng::Rng::new(seed),
+        &mut scribe,
+        &mut Vec::new(),
+    )
+    .expect("game")
+}
