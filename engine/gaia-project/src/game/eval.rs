@@ -290,7 +290,7 @@ impl Game {
             .sum();
         v.push(f64::from(leftover) / f64::from(rules.leftover_per_vp.max(1)));
         v.push(f64::from(u8::from(!p.passed)));
-        self.push_prospects(seat, rounds_left, &mut v);
+        self.push_prospects(seat, rounds_left, &income, &mut v);
         v
     }
 
@@ -299,7 +299,8 @@ impl Game {
     /// and the research levels that open advanced tiles, what held tiles and boosters will
     /// still give (pass effects, triggers, special actions, by the passes and rounds left),
     /// and each round scoring tile still to come weighed by what the seat holds and earns.
-    fn push_prospects(&self, seat: usize, rounds_left: f64, v: &mut Vec<f64>) {
+    /// `income` is the seat's income, as [`crate::player::Player::income`] gives it.
+    fn push_prospects(&self, seat: usize, rounds_left: f64, income: &[Effect], v: &mut Vec<f64>) {
         let c = &self.content;
         let p = &self.state.players[seat];
         let fed = self.federation_input(seat);
@@ -396,7 +397,7 @@ impl Game {
             .filter(|(r, _)| r.id != VP)
             .map(|(r, n)| resource_worth(r) * f64::from(*n))
             .sum();
-        let income = effects_worth(c, &p.income(c, faction, board));
+        let income = effects_worth(c, income);
         v.push(held);
         v.push(income);
         let mut next_worth = 0.0;
