@@ -256,22 +256,24 @@ fn play(args: &[&str], input: &str) -> std::process::Output {
     child.wait_with_output().expect("ends")
 }
 
+/// `play`'s arguments for a 2-player game against a random bot, seed 4.
+const PLAY_TWO_SEATS: [&str; 8] = [
+    "--game",
+    "terraforming-mars",
+    "--players",
+    "2",
+    "--bots",
+    "random",
+    "--seed",
+    "4",
+];
+
 #[test]
 fn a_person_plays_against_bots_seeing_holdings_and_hand() {
     let dir = scratch("tm-play");
     let state = dir.join("state.json");
-    let args = [
-        "--game",
-        "terraforming-mars",
-        "--players",
-        "2",
-        "--bots",
-        "random",
-        "--seed",
-        "4",
-        "--save-state",
-        state.to_str().unwrap(),
-    ];
+    let mut args = PLAY_TWO_SEATS.to_vec();
+    args.extend(["--save-state", state.to_str().unwrap()]);
     let out = play(&args, "1\nundo\nquit\n");
     let text = succeeded(&out);
     // The board, every seat's TR, stock and production, the person's hand, and the dealt
@@ -507,18 +509,8 @@ fn studies_tally_corporations_and_cards_and_an_errata_shows_in_compare() {
 
 #[test]
 fn play_shows_the_hand_with_each_cards_cost_and_requirements() {
-    let args = [
-        "--game",
-        "terraforming-mars",
-        "--players",
-        "2",
-        "--bots",
-        "random",
-        "--seed",
-        "4",
-    ];
     // Taking every card offered fills the hand.
-    let out = play(&args, &"1\n".repeat(200));
+    let out = play(&PLAY_TWO_SEATS, &"1\n".repeat(200));
     let text = succeeded(&out);
     let lines: Vec<&str> = text.lines().collect();
     let at = lines
@@ -558,7 +550,10 @@ fn play_shows_the_hand_with_each_cards_cost_and_requirements() {
     // `map FILE` draws Mars there.
     let dir = scratch("tm-play-map");
     let file = dir.join("mars.svg");
-    let text = succeeded(&play(&args, &format!("map {}\nquit\n", file.display())));
+    let text = succeeded(&play(
+        &PLAY_TWO_SEATS,
+        &format!("map {}\nquit\n", file.display()),
+    ));
     assert!(
         text.contains(&format!("# map written to {}", file.display())),
         "{text}"
