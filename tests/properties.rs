@@ -582,7 +582,6 @@ const HOOKED_PARTS: usize = 160;
 
 #[test]
 fn generated_hook_returns_are_checked_like_content() {
-    let chart = Command::Special(orrery_gp::notation::parse_amounts("chart").expect("a key"));
     let mut runner = TestRunner::new(Config {
         cases: 32 * cases(),
         failure_persistence: None,
@@ -596,129 +595,7 @@ fn generated_hook_returns_are_checked_like_content() {
     };
     let result = runner.run(
         &(returned(), income(), any::<u64>()),
-        |(action, income, seed)| {
-            let content = generated_hooks(&action.rhai, &income.rhai);
-            let others: Vec<&str> = content
-                .factions
-                .iter()
-                .filter(|f| f.id != EXAMPLE && f.home != "desert")
-                .map(|f| f.id.as_str())
-                .collect();
-            let other = others[seed as usize % others.len()];
-            let factions = if seed % 2 == 0 {
-                [EXAMPLE, other]
-            } else {
-                [other, EXAMPLE]
-            };
-            let seat = factions.iter().position(|&f| f == EXAMPLE).expect("seated");
-            let mut rng = Rng::new(seed);
-            let setup = Setup::random(&content, 2, &mut rng).expect("a random setup");
-            let mut game = Game::new(content.clone(), setup).expect("a game");
-            for f in factions {
-                for part in [Command::Faction(f.into()), Command::EndTurn] {
-                    game.apply_part(&part)
-                        .map_err(|e| TestCaseError::fail(format!("faction {f}: {e}")))?;
-                }
-            }
-            let mut bot = RandomBot::new(seed, MAX_FREE);
-            let mut turns = 0;
-            for n in 0..HOOKED_PARTS {
-                let what = format!(
-                    "seed {seed}, action {}, income {}, part {n}",
-                    action.rhai, income.rhai
-                );
-                if game.finished() {
-                    break;
-                }
-                check_state_within(&game, &what, MAX_AMOUNT)?;
-                let turn_starts = game.deciding_seat() == Some(seat)
-                    && game.state.open.is_none()
-                    && matches!(game.next_decision(), Some(Decision::Turn(_)));
-                if turn_starts {
-                    turns += 1;
-                    let listed = game.legal_parts().contains(&chart);
-                    // The special action is once a round: unused at the example's first turn.
-                    if turns == 1 && action.verdict == Verdict::Valid {
-                        prop_assert!(listed, "{what}: a valid action is not listed");
-                    }
-                    if listed {
-                        prop_assert!(action.verdict != Verdict::Invalid, "{what}: listed");
-                        let mut after = game.clone();
-                        after.apply_part(&chart).map_err(|e| {
-                            TestCaseError::fail(format!("{what}: listed, refused: {e}"))
-                        })?;
-                        if let Some(pays) = &action.pays {
-                            for (i, r) in content.rules.resources.iter().enumerate() {
-                                let gain: i64 = pays
-                                    .iter()
-                                    .filter(|(c, _)| *c == r.id)
-                                    .map(|(_, n)| n)
-                                    .sum();
-                                let had = i64::from(game.state.players[seat].resources[i]);
-                                // Every count stays within MAX_AMOUNT; gains past a cap are lost.
-                                let cap = i64::from(
-                                    r.cap
-                                        .map_or(MAX_AMOUNT as i32, |c| c.min(MAX_AMOUNT as i32)),
-                                );
-                                let has = i64::from(after.state.players[seat].resources[i]);
-                                prop_assert_eq!(has, (had + gain).min(cap), "{}: {}", what, r.id);
-                            }
-                            count(2);
-                        }
-                    } else {
-                        // Unlisted: refused, leaving the state as it was, unless it applies as
-                        // a part whose follow-up cannot be done (listing looks ahead).
-                        let before = game.state.clone();
-                        let mut trial = game.clone();
-                        match trial.apply_part(&chart) {
-                            Err(e) => {
-                                prop_assert!(
-                                    trial.state == before,
-                                    "{what}: a refusal changed the state"
-                                );
-                                if action.verdict == Verdict::Invalid {
-                                    prop_assert!(e.0.contains("cartographers.rhai"), "{what}: {e}");
-                                }
-                                count(1);
-                            }
-                            Ok(()) => prop_assert!(
-                                action.verdict == Verdict::Either,
-                                "{what}: an unlisted action applied"
-                            ),
-                        }
-                    }
-                }
-                match bot.step(&mut game) {
-                    Ok(Some(_)) => {}
-                    Ok(None) => break,
-                    Err(PlayError::Refused { part, reason }) => {
-                        return Err(TestCaseError::fail(format!(
-                            "{what}: listed {part} refused: {reason}"
-                        )));
-                    }
-                    Err(e) => {
-                        // Only a failing income hook can stop a game; the error says which.
-                        prop_assert!(income.verdict != Verdict::Valid, "{what}: {e}");
-                        let (errors, total) = game.hook_errors();
-                        prop_assert!(total > 0, "{what}: stuck without a hook error: {e}");
-                        prop_assert!(
-                            errors
-                                .iter()
-                                .any(|(m, _)| m.contains("function survey_income")),
-                            "{what}: {errors:?}"
-                        );
-                        prop_assert!(e.to_string().contains("survey_income"), "{what}: {e}");
-                        count(3);
-                        break;
-                    }
-                }
-            }
-            if income.verdict == Verdict::Invalid {
-                prop_assert!(turns == 0, "a game whose income hook fails reached a turn");
-            }
-            count(0);
-            Ok(())
-        },
+        |(action, income, seed)| play_generated(&action, &income, seed, &count),
     );
     if let Err(e) = result {
         panic!("{e}");
@@ -728,4 +605,161 @@ fn generated_hook_returns_are_checked_like_content() {
         "properties: {played} games with generated hooks ({refused} refused actions, \
          {paid} paid exactly, {stuck} stopped by their income hook)"
     );
+}
+
+/// Plays one game whose example faction has the generated hooks `action` and `income` and
+/// checks it (see the module's doc). `count` tallies games played (0), refused actions (1),
+/// exact payments (2) and games stopped by their income hook (3).
+fn play_generated(
+    action: &Returned,
+    income: &Returned,
+    seed: u64,
+    count: &dyn Fn(usize),
+) -> Result<(), TestCaseError> {
+    let chart = Command::Special(orrery_gp::notation::parse_amounts("chart").expect("a key"));
+    let content = generated_hooks(&action.rhai, &income.rhai);
+    let others: Vec<&str> = content
+        .factions
+        .iter()
+        .filter(|f| f.id != EXAMPLE && f.home != "desert")
+        .map(|f| f.id.as_str())
+        .collect();
+    let other = others[seed as usize % others.len()];
+    let factions = if seed % 2 == 0 {
+        [EXAMPLE, other]
+    } else {
+        [other, EXAMPLE]
+    };
+    let seat = factions.iter().position(|&f| f == EXAMPLE).expect("seated");
+    let mut rng = Rng::new(seed);
+    let setup = Setup::random(&content, 2, &mut rng).expect("a random setup");
+    let mut game = Game::new(content.clone(), setup).expect("a game");
+    for f in factions {
+        for part in [Command::Faction(f.into()), Command::EndTurn] {
+            game.apply_part(&part)
+                .map_err(|e| TestCaseError::fail(format!("faction {f}: {e}")))?;
+        }
+    }
+    let mut bot = RandomBot::new(seed, MAX_FREE);
+    let mut turns = 0;
+    for n in 0..HOOKED_PARTS {
+        let what = format!(
+            "seed {seed}, action {}, income {}, part {n}",
+            action.rhai, income.rhai
+        );
+        if game.finished() {
+            break;
+        }
+        check_state_within(&game, &what, MAX_AMOUNT)?;
+        let turn_starts = game.deciding_seat() == Some(seat)
+            && game.state.open.is_none()
+            && matches!(game.next_decision(), Some(Decision::Turn(_)));
+        if turn_starts {
+            turns += 1;
+            let listed = game.legal_parts().contains(&chart);
+            // The special action is once a round: unused at the example's first turn.
+            if turns == 1 && action.verdict == Verdict::Valid {
+                prop_assert!(listed, "{what}: a valid action is not listed");
+            }
+            if listed {
+                prop_assert!(action.verdict != Verdict::Invalid, "{what}: listed");
+                let mut after = game.clone();
+                after
+                    .apply_part(&chart)
+                    .map_err(|e| TestCaseError::fail(format!("{what}: listed, refused: {e}")))?;
+                if let Some(pays) = &action.pays {
+                    for (i, r) in content.rules.resources.iter().enumerate() {
+                        let gain: i64 = pays
+                            .iter()
+                            .filter(|(c, _)| *c == r.id)
+                            .map(|(_, n)| n)
+                            .sum();
+                        let had = i64::from(game.state.players[seat].resources[i]);
+                        // Every count stays within MAX_AMOUNT; gains past a cap are lost.
+                        let cap = i64::from(
+                            r.cap
+                                .map_or(MAX_AMOUNT as i32, |c| c.min(MAX_AMOUNT as i32)),
+                        );
+                        let has = i64::from(after.state.players[seat].resources[i]);
+                        prop_assert_eq!(has, (had + gain).min(cap), "{}: {}", what, r.id);
+                    }
+                    count(2);
+                }
+            } else {
+                // Unlisted: refused, leaving the state as it was, unless it applies as
+                // a part whose follow-up cannot be done (listing looks ahead).
+                let before = game.state.clone();
+                let mut trial = game.clone();
+                match trial.apply_part(&chart) {
+                    Err(e) => {
+                        prop_assert!(trial.state == before, "{what}: a refusal changed the state");
+                        if action.verdict == Verdict::Invalid {
+                            prop_assert!(e.0.contains("cartographers.rhai"), "{what}: {e}");
+                        }
+                        count(1);
+                    }
+                    Ok(()) => prop_assert!(
+                        action.verdict == Verdict::Either,
+                        "{what}: an unlisted action applied"
+                    ),
+                }
+            }
+        }
+        match bot.step(&mut game) {
+            Ok(Some(_)) => {}
+            Ok(None) => break,
+            Err(PlayError::Refused { part, reason }) => {
+                return Err(TestCaseError::fail(format!(
+                    "{what}: listed {part} refused: {reason}"
+                )));
+            }
+            Err(e) => {
+                // Only a failing income hook can stop a game; the error says which.
+                prop_assert!(income.verdict != Verdict::Valid, "{what}: {e}");
+                let (errors, total) = game.hook_errors();
+                prop_assert!(total > 0, "{what}: stuck without a hook error: {e}");
+                prop_assert!(
+                    errors
+                        .iter()
+                        .any(|(m, _)| m.contains("function survey_income")),
+                    "{what}: {errors:?}"
+                );
+                prop_assert!(e.to_string().contains("survey_income"), "{what}: {e}");
+                count(3);
+                break;
+            }
+        }
+    }
+    if income.verdict == Verdict::Invalid {
+        prop_assert!(turns == 0, "a game whose income hook fails reached a turn");
+    }
+    count(0);
+    Ok(())
+}
+
+/// Cases the generator found once, kept as fixed games:
+/// - an action hook granting terraforming steps twice owes one build with both steps (it
+///   owed two builds, the second without steps, and a seat that could afford only one mine
+///   was left with no legal part).
+#[test]
+fn generated_hook_cases_found_before() {
+    let returned = |rhai: &str, verdict, pays: Option<Vec<(String, i64)>>| Returned {
+        rhai: rhai.into(),
+        verdict,
+        pays,
+    };
+    let cases = [(
+        returned("[#{steps: 1}, #{steps: 1}]", Verdict::Either, None),
+        returned(
+            "#{gain: #{k: 2}}",
+            Verdict::Valid,
+            Some(vec![("k".into(), 2)]),
+        ),
+        8535706800974675902,
+    )];
+    for (action, income, seed) in cases {
+        if let Err(e) = play_generated(&action, &income, seed, &|_| {}) {
+            panic!("{e}");
+        }
+    }
 }

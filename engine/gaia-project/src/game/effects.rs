@@ -260,16 +260,11 @@ impl Game {
             }
             Effect::Steps(n) => {
                 self.state.turn.steps += n;
-                self.state.turn.follows.push(Follow::Build {
-                    gaia_project: false,
-                });
+                self.owe_build(false);
             }
             Effect::Range(n) => {
                 self.state.turn.range += n;
-                self.state
-                    .turn
-                    .follows
-                    .push(Follow::Build { gaia_project: true });
+                self.owe_build(true);
             }
             Effect::Research(choice) => self.state.turn.follows.push(Follow::Up(choice.clone())),
             Effect::TechTile => self.state.turn.follows.push(Follow::Tech),
@@ -286,6 +281,20 @@ impl Game {
             Effect::Script(s) => self.run_effect_hook(seat, s, source)?,
         }
         Ok(())
+    }
+
+    /// Owes the placement that granted terraforming steps or range are for. Steps and range
+    /// are for the turn's next placement, so grants within one decision add up to one owed
+    /// build (which may be a Gaia project once range was granted), never one build per grant.
+    fn owe_build(&mut self, gaia_project: bool) {
+        let follows = &mut self.state.turn.follows;
+        match follows.iter_mut().find_map(|f| match f {
+            Follow::Build { gaia_project } => Some(gaia_project),
+            _ => None,
+        }) {
+            Some(owed) => *owed |= gaia_project,
+            None => follows.push(Follow::Build { gaia_project }),
+        }
     }
 
     /// Applies a list of effects.
