@@ -165,30 +165,39 @@ pub fn conformance(args: &ContentArgs, paths: &[PathBuf], verbose: bool) -> Exit
         Ok(c) => c,
         Err(code) => return code,
     };
+    let mut files = Vec::new();
+    let missing = paths.iter().find(|p| !p.exists());
+    if missing.is_none() {
+        for p in paths {
+            collect(p, &mut files);
+        }
+    }
     // The command's own stack must load, whatever the records need; records that add
-    // nothing to it use it as loaded here.
-    match crate::load_stack(&contents.stack) {
+    // nothing to it use it as loaded here. The records are read on the other cores while it
+    // loads (reading prints nothing, so what is printed and its order are as before).
+    let (loaded, records): (_, Vec<Result<Record, String>>) = rayon::join(
+        || crate::load_stack(&contents.stack),
+        || {
+            files
+                .par_iter()
+                .map(|f| read_record(f).map(|(r, _, _)| r))
+                .collect()
+        },
+    );
+    match loaded {
         Ok(c) => {
             let key = stack_key(&contents.stack);
             contents.loaded.insert(key, Arc::new(c));
         }
         Err(code) => return code,
     }
-    let mut files = Vec::new();
-    for p in paths {
-        if !p.exists() {
-            errln!("error: {} does not exist", p.display());
-            return ExitCode::from(2);
-        }
-        collect(p, &mut files);
+    if let Some(p) = missing {
+        errln!("error: {} does not exist", p.display());
+        return ExitCode::from(2);
     }
     let mut ok = 0;
     // Each record's content is found first (loaded once per distinct stack); then the records,
     // independent of each other, are replayed on every core and reported in path order.
-    let records: Vec<Result<Record, String>> = files
-        .par_iter()
-        .map(|f| read_record(f).map(|(r, _, _)| r))
-        .collect();
     let mut jobs = Vec::with_capacity(records.len());
     let mut details = Vec::with_capacity(records.len());
     for record in records {

@@ -36,6 +36,10 @@ fn walk(text: &str) -> Result<(), String> {
 /// exponents or long numbers, nested at most [`fast::MAX_DEPTH`] deep, whose objects hold at
 /// most [`fast::MAX_KEYS`] keys, none repeated. Anything else (every refusal included) goes to
 /// the exact walk, so what it accepts the walk accepts, and every error is the walk's.
+///
+/// Linear in the text: each key is compared with the keys before it in its object by a
+/// fingerprint (its first eight bytes and its length, one integer compare) and only on a
+/// match by its bytes, and an object holds at most [`fast::MAX_KEYS`] keys.
 mod fast {
     /// Deepest nesting the scan takes (serde_json's reader refuses past 128).
     pub(super) const MAX_DEPTH: usize = 64;
@@ -44,44 +48,90 @@ mod fast {
 
     /// Whether `b` is surely JSON with no key repeated in any object.
     pub(super) fn clean(b: &[u8]) -> bool {
-        Scan { b, i: 0 }.run().is_some()
+        Scan {
+            b,
+            i: 0,
+            keys: Vec::new(),
+        }
+        .run()
+        .is_some()
+    }
+
+    /// The bytes that end a string the scan takes: its closing quote, or what it hands to the
+    /// walk (an escape, a control character).
+    static STOP: [bool; 256] = {
+        let mut t = [false; 256];
+        let mut c = 0;
+        while c < 0x20 {
+            t[c] = true;
+            c += 1;
+        }
+        t[b'"' as usize] = true;
+        t[b'\\' as usize] = true;
+        t
+    };
+
+    /// A key of an open object: its fingerprint and where its bytes are.
+    #[derive(Clone, Copy)]
+    struct Key {
+        print: u64,
+        len: u32,
+        start: u32,
+    }
+
+    /// A key's first eight bytes (zero-padded) as an integer: with its length, the key itself
+    /// when it is at most eight bytes long (a scanned string holds no zero byte).
+    #[inline]
+    fn fingerprint(key: &[u8]) -> u64 {
+        match key.first_chunk::<8>() {
+            Some(word) => u64::from_le_bytes(*word),
+            // Byte by byte: a copy of a variable length would call `memcpy` for every key.
+            None => key.iter().rev().fold(0, |w, &c| (w << 8) | u64::from(c)),
+        }
     }
 
     struct Scan<'a> {
         b: &'a [u8],
         i: usize,
+        /// The keys of the open objects, innermost last.
+        keys: Vec<Key>,
     }
 
-    impl<'a> Scan<'a> {
+    impl Scan<'_> {
+        #[inline]
         fn peek(&self) -> Option<u8> {
             self.b.get(self.i).copied()
         }
 
+        #[inline]
         fn space(&mut self) {
-            while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.b.get(self.i) {
                 self.i += 1;
             }
         }
 
-        /// A string without escapes or control characters, at its opening quote.
-        fn string(&mut self) -> Option<&'a [u8]> {
-            self.i += 1;
-            let start = self.i;
+        /// A string without escapes or control characters, at its opening quote: where its
+        /// bytes start and end.
+        #[inline]
+        fn string(&mut self) -> Option<(usize, usize)> {
+            let start = self.i + 1;
+            let mut j = start;
             loop {
-                match self.peek()? {
-                    b'"' => {
-                        self.i += 1;
-                        return self.b.get(start..self.i - 1);
+                let c = *self.b.get(j)?;
+                if STOP[usize::from(c)] {
+                    if c != b'"' {
+                        return None;
                     }
-                    b'\\' | 0..=0x1f => return None,
-                    _ => self.i += 1,
+                    self.i = j + 1;
+                    return Some((start, j));
                 }
+                j += 1;
             }
         }
 
         fn digits(&mut self) -> usize {
             let from = self.i;
-            while matches!(self.peek(), Some(b'0'..=b'9')) {
+            while let Some(b'0'..=b'9') = self.b.get(self.i) {
                 self.i += 1;
             }
             self.i - from
@@ -109,24 +159,48 @@ mod fast {
             (!matches!(self.peek(), Some(b'e' | b'E')) && self.i - start <= 16).then_some(())
         }
 
+        /// `true`, `false` or `null`, compared byte by byte (a slice compare calls `memcmp`).
+        #[inline]
         fn literal(&mut self, word: &[u8]) -> Option<()> {
             let end = self.i + word.len();
-            (self.b.get(self.i..end)? == word).then(|| self.i = end)
+            let here = self.b.get(self.i..end)?;
+            here.iter()
+                .zip(word)
+                .all(|(a, b)| a == b)
+                .then(|| self.i = end)
         }
 
         /// A key of the innermost object (its keys so far are `keys[from..]`) and its colon.
-        fn key(&mut self, keys: &mut Vec<&'a [u8]>, from: usize) -> Option<()> {
+        fn key(&mut self, from: usize) -> Option<()> {
             if self.peek()? != b'"' {
                 return None;
             }
-            let key = self.string()?;
-            let seen = keys.get(from..)?;
-            if seen.len() >= MAX_KEYS || seen.contains(&key) {
+            let (start, end) = self.string()?;
+            let bytes = &self.b[start..end];
+            let key = Key {
+                print: fingerprint(bytes),
+                len: u32::try_from(bytes.len()).ok()?,
+                start: u32::try_from(start).ok()?,
+            };
+            let seen = self.keys.get(from..)?;
+            if seen.len() >= MAX_KEYS {
                 return None;
             }
-            keys.push(key);
+            for k in seen {
+                if k.print == key.print && k.len == key.len {
+                    let s = k.start as usize;
+                    if key.len <= 8 || self.b.get(s..s + bytes.len()) == Some(bytes) {
+                        // A repeat (or, past eight bytes, maybe one): the walk decides.
+                        return None;
+                    }
+                }
+            }
+            self.keys.push(key);
             self.space();
-            self.literal(b":")?;
+            if self.peek()? != b':' {
+                return None;
+            }
+            self.i += 1;
             self.space();
             Some(())
         }
@@ -134,7 +208,6 @@ mod fast {
         fn run(&mut self) -> Option<()> {
             // Open containers (true: an object, with where its keys start in `keys`).
             let mut open: Vec<(bool, usize)> = Vec::new();
-            let mut keys: Vec<&'a [u8]> = Vec::new();
             self.space();
             loop {
                 // One value.
@@ -150,10 +223,10 @@ mod fast {
                         if self.peek() == Some(close) {
                             self.i += 1;
                         } else {
-                            let from = keys.len();
+                            let from = self.keys.len();
                             open.push((object, from));
                             if object {
-                                self.key(&mut keys, from)?;
+                                self.key(from)?;
                             }
                             continue;
                         }
@@ -178,14 +251,14 @@ mod fast {
                             self.i += 1;
                             self.space();
                             if object {
-                                self.key(&mut keys, from)?;
+                                self.key(from)?;
                             }
                             break;
                         }
                         b'}' if object => {
                             self.i += 1;
                             open.pop();
-                            keys.truncate(from);
+                            self.keys.truncate(from);
                         }
                         b']' if !object => {
                             self.i += 1;
@@ -365,6 +438,12 @@ mod tests {
             "   ",
             "[\"tab\there\"]",
             r#"[123456789012345678901234567890]"#,
+            // Keys told apart past their first eight bytes, or by length only.
+            r#"{"abcdefgh1": 1, "abcdefgh2": 2, "abcdefgh": 3, "abcdefg": 4, "": 5}"#,
+            r#"{"abcdefgh1": 1, "abcdefgh2": 2, "abcdefgh1": 3}"#,
+            r#"{"abcdefgh": 1, "x": {"abcdefgh": 2}, "abcdefgh": 3}"#,
+            r#"{"": 1, "": 2}"#,
+            r#"{"a": {"b": 1}, "b": {"a": 1, "b": 2, "a": 3}}"#,
         ];
         for text in texts {
             if super::fast::clean(text.as_bytes()) {
@@ -372,6 +451,20 @@ mod tests {
             }
             assert_eq!(check(text).is_ok(), super::walk(text).is_ok(), "{text:?}");
         }
+        // The fingerprint tells keys apart exactly: the scan itself takes the first of these
+        // and refuses the repeats.
+        assert!(super::fast::clean(texts[22].as_bytes()), "{}", texts[22]);
+        for repeat in &texts[23..] {
+            assert!(!super::fast::clean(repeat.as_bytes()), "{repeat}");
+            assert!(check(repeat).is_err(), "{repeat}");
+        }
+        // Past the most keys the scan compares, the walk decides.
+        let many: Vec<String> = (0..100)
+            .map(|i| format!("\"key number {i}\": {i}"))
+            .collect();
+        let many = format!("{{{}}}", many.join(", "));
+        assert!(!super::fast::clean(many.as_bytes()));
+        assert!(check(&many).is_ok());
         let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
         assert!(!super::fast::clean(deep.as_bytes()));
         assert_eq!(check(&deep).is_ok(), super::walk(&deep).is_ok());

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use smallvec::SmallVec;
 
 use crate::content::Content;
 use crate::game::{Game, Setup};
@@ -105,7 +106,93 @@ pub struct SeatSnapshot {
     /// Where the special token is.
     pub brainstone: Option<Word>,
     /// Research levels (short words kept inline: decoding a record allocates no key).
-    pub research: BTreeMap<Word, u32>,
+    pub research: Research,
+}
+
+/// Research levels by track, in track-name order: a map held inline (a record's tracks fit
+/// without allocating), read and written as a JSON object, shown as a map.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Research(SmallVec<[(Word, u32); 6]>);
+
+impl Research {
+    /// Sets a track's level (a track named twice keeps its last level, as a map would).
+    pub fn insert(&mut self, track: Word, level: u32) {
+        match self
+            .0
+            .binary_search_by(|(t, _)| t.as_str().cmp(track.as_str()))
+        {
+            Ok(i) => self.0[i].1 = level,
+            Err(i) => self.0.insert(i, (track, level)),
+        }
+    }
+
+    /// A track's level, if the map names it.
+    pub fn get(&self, track: &str) -> Option<u32> {
+        self.0
+            .binary_search_by(|(t, _)| t.as_str().cmp(track))
+            .ok()
+            .map(|i| self.0[i].1)
+    }
+
+    /// The tracks and levels, in track-name order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, u32)> {
+        self.0.iter().map(|(t, l)| (t.as_str(), *l))
+    }
+
+    /// How many tracks it names.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether it names no track.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl FromIterator<(Word, u32)> for Research {
+    fn from_iter<I: IntoIterator<Item = (Word, u32)>>(iter: I) -> Self {
+        let mut r = Research::default();
+        for (t, l) in iter {
+            r.insert(t, l);
+        }
+        r
+    }
+}
+
+impl std::fmt::Debug for Research {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+impl Serialize for Research {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for Research {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Levels;
+        impl<'de> serde::de::Visitor<'de> for Levels {
+            type Value = Research;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a map of research tracks to levels")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Research, A::Error> {
+                let mut r = Research::default();
+                while let Some((track, level)) = map.next_entry::<Word, u32>()? {
+                    r.insert(track, level);
+                }
+                Ok(r)
+            }
+        }
+        d.deserialize_map(Levels)
+    }
 }
 
 /// A final score.
@@ -571,7 +658,7 @@ fn seat_matches(game: &Game, seat: usize, want: &SeatSnapshot) -> bool {
         && want
             .research
             .iter()
-            .all(|(t, l)| p.research.get(t.as_str()).copied().unwrap_or(0) == *l)
+            .all(|(t, l)| p.research.get(t).copied().unwrap_or(0) == l)
 }
 
 /// Replays a record move by move, comparing each snapshot after its move is applied (a
