@@ -1,7 +1,7 @@
 //! A deterministic measure of listing legal parts and of random games, for instruction counts:
 //! builds every state of the first `ORRERY_COUNT_GAMES` recorded games (default 4), lists the
 //! legal parts of each state once to fill the shared federation memo (as the repeated runs of
-//! `orrery bench` do), then lists them again (`Game::legal_parts`, called from `list_all`);
+//! `orrery bench` do), then lists them again (`Game::legal_parts_into` one buffer, called from `list_all`);
 //! then plays `ORRERY_COUNT_RANDOM` random four-player games (default 0; `random_games`).
 //! Run it under callgrind, counting only the listing:
 //! `valgrind --tool=callgrind --toggle-collect='*list_all*' target/release/deps/legal_count-*`,
@@ -14,12 +14,17 @@ use orrery_core::play_api::Playable;
 use orrery_core::rng::Rng;
 use orrery_gp::game::{Game, Setup};
 
-/// Lists the legal parts of every state once; the number of parts listed.
+/// Lists the legal parts of every state once, into one buffer as `orrery bench` and the
+/// bots list; the number of parts listed.
 #[inline(never)]
 fn list_all(states: &[Game]) -> usize {
+    let mut out = Vec::new();
     states
         .iter()
-        .map(|g| std::hint::black_box(g.legal_parts()).len())
+        .map(|g| {
+            g.legal_parts_into(&mut out);
+            std::hint::black_box(&out).len()
+        })
         .sum()
 }
 

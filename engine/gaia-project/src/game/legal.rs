@@ -1064,9 +1064,16 @@ impl Game {
                 false => self.most_uses(v.seat, power, &form.pay, token_value),
                 true => None,
             };
-            let multiples = match most {
-                Some(most) => listed_up_to(most),
-                None => listed_multiples(payable),
+            let (mut known, mut asked);
+            let multiples: &mut dyn Iterator<Item = u32> = match most {
+                Some(most) => {
+                    known = listed_up_to(most);
+                    &mut known
+                }
+                None => {
+                    asked = listed_multiples(payable);
+                    &mut asked
+                }
             };
             for k in multiples {
                 let cmd = form.part(k as i32);
@@ -1172,7 +1179,7 @@ pub(crate) const LISTED_MULTIPLES: u32 = 8;
 /// The multiples of an amount part a listing offers, given whether `k` uses are possible
 /// (`possible` must hold for every `k` below one for which it holds): `1..=LISTED_MULTIPLES`
 /// while possible, then the largest possible multiple, found by doubling and bisection.
-fn listed_multiples(possible: impl Fn(u32) -> bool) -> smallvec::IntoIter<[u32; 9]> {
+fn listed_multiples(possible: impl Fn(u32) -> bool) -> impl Iterator<Item = u32> {
     let mut small: SmallVec<[u32; 9]> = (1..=LISTED_MULTIPLES)
         .take_while(|&k| possible(k))
         .collect();
@@ -1201,13 +1208,9 @@ fn listed_multiples(possible: impl Fn(u32) -> bool) -> smallvec::IntoIter<[u32; 
 }
 
 /// The multiples [`listed_multiples`] offers when exactly `1..=most` uses are possible.
-fn listed_up_to(most: u32) -> smallvec::IntoIter<[u32; 9]> {
+fn listed_up_to(most: u32) -> impl Iterator<Item = u32> {
     let most = most.min(crate::notation::MAX_AMOUNT);
-    let mut out: SmallVec<[u32; 9]> = (1..=most.min(LISTED_MULTIPLES)).collect();
-    if most > LISTED_MULTIPLES {
-        out.push(most);
-    }
-    out.into_iter()
+    (1..=most.min(LISTED_MULTIPLES)).chain((most > LISTED_MULTIPLES).then_some(most))
 }
 
 /// A notation word for an id.
