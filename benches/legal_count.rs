@@ -1,32 +1,70 @@
-//! A deterministic measure of listing legal parts, for instruction counts: builds every state
-//! of the first `ORRERY_COUNT_GAMES` recorded games (default 4), then lists the legal parts of
-//! each state once (`Game::legal_parts`, called from `list_all`). Run it under callgrind,
-//! counting only the listing:
-//! `valgrind --tool=callgrind --toggle-collect='*list_all*' target/release/deps/legal_count-*`.
+//! A deterministic measure of listing legal parts and of random games, for instruction counts:
+//! builds every state of the first `ORRERY_COUNT_GAMES` recorded games (default 4), lists the
+//! legal parts of each state once to fill the shared federation memo (as the repeated runs of
+//! `orrery bench` do), then lists them again (`Game::legal_parts_into` one buffer, called from `list_all`);
+//! then plays `ORRERY_COUNT_RANDOM` random four-player games (default 0; `random_games`).
+//! Run it under callgrind, counting only the listing:
+//! `valgrind --tool=callgrind --toggle-collect='*list_all*' target/release/deps/legal_count-*`,
+//! or only the random games: `--toggle-collect='*random_games*'`.
 
 mod shared;
 
-use orrery_gp::game::Game;
+use orrery_core::bot::{self, RandomBot};
+use orrery_core::play_api::Playable;
+use orrery_core::rng::Rng;
+use orrery_gp::game::{Game, Setup};
 
-/// Lists the legal parts of every state once; the number of parts listed.
+/// Lists the legal parts of every state once, into one buffer as `orrery bench` and the
+/// bots list; the number of parts listed.
 #[inline(never)]
 fn list_all(states: &[Game]) -> usize {
+    let mut out = Vec::new();
     states
         .iter()
-        .map(|g| std::hint::black_box(g.legal_parts()).len())
+        .map(|g| {
+            g.legal_parts_into(&mut out);
+            std::hint::black_box(&out).len()
+        })
         .sum()
 }
 
+/// Plays random four-player games from seeds `1..=games` as `orrery bench` does (setup, seats
+/// and every choice drawn from the seed); the number of parts played.
+#[inline(never)]
+fn random_games(content: &std::sync::Arc<orrery_gp::content::Content>, games: u64) -> usize {
+    let mut parts = 0;
+    for seed in 1..=games {
+        let mut rng = Rng::new(seed);
+        let setup = Setup::random(content, 4, &mut rng).expect("setup");
+        let mut game = Game::new(content.clone(), setup).expect("game");
+        parts += RandomBot::new(seed, bot::MAX_FREE)
+            .play_out(&mut game, 50_000)
+            .expect("ends");
+        assert!(game.is_over());
+    }
+    parts
+}
+
 fn main() {
-    let games = std::env::var("ORRERY_COUNT_GAMES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(4);
+    let var = |name: &str, default: usize| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
     let content = shared::platform_content();
-    let states: Vec<Game> = shared::decision_points(&content, games)
+    let states: Vec<Game> = shared::decision_points(&content, var("ORRERY_COUNT_GAMES", 4))
         .into_iter()
         .map(|(g, _)| g)
         .collect();
+    // The first listing of a game's states searches federations and remembers them.
+    let warm: usize = states.iter().map(|g| g.legal_parts().len()).sum();
     let parts = list_all(&states);
+    assert_eq!(warm, parts, "listing twice lists the same parts");
     println!("{} states, {parts} parts listed", states.len());
+    let games = var("ORRERY_COUNT_RANDOM", 0) as u64;
+    if games > 0 {
+        let played = random_games(&content, games);
+        println!("{games} random games, {played} parts played");
+    }
 }

@@ -1,7 +1,5 @@
 //! The map: sector tiles placed at centres with rotations, spaces with planets, and hex names.
 
-use std::collections::HashSet;
-
 use serde::{Deserialize, Serialize};
 
 use crate::content::{Content, Layout, Planet, PlanetKind, Sector, SlotGroup};
@@ -92,6 +90,15 @@ pub const MAX_CENTER: i32 = 250;
 /// The farthest a space may lie from the origin, on either axis: a centre's reach plus a
 /// sector's radius.
 pub const MAX_SPACE_COORD: i32 = MAX_CENTER + 2;
+
+/// The farthest a sector's space lies from its centre.
+fn sector_radius() -> u32 {
+    SECTOR_OFFSETS
+        .iter()
+        .map(|o| o.distance(Hex::new(0, 0)))
+        .max()
+        .unwrap_or(0)
+}
 
 /// Whether both coordinates of a hex lie in `-limit..=limit`.
 pub fn within(hex: Hex, limit: i32) -> bool {
@@ -186,9 +193,8 @@ impl Map {
         sectors: &[Sector],
         placements: &[Placement],
     ) -> Result<Map, MapError> {
-        let mut spaces = Vec::new();
-        let mut labels = Vec::new();
-        let mut seen = HashSet::new();
+        let mut spaces: Vec<Space> = Vec::with_capacity(placements.len() * 19);
+        let mut labels = Vec::with_capacity(placements.len());
         if placements.len() > MAX_SECTORS {
             return Err(MapError::TooManySectors(placements.len()));
         }
@@ -201,13 +207,19 @@ impl Map {
                 .find(|s| s.id == p.sector)
                 .ok_or_else(|| MapError::UnknownSector(p.sector.clone()))?;
             labels.push(sector.label.clone());
+            // A sector's own spaces are distinct: only one whose centre is near enough for the
+            // two to touch (see [`sector_radius`]) can already hold
+            // one of its hexes.
+            let near = placements[..si]
+                .iter()
+                .any(|q| q.center.distance(p.center) <= 2 * sector_radius());
             for (i, letter) in sector.spaces.chars().enumerate().take(19) {
                 let planet = planets
                     .iter()
                     .position(|pl| pl.letter == letter)
                     .ok_or(MapError::UnknownLetter(sector.id.clone(), letter))?;
                 let hex = p.center + SECTOR_OFFSETS[i].rotate(i32::from(p.rotation));
-                if !seen.insert(hex) {
+                if near && spaces.iter().any(|s| s.hex == hex) {
                     return Err(MapError::Overlap(hex));
                 }
                 spaces.push(Space {
@@ -446,6 +458,7 @@ pub fn layout_fixed_slots(layout: &Layout) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashSet;
 
     fn space(q: i32, r: i32) -> Space {
         Space {
@@ -475,6 +488,46 @@ mod tests {
             slots: slots.to_vec(),
             shuffle,
             rotate,
+        }
+    }
+
+    #[test]
+    fn overlapping_sectors_are_refused_at_the_first_space_placed_twice() {
+        let c = two_slot_content("eeeeeeeeeeeeeeeeeeb", None);
+        let at = |center: Hex, rotation: u8, sector: &str| Placement {
+            sector: sector.into(),
+            rotation,
+            center,
+        };
+        // Every second centre from 0 to 5 steps away, each rotation: a map whose spaces are
+        // all distinct builds; otherwise the error names the first space (in placing order)
+        // whose hex an earlier space holds.
+        for q in -5..=5 {
+            for r in -5..=5 {
+                for rotation in [0, 1, 3] {
+                    let placed = [
+                        at(Hex::new(0, 0), 0, "s1"),
+                        at(Hex::new(q, r), rotation, "s2"),
+                        at(Hex::new(20, 0), 0, "s1"),
+                    ];
+                    let mut seen = Vec::new();
+                    let mut first = None;
+                    for p in &placed {
+                        for o in SECTOR_OFFSETS {
+                            let hex = p.center + o.rotate(i32::from(p.rotation));
+                            if first.is_none() && seen.contains(&hex) {
+                                first = Some(hex);
+                            }
+                            seen.push(hex);
+                        }
+                    }
+                    let built = Map::from_tiles(&c.planets.planets, &c.sectors.sectors, &placed);
+                    match first {
+                        None => assert!(built.is_ok(), "{q}x{r}"),
+                        Some(hex) => assert_eq!(built.err(), Some(MapError::Overlap(hex))),
+                    }
+                }
+            }
         }
     }
 

@@ -28,15 +28,28 @@ impl RandomBot {
     }
 
     /// Plays until the game is over, at most `max_parts` parts; returns the parts played.
+    /// Plays as [`RandomBot::step`] does, listing into one buffer for the whole game.
     pub fn play_out<G: Playable>(
         &mut self,
         game: &mut G,
         max_parts: usize,
     ) -> Result<usize, PlayError> {
+        let mut legal = Vec::new();
         for n in 0..max_parts {
-            if self.step(game)?.is_none() {
+            if game.is_over() {
                 return Ok(n);
             }
+            game.legal_into(&mut legal);
+            let Some(i) = self.pick(game, &legal) else {
+                return Err(PlayError::Stuck(game.decisions_done()).with_problems_of(game));
+            };
+            game.play(&legal[i]).map_err(|reason| {
+                PlayError::Refused {
+                    part: legal[i].to_string(),
+                    reason,
+                }
+                .with_problems_of(game)
+            })?;
         }
         if game.is_over() {
             Ok(max_parts)
@@ -44,25 +57,71 @@ impl RandomBot {
             Err(PlayError::TooLong(max_parts))
         }
     }
+
+    /// The index in `legal` of the action chosen: uniform among the actions allowed (free
+    /// ones only while the cap allows, or when nothing else is legal).
+    fn pick<G: Playable>(&mut self, game: &G, legal: &[G::Action]) -> Option<usize> {
+        let capped = !self.cap.allows(game);
+        let allowed = |a: &G::Action| !(capped && game.is_free(a));
+        let mut count = legal.iter().filter(|a| allowed(a)).count();
+        let all = count == 0;
+        if all {
+            count = legal.len();
+        }
+        if count == 0 {
+            return None;
+        }
+        let nth = self.rng.below(count);
+        let i = match all {
+            true => nth,
+            false => {
+                legal
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, a)| allowed(a))
+                    .nth(nth)?
+                    .0
+            }
+        };
+        self.cap.note(game, &legal[i]);
+        Some(i)
+    }
 }
 
 impl<G: Playable> Bot<G> for RandomBot {
     fn choose(&mut self, game: &G, legal: &[G::Action]) -> Option<G::Action> {
-        let capped = !self.cap.allows(game);
-        let pool: Vec<&G::Action> = legal
-            .iter()
-            .filter(|a| !(capped && game.is_free(a)))
-            .collect();
-        let pool = if pool.is_empty() {
-            legal.iter().collect()
-        } else {
-            pool
-        };
-        if pool.is_empty() {
-            return None;
+        self.pick(game, legal).map(|i| legal[i].clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::toy::Stones;
+
+    #[test]
+    fn playing_out_plays_as_step_by_step() {
+        for seed in 0..40 {
+            let mut stepped = Stones::new(12 + (seed % 9) as u8);
+            let mut bot = RandomBot::new(seed, 2);
+            let mut parts = Vec::new();
+            while let Some(a) = bot.step(&mut stepped).expect("plays") {
+                parts.push(a);
+            }
+            let mut played = Stones::new(12 + (seed % 9) as u8);
+            let n = RandomBot::new(seed, 2)
+                .play_out(&mut played, 10_000)
+                .expect("ends");
+            assert_eq!(n, parts.len(), "seed {seed}");
+            assert_eq!(played, stepped, "seed {seed}");
+            assert!(played.is_over());
         }
-        let pick = pool[self.rng.below(pool.len())].clone();
-        self.cap.note(game, &pick);
-        Some(pick)
+    }
+
+    #[test]
+    fn playing_out_stops_at_the_most_parts_given() {
+        let mut g = Stones::new(30);
+        let err = RandomBot::new(1, 2).play_out(&mut g, 3);
+        assert!(matches!(err, Err(PlayError::TooLong(3))), "{err:?}");
     }
 }

@@ -33,6 +33,9 @@ pub(crate) struct SeatView<'a> {
     pub spent: Vec<(Word, i32)>,
     /// The seat's power tokens (as a free action would leave them, when asking ahead).
     pub power: Power,
+    /// Every shortcut off: multiples found by asking use by use
+    /// ([`Game::legal_parts_from_scratch`]).
+    pub from_scratch: bool,
 }
 
 impl SeatView<'_> {
@@ -91,6 +94,7 @@ impl Game {
             rules,
             spent: Vec::new(),
             power: self.state.players[seat].power,
+            from_scratch: false,
         }
     }
 
@@ -104,6 +108,24 @@ impl Game {
 
     /// [`Game::legal_parts`] into `out` (cleared first), reusing its room.
     pub fn legal_parts_into(&self, out: &mut Vec<Command>) {
+        self.list_into(out, false)
+    }
+
+    /// [`Game::legal_parts`] with every shortcut of listing off (the largest multiple of a
+    /// conversion found by asking use by use rather than by arithmetic): what tests compare
+    /// the listing with.
+    pub fn legal_parts_from_scratch(&self) -> Vec<Command> {
+        let mut out = Vec::new();
+        self.list_into(&mut out, true);
+        out
+    }
+
+    /// Lists into `out`, with every shortcut off when `from_scratch`.
+    fn list_into(&self, out: &mut Vec<Command>, from_scratch: bool) {
+        let view = |s: usize| SeatView {
+            from_scratch,
+            ..self.view(s)
+        };
         out.clear();
         let Some(d) = self.state.open.as_ref().or(self.state.queue.front()) else {
             return;
@@ -150,13 +172,13 @@ impl Game {
                     out.push(Command::EndTurn);
                 }
             }
-            Decision::Gaia(s) => self.gaia_phase_parts(&self.view(*s), out),
+            Decision::Gaia(s) => self.gaia_phase_parts(&view(*s), out),
             Decision::Turn(s) => {
                 // One allocation, not a chain of regrowths: a main action lists dozens of
                 // parts, what may follow it about ten (under a kilobyte, which allocators
                 // keep at hand).
                 out.reserve(if self.state.turn.main { 11 } else { 64 });
-                self.turn_parts(&self.view(*s), out)
+                self.turn_parts(&view(*s), out)
             }
         }
         if self.hooked {
@@ -427,6 +449,7 @@ impl Game {
             rules: v.rules.clone(),
             spent: Vec::new(),
             power: v.power,
+            from_scratch: v.from_scratch,
         };
         match part {
             Command::Spend { cost, gain } => {
@@ -1037,13 +1060,81 @@ impl Game {
                 }
                 self.can_pay_coded(v.seat, power, &[], cost, token_value)
             };
-            for k in listed_multiples(payable) {
+            let most = match v.from_scratch {
+                false => self.most_uses(v.seat, power, &form.pay, token_value),
+                true => None,
+            };
+            let (mut known, mut asked);
+            let multiples: &mut dyn Iterator<Item = u32> = match most {
+                Some(most) => {
+                    known = listed_up_to(most);
+                    &mut known
+                }
+                None => {
+                    asked = listed_multiples(payable);
+                    &mut asked
+                }
+            };
+            for k in multiples {
                 let cmd = form.part(k as i32);
                 if !may_repeat || !out[start..].contains(&cmd) {
                     out.push(cmd);
                 }
             }
         }
+    }
+
+    /// The most uses of a payment `pay` (one use) the seat can make at once, as
+    /// [`Game::can_pay_coded`] answers use by use, worked out by arithmetic; `None` where
+    /// that is not plain: a code discarding tokens (which picks areas), a code the seat never
+    /// holds, or two codes taking from the power areas (the first moves what the second
+    /// counts).
+    fn most_uses(
+        &self,
+        seat: usize,
+        power: Power,
+        pay: &[(PayCode, i32)],
+        token_value: u32,
+    ) -> Option<u32> {
+        let p = &self.state.players[seat];
+        let mut most = i64::from(crate::notation::MAX_AMOUNT);
+        let mut from_power = 0;
+        for &(code, n) in pay {
+            if n <= 0 {
+                return None;
+            }
+            let have = match code {
+                PayCode::Power => {
+                    // `Power::spend` of `n`: ⌈(n − special token's value) / token value⌉
+                    // tokens of area III, so `n` up to area III's worth plus the token's.
+                    from_power += 1;
+                    let special = match power.special {
+                        Some(s) if power.special_in(Area::III) => i64::from(s.value),
+                        _ => 0,
+                    };
+                    i64::from(power.areas[Area::III.index()]) * i64::from(token_value.max(1))
+                        + special
+                }
+                PayCode::GaiaTokens => {
+                    from_power += 1;
+                    i64::from(power.areas[Area::Gaia.index()])
+                }
+                PayCode::Area3Tokens => {
+                    from_power += 1;
+                    i64::from(power.areas[Area::III.index()])
+                }
+                PayCode::Gaiaformers => i64::from(self.free_gaiaformers(seat)),
+                PayCode::Resource(i) => i64::from(*p.resources.get(i)?),
+                PayCode::Tokens | PayCode::Unknown => return None,
+            };
+            if from_power > 1 {
+                return None;
+            }
+            let n = i64::from(n);
+            // Also no more uses than keep the whole payment a 32-bit count.
+            most = most.min(have.max(0) / n).min(i64::from(i32::MAX) / n);
+        }
+        u32::try_from(most).ok()
     }
 
     fn burn_parts(&self, v: &SeatView<'_>, out: &mut Vec<Command>) {
@@ -1116,6 +1207,12 @@ fn listed_multiples(possible: impl Fn(u32) -> bool) -> impl Iterator<Item = u32>
     small.into_iter()
 }
 
+/// The multiples [`listed_multiples`] offers when exactly `1..=most` uses are possible.
+fn listed_up_to(most: u32) -> impl Iterator<Item = u32> {
+    let most = most.min(crate::notation::MAX_AMOUNT);
+    (1..=most.min(LISTED_MULTIPLES)).chain((most > LISTED_MULTIPLES).then_some(most))
+}
+
 /// A notation word for an id.
 fn word(id: &str) -> Word {
     Word::from(id)
@@ -1155,5 +1252,26 @@ mod tests {
         big.pop();
         big.push(crate::notation::MAX_AMOUNT);
         assert_eq!(listed(u32::MAX), big);
+    }
+
+    #[test]
+    fn multiples_up_to_a_known_most_are_those_found_by_asking() {
+        for most in [
+            0,
+            1,
+            7,
+            8,
+            9,
+            10,
+            1_000,
+            crate::notation::MAX_AMOUNT,
+            u32::MAX,
+        ] {
+            assert_eq!(
+                listed_up_to(most).collect::<Vec<_>>(),
+                listed(most),
+                "most {most}"
+            );
+        }
     }
 }
