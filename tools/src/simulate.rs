@@ -41,9 +41,10 @@ pub struct SimulateArgs {
     /// Bot names separated by commas (random, greedy, search, search:N, search:N:W:D, best,
     /// best:N, best:N:W:D, best:N:W:D:R, best:N:W:D:R:K), rotated over seats so each plays
     /// every seat equally often. N: simulated parts per decision (3000); W: completed
-    /// decisions looked further at (6); D: decisions deep (6); R (`best` only): answers of
-    /// the next seat weighed (0: none); K: first parts of that seat's decision completed, the
-    /// best by one step (0: all).
+    /// decisions looked further at (6; `best` 8); D: decisions deep (6; `best` 9); R (`best`
+    /// only): answers of the next seat weighed (0: none); K: first parts of that seat's
+    /// decision completed, the best by one step (0: all). `best` values a look-ahead by the
+    /// mean of its margins along the way, `search` by the margin at its end.
     #[arg(long, default_value = "greedy")]
     pub bots: String,
     /// The study's seed.

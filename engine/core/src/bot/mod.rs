@@ -3,8 +3,11 @@
 //! greedy play-outs to a depth, then the heuristic). All are deterministic for a seed, and the
 //! search's effort is a budget of simulated actions, not of wall time. `best` is the search
 //! valuing positions by a learned evaluation ([`Model`], fitted from self-play by [`fit`]) when
-//! one is given, else by the game's heuristic; asked by name, it also weighs the next seat's
-//! best answers to each decision it looks further at ([`SearchBot::answering`]).
+//! one is given, else by the game's heuristic, looking further at more completed decisions
+//! and deeper ([`search::BEST_WIDTH`], [`search::BEST_DEPTH`]) and valuing each by the mean
+//! of its margins along the look-ahead ([`SearchBot::averaging`]); asked by name, it also
+//! weighs the next seat's best answers to each decision it looks further at
+//! ([`SearchBot::answering`]).
 
 pub mod fit;
 mod greedy;
@@ -89,8 +92,10 @@ where
 
 /// A bot by name as [`by_name`], with the learned evaluation `best` plays with: `best`,
 /// `best:N` and `best:N:W:D` are the search of the same budget and shape valuing positions by
-/// `model` (by the game's heuristic when there is none); `best:N:W:D:R` also weighs the next
-/// seat's best R answers (0 to 64; [`search::DEFAULT_REPLIES`] by default) and
+/// `model` (by the game's heuristic when there is none) and each decision it looks further
+/// at by the mean of its margins along the look-ahead ([`SearchBot::averaging`]), `best` and
+/// `best:N` looking further at [`search::BEST_WIDTH`] decisions [`search::BEST_DEPTH`] deep;
+/// `best:N:W:D:R` also weighs the next seat's best R answers (0 to 64; [`search::DEFAULT_REPLIES`] by default) and
 /// `best:N:W:D:R:K` completes only the best K first parts (by one step) of that seat's
 /// decision to find them (0 to 64, 0 for every one; [`search::DEFAULT_ANSWER_FIRST`] by
 /// default).
@@ -103,7 +108,7 @@ where
     G::Action: Send,
 {
     let learned = |b: SearchBot<G::Action>, replies: usize, first: usize| {
-        let b = b.answering(replies).answer_first(first);
+        let b = b.answering(replies).answer_first(first).averaging(true);
         match model {
             Some(m) => b.with_model(m.clone()),
             None => b,
@@ -114,7 +119,12 @@ where
         "greedy" => Box::new(GreedyBot::new(seed)),
         "search" => Box::new(SearchBot::new(seed, search::DEFAULT_BUDGET)),
         "best" => Box::new(learned(
-            SearchBot::new(seed, search::DEFAULT_BUDGET),
+            SearchBot::shaped(
+                seed,
+                search::DEFAULT_BUDGET,
+                search::BEST_WIDTH,
+                search::BEST_DEPTH,
+            ),
             search::DEFAULT_REPLIES,
             search::DEFAULT_ANSWER_FIRST,
         )),
@@ -134,8 +144,17 @@ where
                     .then(|| SearchBot::shaped(seed, budget, w, d))
             };
             let (replies, first) = (search::DEFAULT_REPLIES, search::DEFAULT_ANSWER_FIRST);
+            let (width, depth) = if kind == "best" {
+                (search::BEST_WIDTH, search::BEST_DEPTH)
+            } else {
+                (search::DEFAULT_WIDTH, search::DEFAULT_DEPTH)
+            };
             let (bot, replies, first) = match (kind, &shape[..]) {
-                (_, []) => (SearchBot::new(seed, budget), replies, first),
+                (_, []) => (
+                    SearchBot::shaped(seed, budget, width, depth),
+                    replies,
+                    first,
+                ),
                 (_, &[w, d]) => (shaped(w, d)?, replies, first),
                 ("best", &[w, d, r]) if r <= 64 => (shaped(w, d)?, r, first),
                 ("best", &[w, d, r, k]) if r <= 64 && k <= 64 => (shaped(w, d)?, r, k),

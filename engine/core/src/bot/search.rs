@@ -11,6 +11,10 @@
 //! keeps the one that seat's own margin prefers: a move the greedy players would not punish
 //! but a searching rival would is seen. To make that cheaper it may complete only the
 //! answering seat's best few first parts by one step ([`SearchBot::answer_first`]).
+//! Averaging ([`SearchBot::averaging`], the `best` bot) values a decision looked at further by
+//! the mean of its margin at the start of the look-ahead and after every decision played on,
+//! not by the margin at its end alone, so one lucky or unlucky last step of the greedy players
+//! weighs less.
 
 use std::sync::Arc;
 
@@ -24,6 +28,14 @@ pub const DEFAULT_BUDGET: u32 = 3000;
 
 /// Completed decisions looked at further, by default.
 pub const DEFAULT_WIDTH: usize = 6;
+
+/// Completed decisions `best` looks at further, by default: more than `search`, since its
+/// look-aheads stop at their depth long before the budget is spent.
+pub const BEST_WIDTH: usize = 8;
+
+/// Most decisions `best`'s look-aheads play past the planned one, by default: deeper than
+/// `search`, which averaging makes pay (without it 9 deep won less often).
+pub const BEST_DEPTH: usize = 9;
 
 /// Most decisions a look-ahead plays past the planned one, by default.
 pub const DEFAULT_DEPTH: usize = 6;
@@ -62,6 +74,9 @@ pub struct SearchBot<A> {
     /// When weighing answers, the first parts of the answering seat's decision completed: the
     /// best by one step (0: every one).
     answer_first: usize,
+    /// Whether a look-ahead is valued by the mean of its margins (start and after each
+    /// decision) instead of the margin at its end.
+    averaging: bool,
 }
 
 impl<A> SearchBot<A> {
@@ -85,6 +100,7 @@ impl<A> SearchBot<A> {
             plan_for: usize::MAX,
             model: None,
             answer_first: 0,
+            averaging: false,
         }
     }
 
@@ -101,6 +117,14 @@ impl<A> SearchBot<A> {
     /// (ties in listing order) instead of every one; 0 completes every one.
     pub fn answer_first(mut self, first: usize) -> SearchBot<A> {
         self.answer_first = first;
+        self
+    }
+
+    /// The same bot valuing each decision it looks further at (when it weighs no answers) by
+    /// the mean of its margin at the start of the look-ahead and after every decision the
+    /// greedy players complete, instead of the margin where the look-ahead stops.
+    pub fn averaging(mut self, on: bool) -> SearchBot<A> {
+        self.averaging = on;
         self
     }
 
@@ -243,6 +267,46 @@ impl<A: Clone + PartialEq> SearchBot<A> {
         }
     }
 
+    /// Plays `g` on as [`SearchBot::play_on`] does and returns the mean of `seat`'s margin
+    /// at the start and after every decision played on (the last one played only in part
+    /// counts too, at the position the look-ahead stops at).
+    fn mean_margin<G: Evaluate<Action = A>>(
+        &mut self,
+        g: &mut G,
+        seat: usize,
+        share: u64,
+        value: &impl Fn(&G, usize) -> f64,
+    ) -> f64 {
+        let start = g.decisions_done();
+        let mut sum = margin(g, seat, value);
+        let mut n = 1.0;
+        let mut used = 0;
+        let mut at = start;
+        let mut counted = true;
+        while !g.is_over() && used < share && g.decisions_done() < start + self.depth {
+            let legal = g.legal();
+            let Some(j) = best_index(g, &legal, false, &mut self.rng, &mut used, value) else {
+                break;
+            };
+            used += 1;
+            if g.play(&legal[j]).is_err() {
+                break;
+            }
+            counted = false;
+            if g.decisions_done() != at || g.is_over() {
+                at = g.decisions_done();
+                sum += margin(g, seat, value);
+                n += 1.0;
+                counted = true;
+            }
+        }
+        if !counted {
+            sum += margin(g, seat, value);
+            n += 1.0;
+        }
+        sum / n
+    }
+
     /// The margin of `seat` after the planned decision `g` once the next seat to decide (when
     /// another) has answered it: that seat's best [`SearchBot::replies`] decisions, each
     /// completed greedily and played on as the look-ahead plays, and the one that seat would
@@ -346,6 +410,8 @@ impl<A: Clone + PartialEq> SearchBot<A> {
         for (i, (_, g, _)) in lines.iter().enumerate() {
             let m = if self.replies > 0 {
                 self.answered(g, seat, share, &value)
+            } else if self.averaging {
+                self.mean_margin(&mut g.clone(), seat, share, &value)
             } else {
                 let mut g = g.clone();
                 let mut used = 0;
@@ -498,6 +564,28 @@ mod tests {
             let mut bot = SearchBot::new(1, 1000).answering(2).answer_first(first);
             assert_eq!(first_choice(&mut bot), want, "first {first}");
         }
+    }
+
+    #[test]
+    fn averaging_values_a_look_ahead_by_the_mean_of_its_margins() {
+        // After `Risky` seat 0 leads by 3; greedy seat 1 grabs (lead 2), then both wait
+        // (2, 2): the mean is 9 / 4, the end alone 2.
+        let mut g = TrapGame::default();
+        g.play(&Trap::Risky).expect("legal");
+        let mut bot: SearchBot<Trap> = SearchBot::new(1, 1000).averaging(true);
+        let value = |g: &TrapGame, s: usize| g.value(s);
+        assert_eq!(bot.mean_margin(&mut g.clone(), 0, 1000, &value), 2.25);
+        // Two decisions deep: 3, 2 and 2; with no budget, the start alone.
+        let mut two: SearchBot<Trap> = SearchBot::shaped(1, 1000, 6, 2).averaging(true);
+        assert_eq!(two.mean_margin(&mut g.clone(), 0, 1000, &value), 7.0 / 3.0);
+        assert_eq!(two.mean_margin(&mut g.clone(), 0, 0, &value), 3.0);
+        // For seat 1 the margins are the negatives.
+        assert_eq!(bot.mean_margin(&mut g.clone(), 1, 1000, &value), -2.25);
+        // The end of the look-ahead is where the plain search stops.
+        let mut end = g.clone();
+        bot.play_on(&mut end, 1000, &mut 0, &value);
+        assert_eq!(margin(&end, 0, &value), 2.0);
+        assert!(end.is_over());
     }
 
     #[test]
