@@ -625,7 +625,7 @@ fn play_generated(
         .map(|f| f.id.as_str())
         .collect();
     let other = others[seed as usize % others.len()];
-    let factions = if seed % 2 == 0 {
+    let factions = if seed.is_multiple_of(2) {
         [EXAMPLE, other]
     } else {
         [other, EXAMPLE]
