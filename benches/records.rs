@@ -3,7 +3,6 @@
 //! counterpart of `orrery bench`'s replay figure.
 //! Run: `cargo bench --bench records`.
 
-use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 mod shared;
@@ -11,30 +10,9 @@ mod shared;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use orrery_gp::record::{replay, Record};
 
-fn texts() -> Vec<String> {
-    fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-        for e in std::fs::read_dir(dir).expect("records").flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                collect(&p, out);
-            } else if p.extension().is_some_and(|x| x == "json") {
-                out.push(p);
-            }
-        }
-    }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    collect(&root.join("tests/data/conformance"), &mut files);
-    files.sort();
-    files
-        .iter()
-        .map(|f| std::fs::read_to_string(f).expect("read"))
-        .collect()
-}
-
 fn bench(c: &mut Criterion) {
     let content = shared::platform_content();
-    let texts = texts();
+    let texts = shared::record_texts();
     let records: Vec<Record> = texts
         .iter()
         .map(|t| Record::from_json_text(t).expect("record"))

@@ -33,17 +33,24 @@ pub fn platform_content() -> Arc<Content> {
     Arc::new(Content::load(&DirFiles::new(root.join("content/base")), &[overlay]).expect("content"))
 }
 
-/// Every recorded game under `tests/data/conformance`, in path order.
-pub fn records() -> Vec<Record> {
+/// The text of every recorded game under `tests/data/conformance`, in path order.
+pub fn record_texts() -> Vec<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
     collect(&root.join("tests/data/conformance"), &mut files);
     files.sort();
     files
         .iter()
-        .map(|f| {
-            let json: serde_json::Value =
-                serde_json::from_str(&std::fs::read_to_string(f).expect("read")).expect("json");
+        .map(|f| std::fs::read_to_string(f).expect("read"))
+        .collect()
+}
+
+/// Every recorded game under `tests/data/conformance`, in path order.
+pub fn records() -> Vec<Record> {
+    record_texts()
+        .iter()
+        .map(|text| {
+            let json: serde_json::Value = serde_json::from_str(text).expect("json");
             Record::from_json(&json).expect("record")
         })
         .collect()
