@@ -254,6 +254,18 @@ impl<A: Clone + PartialEq> SearchBot<A> {
         used: &mut u64,
         value: &impl Fn(&G, usize) -> f64,
     ) {
+        self.play_on_watched(g, share, used, value, |_| {});
+    }
+
+    /// [`SearchBot::play_on`], calling `watch` with the game after every part played.
+    fn play_on_watched<G: Evaluate<Action = A>>(
+        &mut self,
+        g: &mut G,
+        share: u64,
+        used: &mut u64,
+        value: &impl Fn(&G, usize) -> f64,
+        mut watch: impl FnMut(&G),
+    ) {
         let start = g.decisions_done();
         while !g.is_over() && *used < share && g.decisions_done() < start + self.depth {
             let legal = g.legal();
@@ -264,6 +276,7 @@ impl<A: Clone + PartialEq> SearchBot<A> {
             if g.play(&legal[j]).is_err() {
                 break;
             }
+            watch(g);
         }
     }
 
@@ -277,21 +290,11 @@ impl<A: Clone + PartialEq> SearchBot<A> {
         share: u64,
         value: &impl Fn(&G, usize) -> f64,
     ) -> f64 {
-        let start = g.decisions_done();
         let mut sum = margin(g, seat, value);
         let mut n = 1.0;
-        let mut used = 0;
-        let mut at = start;
+        let mut at = g.decisions_done();
         let mut counted = true;
-        while !g.is_over() && used < share && g.decisions_done() < start + self.depth {
-            let legal = g.legal();
-            let Some(j) = best_index(g, &legal, false, &mut self.rng, &mut used, value) else {
-                break;
-            };
-            used += 1;
-            if g.play(&legal[j]).is_err() {
-                break;
-            }
+        self.play_on_watched(g, share, &mut 0, value, |g| {
             counted = false;
             if g.decisions_done() != at || g.is_over() {
                 at = g.decisions_done();
@@ -299,7 +302,7 @@ impl<A: Clone + PartialEq> SearchBot<A> {
                 n += 1.0;
                 counted = true;
             }
-        }
+        });
         if !counted {
             sum += margin(g, seat, value);
             n += 1.0;
