@@ -64,7 +64,7 @@ pub struct Player {
     /// Faction id.
     pub faction: Word,
     /// Resources, in the order of `rules.resources`.
-    pub resources: Vec<i32>,
+    pub resources: SmallVec<[i32; 8]>,
     /// Power tokens.
     pub power: Power,
     /// Research level per track id.
@@ -158,7 +158,7 @@ impl Player {
     pub fn seated(content: &Content) -> Player {
         Player {
             faction: Word::default(),
-            resources: vec![0; content.rules.resources.len()],
+            resources: smallvec::smallvec![0; content.rules.resources.len()],
             power: Power::default(),
             research: Shared::default(),
             gaiaformers: 0,
@@ -313,6 +313,19 @@ impl Player {
         board: &'a FactionBoard,
     ) -> Vec<(&'static str, Grants<'a>)> {
         let mut out = Vec::with_capacity(24);
+        self.each_active_tagged(content, faction, board, |tag, g| out.push((tag, g)));
+        out
+    }
+
+    /// Calls `f` with everything active, in income order, each tagged with the VP source it
+    /// books to, without collecting it.
+    pub fn each_active_tagged<'a>(
+        &self,
+        content: &'a Content,
+        faction: &'a Faction,
+        board: &'a FactionBoard,
+        mut f: impl FnMut(&'static str, Grants<'a>),
+    ) {
         self.walk_active(content, faction, board, |source, g| {
             let tag = match source {
                 Source::Research(_) => "research",
@@ -321,9 +334,8 @@ impl Player {
                 Source::Tech(_) | Source::Advanced(_) => "tech tiles",
                 Source::Booster => "boosters",
             };
-            out.push((tag, g));
+            f(tag, g);
         });
-        out
     }
 
     /// Calls `f` with everything active, in income order: research levels, faction abilities

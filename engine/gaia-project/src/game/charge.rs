@@ -18,19 +18,24 @@ impl Game {
             let hex = self.state.map.spaces[idx].hex;
             for k in 1..n {
                 let other = (seat + k) % n;
-                let value = self
-                    .own_structures(other)
-                    .into_iter()
-                    .filter(|(i, s)| {
-                        !self.is_station(other, &s.building)
-                            && self.state.map.spaces[*i].hex.distance(hex) <= dist
-                    })
-                    .map(|(i, s)| self.power_value(other, i, &s.building))
-                    .max()
-                    .unwrap_or(0);
+                // The seat's modifiers are gathered once, and only when it has a building in
+                // reach; its structures are read in place.
+                let mut mods = None;
+                let mut value = 0;
+                for (i, list) in self.state.structures.iter() {
+                    for s in list.iter().filter(|s| s.seat == other) {
+                        if self.is_station(other, &s.building)
+                            || self.state.map.spaces[*i].hex.distance(hex) > dist
+                        {
+                            continue;
+                        }
+                        let mods = mods.get_or_insert_with(|| self.modifiers(other));
+                        value = value.max(self.power_value_with(other, *i, &s.building, mods));
+                    }
+                }
                 let tokens =
-                    self.has_modifier(other, |m| matches!(m, Modifier::ChargeGainsTokens(_)));
-                if value > 0 && (self.state.players[other].power.chargeable() > 0 || tokens) {
+                    || self.has_modifier(other, |m| matches!(m, Modifier::ChargeGainsTokens(_)));
+                if value > 0 && (self.state.players[other].power.chargeable() > 0 || tokens()) {
                     offers.push(Decision::Leech {
                         seat: other,
                         value,

@@ -32,29 +32,35 @@ impl Game {
             let g = plain_gain(&conv.gain)?;
             bundle::is_multiple(&gain_b, &g, k).then_some(k)
         };
-        let mut found: Option<(i32, Vec<Effect>)> = None;
+        // The content and the seats' facts are held here, so the gain found in them is
+        // applied from where it is.
+        let content = self.content.clone();
+        let seats = self.seats.clone();
+        let fixed = seats[seat].as_ref().expect("seat has a faction");
+        let mut found: Option<(i32, &[Effect])> = None;
         if phase == Phase::Actions {
-            found = self
-                .board(seat)
+            found = fixed
+                .board
                 .conversions
                 .iter()
-                .find_map(|c| matching(c).map(|k| (k, c.gain.clone())));
+                .find_map(|c| matching(c).map(|k| (k, &c.gain[..])));
         }
         if found.is_none() {
-            self.each_grant(seat, |g| {
+            let faction = &content.factions[fixed.faction];
+            self.state.players[seat].each_active(&content, faction, &fixed.board, |g| {
                 if found.is_none() {
                     found = g
                         .conversions
                         .iter()
                         .filter(|c| c.phase == phase)
-                        .find_map(|c| matching(c).map(|k| (k, c.gain.clone())));
+                        .find_map(|c| matching(c).map(|k| (k, &c.gain[..])));
                 }
             });
         }
         if let Some((k, effects)) = found {
             self.pay(seat, &cost_b)?;
             for _ in 0..k {
-                self.apply_effects(seat, &effects, "other")?;
+                self.apply_effects(seat, effects, "other")?;
             }
             return Ok(());
         }

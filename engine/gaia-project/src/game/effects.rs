@@ -4,10 +4,16 @@ use super::conversion_form::PayCode;
 use super::follow::Follow;
 use super::happened::{event_matches, Happened};
 use super::{err, Game, MoveError};
-use crate::content::{Bundle, Count, Effect, Event, Grants, Modifier, PlanetKind, ResearchChoice};
+use crate::content::{
+    Bundle, Content, Count, Effect, Event, Grants, Modifier, PlanetKind, ResearchChoice,
+};
 use crate::lookup::by_id;
 use crate::power::{Area, Code};
 use orrery_core::hex::Hex;
+use smallvec::SmallVec;
+
+/// The effects of the triggers an event reaches, each with the VP source it books to.
+type Due<'a> = SmallVec<[(&'static str, &'a [Effect]); 4]>;
 
 impl Game {
     /// Everything active for a seat, tagged with the VP source it books to.
@@ -191,7 +197,7 @@ impl Game {
         let free_gf = self.free_gaiaformers(seat);
         let content = self.content.clone();
         // Resources first, so the power parts (which may ask about a special token) come last.
-        let mut parts: Vec<(&str, i32)> = cost.iter().collect();
+        let mut parts: SmallVec<[(&str, i32); 8]> = cost.iter().collect();
         parts.sort_by_key(|(c, _)| matches!(Code::of(c), Some(Code::Charge | Code::Tokens)));
         for (code, n) in parts {
             if n < 0 {
@@ -339,9 +345,13 @@ impl Game {
         let n = self.state.players.len();
         let watchers = if self.watching { n } else { 1 };
         let mut event = None;
+        // The due effects are applied from the content and the seats' facts held here, not
+        // copied out of them.
+        let content = self.content.clone();
         for k in 0..watchers {
             let watcher = (actor + k) % n;
-            let due = self.due_triggers(watcher, actor, what);
+            let seats = self.seats.clone();
+            let due = self.due_triggers(&content, &seats, watcher, actor, what);
             if due.is_empty() {
                 continue;
             }
@@ -355,9 +365,9 @@ impl Game {
             let mut result = Ok(());
             for (src, effects) in due {
                 result = if watcher == actor {
-                    self.apply_effects(watcher, &effects, src)
+                    self.apply_effects(watcher, effects, src)
                 } else {
-                    self.apply_watcher_effects(watcher, &effects, src)
+                    self.apply_watcher_effects(watcher, effects, src)
                 };
                 if result.is_err() {
                     break;
@@ -370,35 +380,40 @@ impl Game {
     }
 
     /// The triggers of `watcher` (and of the round's scoring tile) that an event by `actor`
-    /// reaches, with the VP source each books to.
-    fn due_triggers(
+    /// reaches, with the VP source each books to; read from `content` and `seats` (the
+    /// game's), walked in place.
+    fn due_triggers<'a>(
         &self,
+        content: &'a Content,
+        seats: &'a [Option<super::SeatFixed>],
         watcher: usize,
         actor: usize,
         what: &Happened<'_>,
-    ) -> Vec<(&'static str, Vec<Effect>)> {
-        let mut due: Vec<(&'static str, Vec<Effect>)> = Vec::new();
+    ) -> Due<'a> {
+        let mut due = Due::new();
         let reaches = |t: &crate::content::Trigger| {
             t.by.reaches(watcher, actor)
                 && event_matches(&t.on, what)
                 && self.within_matches(&t.on, watcher, actor, what)
         };
-        for (src, g) in self.sources(watcher) {
+        let fixed = seats[watcher].as_ref().expect("seat has a faction");
+        let faction = &content.factions[fixed.faction];
+        self.state.players[watcher].each_active_tagged(content, faction, &fixed.board, |src, g| {
             for t in g.triggers {
                 if reaches(t) {
-                    due.push((src, t.effects.clone()));
+                    due.push((src, &t.effects[..]));
                 }
             }
-        }
+        });
         let round = self.state.round as usize;
         if let Some(tile_id) = round
             .checked_sub(1)
             .and_then(|r| self.state.setup.round_scoring.get(r))
         {
-            if let Some(tile) = by_id(&self.content.round_scoring.tiles, tile_id) {
+            if let Some(tile) = by_id(&content.round_scoring.tiles, tile_id) {
                 for t in &tile.triggers {
                     if reaches(t) {
-                        due.push(("round scoring", t.effects.clone()));
+                        due.push(("round scoring", &t.effects[..]));
                     }
                 }
             }
@@ -528,12 +543,7 @@ impl Game {
         }
     }
 
-    /// The power value of a seat's building on a space.
-    pub(crate) fn power_value(&self, seat: usize, idx: usize, building: &str) -> u32 {
-        self.power_value_with(seat, idx, building, &self.modifiers(seat))
-    }
-
-    /// [`Game::power_value`] with the modifiers in force given.
+    /// The power value of a seat's building on a space, with the modifiers in force given.
     pub(crate) fn power_value_with(
         &self,
         seat: usize,

@@ -327,8 +327,8 @@ impl Game {
             // An offer that can no longer be taken lapses.
             if let Some(Decision::Leech { seat, value, .. }) = self.state.queue.front().cloned() {
                 let tokens =
-                    self.has_modifier(seat, |m| matches!(m, Modifier::ChargeGainsTokens(_)));
-                if self.offer_amount(seat, value) == 0 && !tokens {
+                    || self.has_modifier(seat, |m| matches!(m, Modifier::ChargeGainsTokens(_)));
+                if self.offer_amount(seat, value) == 0 && !tokens() {
                     self.state.queue.pop_front();
                     continue;
                 }

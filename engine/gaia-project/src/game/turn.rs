@@ -72,6 +72,10 @@ impl Game {
     /// Takes the first owed follow-up that `pred` accepts among those a part may answer now
     /// ([`Game::answerable_follows`]).
     fn take_follow(&mut self, seat: usize, pred: impl Fn(&Follow) -> bool) -> Option<Follow> {
+        // The seat's view (a walk over its grants) is made only when some follow-up fits.
+        if !self.state.turn.follows.iter().any(&pred) {
+            return None;
+        }
         let open = self.answerable_follows(&self.view(seat));
         let i = open.start + self.state.turn.follows[open].iter().position(pred)?;
         Some(self.state.turn.follows.remove(i))
