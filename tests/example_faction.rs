@@ -167,7 +167,7 @@ fn play(
         .state
         .players
         .iter()
-        .map(|p| p.resources.clone())
+        .map(|p| p.resources.to_vec())
         .collect();
     (g.scores(), resources)
 }

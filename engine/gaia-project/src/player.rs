@@ -549,7 +549,10 @@ impl Player {
 
     /// Forgets an income source.
     pub fn unlog_source(&mut self, key: &str) {
-        self.income_log.retain(|k| k != key);
+        // Looked for first: a list shared with a copy is copied only when it changes.
+        if self.income_log.iter().any(|k| k == key) {
+            self.income_log.retain(|k| k != key);
+        }
     }
 }
 
