@@ -670,9 +670,10 @@ impl Game {
         if !hooks && budget.surely_short() {
             return;
         }
-        // Structures are kept by space index, as the spaces are walked: one pass over both.
+        // Structures are kept by space index, as the planets are walked: one pass over both.
         let mut structures = self.state.structures.iter().peekable();
-        for (idx, space) in self.state.map.spaces.iter().enumerate() {
+        for &idx in self.planet_spaces(v).iter() {
+            let space = &self.state.map.spaces[idx];
             if self.planet_kind(idx) == PlanetKind::Empty {
                 continue;
             }
@@ -721,6 +722,21 @@ impl Game {
                 }
             }
         }
+    }
+
+    /// The spaces that may hold a planet (of any kind but empty space), in space order: those
+    /// that do, remembered while the planets stay as they are; every space when listing from
+    /// scratch.
+    fn planet_spaces(&self, v: &SeatView<'_>) -> std::sync::Arc<[usize]> {
+        if v.from_scratch {
+            return (0..self.state.map.spaces.len()).collect();
+        }
+        let planets = &self.content.planets.planets;
+        self.memo.planet_spaces(&self.state.planets, |p| {
+            planets
+                .get(usize::from(p))
+                .is_some_and(|x| x.kind != PlanetKind::Empty)
+        })
     }
 
     /// Upgrades to `def` of the seat's structures `own`.
@@ -793,7 +809,8 @@ impl Game {
             return;
         }
         let rules = &v.rules;
-        for (idx, space) in self.state.map.spaces.iter().enumerate() {
+        for &idx in self.planet_spaces(v).iter() {
+            let space = &self.state.map.spaces[idx];
             if self.planet_kind(idx) != PlanetKind::Transdim
                 || self.state.structures.contains_key(&idx)
                 || self.state.gaiaformers.iter().any(|x| x.hex == space.hex)
