@@ -314,6 +314,20 @@ impl ItemTally {
     }
 }
 
+/// How many wins were a first place shared with another seat, and the wins with each shared
+/// one split among the seats sharing it ([`Study::shared_wins`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SharedWins {
+    /// Games whose first place was shared.
+    pub games: u64,
+    /// Per faction: (shared wins, wins split).
+    pub factions: BTreeMap<String, (u64, f64)>,
+    /// Per bot: (shared wins, wins split).
+    pub bots: BTreeMap<String, (u64, f64)>,
+    /// Per seat: (shared wins, wins split).
+    pub seats: Vec<(u64, f64)>,
+}
+
 /// One seat of one game, as `compare` pairs them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatOutcome {
@@ -871,42 +885,98 @@ impl Study {
         out
     }
 
+    /// The wins shared with another seat (a tied first place) and the wins with each shared
+    /// one split among the seats sharing it, per faction, per bot and per seat, from the
+    /// per-game results.
+    pub fn shared_wins(&self) -> SharedWins {
+        let mut out = SharedWins {
+            seats: vec![(0, 0.0); self.seats.len()],
+            ..SharedWins::default()
+        };
+        for g in &self.results {
+            let winners = g.seats.iter().filter(|s| s.won).count();
+            if winners == 0 {
+                continue;
+            }
+            let shared = u64::from(winners > 1);
+            out.games += shared;
+            let part = 1.0 / winners as f64;
+            for (i, s) in g.seats.iter().enumerate().filter(|(_, s)| s.won) {
+                for e in [
+                    out.factions.entry(s.faction.clone()).or_default(),
+                    out.bots.entry(s.bot.clone()).or_default(),
+                ] {
+                    e.0 += shared;
+                    e.1 += part;
+                }
+                if let Some(e) = out.seats.get_mut(i) {
+                    e.0 += shared;
+                    e.1 += part;
+                }
+            }
+        }
+        out
+    }
+
     /// The summary table: per faction, per bot and per seat.
     pub fn table(&self) -> String {
-        let mut out = String::new();
-        let mut section = |title: &str, rows: Vec<(String, &Tally)>| {
+        let shared = self.shared_wins();
+        let mut out = format!(
+            "wins: a first place shared by several seats is a win for each ({} of {} games); \
+             `tied` counts those wins, `split%` is the win rate with each shared win split \
+             among the seats sharing it\n\n",
+            shared.games, self.games
+        );
+        let mut section = |title: &str, rows: Vec<(String, &Tally, (u64, f64))>| {
             out.push_str(&format!(
-                "{title:<16} {:>6} {:>6} {:>7} {:>15} {:>7} {:>7}\n",
-                "games", "wins", "win%", "95% CI", "meanVP", "medVP"
+                "{title:<16} {:>6} {:>6} {:>7} {:>15} {:>5} {:>7} {:>7} {:>7}\n",
+                "games", "wins", "win%", "95% CI", "tied", "split%", "meanVP", "medVP"
             ));
-            for (id, t) in rows {
+            for (id, t, (tied, split)) in rows {
                 let (p, lo, hi) = t.win_rate();
+                let split = if t.games == 0 {
+                    0.0
+                } else {
+                    split / t.games as f64
+                };
                 out.push_str(&format!(
-                    "{id:<16} {:>6} {:>6} {:>6.1}% {:>15} {:>7.1} {:>7.1}\n",
+                    "{id:<16} {:>6} {:>6} {:>6.1}% {:>15} {:>5} {:>6.1}% {:>7.1} {:>7.1}\n",
                     t.games,
                     t.wins,
                     100.0 * p,
                     format!("{:.1}–{:.1}%", 100.0 * lo, 100.0 * hi),
+                    tied,
+                    100.0 * split,
                     t.mean_vp(),
                     t.median_vp()
                 ));
             }
             out.push('\n');
         };
+        let of = |m: &BTreeMap<String, (u64, f64)>, k: &str| m.get(k).copied().unwrap_or_default();
         section(
             "faction",
-            self.factions.iter().map(|(k, t)| (k.clone(), t)).collect(),
+            self.factions
+                .iter()
+                .map(|(k, t)| (k.clone(), t, of(&shared.factions, k)))
+                .collect(),
         );
         section(
             "bot",
-            self.bots.iter().map(|(k, t)| (k.clone(), t)).collect(),
+            self.bots
+                .iter()
+                .map(|(k, t)| (k.clone(), t, of(&shared.bots, k)))
+                .collect(),
         );
         section(
             "seat",
             self.seats
                 .iter()
                 .enumerate()
-                .map(|(i, t)| (format!("seat {}", i + 1), t))
+                .map(|(i, t)| {
+                    let s = shared.seats.get(i).copied().unwrap_or_default();
+                    (format!("seat {}", i + 1), t, s)
+                })
                 .collect(),
         );
         out.push_str(&self.items_table(8));
@@ -1060,6 +1130,38 @@ mod tests {
             }
         }
         s
+    }
+
+    #[test]
+    fn a_shared_first_place_is_a_win_for_each_and_split_in_the_summary() {
+        let mut s = study(0, 1, 1);
+        let play = |bot: &str, vp: i32, won: bool| SeatPlay {
+            outcome: SeatOutcome {
+                faction: format!("f{bot}"),
+                bot: bot.into(),
+                vp,
+                won,
+            },
+            sources: BTreeMap::new(),
+            items: Vec::new(),
+        };
+        // `a` wins one game outright, `b` one, and they share the first place of a third.
+        s.add_game(0, &[play("a", 120, true), play("b", 90, false)]);
+        s.add_game(1, &[play("a", 80, false), play("b", 100, true)]);
+        s.add_game(2, &[play("a", 95, true), play("b", 95, true)]);
+        let wins: u64 = s.bots.values().map(|t| t.wins).sum();
+        assert_eq!(wins, 4, "a shared first place is a win for each");
+        let shared = s.shared_wins();
+        assert_eq!(shared.games, 1);
+        assert_eq!(shared.bots["a"], (1, 1.5));
+        assert_eq!(shared.bots["b"], (1, 1.5));
+        assert_eq!(shared.seats, vec![(1, 1.5), (1, 1.5)]);
+        let split: f64 = shared.bots.values().map(|(_, w)| w).sum();
+        assert_eq!(split, 3.0, "split wins sum to the games");
+        let table = s.table();
+        assert!(table.contains("(1 of 3 games)"), "{table}");
+        let row = table.lines().find(|l| l.starts_with("a ")).expect("bot a");
+        assert!(row.contains(" 2 ") && row.contains("50.0%"), "{row}");
     }
 
     #[test]

@@ -66,4 +66,10 @@ pub trait Evaluate: Playable {
     fn features(&self, _seat: usize) -> Vec<f64> {
         Vec::new()
     }
+
+    /// [`Evaluate::value`] and [`Evaluate::features`] of one position together; a game whose
+    /// features share work with its value (or contain it) computes that work once here.
+    fn value_and_features(&self, seat: usize) -> (f64, Vec<f64>) {
+        (self.value(seat), self.features(seat))
+    }
 }

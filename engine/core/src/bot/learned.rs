@@ -196,12 +196,11 @@ impl Model {
         if game.is_over() {
             return game.score().get(seat).map_or(0.0, |v| f64::from(*v));
         }
-        let base = if self.heuristic == 0.0 {
-            0.0
-        } else {
-            self.heuristic * game.value(seat)
-        };
-        base + self.eval(&game.features(seat))
+        if self.heuristic == 0.0 {
+            return self.eval(&game.features(seat));
+        }
+        let (value, features) = game.value_and_features(seat);
+        self.heuristic * value + self.eval(&features)
     }
 }
 

@@ -65,6 +65,30 @@ fn effects_worth(content: &Content, effects: &[Effect]) -> f64 {
 
 impl Evaluate for Game {
     fn value(&self, seat: usize) -> f64 {
+        self.heuristic(seat, None)
+    }
+
+    fn feature_names(&self) -> Vec<String> {
+        feature_names(&self.content)
+    }
+
+    fn features(&self, seat: usize) -> Vec<f64> {
+        self.feature_values(seat)
+    }
+
+    /// The features hold the value (`heuristic value`), so it is computed once.
+    fn value_and_features(&self, seat: usize) -> (f64, Vec<f64>) {
+        let f = self.feature_values(seat);
+        (f[HEURISTIC_AT], f)
+    }
+}
+
+/// Where the heuristic value is among the features (see [`feature_names`]).
+const HEURISTIC_AT: usize = 3;
+
+impl Game {
+    /// [`Evaluate::value`], with the seat's income when the caller has it already.
+    fn heuristic(&self, seat: usize, income: Option<&[Effect]>) -> f64 {
         let c = &self.content;
         let p = &self.state.players[seat];
         let vp = f64::from(p.resource(c, VP));
@@ -87,8 +111,11 @@ impl Evaluate for Game {
         // Income still to come: one income phase at the start of each round not yet begun.
         let incomes_left = f64::from(rules.rounds.saturating_sub(self.state.round));
         if incomes_left > 0.0 {
-            let income = p.income(c, self.faction(seat), self.board(seat));
-            v += incomes_left * effects_worth(c, &income);
+            v += incomes_left
+                * match income {
+                    Some(income) => effects_worth(c, income),
+                    None => effects_worth(c, &p.income(c, self.faction(seat), self.board(seat))),
+                };
         }
         // Buildings: a presence on the map (final scoring, federations, leech) and what they
         // cost to put there.
@@ -106,18 +133,25 @@ impl Evaluate for Game {
         v += 2.0 * p.techs.len() as f64 + 3.0 * p.advanced.len() as f64;
         v
     }
-
-    fn feature_names(&self) -> Vec<String> {
-        feature_names(&self.content)
-    }
-
-    fn features(&self, seat: usize) -> Vec<f64> {
-        self.feature_values(seat)
-    }
 }
 
 /// The power-cycle codes whose income is a feature of its own.
 const INCOME_CODES: [Code; 2] = [Code::Charge, Code::Tokens];
+
+/// How many features [`feature_names`] names, without making the names.
+fn feature_count(c: &Content) -> usize {
+    let resources = c.rules.resources.iter().filter(|r| r.id != VP).count();
+    4 + 3 * resources
+        + 6
+        + INCOME_CODES.len()
+        + 2 * c.board.buildings.len()
+        + c.research.tracks.len()
+        + 6
+        + c.final_scoring.tiles.len()
+        + 4
+        + 17
+        + c.round_scoring.tiles.len()
+}
 
 /// The names of [`Game::feature_values`], in order, from content alone.
 fn feature_names(c: &Content) -> Vec<String> {
@@ -203,16 +237,24 @@ impl Game {
         let rules = &c.rules;
         let p = &self.state.players[seat];
         let rounds_left = f64::from(rules.rounds.saturating_sub(self.state.round));
-        let mut v = vec![
-            f64::from(p.resource(c, VP)),
-            rounds_left,
-            self.state.players.len() as f64,
-            self.value(seat),
-        ];
         if p.faction.is_empty() || self.state.stage == Stage::Finished {
+            let mut v = vec![
+                f64::from(p.resource(c, VP)),
+                rounds_left,
+                self.state.players.len() as f64,
+                self.value(seat),
+            ];
             v.resize(feature_names(c).len(), 0.0);
             return v;
         }
+        let income = p.income(c, self.faction(seat), self.board(seat));
+        let mut v = Vec::with_capacity(feature_count(c));
+        v.extend([
+            f64::from(p.resource(c, VP)),
+            rounds_left,
+            self.state.players.len() as f64,
+            self.heuristic(seat, Some(&income)),
+        ]);
         let resources = || {
             rules
                 .resources
@@ -230,7 +272,6 @@ impl Game {
         }
         v.push(f64::from(pw.tokens(Area::III)) * rounds_left);
         v.push(f64::from(p.gaiaformers + p.gaiaformers_in_gaia));
-        let income = p.income(c, self.faction(seat), self.board(seat));
         let per_round = |code: &str| -> f64 {
             income
                 .iter()
@@ -508,6 +549,19 @@ mod tests {
         g.state.players[0].resources[gold] = 6;
         // Built again from its state, so that the seat's faction board is looked up.
         Game::from_state(g.content.clone(), g.state.clone())
+    }
+
+    #[test]
+    fn value_and_features_together_are_each_alone() {
+        let g = seat_with_gold_worth(Some(70));
+        assert_eq!(feature_count(&g.content), feature_names(&g.content).len());
+        assert_eq!(feature_names(&g.content)[HEURISTIC_AT], "heuristic value");
+        for seat in 0..2 {
+            let (value, features) = g.value_and_features(seat);
+            assert_eq!(value, g.value(seat));
+            assert_eq!(features, g.features(seat));
+            assert_eq!(features.len(), feature_count(&g.content));
+        }
     }
 
     #[test]
