@@ -25,6 +25,10 @@ pub trait GameModule: Evaluate<Action: Send> + Send + Sized + 'static {
     /// The folder holding the game's base files in a content folder and in the built-in copy
     /// (a content folder without it holds them itself).
     const CONTENT_DIR: &'static str;
+    /// The folder of the game's named variants (`--variant NAME`) in a content folder and in
+    /// the built-in copy; a content folder that holds the base files itself keeps them in its
+    /// own `variants/`.
+    const VARIANTS_DIR: &'static str = "variants";
     /// Loaded and checked content.
     type Content: Send + Sync + 'static;
     /// How one game of a study is set up when it is not drawn from its seed (a recorded

@@ -35,6 +35,7 @@ impl Scribe<Game> for LineWriter {
 impl GameModule for Game {
     const ID: &'static str = "terraforming-mars";
     const CONTENT_DIR: &'static str = "terraforming-mars";
+    const VARIANTS_DIR: &'static str = "terraforming-mars/variants";
     type Content = Content;
     type Setup = ();
     type Scribe = LineWriter;
