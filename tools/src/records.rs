@@ -366,7 +366,7 @@ fn log_content<G: GameModule>(
 pub fn save_game_as<G: GameModule>(stack: &Stack, game: &G, path: &Path) -> Result<(), String> {
     let state = game
         .save_state()
-        .ok_or_else(|| format!("{} does not offer saved games", G::ID))?;
+        .map_err(|e| format!("the state cannot be saved: {e}"))?;
     let saved = serde_json::json!({
         "game": G::ID,
         "content": stack.saved(&crate::stack::folder_of(path)),

@@ -123,9 +123,10 @@ pub trait GameModule: Evaluate<Action: Send> + Send + Sized + 'static {
     fn log(&self, lines: &[String], stack: &Value) -> Value;
 
     /// The game's state as a saved game holds it (`replay --save-state`, `play --save-state`);
-    /// `None` when the game does not offer saved games.
-    fn save_state(&self) -> Option<Value> {
-        None
+    /// an error saying why when it cannot be saved (by default: the game does not offer saved
+    /// games).
+    fn save_state(&self) -> Result<Value, String> {
+        Err(format!("{} does not offer saved games", Self::ID))
     }
 
     /// A game from a saved state on `content`; a state that does not fit the content (or is

@@ -145,8 +145,8 @@ impl GameModule for Game {
         })
     }
 
-    fn save_state(&self) -> Option<Value> {
-        saved::to_value(self).ok()
+    fn save_state(&self) -> Result<Value, String> {
+        saved::to_value(self)
     }
 
     fn restore(content: Arc<Content>, state: Value) -> Result<Game, String> {
