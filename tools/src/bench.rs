@@ -356,7 +356,7 @@ fn hooked_content(
         return None;
     };
     let example = dir.join("examples").join("cartographers");
-    let overlay = stack.source.overlay(example.to_str()?).ok()?;
+    let overlay = stack.overlay(example.to_str()?).ok()?;
     let mut all = overlays.to_vec();
     all.push(overlay);
     <Game as GameModule>::load(files, &all).ok().map(Arc::new)

@@ -34,6 +34,15 @@ impl GameName {
         }
     }
 
+    /// Where the game's base files and named variants are in a content source.
+    pub fn folders(self) -> crate::source::GameFolders {
+        use crate::source::GameFolders;
+        match self {
+            GameName::GaiaProject => GameFolders::of::<orrery_gp::game::Game>(),
+            GameName::TerraformingMars => GameFolders::of::<orrery_tm::game::Game>(),
+        }
+    }
+
     /// The game of a name, if it is one of [`GameName::ALL`].
     pub fn parse(name: &str) -> Option<GameName> {
         GameName::ALL.into_iter().find(|g| g.id() == name)
@@ -108,8 +117,15 @@ pub fn named_by(dir: &Path) -> Result<GameName, String> {
 }
 
 /// The game a log or saved game names with its top-level `game` key, if it is a JSON file
-/// that names a known game; anything else is left for the command to read and report.
+/// that names a known game, or Terraforming Mars for a gzipped record it reads
+/// (`*.json.gz`); anything else is left for the command to read and report.
 pub fn named_by_file(path: &Path) -> Option<GameName> {
+    // Gzipped JSON is how Terraforming Mars' recorded games come (they name no game).
+    if path.to_string_lossy().ends_with(".json.gz") {
+        return orrery_tm::record::Record::load(path)
+            .is_ok()
+            .then_some(GameName::TerraformingMars);
+    }
     #[derive(serde::Deserialize)]
     struct Named {
         game: Option<String>,

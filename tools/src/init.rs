@@ -128,11 +128,7 @@ fn relink(text: &str, up: &str) -> String {
 
 /// The files of the overlay folder `from` as they go into `dir`: `overlay.yaml`, its modeline
 /// pointing at `dir/schemas/overlay.json`, and the scripts it names, all of which must be there.
-fn overlay_copy(
-    source: &ContentSource,
-    from: &Path,
-    dir: &Path,
-) -> Result<Vec<(PathBuf, String)>, String> {
+fn overlay_copy(stack: &Stack, from: &Path, dir: &Path) -> Result<Vec<(PathBuf, String)>, String> {
     let shown = from.display();
     if !from.is_dir() {
         return Err(format!(
@@ -140,7 +136,7 @@ fn overlay_copy(
              such as content/examples/cartographers)"
         ));
     }
-    let found = source
+    let found = stack
         .overlay(&from.to_string_lossy())
         .map_err(|e| format!("--from {shown}: {e}"))?;
     for name in scripts_beside(&found.text) {
@@ -197,7 +193,7 @@ pub fn init<G: GameModule>(
         .collect();
     files.push((dir.join("schemas").join(MARKER), MARKER_TEXT.to_string()));
     match from {
-        Some(from) => match overlay_copy(&stack.source, from, dir) {
+        Some(from) => match overlay_copy(&stack, from, dir) {
             Ok(copy) => files.extend(copy),
             Err(e) => {
                 errln!("error: {e}; nothing was written");
@@ -314,10 +310,10 @@ pub fn refresh<G: GameModule>(stack: &Stack, content: &G::Content) -> Result<(),
         .collect();
     if let ContentSource::Dir(dir) = &stack.source {
         // As `files_in` reads it: the game's folder inside, else the folder itself.
-        let base = Some(dir.join(stack.game_dir))
+        let base = Some(dir.join(stack.folders.base))
             .filter(|b| b.is_dir())
             .unwrap_or_else(|| dir.clone());
-        let files = stack.source.files_in(stack.game_dir);
+        let files = stack.source.files_in(stack.folders.base);
         for rel in files.list() {
             if let Ok(text) = files.read(&rel) {
                 checked.push((base.join(&rel), text));

@@ -69,7 +69,8 @@ pub struct ContentArgs {
     /// ./content when it exists, else the copy built into this binary.
     #[arg(long, value_name = "DIR")]
     content: Option<PathBuf>,
-    /// A variant overlay (file, folder with overlay.yaml, or a name under content/variants/),
+    /// A variant overlay (file, folder with overlay.yaml, or a name under the game's variants
+    /// folder: content/variants/ for Gaia Project, content/terraforming-mars/variants/),
     /// repeatable, stacked in order on top of any variant the game already uses (the
     /// recording platform's, or a saved game's).
     #[arg(long = "variant", value_name = "FILE")]
@@ -96,7 +97,7 @@ impl ContentArgs {
     /// The stack: `defaults` (the platform's variant, unless left out), then each `--variant`.
     fn stack(&self, defaults: &[&str]) -> Result<Stack, String> {
         let src = source::ContentSource::resolve(self.content.as_deref())?;
-        self.finish(Stack::new(src, &[])?, defaults)
+        self.finish(Stack::new(src, self.game()?.folders()), defaults)
     }
 
     /// Adds `defaults` and the `--variant`s to a stack, leaving out the platform's variant when
@@ -125,7 +126,7 @@ impl ContentArgs {
             .collect();
         names.extend(variants.iter().cloned());
         for n in names {
-            let overlay = stack.source.overlay(&n)?;
+            let overlay = stack.overlay(&n)?;
             stack.variants.push(stack::Variant { name: n, overlay });
         }
         Ok(stack)
@@ -473,7 +474,7 @@ fn run_other_game(game: games::GameName, command: &Command) -> ExitCode {
     }
     match (game, command) {
         (games::GameName::TerraformingMars, Command::Conformance { content, paths, .. }) => {
-            tm::conformance(content.content.as_deref(), paths)
+            tm::conformance(content, paths)
         }
         (
             games::GameName::TerraformingMars,
@@ -579,18 +580,48 @@ fn game_file(command: &Command) -> Option<&std::path::Path> {
     }
 }
 
+/// The content arguments of a command, to be changed (none for `merge`, `chart`, `compare`).
+fn content_mut(command: &mut Command) -> Option<&mut ContentArgs> {
+    match command {
+        Command::Validate { content }
+        | Command::Conformance { content, .. }
+        | Command::Replay { content, .. }
+        | Command::Moves { content, .. }
+        | Command::Trace { content, .. }
+        | Command::Explain { content, .. }
+        | Command::Diff { content, .. }
+        | Command::Bench { content, .. }
+        | Command::Render { content, .. }
+        | Command::View { content, .. }
+        | Command::Schema { content, .. }
+        | Command::Init { content, .. } => Some(content),
+        Command::Simulate(a) => Some(&mut a.content),
+        Command::Train(a) => Some(&mut a.content),
+        Command::Play(a) => Some(&mut a.content),
+        Command::Merge { .. } | Command::Chart { .. } | Command::Compare { .. } => None,
+    }
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let mut cli = Cli::parse();
     // No output may overwrite an input or another output (exit 2, before anything runs).
     if let Some(clash) = paths(&cli.command).clash() {
         return usage(clash);
     }
-    if let (_, Some(content)) = name_and_content(&cli.command) {
-        // `--game`, else the game a log or saved game names, else the content's.
-        let named = game_file(&cli.command)
-            .filter(|_| content.game.is_none())
-            .and_then(games::named_by_file);
-        match named.map_or_else(|| content.game(), Ok) {
+    // `--game`, else the game a log or saved game names, else the content's. A game named by
+    // the file is taken as if given with `--game`, so that its named variants are found in
+    // its own folder.
+    let unnamed = name_and_content(&cli.command)
+        .1
+        .is_some_and(|c| c.game.is_none());
+    let named = game_file(&cli.command)
+        .filter(|_| unnamed)
+        .and_then(games::named_by_file);
+    if let Some(content) = content_mut(&mut cli.command) {
+        if content.game.is_none() {
+            content.game = named.map(|g| g.id().to_string());
+        }
+        match content.game() {
             Ok(games::GameName::GaiaProject) => {}
             Ok(other) => return run_other_game(other, &cli.command),
             Err(e) => return usage(e),

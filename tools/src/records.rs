@@ -14,6 +14,7 @@ use orrery_gp::record::{replay as replay_record, Record};
 use rayon::prelude::*;
 use serde_json::Value;
 
+use crate::source::GameFolders;
 use crate::stack::{Stack, Variant};
 use crate::ContentArgs;
 
@@ -76,7 +77,7 @@ impl RecordContent {
 
     /// Content for records on top of the command's `stack`.
     pub(crate) fn from_stack(stack: Stack) -> RecordContent {
-        let available = stack.source.variant_names();
+        let available = stack.variant_names();
         RecordContent {
             stack,
             available,
@@ -91,7 +92,7 @@ impl RecordContent {
         let stored = record.stored_boards_overlay()?;
         let mut stack = self.stack.clone();
         for name in boards {
-            let overlay = stack.source.overlay(&name)?;
+            let overlay = stack.overlay(&name)?;
             stack.variants.push(Variant { name, overlay });
         }
         if let Some(text) = stored {
@@ -280,7 +281,7 @@ fn read_json(path: &Path, limit: u64, what: &str) -> Result<Value, ExitCode> {
 
 /// The stack a file names (`content`, as [`Stack::saved`] writes it; the command's own
 /// stack when it names none, with the variants `defaults` gives under the `--variant`s).
-fn named_stack(
+fn named_stack<G: GameModule>(
     args: &ContentArgs,
     file: &Path,
     value: &Value,
@@ -291,14 +292,15 @@ fn named_stack(
         Some(saved) => {
             let mut given = args.variants.clone();
             let dir = crate::stack::folder_of(file);
-            Stack::from_saved(saved, args.content.as_deref(), &dir, &mut given)
+            let folders = GameFolders::of::<G>();
+            Stack::from_saved(saved, args.content.as_deref(), &dir, &mut given, folders)
                 .and_then(|s| args.finish_with(s, &[], &given))
                 .map_err(usage)
         }
         None => {
             let source =
                 crate::source::ContentSource::resolve(args.content.as_deref()).map_err(usage)?;
-            let bare = Stack::new(source, &[]).map_err(usage)?;
+            let bare = Stack::new(source, GameFolders::of::<G>());
             let names = defaults(&bare)?;
             let names: Vec<&str> = names.iter().map(String::as_str).collect();
             args.finish(bare, &names).map_err(usage)
@@ -334,13 +336,13 @@ fn log_content<G: GameModule>(
         errln!("error: {}: {}", log.display(), crate::out::clean(&e));
         ExitCode::from(1)
     };
-    let asked = |stack: &Stack| G::log_variants(value, &stack.source.variant_names());
-    let mut stack = named_stack(args, log, value, |bare| {
+    let asked = |stack: &Stack| G::log_variants(value, &stack.variant_names());
+    let mut stack = named_stack::<G>(args, log, value, |bare| {
         asked(bare).map(|v| v.before).map_err(refused)
     })?;
     let wants = asked(&stack).map_err(refused)?;
     for name in wants.after {
-        let overlay = stack.source.overlay(&name).map_err(refused)?;
+        let overlay = stack.overlay(&name).map_err(refused)?;
         stack.variants.push(Variant { name, overlay });
     }
     let held: Vec<String> = wants.held.iter().map(|(n, _)| n.clone()).collect();
@@ -364,7 +366,7 @@ fn log_content<G: GameModule>(
 pub fn save_game_as<G: GameModule>(stack: &Stack, game: &G, path: &Path) -> Result<(), String> {
     let state = game
         .save_state()
-        .ok_or_else(|| format!("{} does not offer saved games", G::ID))?;
+        .map_err(|e| format!("the state cannot be saved: {e}"))?;
     let saved = serde_json::json!({
         "game": G::ID,
         "content": stack.saved(&crate::stack::folder_of(path)),
@@ -404,7 +406,7 @@ pub fn load_saved_as<G: GameModule>(
         }
     }
     // Saved before stacks were: only the variants' names.
-    let stack = named_stack(args, state_file, &value, |_| {
+    let stack = named_stack::<G>(args, state_file, &value, |_| {
         Ok(value
             .get("variants")
             .and_then(|v| serde_json::from_value(v.clone()).ok())

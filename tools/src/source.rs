@@ -4,12 +4,33 @@
 use std::path::{Path, PathBuf};
 
 use orrery_core::files::{read_bounded, MAX_CONTENT_FILE_BYTES};
+use orrery_core::game_module::GameModule;
 use orrery_core::script::MAX_SCRIPT_BYTES;
 use orrery_gp::content::overlay::scripts_beside;
 use orrery_gp::content::{ContentFiles, DirFiles, MemFiles, OverlaySource};
 
 mod embedded {
     include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
+}
+
+/// Where a game's files are in a content source: its base files and its named variants
+/// ([`GameModule::CONTENT_DIR`], [`GameModule::VARIANTS_DIR`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameFolders {
+    /// The folder of the base files.
+    pub base: &'static str,
+    /// The folder of the named variants.
+    pub variants: &'static str,
+}
+
+impl GameFolders {
+    /// The folders of the game `G`.
+    pub fn of<G: GameModule>() -> GameFolders {
+        GameFolders {
+            base: G::CONTENT_DIR,
+            variants: G::VARIANTS_DIR,
+        }
+    }
 }
 
 /// Where the content set comes from.
@@ -62,10 +83,28 @@ impl ContentSource {
         }
     }
 
-    /// The names of the variants under `variants/` (files without `.yaml`, and folders).
-    pub fn variant_names(&self) -> Vec<String> {
+    /// The folder on disk holding the named variants of a game with `folders`: its variants
+    /// folder, or `variants/` of a content folder that holds the base files itself.
+    fn variants_on_disk(dir: &Path, folders: GameFolders) -> PathBuf {
+        if dir.join(folders.base).is_dir() {
+            dir.join(folders.variants)
+        } else {
+            dir.join("variants")
+        }
+    }
+
+    /// Where named variants are looked for, as a user would write it (for messages).
+    pub fn variants_shown(&self, folders: GameFolders) -> String {
+        match self {
+            ContentSource::Dir(d) => Self::variants_on_disk(d, folders).display().to_string(),
+            ContentSource::Embedded => format!("<built-in>/{}", folders.variants),
+        }
+    }
+
+    /// The names of a game's variants (files without `.yaml`, and folders).
+    pub fn variant_names(&self, folders: GameFolders) -> Vec<String> {
         let mut names: Vec<String> = match self {
-            ContentSource::Dir(d) => std::fs::read_dir(d.join("variants"))
+            ContentSource::Dir(d) => std::fs::read_dir(Self::variants_on_disk(d, folders))
                 .map(|r| {
                     r.flatten()
                         .filter_map(|e| {
@@ -79,22 +118,26 @@ impl ContentSource {
                         .collect()
                 })
                 .unwrap_or_default(),
-            ContentSource::Embedded => embedded::FILES
-                .iter()
-                .filter_map(|(rel, _)| rel.strip_prefix("variants/"))
-                .filter_map(|r| match r.split_once('/') {
-                    Some((dir, _)) => Some(dir.to_string()),
-                    None => r.strip_suffix(".yaml").map(str::to_string),
-                })
-                .collect(),
+            ContentSource::Embedded => {
+                let prefix = format!("{}/", folders.variants);
+                embedded::FILES
+                    .iter()
+                    .filter_map(|(rel, _)| rel.strip_prefix(prefix.as_str()))
+                    .filter_map(|r| match r.split_once('/') {
+                        Some((dir, _)) => Some(dir.to_string()),
+                        None => r.strip_suffix(".yaml").map(str::to_string),
+                    })
+                    .collect()
+            }
         };
         names.sort();
         names.dedup();
         names
     }
 
-    /// Reads one variant: a file, a folder with `overlay.yaml`, or a name under `variants/`.
-    pub fn overlay(&self, name: &str) -> Result<OverlaySource, String> {
+    /// Reads one variant: a file, a folder with `overlay.yaml`, or a name among the variants
+    /// of the game with `folders`.
+    pub fn overlay(&self, name: &str, folders: GameFolders) -> Result<OverlaySource, String> {
         let path = Path::new(name);
         // Anything there but a folder is read as an overlay file (a FIFO or device is
         // refused by name).
@@ -106,7 +149,7 @@ impl ContentSource {
         }
         match self {
             ContentSource::Dir(d) => {
-                let v = d.join("variants");
+                let v = Self::variants_on_disk(d, folders);
                 for cand in [v.join(name), v.join(format!("{name}.yaml"))] {
                     if cand.is_file() {
                         return read_overlay_file(&cand, cand.parent());
@@ -117,7 +160,8 @@ impl ContentSource {
                 }
             }
             ContentSource::Embedded => {
-                let files = embedded_under(&format!("variants/{name}/"), "<built-in>/variants");
+                let shown = format!("<built-in>/{}", folders.variants);
+                let files = embedded_under(&format!("{}/{name}/", folders.variants), &shown);
                 if let Ok(text) = files.read("overlay.yaml") {
                     let scripts = named_scripts(&text, |name| files.read(name).ok().map(Ok))?;
                     return Ok(OverlaySource {
@@ -127,7 +171,7 @@ impl ContentSource {
                         problem: None,
                     });
                 }
-                let flat = embedded_under("variants/", "<built-in>/variants");
+                let flat = embedded_under(&format!("{}/", folders.variants), &shown);
                 if let Ok(text) = flat.read(&format!("{name}.yaml")) {
                     return Ok(OverlaySource {
                         file: flat.display_name(&format!("{name}.yaml")),
@@ -138,7 +182,10 @@ impl ContentSource {
                 }
             }
         }
-        Err(format!("variant \"{name}\" not found (a file, a folder with overlay.yaml, or a name under content/variants/)"))
+        Err(format!(
+            "variant \"{name}\" not found (a file, a folder with overlay.yaml, or a name under {}/)",
+            self.variants_shown(folders)
+        ))
     }
 }
 

@@ -8,7 +8,7 @@ use orrery_core::game_module::GameModule;
 use orrery_gp::content::{Content, OverlaySource};
 use serde_json::{json, Value};
 
-use crate::source::ContentSource;
+use crate::source::{ContentSource, GameFolders};
 use orrery_gp::game::Game;
 
 /// One variant of a stack: the name it was asked for by and the overlay read.
@@ -25,8 +25,8 @@ pub struct Variant {
 pub struct Stack {
     /// Where the base game comes from.
     pub source: ContentSource,
-    /// The folder of the game's base files inside the source ([`GameModule::CONTENT_DIR`]).
-    pub game_dir: &'static str,
+    /// Where the game's base files and named variants are inside the source.
+    pub folders: GameFolders,
     /// The variants, bottom first.
     pub variants: Vec<Variant>,
 }
@@ -37,33 +37,35 @@ pub fn absolute(path: &Path) -> PathBuf {
 }
 
 impl Stack {
-    /// Reads the named variants from `source`.
-    pub fn new(source: ContentSource, names: &[String]) -> Result<Stack, String> {
-        let variants = names
-            .iter()
-            .map(|n| {
-                source.overlay(n).map(|overlay| Variant {
-                    name: n.clone(),
-                    overlay,
-                })
-            })
-            .collect::<Result<_, _>>()?;
-        Ok(Stack {
+    /// A stack of `source` alone, for the game whose files are in `folders`.
+    pub fn new(source: ContentSource, folders: GameFolders) -> Stack {
+        Stack {
             source,
-            game_dir: Game::CONTENT_DIR,
-            variants,
-        })
+            folders,
+            variants: Vec::new(),
+        }
     }
 
     /// The same stack for the game `G`: its base files are those of `G`'s folder.
     pub fn for_game<G: GameModule>(mut self) -> Stack {
-        self.game_dir = G::CONTENT_DIR;
+        self.folders = GameFolders::of::<G>();
         self
     }
 
     /// The game's base files.
     pub fn base_files(&self) -> Box<dyn orrery_core::files::ContentFiles> {
-        self.source.files_in(self.game_dir)
+        self.source.files_in(self.folders.base)
+    }
+
+    /// Reads one variant of the stack's game: a file, a folder with `overlay.yaml`, or a
+    /// name among the game's variants in the source.
+    pub fn overlay(&self, name: &str) -> Result<OverlaySource, String> {
+        self.source.overlay(name, self.folders)
+    }
+
+    /// The names of the game's variants in the source.
+    pub fn variant_names(&self) -> Vec<String> {
+        self.source.variant_names(self.folders)
     }
 
     /// The overlays to stack, in order.
@@ -112,7 +114,7 @@ impl Stack {
             ContentSource::Dir(d) => format!("folder {}", absolute(d).display()),
             ContentSource::Embedded => format!(
                 "the built-in copy (no --content DIR, $ORRERY_CONTENT or ./content/{})",
-                self.game_dir
+                self.folders.base
             ),
         };
         let variants = if self.variants.is_empty() {
@@ -179,6 +181,7 @@ impl Stack {
         content: Option<&Path>,
         dir: &Path,
         given: &mut Vec<String>,
+        folders: GameFolders,
     ) -> Result<Stack, String> {
         let dir = absolute(dir);
         let near = |rel: Option<&str>| rel.map(|r| dir.join(r));
@@ -229,24 +232,25 @@ impl Stack {
                 .find(|p| p.exists());
             let overlay = if let Some(path) = on_disk {
                 let shown = path.display().to_string();
-                source.overlay(&shown).map_err(|e| {
+                source.overlay(&shown, folders).map_err(|e| {
                     format!("the game was saved with the variant \"{name}\" read from {shown}: {e}")
                 })?
             } else if let Some(i) = given.iter().position(|g| short_name(g) == short_name(name)) {
                 let replacement = given.remove(i);
-                let overlay = source.overlay(&replacement)?;
+                let overlay = source.overlay(&replacement, folders)?;
                 variants.push(Variant {
                     name: replacement,
                     overlay,
                 });
                 continue;
             } else {
-                source.overlay(name).map_err(|_| {
+                source.overlay(name, folders).map_err(|_| {
                     format!(
                         "the game was saved with the variant \"{name}\" read from {file}, which \
                          cannot be found now; restore it, pass --variant FILE (a file or folder \
-                         named {}) to replace it, or --content DIR holding variants/{}",
+                         named {}) to replace it, or --content DIR holding {}/{}",
                         short_name(name),
+                        folders.variants,
                         short_name(name)
                     )
                 })?
@@ -258,7 +262,7 @@ impl Stack {
         }
         Ok(Stack {
             source,
-            game_dir: Game::CONTENT_DIR,
+            folders,
             variants,
         })
     }

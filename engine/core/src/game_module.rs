@@ -25,6 +25,10 @@ pub trait GameModule: Evaluate<Action: Send> + Send + Sized + 'static {
     /// The folder holding the game's base files in a content folder and in the built-in copy
     /// (a content folder without it holds them itself).
     const CONTENT_DIR: &'static str;
+    /// The folder of the game's named variants (`--variant NAME`) in a content folder and in
+    /// the built-in copy; a content folder that holds the base files itself keeps them in its
+    /// own `variants/`.
+    const VARIANTS_DIR: &'static str = "variants";
     /// Loaded and checked content.
     type Content: Send + Sync + 'static;
     /// How one game of a study is set up when it is not drawn from its seed (a recorded
@@ -119,9 +123,10 @@ pub trait GameModule: Evaluate<Action: Send> + Send + Sized + 'static {
     fn log(&self, lines: &[String], stack: &Value) -> Value;
 
     /// The game's state as a saved game holds it (`replay --save-state`, `play --save-state`);
-    /// `None` when the game does not offer saved games.
-    fn save_state(&self) -> Option<Value> {
-        None
+    /// an error saying why when it cannot be saved (by default: the game does not offer saved
+    /// games).
+    fn save_state(&self) -> Result<Value, String> {
+        Err(format!("{} does not offer saved games", Self::ID))
     }
 
     /// A game from a saved state on `content`; a state that does not fit the content (or is

@@ -166,8 +166,8 @@ impl GameModule for Game {
     }
 
     /// The state in its saved form: resources labelled by code ([`crate::game::saved`]).
-    fn save_state(&self) -> Option<Value> {
-        crate::game::saved::to_saved(&self.content, &self.state).ok()
+    fn save_state(&self) -> Result<Value, String> {
+        crate::game::saved::to_saved(&self.content, &self.state)
     }
 
     /// Reads the saved form, or a state saved before resources were labelled.

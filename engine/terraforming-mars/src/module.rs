@@ -35,6 +35,7 @@ impl Scribe<Game> for LineWriter {
 impl GameModule for Game {
     const ID: &'static str = "terraforming-mars";
     const CONTENT_DIR: &'static str = "terraforming-mars";
+    const VARIANTS_DIR: &'static str = "terraforming-mars/variants";
     type Content = Content;
     type Setup = ();
     type Scribe = LineWriter;
@@ -144,8 +145,8 @@ impl GameModule for Game {
         })
     }
 
-    fn save_state(&self) -> Option<Value> {
-        saved::to_value(self).ok()
+    fn save_state(&self) -> Result<Value, String> {
+        saved::to_value(self)
     }
 
     fn restore(content: Arc<Content>, state: Value) -> Result<Game, String> {

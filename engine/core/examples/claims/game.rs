@@ -258,8 +258,8 @@ impl GameModule for Claims {
         (0..2).filter(|&i| s[i] == top).collect()
     }
 
-    fn save_state(&self) -> Option<Value> {
-        Some(json!({
+    fn save_state(&self) -> Result<Value, String> {
+        Ok(json!({
             "taken": self.taken,
             "left": self.left,
             "points": self.points,
