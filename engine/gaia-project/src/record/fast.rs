@@ -275,15 +275,23 @@ impl<'a> Split<'a> {
     }
 
     fn snapshots(&mut self) -> Option<Vec<Snapshot>> {
+        self.array(Vec::new(), Self::snapshot)
+    }
+
+    /// A JSON array, each item read by `item`, into `out`.
+    fn array<T>(
+        &mut self,
+        mut out: Vec<T>,
+        mut item: impl FnMut(&mut Self) -> Option<T>,
+    ) -> Option<Vec<T>> {
         self.expect(b'[')?;
         self.space();
-        let mut out = Vec::new();
         if self.peek()? == b']' {
             self.i += 1;
             return Some(out);
         }
         loop {
-            out.push(self.snapshot()?);
+            out.push(item(self)?);
             if !self.next_member(b']')? {
                 return Some(out);
             }
@@ -330,19 +338,7 @@ impl<'a> Split<'a> {
     }
 
     fn seats(&mut self) -> Option<Vec<SeatSnapshot>> {
-        self.expect(b'[')?;
-        self.space();
-        let mut out = Vec::with_capacity(4);
-        if self.peek()? == b']' {
-            self.i += 1;
-            return Some(out);
-        }
-        loop {
-            out.push(self.seat()?);
-            if !self.next_member(b']')? {
-                return Some(out);
-            }
-        }
+        self.array(Vec::with_capacity(4), Self::seat)
     }
 
     fn seat(&mut self) -> Option<SeatSnapshot> {
