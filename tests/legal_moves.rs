@@ -12,17 +12,8 @@ mod common;
 use std::sync::Arc;
 
 use orrery_gp::content::Content;
-use orrery_gp::game::Game;
-use orrery_gp::notation::{parse_line, Command, MoveLine};
-use orrery_gp::record::Record;
-
-/// The recorded parts of a line.
-fn recorded_parts(line: &str) -> Vec<Command> {
-    let Ok(MoveLine::Turn { parts, .. }) = parse_line(line) else {
-        panic!("unparsable recorded line {line:?}");
-    };
-    parts
-}
+use orrery_gp::notation::Command;
+use orrery_gp::record::{Record, WalkStop};
 
 /// What must be listed for a recorded part: the part itself, or the first item of an income
 /// part naming several events.
@@ -40,60 +31,54 @@ fn expected(part: &Command) -> Command {
 fn check_record(content: Arc<Content>, record: &Record, sound: bool) -> (Vec<String>, usize) {
     let mut problems = Vec::new();
     let mut points = 0;
-    let setup = record.game_setup(&content).expect("setup");
-    let mut game = Game::new(content, setup).expect("game");
-    for (i, line) in record.moves.iter().enumerate().skip(1) {
-        let mut parts = recorded_parts(line);
-        parts.push(Command::EndTurn);
-        for part in &parts {
-            if *part == Command::EndTurn && game.state.open.is_none() {
-                break;
-            }
-            points += 1;
-            let listed = game.legal_parts();
-            let canon: Vec<Command> = listed.iter().map(Command::canonical).collect();
-            if !canon.contains(&expected(part)) {
-                problems.push(format!(
-                    "move {i} {line:?}: `{part}` is not listed; listed: {}",
-                    listed
+    let walked = record.walk_parts(&content, |game, at| {
+        let (i, line, part) = (at.index, at.line, &at.part);
+        points += 1;
+        let listed = game.legal_parts();
+        let canon: Vec<Command> = listed.iter().map(Command::canonical).collect();
+        if !canon.contains(&expected(part)) {
+            problems.push(format!(
+                "move {i} {line:?}: `{part}` is not listed; listed: {}",
+                listed
+                    .iter()
+                    .map(|c| c.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            ));
+        }
+        if sound {
+            let inside_action = !game.state.turn.follows.is_empty();
+            for c in &listed {
+                let mut g = game.clone();
+                if let Err(e) = g.apply_part(c) {
+                    problems.push(format!("move {i} {line:?}: listed `{c}` fails: {e}"));
+                } else if !g.finished() && g.legal_parts().is_empty() {
+                    problems.push(format!("move {i} {line:?}: listed `{c}` leads nowhere"));
+                } else if inside_action && matches!(c, Command::Spend { .. } | Command::Burn(_)) {
+                    // A free action inside an action leaves the action's follow-ups
+                    // possible: something other than another free action is listed.
+                    let after = g.legal_parts();
+                    if after
                         .iter()
-                        .map(|c| c.to_string())
-                        .collect::<Vec<_>>()
-                        .join(" | ")
-                ));
-            }
-            if sound {
-                let inside_action = !game.state.turn.follows.is_empty();
-                for c in &listed {
-                    let mut g = game.clone();
-                    if let Err(e) = g.apply_part(c) {
-                        problems.push(format!("move {i} {line:?}: listed `{c}` fails: {e}"));
-                    } else if !g.finished() && g.legal_parts().is_empty() {
-                        problems.push(format!("move {i} {line:?}: listed `{c}` leads nowhere"));
-                    } else if inside_action && matches!(c, Command::Spend { .. } | Command::Burn(_))
+                        .all(|p| matches!(p, Command::Spend { .. } | Command::Burn(_)))
                     {
-                        // A free action inside an action leaves the action's follow-ups
-                        // possible: something other than another free action is listed.
-                        let after = g.legal_parts();
-                        if after
-                            .iter()
-                            .all(|p| matches!(p, Command::Spend { .. } | Command::Burn(_)))
-                        {
-                            problems.push(format!(
-                                "move {i} {line:?}: listed `{c}` leaves the action unfinishable"
-                            ));
-                        }
+                        problems.push(format!(
+                            "move {i} {line:?}: listed `{c}` leaves the action unfinishable"
+                        ));
                     }
                 }
             }
-            if let Err(e) = game.apply_part(part) {
-                problems.push(format!("move {i} {line:?}: `{part}` refused: {e}"));
-                return (problems, points);
-            }
-            if problems.len() > 20 {
-                return (problems, points);
-            }
         }
+        // Enough problems to act on: stop here.
+        if problems.len() > 20 {
+            Err("too many problems".to_string())
+        } else {
+            Ok(())
+        }
+    });
+    match walked {
+        Ok(_) | Err(WalkStop::Visitor(_)) => {}
+        Err(stop) => problems.push(stop.to_string()),
     }
     (problems, points)
 }

@@ -8,7 +8,7 @@ mod common;
 
 use orrery_core::rng::Rng;
 use orrery_gp::game::{Game, Setup};
-use orrery_gp::notation::{parse_line, Command, MoveLine};
+use orrery_gp::notation::Command;
 use orrery_gp::record::Record;
 
 /// Checks one state; `buffer` holds what the previous state listed. Returns a problem.
@@ -46,29 +46,19 @@ fn recorded_games_list_as_from_scratch() {
     let mut buffer = Vec::new();
     for path in common::records() {
         let record = Record::from_json(&common::read_record(&path)).expect("a record");
-        let setup = record.game_setup(&content).expect("setup");
-        let mut game = Game::new(content.clone(), setup).expect("game");
-        for line in record.moves.iter().skip(1) {
-            let Ok(MoveLine::Turn { mut parts, .. }) = parse_line(line) else {
-                continue;
-            };
-            parts.push(Command::EndTurn);
-            for part in parts {
-                if part == Command::EndTurn && game.state.open.is_none() {
-                    break;
-                }
-                if let Some(problem) = check(&game, &mut buffer) {
-                    panic!("{} before `{part}` of {line:?}: {problem}", path.display());
+        record
+            .walk_parts(&content, |game, at| {
+                if let Some(problem) = check(game, &mut buffer) {
+                    return Err(format!("before `{}` of {:?}: {problem}", at.part, at.line));
                 }
                 states += 1;
                 multiples += buffer
                     .iter()
                     .filter(|c| matches!(c, Command::Spend { cost, .. } if cost.iter().any(|a| a.count > 1)))
                     .count();
-                game.apply_part(&part)
-                    .unwrap_or_else(|e| panic!("{}: `{part}`: {e}", path.display()));
-            }
-        }
+                Ok(())
+            })
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     }
     assert!(states > 20_000, "only {states} states");
     assert!(

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use orrery_gp::content::{Content, DirFiles, OverlaySource};
 use orrery_gp::game::Game;
-use orrery_gp::notation::{parse_line, Command, MoveLine};
+use orrery_gp::notation::Command;
 use orrery_gp::record::Record;
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -61,22 +61,12 @@ pub fn records() -> Vec<Record> {
 pub fn decision_points(content: &Arc<Content>, games: usize) -> Vec<(Game, Command)> {
     let mut out = Vec::new();
     for record in records().into_iter().take(games) {
-        let setup = record.game_setup(content).expect("setup");
-        let mut game = Game::new(content.clone(), setup).expect("game");
-        for line in record.moves.iter().skip(1) {
-            let Ok(MoveLine::Turn { mut parts, .. }) = parse_line(line) else {
-                continue;
-            };
-            parts.push(Command::EndTurn);
-            for part in parts {
-                if part == Command::EndTurn && game.state.open.is_none() {
-                    break;
-                }
-                let before = game.clone();
-                game.apply_part(&part).expect("recorded part applies");
-                out.push((before, part));
-            }
-        }
+        record
+            .walk_parts(content, |game, at| {
+                out.push((game.clone(), at.part.clone()));
+                Ok::<(), String>(())
+            })
+            .expect("recorded parts apply");
     }
     out
 }

@@ -13,7 +13,7 @@ use orrery_core::game_module::{GameModule, Start};
 use orrery_core::rng::Rng;
 use orrery_gp::content::Content;
 use orrery_gp::game::Game;
-use orrery_gp::notation::{parse_line, Command, MoveLine};
+use orrery_gp::notation::Command;
 use orrery_gp::record::{replay, Record};
 
 use crate::records::PLATFORM_VARIANT;
@@ -66,28 +66,17 @@ fn read_records(paths: &[PathBuf]) -> Result<Vec<Record>, String> {
 /// Every state of every record where a part is chosen, with the part chosen there.
 fn states(content: &Arc<Content>, records: &[Record]) -> Vec<(Game, Command)> {
     let mut out = Vec::new();
-    for record in records {
-        let Ok(setup) = record.game_setup(content) else {
-            continue;
-        };
-        let Ok(mut game) = Game::new(content.clone(), setup) else {
-            continue;
-        };
-        'lines: for line in record.moves.iter().skip(1) {
-            let Ok(MoveLine::Turn { mut parts, .. }) = parse_line(line) else {
-                continue;
-            };
-            parts.push(Command::EndTurn);
-            for part in parts {
-                if part == Command::EndTurn && game.state.open.is_none() {
-                    break;
-                }
-                let before = game.clone();
-                if game.apply_part(&part).is_err() {
-                    break 'lines;
-                }
-                out.push((before, part));
-            }
+    for (n, record) in records.iter().enumerate() {
+        let walked = record.walk_parts(content, |game, at| {
+            out.push((game.clone(), at.part.clone()));
+            Ok::<(), String>(())
+        });
+        // A record the content cannot replay to its end still gives its states up to there.
+        if let Err(e) = walked {
+            errln!(
+                "note: record {} stops early ({e}); its states up to there are timed",
+                n + 1
+            );
         }
     }
     out

@@ -1667,6 +1667,14 @@ mod tests {
         SchemaCheck::new(&serde_json::to_value(schema).unwrap()).unwrap()
     }
 
+    /// Every diagnostic of a check of `g.yaml` names that file and says something.
+    fn names_the_file(diags: &[Diagnostic]) {
+        for d in diags {
+            assert_eq!(d.file, "g.yaml", "{d}");
+            assert!(!d.message.is_empty(), "{d:?}");
+        }
+    }
+
     fn check(text: &str) -> Vec<Diagnostic> {
         let doc = SourceDoc::parse("f.yaml", text).unwrap();
         creature_check().check(&doc)
@@ -2149,7 +2157,7 @@ escapes: "tab\tnew\nline"
         let check = creature_check();
         for input in &inputs {
             if let Ok(doc) = SourceDoc::parse("g.yaml", input) {
-                let _ = check.check(&doc);
+                names_the_file(&check.check(&doc));
             }
         }
         assert_eq!(
@@ -2172,7 +2180,7 @@ escapes: "tab\tnew\nline"
                 })
                 .collect();
             if let Ok(doc) = SourceDoc::parse("g.yaml", &text) {
-                let _ = check.check(&doc);
+                names_the_file(&check.check(&doc));
             }
         }
     }

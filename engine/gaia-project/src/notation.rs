@@ -1500,13 +1500,16 @@ mod tests {
         for _ in 0..20_000 {
             let len = rng.below(24);
             let line: String = (0..len).map(|_| pieces[rng.below(pieces.len())]).collect();
-            if let Ok(parsed) = parse_line(&line) {
-                let printed = parsed.to_string();
-                assert_eq!(parse_line(&printed), Ok(parsed), "{line:?} -> {printed:?}");
+            round_trips_or_explains(&line);
+            let stripped = strip_annotations(&line);
+            assert!(stripped.len() <= line.len(), "{line:?} grew");
+            assert_eq!(strip_annotations(&stripped), stripped, "{line:?}");
+            if let Err(e) = parse_hex_ref(&line) {
+                assert!(e.message.starts_with("bad hex"), "{line:?}: {}", e.message);
             }
-            let _ = strip_annotations(&line);
-            let _ = parse_hex_ref(&line);
-            let _ = parse_amounts(&line);
+            if let Err(e) = parse_amounts(&line) {
+                assert!(!e.message.is_empty(), "{line:?}");
+            }
         }
         for garbage in [
             "",
@@ -1520,14 +1523,27 @@ mod tests {
             "\u{0}",
             "🚀 🚀. 🚀",
         ] {
-            let _ = parse_line(garbage);
+            round_trips_or_explains(garbage);
         }
         let long = "zorgs spend 1o for 1c. ".repeat(MAX_PARTS - 1);
         assert!(parse_line(&long).is_ok());
         let too_long = "zorgs spend 1o for 1c. ".repeat(20_000);
         assert!(parse_line(&too_long).is_err());
         let long_garbage = "( ⇒ (1 ⇒ ".repeat(1_000);
-        let _ = parse_line(&long_garbage);
-        let _ = strip_annotations(&" (1/".repeat(50_000));
+        round_trips_or_explains(&long_garbage);
+        let deep = " (1/".repeat(50_000);
+        assert!(strip_annotations(&deep).len() <= deep.len());
+    }
+
+    /// A line either parses into a move that prints back to itself, or is refused with a
+    /// message.
+    fn round_trips_or_explains(line: &str) {
+        match parse_line(line) {
+            Ok(parsed) => {
+                let printed = parsed.to_string();
+                assert_eq!(parse_line(&printed), Ok(parsed), "{line:?} -> {printed:?}");
+            }
+            Err(e) => assert!(!e.message.is_empty(), "{line:?}"),
+        }
     }
 }

@@ -14,6 +14,9 @@ use crate::notation::Word;
 use crate::power::Area;
 
 mod fast;
+mod parts;
+
+pub use parts::{PartAt, WalkStop};
 
 /// A recorded game.
 #[derive(Debug, Clone, Serialize, Deserialize)]

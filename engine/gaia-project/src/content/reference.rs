@@ -2,8 +2,6 @@
 //! comments, with each entry's first use in a content set as its example — so the page stays
 //! true when a type or the content changes (a test compares the committed page).
 
-use std::fmt::Write as _;
-
 use serde_json::Value;
 
 use super::table::KINDS;
@@ -143,11 +141,10 @@ fn entry(out: &mut String, content: &Content, name: &str, desc: &str, key: Optio
         example_of_word(content, name)
     };
     let example = example.unwrap_or_else(|| "not used by this content".to_string());
-    let _ = writeln!(
-        out,
-        "- **`{name}`** — {}  \n  Example: {example}",
+    out.push_str(&format!(
+        "- **`{name}`** — {}  \n  Example: {example}\n",
         one_line(desc)
-    );
+    ));
 }
 
 /// The reference page for a content set, in Markdown.
@@ -167,9 +164,9 @@ pub fn effect_language(content: &Content) -> String {
     );
     for (def, heading) in SECTIONS {
         let d = &defs[def];
-        let _ = writeln!(out, "\n## {heading}\n");
+        out.push_str(&format!("\n## {heading}\n\n"));
         if let Some(desc) = d["description"].as_str() {
-            let _ = writeln!(out, "{}\n", one_line(desc));
+            out.push_str(&format!("{}\n\n", one_line(desc)));
         }
         if let Some(alts) = d["oneOf"].as_array() {
             for alt in alts {

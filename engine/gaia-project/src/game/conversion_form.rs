@@ -133,15 +133,36 @@ fn written<'s>(items: impl Iterator<Item = (&'s str, i32)>) -> Amounts {
         .collect()
 }
 
-/// Amounts of one use times `k` (every count is then written).
+/// Amounts of one use times `k` (every count is then written). A count past `u32::MAX` (only
+/// absurd content gets there) stays at the largest count rather than wrapping.
 fn scaled(one: &Amounts, k: i32) -> Amounts {
+    let k = u32::try_from(k).unwrap_or(0);
     let mut out = Amounts::new();
     for a in one {
         out.push(Amount {
-            count: a.count * k as u32,
+            count: a.count.saturating_mul(k),
             code: a.code.clone(),
             explicit: a.explicit || k != 1,
         });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scaling_multiplies_every_count_and_never_wraps() {
+        let one: Amounts = [Amount::new(2, "o"), Amount::new(u32::MAX / 2 + 1, "vp")]
+            .into_iter()
+            .collect();
+        let three = scaled(&one, 3);
+        assert_eq!(three[0].count, 6);
+        assert_eq!(three[1].count, u32::MAX);
+        assert!(three.iter().all(|a| a.explicit));
+        let same = scaled(&one, 1);
+        assert_eq!(same[0].count, 2);
+        assert_eq!(same[1].count, u32::MAX / 2 + 1);
+    }
 }
