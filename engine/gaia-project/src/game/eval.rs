@@ -16,6 +16,7 @@ use crate::lookup::by_id;
 use crate::player::VP;
 use crate::power::{Area, Code};
 use orrery_core::play_api::Evaluate;
+use smallvec::SmallVec;
 
 /// The worth of one unit of a resource that content gives none (and of a code that names no
 /// resource), in hundredths of a VP.
@@ -312,16 +313,15 @@ impl Game {
         v.push(p.advanced.len() as f64);
         v.push(p.tokens.len() as f64);
         v.push(p.satellites.len() as f64);
-        let in_play = &self.state.setup.final_scoring;
+        let (final_vp, lead, own_counts) = self.final_standing(seat);
         for t in &c.final_scoring.tiles {
-            let counted = in_play.contains(&t.id);
-            v.push(if counted {
-                f64::from(self.count(seat, &t.count))
-            } else {
-                0.0
-            });
+            v.push(
+                own_counts
+                    .iter()
+                    .find(|(id, _)| *id == t.id)
+                    .map_or(0.0, |(_, n)| *n),
+            );
         }
-        let (final_vp, lead) = self.final_standing(seat);
         v.push(final_vp);
         v.push(lead);
         let leftover: i32 = rules
@@ -472,14 +472,16 @@ impl Game {
     }
 
     /// What final scoring would give `seat` if the game ended now (places shared on ties, the
-    /// neutral competitor in 2-player games, as the rules file says), and the seat's count
-    /// minus the best other count, summed over the game's final tiles.
-    fn final_standing(&self, seat: usize) -> (f64, f64) {
+    /// neutral competitor in 2-player games, as the rules file says), the seat's count minus
+    /// the best other count, summed over the game's final tiles, and the seat's own count of
+    /// each of those tiles (so that no tile is counted twice).
+    fn final_standing(&self, seat: usize) -> (f64, f64, SmallVec<[(&str, f64); 4]>) {
         let c = &self.content;
         let n = self.state.players.len();
         let places = &c.rules.final_places;
         let mut vp = 0.0;
         let mut lead = 0.0;
+        let mut own_counts = SmallVec::new();
         for id in &self.state.setup.final_scoring {
             let Some(tile) = by_id(&c.final_scoring.tiles, id) else {
                 continue;
@@ -488,6 +490,7 @@ impl Game {
                 .map(|s| i64::from(self.count(s, &tile.count)))
                 .collect();
             let own = counts[seat];
+            own_counts.push((id.as_str(), own as f64));
             if n == 2 {
                 counts.push(i64::from(tile.neutral));
             }
@@ -509,7 +512,7 @@ impl Game {
                 .sum();
             vp += f64::from(sum) / tied as f64;
         }
-        (vp, lead)
+        (vp, lead, own_counts)
     }
 }
 
