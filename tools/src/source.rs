@@ -391,7 +391,11 @@ mod tests {
             Ok(true)
         );
         assert_eq!(
-            known_good_load::<Game>(trusted.as_ref(), &[boardgamers.clone()], gp_known),
+            known_good_load::<Game>(
+                trusted.as_ref(),
+                std::slice::from_ref(&boardgamers),
+                gp_known
+            ),
             Ok(true)
         );
         let tm = embedded.trusted_files(GameFolders::of::<Tm>());
