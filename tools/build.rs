@@ -37,11 +37,12 @@ fn main() {
     for (rel, path) in &files {
         println!("cargo:rerun-if-changed={}", path.display());
         let abs = path.canonicalize().expect("file exists");
-        let _ = writeln!(
+        writeln!(
             src,
             "    ({rel:?}, include_str!({:?})),",
             abs.display().to_string()
-        );
+        )
+        .expect("writing to a String cannot fail");
     }
     src.push_str("];\n");
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets it")).join("embedded.rs");

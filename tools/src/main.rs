@@ -673,7 +673,8 @@ fn validate<G: GameModule>(args: &ContentArgs) -> ExitCode {
         Err(e) => return usage(e),
     };
     errln!("{}", stack.describe());
-    match stack.load_as::<G>() {
+    // Validating checks everything, the built-in content too.
+    match stack.load_checked_as::<G>() {
         Ok(content) => {
             outln!("{}", G::summary(&content));
             // Warnings are not problems: the content loads.

@@ -1,8 +1,11 @@
 //! Finding content: `--content DIR`, else `$ORRERY_CONTENT`, else `./content`, else the copy
 //! embedded in the binary; and reading variant overlays.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
+use orrery_core::content::known::{KnownGood, Trusting};
 use orrery_core::files::{read_bounded, MAX_CONTENT_FILE_BYTES};
 use orrery_core::game_module::GameModule;
 use orrery_core::script::MAX_SCRIPT_BYTES;
@@ -81,6 +84,16 @@ impl ContentSource {
                 &format!("<built-in>/{dir}"),
             )),
         }
+    }
+
+    /// A game's base files as [`ContentSource::files_in`] reads them, compared as they are
+    /// read with the copy built into the binary: when they and the variants stacked on them
+    /// are that copy, loading skips the checks that cannot fail on it ([`KnownGood`]).
+    pub fn trusted_files(&self, folders: GameFolders) -> Box<dyn ContentFiles> {
+        Box::new(Trusting::new(
+            self.files_in(folders.base),
+            known_good(folders),
+        ))
     }
 
     /// The folder on disk holding the named variants of a game with `folders`: its variants
@@ -257,4 +270,164 @@ pub(crate) fn embedded_under(prefix: &str, shown: &str) -> MemFiles {
         }
     }
     m
+}
+
+/// The copy of a game's content built into the binary — its base files and its built-in
+/// variants — as loading compares content with it; made once a process per game.
+pub fn known_good(folders: GameFolders) -> Arc<KnownGood> {
+    type Cache = Mutex<HashMap<(&'static str, &'static str), Arc<KnownGood>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let cache = CACHE.get_or_init(Cache::default);
+    // A poisoned lock only means another thread panicked holding it; the map is still whole.
+    let mut map = cache.lock().unwrap_or_else(PoisonError::into_inner);
+    map.entry((folders.base, folders.variants))
+        .or_insert_with(|| Arc::new(built_in(folders)))
+        .clone()
+}
+
+/// The built-in copy of a game's content (see [`known_good`]).
+fn built_in(folders: GameFolders) -> KnownGood {
+    let base = embedded_under(&format!("{}/", folders.base), "");
+    let variants = embedded_under(&format!("{}/", folders.variants), "");
+    let mut overlays = Vec::new();
+    for (rel, text) in &variants.files {
+        let scripts = match rel.split_once('/') {
+            None if rel.ends_with(".yaml") => Vec::new(),
+            Some((dir, "overlay.yaml")) => {
+                let read = named_scripts(text, |name| {
+                    variants
+                        .files
+                        .get(&format!("{dir}/{name}"))
+                        .cloned()
+                        .map(Ok)
+                });
+                match read {
+                    Ok(scripts) => scripts,
+                    Err(_) => continue,
+                }
+            }
+            _ => continue,
+        };
+        overlays.push((text.clone(), scripts));
+    }
+    KnownGood {
+        files: base.files,
+        overlays,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use orrery_core::diagnostics::Diagnostic;
+    use orrery_gp::game::Game;
+    use orrery_tm::game::Game as Tm;
+
+    /// Loads `G`'s content from `files` under `overlays`; whether it was taken as known good
+    /// (`known` reads it from the content).
+    fn known_good_load<G: GameModule>(
+        files: &dyn ContentFiles,
+        overlays: &[OverlaySource],
+        known: fn(&G::Content) -> bool,
+    ) -> Result<bool, Vec<Diagnostic>> {
+        G::load(files, overlays).map(|c| known(&c))
+    }
+
+    fn gp_known(c: &orrery_gp::content::Content) -> bool {
+        c.provenance.known_good()
+    }
+
+    fn tm_known(c: &orrery_tm::content::Content) -> bool {
+        c.provenance.known_good()
+    }
+
+    fn as_overlay(text: &str, scripts: &[(String, String)]) -> OverlaySource {
+        OverlaySource {
+            file: "<built-in variant>".into(),
+            text: text.into(),
+            scripts: scripts.to_vec(),
+            problem: None,
+        }
+    }
+
+    /// What earns the built-in copy its trust: it loads with every check and no problem,
+    /// alone and under each of its variants, the combinations loading skips checks on.
+    fn built_in_loads_with_every_check<G: GameModule>(known_of: fn(&G::Content) -> bool) {
+        let folders = GameFolders::of::<G>();
+        let known = known_good(folders);
+        let files = ContentSource::Embedded.files_in(folders.base);
+        assert!(files.known_good().is_none());
+        assert_eq!(
+            known_good_load::<G>(files.as_ref(), &[], known_of),
+            Ok(false)
+        );
+        assert!(!known.overlays.is_empty());
+        assert_eq!(
+            known.overlays.len(),
+            ContentSource::Embedded.variant_names(folders).len()
+        );
+        for (text, scripts) in &known.overlays {
+            let overlay = as_overlay(text, scripts);
+            let loaded = known_good_load::<G>(files.as_ref(), &[overlay], known_of);
+            assert_eq!(loaded, Ok(false), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_built_in_content_loads_with_every_check_alone_and_under_each_variant() {
+        built_in_loads_with_every_check::<Game>(gp_known);
+        built_in_loads_with_every_check::<Tm>(tm_known);
+    }
+
+    #[test]
+    fn the_built_in_copy_is_known_good_and_an_edited_copy_is_checked_in_full() {
+        let folders = GameFolders::of::<Game>();
+        let embedded = ContentSource::Embedded;
+        let boardgamers = embedded.overlay("boardgamers", folders).expect("built in");
+        // From the binary, alone or under a built-in variant: the checks are skipped.
+        let trusted = embedded.trusted_files(folders);
+        assert_eq!(
+            known_good_load::<Game>(trusted.as_ref(), &[], gp_known),
+            Ok(true)
+        );
+        assert_eq!(
+            known_good_load::<Game>(
+                trusted.as_ref(),
+                std::slice::from_ref(&boardgamers),
+                gp_known
+            ),
+            Ok(true)
+        );
+        let tm = embedded.trusted_files(GameFolders::of::<Tm>());
+        assert_eq!(known_good_load::<Tm>(tm.as_ref(), &[], tm_known), Ok(true));
+        // The same files in a folder on disk: the same.
+        let dir = std::env::temp_dir().join(format!("orrery-known-{}", std::process::id()));
+        let base = dir.join(folders.base);
+        for (rel, text) in &embedded_under(&format!("{}/", folders.base), "").files {
+            let path = base.join(rel);
+            std::fs::create_dir_all(path.parent().expect("a parent")).expect("a folder");
+            std::fs::write(&path, text).expect("written");
+        }
+        let on_disk = ContentSource::Dir(dir.clone()).trusted_files(folders);
+        assert_eq!(
+            known_good_load::<Game>(on_disk.as_ref(), &[], gp_known),
+            Ok(true)
+        );
+        // One file edited: every check, and a schema error at its file, line and field.
+        let rules = base.join("rules.yaml");
+        let text = std::fs::read_to_string(&rules).expect("read");
+        let line = text.lines().count() + 1;
+        std::fs::write(&rules, format!("{text}bogus_field: 1\n")).expect("written");
+        let edited = ContentSource::Dir(dir.clone()).trusted_files(folders);
+        let result = known_good_load::<Game>(edited.as_ref(), &[boardgamers], gp_known);
+        std::fs::remove_dir_all(&dir).expect("removed");
+        let diags = result.expect_err("refused");
+        assert!(
+            diags.iter().any(|d| d.file.ends_with("rules.yaml")
+                && d.pos.map(|p| p.line) == Some(line)
+                && d.pointer == "/bogus_field"
+                && d.message.starts_with("unknown field \"bogus_field\"")),
+            "{diags:?}"
+        );
+    }
 }

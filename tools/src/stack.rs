@@ -52,9 +52,10 @@ impl Stack {
         self
     }
 
-    /// The game's base files.
+    /// The game's base files, compared as they are read with the copy built into the binary
+    /// ([`ContentSource::trusted_files`]).
     pub fn base_files(&self) -> Box<dyn orrery_core::files::ContentFiles> {
-        self.source.files_in(self.folders.base)
+        self.source.trusted_files(self.folders)
     }
 
     /// Reads one variant of the stack's game: a file, a folder with `overlay.yaml`, or a
@@ -78,11 +79,20 @@ impl Stack {
         self.load_as::<Game>()
     }
 
-    /// Loads the content of the game `G`, returning every problem on failure.
+    /// Loads the content of the game `G`, returning every problem on failure. The built-in
+    /// content (read from disk or from the binary) skips the checks that cannot fail on it.
     pub fn load_as<G: GameModule>(
         &self,
     ) -> Result<G::Content, Vec<orrery_core::diagnostics::Diagnostic>> {
         G::load(self.base_files().as_ref(), &self.overlays())
+    }
+
+    /// [`Stack::load_as`] with every check, whatever the content (`validate`).
+    pub fn load_checked_as<G: GameModule>(
+        &self,
+    ) -> Result<G::Content, Vec<orrery_core::diagnostics::Diagnostic>> {
+        let files = self.source.files_in(self.folders.base);
+        G::load(files.as_ref(), &self.overlays())
     }
 
     /// The identity of what this stack plays: a 128-bit FNV-1a hash (`fnv1a128:<hex>`) of

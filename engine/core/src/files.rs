@@ -31,6 +31,16 @@ pub trait ContentFiles {
     fn problems(&self) -> Vec<(String, String)> {
         Vec::new()
     }
+    /// [`ContentFiles::list`] and [`ContentFiles::problems`] together (a folder is walked
+    /// once for both).
+    fn listing(&self) -> (Vec<String>, Vec<(String, String)>) {
+        (self.list(), self.problems())
+    }
+    /// The known-good copy these files are compared with as loading reads them, if any
+    /// ([`crate::content::known`]).
+    fn known_good(&self) -> Option<&crate::content::known::KnownGood> {
+        None
+    }
 }
 
 /// What kind of file a path is, without following a link at the path itself.
@@ -189,6 +199,11 @@ impl DirFiles {
 impl ContentFiles for DirFiles {
     fn list(&self) -> Vec<String> {
         self.scan().files
+    }
+
+    fn listing(&self) -> (Vec<String>, Vec<(String, String)>) {
+        let scan = self.scan();
+        (scan.files, scan.problems)
     }
 
     fn read(&self, rel: &str) -> Result<String, String> {

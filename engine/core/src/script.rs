@@ -260,6 +260,54 @@ impl fmt::Debug for ScriptHost {
     }
 }
 
+/// The packages every host registers: pure, deterministic ones only (no
+/// sleep/exit/time/blob/debugging). Their function tables are built once a process and shared
+/// by every host (building them is most of the cost of a new host).
+struct Packages {
+    arithmetic: ArithmeticPackage,
+    logic: LogicPackage,
+    math: BasicMathPackage,
+    bit_field: BitFieldPackage,
+    string: BasicStringPackage,
+    more_string: MoreStringPackage,
+    iterator: BasicIteratorPackage,
+    func: BasicFnPackage,
+    array: BasicArrayPackage,
+    map: BasicMapPackage,
+}
+
+impl Packages {
+    fn register(&self, engine: &mut Engine) {
+        self.arithmetic.register_into_engine(engine);
+        self.logic.register_into_engine(engine);
+        self.math.register_into_engine(engine);
+        self.bit_field.register_into_engine(engine);
+        self.string.register_into_engine(engine);
+        self.more_string.register_into_engine(engine);
+        self.iterator.register_into_engine(engine);
+        self.func.register_into_engine(engine);
+        self.array.register_into_engine(engine);
+        self.map.register_into_engine(engine);
+    }
+}
+
+/// The shared [`Packages`].
+fn packages() -> &'static Packages {
+    static PACKAGES: std::sync::OnceLock<Packages> = std::sync::OnceLock::new();
+    PACKAGES.get_or_init(|| Packages {
+        arithmetic: ArithmeticPackage::new(),
+        logic: LogicPackage::new(),
+        math: BasicMathPackage::new(),
+        bit_field: BitFieldPackage::new(),
+        string: BasicStringPackage::new(),
+        more_string: MoreStringPackage::new(),
+        iterator: BasicIteratorPackage::new(),
+        func: BasicFnPackage::new(),
+        array: BasicArrayPackage::new(),
+        map: BasicMapPackage::new(),
+    })
+}
+
 impl Default for ScriptHost {
     /// A host with [`Limits::default`].
     fn default() -> Self {
@@ -272,18 +320,7 @@ impl ScriptHost {
     #[must_use]
     pub fn new(limits: Limits) -> Self {
         let mut engine = Engine::new_raw();
-
-        // Pure, deterministic packages only (no sleep/exit/time/blob/debugging).
-        ArithmeticPackage::new().register_into_engine(&mut engine);
-        LogicPackage::new().register_into_engine(&mut engine);
-        BasicMathPackage::new().register_into_engine(&mut engine);
-        BitFieldPackage::new().register_into_engine(&mut engine);
-        BasicStringPackage::new().register_into_engine(&mut engine);
-        MoreStringPackage::new().register_into_engine(&mut engine);
-        BasicIteratorPackage::new().register_into_engine(&mut engine);
-        BasicFnPackage::new().register_into_engine(&mut engine);
-        BasicArrayPackage::new().register_into_engine(&mut engine);
-        BasicMapPackage::new().register_into_engine(&mut engine);
+        packages().register(&mut engine);
 
         engine
             .on_progress(|ops| {

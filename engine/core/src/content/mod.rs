@@ -6,6 +6,7 @@
 
 pub mod inspect;
 pub mod kinds;
+pub mod known;
 pub mod load;
 pub mod overlay;
 pub mod patch;

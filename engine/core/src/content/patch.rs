@@ -125,10 +125,12 @@ fn overlay_errors(check: &SchemaCheck, tree: &LNode) -> Vec<Diagnostic> {
 
 /// Applies one overlay, reporting problems at the overlay's own positions: a malformed
 /// overlay is not applied; a change whose value does not have the type its kind and path
-/// give is reported and left out, the other changes applied.
+/// give is reported and left out, the other changes applied. With `check` false (a
+/// known-good overlay, [`super::known`]) its schema checks are skipped.
 pub fn apply_overlay(
     table: &KindTable,
     ov: &OverlaySource,
+    check: bool,
     docs: &mut Vec<Doc>,
     scripts: &mut Scripts,
     diags: &mut Vec<Diagnostic>,
@@ -149,31 +151,33 @@ pub fn apply_overlay(
             return;
         }
     };
-    let (structure, typed) = match table.overlay_checks() {
-        Ok(checks) => checks,
-        Err(e) => {
-            diags.push(Diagnostic::plain(
-                &ov.file,
-                format!("bad overlay schema: {e}"),
-            ));
-            return;
-        }
-    };
-    let errors = overlay_errors(structure, &tree);
-    if !errors.is_empty() {
-        diags.extend(errors);
-        return;
-    }
     // The changes whose value is mistyped: reported here, not applied.
     let mut mistyped = Vec::new();
-    for d in overlay_errors(typed, &tree) {
-        let change = d
-            .pointer
-            .strip_prefix("/changes/")
-            .and_then(|rest| rest.split('/').next())
-            .and_then(|i| i.parse::<usize>().ok());
-        mistyped.extend(change);
-        diags.push(d);
+    if check {
+        let (structure, typed) = match table.overlay_checks() {
+            Ok(checks) => checks,
+            Err(e) => {
+                diags.push(Diagnostic::plain(
+                    &ov.file,
+                    format!("bad overlay schema: {e}"),
+                ));
+                return;
+            }
+        };
+        let errors = overlay_errors(structure, &tree);
+        if !errors.is_empty() {
+            diags.extend(errors);
+            return;
+        }
+        for d in overlay_errors(typed, &tree) {
+            let change = d
+                .pointer
+                .strip_prefix("/changes/")
+                .and_then(|rest| rest.split('/').next())
+                .and_then(|i| i.parse::<usize>().ok());
+            mistyped.extend(change);
+            diags.push(d);
+        }
     }
     let overlay: Overlay = match serde_json::from_value(tree.to_value()) {
         Ok(o) => o,

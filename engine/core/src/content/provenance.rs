@@ -12,6 +12,7 @@ pub struct Provenance {
     table: Option<&'static KindTable>,
     docs: Vec<Doc>,
     scripts: Scripts,
+    known_good: bool,
 }
 
 /// Two provenances are equal when they hold the same values in the same files (and the same
@@ -47,7 +48,19 @@ impl Provenance {
             table: Some(table),
             docs,
             scripts,
+            known_good: false,
         }
+    }
+
+    /// Notes whether the content was a known-good copy whose schema checks were skipped.
+    pub fn set_known_good(&mut self, known_good: bool) {
+        self.known_good = known_good;
+    }
+
+    /// Whether the content was a known-good copy ([`super::known`]) whose schema checks were
+    /// skipped when it was loaded.
+    pub fn known_good(&self) -> bool {
+        self.known_good
     }
 
     /// The game's kinds (`None` for an empty provenance).

@@ -358,3 +358,102 @@ fn numbers_beyond_a_games_limit_or_fractional_are_refused_at_their_line() {
         "{shown:?}"
     );
 }
+
+/// Loads `files` compared with the known-good copy `known` (base files and overlay texts):
+/// whether the content was taken as known good, or every problem.
+fn load_trusting(
+    files: &[(&str, &str)],
+    known: &[(&str, &str)],
+    known_overlays: &[&str],
+    overlays: &[OverlaySource],
+) -> Result<bool, Vec<String>> {
+    use super::known::{KnownGood, Trusting};
+    use std::sync::Arc;
+    let known = KnownGood {
+        files: known
+            .iter()
+            .map(|(p, t)| (p.to_string(), t.to_string()))
+            .collect(),
+        overlays: known_overlays
+            .iter()
+            .map(|t| (t.to_string(), Vec::new()))
+            .collect(),
+    };
+    let trusting = Trusting::new(Box::new(MemFiles::new("", files)), Arc::new(known));
+    Toy::load_with_provenance(&trusting, overlays)
+        .map(|(_, loaded)| {
+            let flag = loaded.known_good;
+            assert_eq!(loaded.into_parts().1.known_good(), flag);
+            flag
+        })
+        .map_err(|ds| ds.iter().map(ToString::to_string).collect())
+}
+
+#[test]
+fn a_known_good_copy_skips_its_schema_checks_and_anything_else_is_checked_in_full() {
+    const OV: &str = "name: v\nchanges:\n  - set: {kind: rules, path: rounds, value: 5}\n";
+    const OTHER: &str = "name: w\nchanges:\n  - set: {kind: card, id: c1, path: value, value: 4}\n";
+    // The copy itself, alone or under one of its overlays: known good.
+    assert_eq!(load_trusting(&BASE, &BASE, &[OV], &[]), Ok(true));
+    assert_eq!(load_trusting(&BASE, &BASE, &[OV], &[overlay(OV)]), Ok(true));
+    // Without a copy, under an overlay it does not have, under two overlays (a combination
+    // no test loaded), or with a file changed, added or missing: every check.
+    let plain = Toy::load_with_provenance(&MemFiles::new("", &BASE), &[]).expect("valid");
+    assert!(!plain.1.known_good);
+    assert_eq!(
+        load_trusting(&BASE, &BASE, &[OV], &[overlay(OTHER)]),
+        Ok(false)
+    );
+    assert_eq!(
+        load_trusting(&BASE, &BASE, &[OV, OTHER], &[overlay(OV), overlay(OTHER)]),
+        Ok(false)
+    );
+    let changed = [("rules.yaml", "rounds: 4\n"), BASE[1], BASE[2], BASE[3]];
+    assert_eq!(load_trusting(&changed, &BASE, &[], &[]), Ok(false));
+    let added = [
+        BASE[0],
+        BASE[1],
+        BASE[2],
+        BASE[3],
+        ("pieces/c.yaml", "id: c\ncost: 3\n"),
+    ];
+    assert_eq!(load_trusting(&added, &BASE, &[], &[]), Ok(false));
+    let missing = [BASE[0], BASE[1], BASE[3]];
+    assert_eq!(load_trusting(&missing, &BASE, &[], &[]), Ok(false));
+    // An edited copy is still checked in full: a schema error at its file, line and field.
+    let bad = [
+        ("rules.yaml", "rounds: 3\ncolour: red\n"),
+        BASE[1],
+        BASE[2],
+        BASE[3],
+    ];
+    let full = load_trusting(&bad, &BASE, &[], &[]).unwrap_err();
+    assert!(
+        full.iter().any(
+            |e| e.starts_with("rules.yaml:2:1: unknown field \"colour\"")
+                && e.ends_with("(at /colour)")
+        ),
+        "{full:?}"
+    );
+    // The checks really are skipped on a known-good copy: the same file taken as known good
+    // is refused only by decoding, without the schema's position and field.
+    let skipped = load_trusting(&bad, &bad, &[], &[]).unwrap_err();
+    assert!(
+        !skipped.iter().any(|e| e.contains("(at /colour)")),
+        "{skipped:?}"
+    );
+    assert!(skipped.iter().any(|e| e.contains("colour")), "{skipped:?}");
+    // An overlay's own checks are skipped when it is known: a mistyped value it sets is then
+    // left to decoding too.
+    const MISTYPED: &str = "name: v\nchanges:\n  - set: {kind: rules, path: rounds, value: many}\n";
+    let checked = load_trusting(&BASE, &BASE, &[], &[overlay(MISTYPED)]).unwrap_err();
+    assert!(
+        checked.iter().any(|e| e.starts_with("v.yaml:3:")),
+        "{checked:?}"
+    );
+    let trusted = load_trusting(&BASE, &BASE, &[MISTYPED], &[overlay(MISTYPED)]).unwrap_err();
+    assert!(
+        !trusted.iter().any(|e| e.starts_with("v.yaml:3:")),
+        "{trusted:?}"
+    );
+}
