@@ -89,7 +89,11 @@ impl ContentSource {
     /// A game's base files as [`ContentSource::files_in`] reads them, compared as they are
     /// read with the copy built into the binary: when they and the variants stacked on them
     /// are that copy, loading skips the checks that cannot fail on it ([`KnownGood`]).
+    /// Without a pinned built-in copy ([`built_in_is_pinned`]) these are the plain files.
     pub fn trusted_files(&self, folders: GameFolders) -> Box<dyn ContentFiles> {
+        if !built_in_is_pinned() {
+            return self.files_in(folders.base);
+        }
         Box::new(Trusting::new(
             self.files_in(folders.base),
             known_good(folders),
@@ -272,6 +276,14 @@ pub(crate) fn embedded_under(prefix: &str, shown: &str) -> MemFiles {
     m
 }
 
+/// Whether the content built into the binary is the content the project's tests last loaded
+/// with every check: its digest equals the one committed in `tools/known-good-content.txt`. A
+/// binary built from edited content (a designer editing `content/` and rebuilding) trusts
+/// nothing and checks everything.
+pub fn built_in_is_pinned() -> bool {
+    embedded::DIGEST == embedded::PINNED
+}
+
 /// The copy of a game's content built into the binary — its base files and its built-in
 /// variants — as loading compares content with it; made once a process per game.
 pub fn known_good(folders: GameFolders) -> Arc<KnownGood> {
@@ -377,6 +389,23 @@ mod tests {
     fn the_built_in_content_loads_with_every_check_alone_and_under_each_variant() {
         built_in_loads_with_every_check::<Game>(gp_known);
         built_in_loads_with_every_check::<Tm>(tm_known);
+        // Only now may the content be pinned as known good.
+        let pin = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("known-good-content.txt");
+        if std::env::var_os("ORRERY_PIN_CONTENT").is_some() {
+            let text = format!(
+                "# The digest of content/ as the tests last loaded it with every check (see\n\
+                 # tools/build.rs). Rewritten by ORRERY_PIN_CONTENT=1 cargo test --release -p orrery-tools.\n\
+                 {}\n",
+                embedded::DIGEST
+            );
+            std::fs::write(&pin, text).expect("the pin is written");
+        } else {
+            assert!(
+                built_in_is_pinned(),
+                "content/ changed since it was pinned as known good; run \
+                 `ORRERY_PIN_CONTENT=1 cargo test --release -p orrery-tools` to check it and pin it, then run the tests again"
+            );
+        }
     }
 
     #[test]
