@@ -204,7 +204,7 @@ impl Player {
         p.income_log = Shared::new(vec!["base".into()]);
         for (i, a) in faction.abilities.iter().enumerate() {
             if a.when.is_none() {
-                p.log_source(&format!("f:{i}"));
+                p.log_source(&compact_str::format_compact!("f:{i}"));
             }
         }
         let subs = substitutions(&p.modifiers(content, faction, &board));
@@ -213,7 +213,7 @@ impl Player {
         // (a faction whose QIC arrive as ore still starts with a QIC the board grants).
         p.gain_with(content, &[], &board.start, "start");
         for (track, level) in &board.research {
-            p.log_source(&format!("r:{track}"));
+            p.log_source(&compact_str::format_compact!("r:{track}"));
             for l in 1..=*level {
                 p.research.insert(track.as_str().into(), l);
                 let immediate = by_id(&content.research.tracks, track)
@@ -497,6 +497,19 @@ impl Player {
         faction: &Faction,
         board: &FactionBoard,
     ) -> Vec<Effect> {
+        self.income_refs(content, faction, board)
+            .into_iter()
+            .cloned()
+            .collect()
+    }
+
+    /// [`Player::income`], borrowed from content and the board instead of copied.
+    pub fn income_refs<'a>(
+        &self,
+        content: &'a Content,
+        faction: &'a Faction,
+        board: &'a FactionBoard,
+    ) -> SmallVec<[&'a Effect; 24]> {
         use std::fmt::Write;
         // Each source ranked by its key's place in the income log, the key written into one
         // buffer (no string per source), the effects borrowed until the one copy at the end.
@@ -507,7 +520,7 @@ impl Player {
                 .unwrap_or(usize::MAX)
         };
         let mut key = String::new();
-        let mut sources: SmallVec<[(usize, &[Effect]); 24]> = SmallVec::new();
+        let mut sources: SmallVec<[(usize, &'a [Effect]); 24]> = SmallVec::new();
         sources.push((rank("base"), &board.income));
         for b in &board.buildings {
             let n = self.built_count(&b.id) as usize;
@@ -535,10 +548,7 @@ impl Player {
         });
         // Stable: sources of one rank (none logged) keep the order they were found in.
         sources.sort_by_key(|(r, _)| *r);
-        sources
-            .iter()
-            .flat_map(|(_, e)| e.iter().cloned())
-            .collect()
+        sources.iter().flat_map(|(_, e)| e.iter()).collect()
     }
 
     /// Records that an income source was acquired now (it moves to the end of the order).
