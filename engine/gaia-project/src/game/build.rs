@@ -98,10 +98,10 @@ impl Game {
             self.apply_effects(seat, &def.grants.immediate, "buildings")?;
         }
         for i in before.iter().filter(|i| !after.contains(i)) {
-            self.state.players[seat].unlog_source(&compact_str::format_compact!("f:{i}"));
+            self.state.players[seat].unlog_source(&crate::player::source_key("f:", *i));
         }
         for i in after.into_iter().filter(|i| !before.contains(i)) {
-            self.state.players[seat].log_source(&compact_str::format_compact!("f:{i}"));
+            self.state.players[seat].log_source(&crate::player::source_key("f:", i));
             let faction = seats[seat].as_ref().expect("seat has a faction").faction;
             let immediate = &content.factions[faction].abilities[i].immediate;
             self.apply_effects(seat, immediate, "faction")?;

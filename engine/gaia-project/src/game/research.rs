@@ -64,7 +64,7 @@ impl Game {
         self.state.players[seat]
             .research
             .insert(track.into(), level);
-        self.state.players[seat].log_source(&compact_str::format_compact!("r:{track}"));
+        self.state.players[seat].log_source(&crate::player::source_key("r:", track));
         self.apply_effects(seat, &t.levels[level as usize].immediate, "research")?;
         self.fire(seat, &Happened::ResearchStep { track, level })?;
         Ok(())
