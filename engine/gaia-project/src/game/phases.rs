@@ -257,7 +257,7 @@ impl Game {
             .and_then(Option::as_ref)
             .and_then(|f| f.board.building(building))
             .map_or(&[], |b| &b.income);
-        let key = |k: u32| compact_str::format_compact!("b:{building}:{k}");
+        let key = |k: u32| crate::player::slot_key(building, k);
         let spec = (n as usize)
             .checked_sub(1)
             .and_then(|i| slots.get(i))
@@ -272,7 +272,10 @@ impl Game {
             .collect();
         let mut places: smallvec::SmallVec<[usize; 8]> = alike
             .iter()
-            .filter_map(|k| p.income_log.iter().position(|l| *l == key(*k)))
+            .filter_map(|k| {
+                let key = key(*k);
+                p.income_log.iter().position(|l| *l == key)
+            })
             .collect();
         places.sort_unstable();
         if places.len() != alike.len() {
@@ -295,7 +298,7 @@ impl Game {
         shared: bool,
         off_board: bool,
     ) {
-        let list = self.state.structures.entry(idx).or_default();
+        let list = self.state.structures.entry_or_default(idx);
         if let Some(s) = list.iter_mut().find(|s| s.seat == seat) {
             let old = std::mem::replace(&mut s.building, building.into());
             if !s.off_board {
@@ -317,7 +320,7 @@ impl Game {
             let p = &mut self.state.players[seat];
             let n = p.built.entry(building.into()).or_default();
             *n += 1;
-            let key = compact_str::format_compact!("b:{building}:{n}");
+            let key = crate::player::slot_key(building, *n);
             p.log_source(&key);
         }
     }
@@ -347,7 +350,7 @@ impl Game {
                 }
                 Stage::Income => self.continue_income()?,
                 Stage::Gaia => {
-                    if let Some(seat) = self.state.gaia_todo.pop_front() {
+                    if let Some(seat) = super::pop_front(&mut self.state.gaia_todo) {
                         if self.has_gaia_choice(seat) {
                             self.state.queue.push_back(Decision::Gaia(seat));
                         } else {
@@ -482,7 +485,7 @@ impl Game {
     /// Pays income seat by seat in turn order, stopping at a seat that must decide.
     fn continue_income(&mut self) -> Result<(), MoveError> {
         while self.state.queue.is_empty() {
-            let Some(seat) = self.state.income_todo.pop_front() else {
+            let Some(seat) = super::pop_front(&mut self.state.income_todo) else {
                 self.start_gaia_phase();
                 return Ok(());
             };
