@@ -566,7 +566,6 @@ impl Player {
         faction: &'a Faction,
         board: &'a FactionBoard,
     ) -> SmallVec<[&'a Effect; 24]> {
-        use std::fmt::Write;
         // Each source ranked by its key's place in the income log, the key written into one
         // buffer (no string per source), the effects borrowed until the one copy at the end.
         let rank = |key: &str| {
@@ -575,31 +574,26 @@ impl Player {
                 .position(|k| k == key)
                 .unwrap_or(usize::MAX)
         };
-        let mut key = String::new();
         let mut sources: SmallVec<[(usize, &'a [Effect]); 24]> = SmallVec::new();
         sources.push((rank("base"), &board.income));
         for b in &board.buildings {
             let n = self.built_count(&b.id) as usize;
             for (k, slot) in b.income.iter().take(n).enumerate() {
-                key.clear();
-                write!(key, "b:{}:{}", b.id, k + 1).expect("writing to a String cannot fail");
-                sources.push((rank(&key), slot));
+                sources.push((rank(&slot_key(&b.id, k as u32 + 1)), slot));
             }
         }
         self.walk_active(content, faction, board, |source, g| {
             if g.income.is_empty() {
                 return;
             }
-            key.clear();
-            match source {
-                Source::Research(t) => write!(key, "r:{t}"),
-                Source::Faction(i) => write!(key, "f:{i}"),
-                Source::Building(b) => write!(key, "g:{b}"),
-                Source::Tech(t) => write!(key, "t:{t}"),
-                Source::Advanced(t) => write!(key, "a:{t}"),
-                Source::Booster => key.write_str("booster"),
-            }
-            .expect("writing to a String cannot fail");
+            let key = match source {
+                Source::Research(t) => source_key("r:", t),
+                Source::Faction(i) => source_key("f:", i),
+                Source::Building(b) => source_key("g:", b),
+                Source::Tech(t) => source_key("t:", t),
+                Source::Advanced(t) => source_key("a:", t),
+                Source::Booster => Word::new("booster"),
+            };
             sources.push((rank(&key), g.income));
         });
         // Stable: sources of one rank (none logged) keep the order they were found in.

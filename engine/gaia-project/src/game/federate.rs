@@ -54,6 +54,7 @@ impl Game {
             .filter(|(i, s)| s.shared || self.power_value_with(seat, *i, &s.building, &mods) > 0)
             .map(|(i, _)| self.state.map.spaces[i].hex)
             .collect();
+        drop(mods);
         let mut group = vec![hex];
         let mut seen: HashSet<Hex> = HashSet::from([hex]);
         let mut next = 0;

@@ -856,14 +856,9 @@ impl Game {
         self.seats[seat].as_ref().expect("seat has a faction")
     }
 
-    /// Everything active for a seat.
-    pub(crate) fn grants(&self, seat: usize) -> Vec<Grants<'_>> {
-        self.state.players[seat].active(&self.content, self.faction(seat), self.board(seat))
-    }
-
     /// The modifiers in force for a seat.
-    pub(crate) fn modifiers(&self, seat: usize) -> Vec<&Modifier> {
-        let mut out = Vec::new();
+    pub(crate) fn modifiers(&self, seat: usize) -> SmallVec<[&Modifier; 16]> {
+        let mut out = SmallVec::new();
         self.each_grant(seat, |g| out.extend(g.modifiers));
         out
     }

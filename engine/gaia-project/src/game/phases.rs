@@ -549,11 +549,15 @@ impl Game {
 
     fn has_gaia_choice(&self, seat: usize) -> bool {
         let tokens = self.state.players[seat].power.areas[Area::Gaia.index()] as i32;
-        self.grants(seat).iter().any(|g| {
-            g.conversions
-                .iter()
-                .any(|c| c.phase == Phase::Gaia && c.pay.get("tg") > 0 && c.pay.get("tg") <= tokens)
-        })
+        // The grants are walked in place, not gathered into a list.
+        let mut choice = false;
+        self.each_grant(seat, |g| {
+            choice = choice
+                || g.conversions.iter().any(|c| {
+                    c.phase == Phase::Gaia && c.pay.get("tg") > 0 && c.pay.get("tg") <= tokens
+                });
+        });
+        choice
     }
 
     /// Ends a Gaia-phase decision: its follow-ups done, the seat's tokens return.
