@@ -51,6 +51,62 @@ pub fn hook_key(s: &ScriptRef) -> Word {
     Word::from(format!("{}#{}", s.script, s.function))
 }
 
+/// An income source's key, `prefix` then `id` (`r:` and a track, `f:` and an ability index,
+/// …), built inline without formatting (a short key allocates nothing).
+pub fn source_key(prefix: &str, id: impl SourceId) -> Word {
+    let mut key = Word::new(prefix);
+    id.push_to(&mut key);
+    key
+}
+
+/// The key of a building's income slot `n` (1-based): `b:<building>:<n>`.
+pub fn slot_key(building: &str, n: u32) -> Word {
+    let mut key = source_key("b:", building);
+    key.push(':');
+    n.push_to(&mut key);
+    key
+}
+
+/// What follows the prefix of an income source's key: an id or a number.
+pub trait SourceId {
+    /// Appends it to a key.
+    fn push_to(self, key: &mut Word);
+}
+
+impl SourceId for &str {
+    fn push_to(self, key: &mut Word) {
+        key.push_str(self);
+    }
+}
+
+impl SourceId for u32 {
+    fn push_to(self, key: &mut Word) {
+        let mut digits = [0u8; 10];
+        let mut at = digits.len();
+        let mut n = self;
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        for &d in &digits[at..] {
+            key.push(char::from(d));
+        }
+    }
+}
+
+impl SourceId for usize {
+    fn push_to(self, key: &mut Word) {
+        match u32::try_from(self) {
+            Ok(n) => n.push_to(key),
+            Err(_) => key.push_str(&self.to_string()),
+        }
+    }
+}
+
 /// Whether a kept key names this hook.
 fn hook_key_is(key: &str, s: &ScriptRef) -> bool {
     key.strip_prefix(s.script.as_str())
@@ -204,7 +260,7 @@ impl Player {
         p.income_log = Shared::new(vec!["base".into()]);
         for (i, a) in faction.abilities.iter().enumerate() {
             if a.when.is_none() {
-                p.log_source(&format!("f:{i}"));
+                p.log_source(&source_key("f:", i));
             }
         }
         let subs = substitutions(&p.modifiers(content, faction, &board));
@@ -213,7 +269,7 @@ impl Player {
         // (a faction whose QIC arrive as ore still starts with a QIC the board grants).
         p.gain_with(content, &[], &board.start, "start");
         for (track, level) in &board.research {
-            p.log_source(&format!("r:{track}"));
+            p.log_source(&source_key("r:", track.as_str()));
             for l in 1..=*level {
                 p.research.insert(track.as_str().into(), l);
                 let immediate = by_id(&content.research.tracks, track)
@@ -497,7 +553,19 @@ impl Player {
         faction: &Faction,
         board: &FactionBoard,
     ) -> Vec<Effect> {
-        use std::fmt::Write;
+        self.income_refs(content, faction, board)
+            .into_iter()
+            .cloned()
+            .collect()
+    }
+
+    /// [`Player::income`], borrowed from content and the board instead of copied.
+    pub fn income_refs<'a>(
+        &self,
+        content: &'a Content,
+        faction: &'a Faction,
+        board: &'a FactionBoard,
+    ) -> SmallVec<[&'a Effect; 24]> {
         // Each source ranked by its key's place in the income log, the key written into one
         // buffer (no string per source), the effects borrowed until the one copy at the end.
         let rank = |key: &str| {
@@ -506,39 +574,31 @@ impl Player {
                 .position(|k| k == key)
                 .unwrap_or(usize::MAX)
         };
-        let mut key = String::new();
-        let mut sources: SmallVec<[(usize, &[Effect]); 24]> = SmallVec::new();
+        let mut sources: SmallVec<[(usize, &'a [Effect]); 24]> = SmallVec::new();
         sources.push((rank("base"), &board.income));
         for b in &board.buildings {
             let n = self.built_count(&b.id) as usize;
             for (k, slot) in b.income.iter().take(n).enumerate() {
-                key.clear();
-                write!(key, "b:{}:{}", b.id, k + 1).expect("writing to a String cannot fail");
-                sources.push((rank(&key), slot));
+                sources.push((rank(&slot_key(&b.id, k as u32 + 1)), slot));
             }
         }
         self.walk_active(content, faction, board, |source, g| {
             if g.income.is_empty() {
                 return;
             }
-            key.clear();
-            match source {
-                Source::Research(t) => write!(key, "r:{t}"),
-                Source::Faction(i) => write!(key, "f:{i}"),
-                Source::Building(b) => write!(key, "g:{b}"),
-                Source::Tech(t) => write!(key, "t:{t}"),
-                Source::Advanced(t) => write!(key, "a:{t}"),
-                Source::Booster => key.write_str("booster"),
-            }
-            .expect("writing to a String cannot fail");
+            let key = match source {
+                Source::Research(t) => source_key("r:", t),
+                Source::Faction(i) => source_key("f:", i),
+                Source::Building(b) => source_key("g:", b),
+                Source::Tech(t) => source_key("t:", t),
+                Source::Advanced(t) => source_key("a:", t),
+                Source::Booster => Word::new("booster"),
+            };
             sources.push((rank(&key), g.income));
         });
         // Stable: sources of one rank (none logged) keep the order they were found in.
         sources.sort_by_key(|(r, _)| *r);
-        sources
-            .iter()
-            .flat_map(|(_, e)| e.iter().cloned())
-            .collect()
+        sources.iter().flat_map(|(_, e)| e.iter()).collect()
     }
 
     /// Records that an income source was acquired now (it moves to the end of the order).
@@ -596,5 +656,23 @@ mod tests {
         let state: GameState = serde_json::from_str(&saved).expect("reads");
         let loaded = Game::load(content, state).expect("a state gains reached loads back");
         assert_eq!(loaded.state, g.state);
+    }
+}
+
+#[cfg(test)]
+mod key_tests {
+    use super::{slot_key, source_key};
+
+    /// Keys built inline read as the formatted keys the income log has always held.
+    #[test]
+    fn keys_built_inline_read_as_formatted_keys() {
+        assert_eq!(source_key("r:", "terra"), "r:terra");
+        assert_eq!(source_key("f:", 0usize), "f:0");
+        assert_eq!(source_key("f:", 12usize), "f:12");
+        assert_eq!(slot_key("ts", 3), "b:ts:3");
+        assert_eq!(slot_key("m", 10), "b:m:10");
+        assert_eq!(slot_key("m", u32::MAX), format!("b:m:{}", u32::MAX));
+        let long = "a-building-id-longer-than-a-word-holds-inline";
+        assert_eq!(slot_key(long, 7), format!("b:{long}:7"));
     }
 }

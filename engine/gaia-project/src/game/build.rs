@@ -68,20 +68,23 @@ impl Game {
         shared: bool,
         off_board: bool,
     ) -> Result<(), MoveError> {
+        // Content and the seats' fixed facts are read through handles, not copied.
+        let content = self.content.clone();
         let new_type = !shared && {
-            let planet = self.planet_id(idx).to_string();
-            !self
-                .own_structures(seat)
-                .iter()
-                .any(|(i, s)| !s.shared && *i != idx && self.planet_id(*i) == planet)
+            let planet = self.planet_id(idx);
+            !self.state.structures.iter().any(|(i, l)| {
+                *i != idx
+                    && l.iter().any(|s| s.seat == seat && !s.shared)
+                    && self.planet_id(*i) == planet
+            })
         };
         let upgrade_from = self
             .state
             .structures
             .get(&idx)
             .and_then(|l| l.iter().find(|s| s.seat == seat))
-            .map(|s| s.building.to_string());
-        let before: Vec<usize> = self.active_abilities(seat);
+            .map(|s| s.building.clone());
+        let before = self.active_abilities(seat);
         self.put_structure(seat, idx, building, shared, off_board);
         let after = self.active_abilities(seat);
         let seats = self.seats.clone();
@@ -95,19 +98,20 @@ impl Game {
             self.apply_effects(seat, &def.grants.immediate, "buildings")?;
         }
         for i in before.iter().filter(|i| !after.contains(i)) {
-            self.state.players[seat].unlog_source(&format!("f:{i}"));
+            self.state.players[seat].unlog_source(&crate::player::source_key("f:", *i));
         }
         for i in after.into_iter().filter(|i| !before.contains(i)) {
-            self.state.players[seat].log_source(&format!("f:{i}"));
-            let immediate = self.faction(seat).abilities[i].immediate.clone();
-            self.apply_effects(seat, &immediate, "faction")?;
+            self.state.players[seat].log_source(&crate::player::source_key("f:", i));
+            let faction = seats[seat].as_ref().expect("seat has a faction").faction;
+            let immediate = &content.factions[faction].abilities[i].immediate;
+            self.apply_effects(seat, immediate, "faction")?;
         }
-        let planet = self.planet_id(idx).to_string();
+        let planet = &content.planets.planets[usize::from(self.state.planets[idx])].id;
         self.fire(
             seat,
             &Happened::Built {
                 building,
-                planet: &planet,
+                planet,
                 idx,
                 new_type,
                 shared,
@@ -125,7 +129,7 @@ impl Game {
     }
 
     /// The faction abilities whose conditions the seat meets, by index.
-    pub(crate) fn active_abilities(&self, seat: usize) -> Vec<usize> {
+    pub(crate) fn active_abilities(&self, seat: usize) -> smallvec::SmallVec<[usize; 8]> {
         let p = &self.state.players[seat];
         self.faction(seat)
             .abilities

@@ -4,9 +4,7 @@ use super::conversion_form::PayCode;
 use super::follow::Follow;
 use super::happened::{event_matches, Happened};
 use super::{err, Game, MoveError};
-use crate::content::{
-    Bundle, Content, Count, Effect, Event, Grants, Modifier, PlanetKind, ResearchChoice,
-};
+use crate::content::{Bundle, Content, Count, Effect, Event, Modifier, PlanetKind, ResearchChoice};
 use crate::lookup::by_id;
 use crate::power::{Area, Code};
 use orrery_core::hex::Hex;
@@ -16,11 +14,6 @@ use smallvec::SmallVec;
 type Due<'a> = SmallVec<[(&'static str, &'a [Effect]); 4]>;
 
 impl Game {
-    /// Everything active for a seat, tagged with the VP source it books to.
-    pub(crate) fn sources(&self, seat: usize) -> Vec<(&'static str, Grants<'_>)> {
-        self.state.players[seat].active_tagged(&self.content, self.faction(seat), self.board(seat))
-    }
-
     /// Gains one code (negative: loses it), with substitutions for gains.
     pub(crate) fn gain_code(&mut self, seat: usize, code: &str, n: i32, source: &str) {
         if n == 0 {

@@ -54,6 +54,7 @@ impl Game {
             .filter(|(i, s)| s.shared || self.power_value_with(seat, *i, &s.building, &mods) > 0)
             .map(|(i, _)| self.state.map.spaces[i].hex)
             .collect();
+        drop(mods);
         let mut group = vec![hex];
         let mut seen: HashSet<Hex> = HashSet::from([hex]);
         let mut next = 0;
@@ -98,7 +99,7 @@ impl Game {
             threshold
         };
         let mut buildings = Vec::new();
-        for (idx, list) in &self.state.structures {
+        for (idx, list) in self.state.structures.iter() {
             for s in list.iter().filter(|s| s.seat == seat) {
                 let hex = self.state.map.spaces[*idx].hex;
                 if single || federated.binary_search(&hex).is_err() {
@@ -152,7 +153,7 @@ impl Game {
         let max = self.affordable_satellites_with(seat, mods);
         let own_sats = &self.state.players[seat].satellites;
         let mut blocked: Vec<Hex> = own_sats.to_vec();
-        for (idx, list) in &self.state.structures {
+        for (idx, list) in self.state.structures.iter() {
             if list
                 .iter()
                 .any(|x| x.seat == seat || !self.is_station(x.seat, &x.building))

@@ -439,10 +439,10 @@ impl Game {
                 let after = self.active_abilities(seat);
                 let p = &mut self.state.players[seat];
                 for i in before.iter().filter(|i| !after.contains(i)) {
-                    p.unlog_source(&format!("f:{i}"));
+                    p.unlog_source(&crate::player::source_key("f:", *i));
                 }
                 for i in after.iter().filter(|i| !before.contains(i)) {
-                    p.log_source(&format!("f:{i}"));
+                    p.log_source(&crate::player::source_key("f:", *i));
                 }
             }
         }

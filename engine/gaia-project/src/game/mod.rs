@@ -32,6 +32,7 @@ mod setup;
 mod special;
 mod state_check;
 mod status;
+mod structures;
 mod tech;
 mod turn;
 mod upgrade;
@@ -57,6 +58,7 @@ pub use hook_protocol::{
     HookCall, HookCalls, DEFAULT_HOOK_BUDGET, KEPT_HOOK_CALLS, KEPT_HOOK_ERRORS, MAX_HOOK_AMOUNT,
 };
 pub use question::Question;
+pub use structures::{OnSpace, Structures};
 
 /// The explicit setup of a game: map and tiles.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -202,6 +204,11 @@ pub struct Gaiaformer {
 /// Seats in an order, held inline (a state's copy copies no list).
 pub type SeatList = SmallVec<[usize; 6]>;
 
+/// Takes the first seat off a list.
+fn pop_front(list: &mut SeatList) -> Option<usize> {
+    (!list.is_empty()).then(|| list.remove(0))
+}
+
 /// The phase the game is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Stage {
@@ -229,8 +236,8 @@ pub struct GameState {
     pub map: Arc<Map>,
     /// Current planet of each space (by map space index), as content planet index.
     pub planets: Shared<Vec<u8>>,
-    /// Buildings by space index (held inline: copying the map copies no list).
-    pub structures: Shared<BTreeMap<usize, SmallVec<[Structure; 2]>>>,
+    /// Buildings by space index, in one list sorted by space (see [`Structures`]).
+    pub structures: Shared<Structures>,
     /// Gaiaformers on the map.
     pub gaiaformers: Shared<Vec<Gaiaformer>>,
     /// Seats.
@@ -264,12 +271,12 @@ pub struct GameState {
     /// An open question about a special token.
     #[serde(default)]
     pub question: Option<Question>,
-    /// Seats still to go through the Gaia phase, in turn order.
+    /// Seats still to go through the Gaia phase, in turn order (held inline).
     #[serde(default)]
-    pub gaia_todo: VecDeque<usize>,
-    /// Seats whose income is still to be paid this round, in turn order.
+    pub gaia_todo: SeatList,
+    /// Seats whose income is still to be paid this round, in turn order (held inline).
     #[serde(default)]
-    pub income_todo: VecDeque<usize>,
+    pub income_todo: SeatList,
     /// The decision being taken part by part (taken off the queue by its first part).
     #[serde(default)]
     pub open: Option<Decision>,
@@ -500,8 +507,8 @@ impl Game {
                 .chain((0..setup.players).map(Decision::Faction))
                 .collect(),
             income_pending: Shared::default(),
-            income_todo: VecDeque::new(),
-            gaia_todo: VecDeque::new(),
+            income_todo: SeatList::new(),
+            gaia_todo: SeatList::new(),
             question: None,
             open: None,
             turn: Default::default(),
@@ -849,14 +856,9 @@ impl Game {
         self.seats[seat].as_ref().expect("seat has a faction")
     }
 
-    /// Everything active for a seat.
-    pub(crate) fn grants(&self, seat: usize) -> Vec<Grants<'_>> {
-        self.state.players[seat].active(&self.content, self.faction(seat), self.board(seat))
-    }
-
     /// The modifiers in force for a seat.
-    pub(crate) fn modifiers(&self, seat: usize) -> Vec<&Modifier> {
-        let mut out = Vec::new();
+    pub(crate) fn modifiers(&self, seat: usize) -> SmallVec<[&Modifier; 16]> {
+        let mut out = SmallVec::new();
         self.each_grant(seat, |g| out.extend(g.modifiers));
         out
     }

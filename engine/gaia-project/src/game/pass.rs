@@ -2,23 +2,39 @@
 //! round.
 
 use super::{err, Game, MoveError};
+use smallvec::SmallVec;
+
 use crate::content::Effect;
 
 impl Game {
     /// Passes: pass effects, then the booster for the next round (none in the last).
     pub(super) fn pass(&mut self, seat: usize, booster: Option<&str>) -> Result<(), MoveError> {
         let last = self.state.round >= self.content.rules.rounds;
-        let pass_effects: Vec<(&'static str, Vec<Effect>)> = self
-            .sources(seat)
-            .into_iter()
-            .map(|(s, g)| (s, g.pass.to_vec()))
-            .collect();
+        // The pass effects are read in place through handles on content and the seats'
+        // fixed facts, not copied.
+        let (content, seats) = (self.content.clone(), self.seats.clone());
+        let fixed = seats[seat].as_ref().expect("seat has a faction");
+        let mut pass_effects: SmallVec<[(&'static str, &[Effect]); 8]> = SmallVec::new();
+        self.state.players[seat].each_active_tagged(
+            &content,
+            &content.factions[fixed.faction],
+            &fixed.board,
+            |src, g| {
+                if !g.pass.is_empty() {
+                    pass_effects.push((src, g.pass));
+                }
+            },
+        );
         for (src, effects) in pass_effects {
+            if !effects.iter().any(|e| matches!(e, Effect::Script(_))) {
+                self.apply_effects(seat, effects, src)?;
+                continue;
+            }
             // Nothing can follow a pass: a hook's return is held to what YAML may say there.
             let mut plain = Vec::with_capacity(effects.len());
             for e in effects {
-                let Effect::Script(s) = &e else {
-                    plain.push(e);
+                let Effect::Script(s) = e else {
+                    plain.push(e.clone());
                     continue;
                 };
                 for got in self.hook_effects(seat, s, src)? {

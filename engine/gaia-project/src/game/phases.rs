@@ -250,12 +250,14 @@ impl Game {
     /// income are alike, so what leaves the income order is the earliest acquired of them
     /// (the others keep their places, renamed to the slots that stay).
     fn unlog_building(&mut self, seat: usize, building: &str, n: u32) {
-        let slots: Vec<Vec<Effect>> = self
-            .board(seat)
-            .building(building)
-            .map(|b| b.income.clone())
-            .unwrap_or_default();
-        let key = |k: u32| format!("b:{building}:{k}");
+        // The slots are read through a handle on the seats' fixed facts, not copied.
+        let seats = self.seats.clone();
+        let slots: &[Vec<Effect>] = seats
+            .get(seat)
+            .and_then(Option::as_ref)
+            .and_then(|f| f.board.building(building))
+            .map_or(&[], |b| &b.income);
+        let key = |k: u32| crate::player::slot_key(building, k);
         let spec = (n as usize)
             .checked_sub(1)
             .and_then(|i| slots.get(i))
@@ -265,12 +267,15 @@ impl Game {
             p.unlog_source(&key(n));
             return;
         };
-        let alike: Vec<u32> = (1..=n)
+        let alike: smallvec::SmallVec<[u32; 8]> = (1..=n)
             .filter(|k| slots.get(*k as usize - 1) == Some(spec))
             .collect();
-        let mut places: Vec<usize> = alike
+        let mut places: smallvec::SmallVec<[usize; 8]> = alike
             .iter()
-            .filter_map(|k| p.income_log.iter().position(|l| *l == key(*k)))
+            .filter_map(|k| {
+                let key = key(*k);
+                p.income_log.iter().position(|l| *l == key)
+            })
             .collect();
         places.sort_unstable();
         if places.len() != alike.len() {
@@ -279,7 +284,7 @@ impl Game {
         }
         let earliest = places.remove(0);
         for (k, at) in alike.iter().filter(|k| **k != n).zip(&places) {
-            p.income_log[*at] = key(*k).into();
+            p.income_log[*at] = key(*k);
         }
         p.income_log.remove(earliest);
     }
@@ -293,7 +298,7 @@ impl Game {
         shared: bool,
         off_board: bool,
     ) {
-        let list = self.state.structures.entry(idx).or_default();
+        let list = self.state.structures.entry_or_default(idx);
         if let Some(s) = list.iter_mut().find(|s| s.seat == seat) {
             let old = std::mem::replace(&mut s.building, building.into());
             if !s.off_board {
@@ -315,7 +320,7 @@ impl Game {
             let p = &mut self.state.players[seat];
             let n = p.built.entry(building.into()).or_default();
             *n += 1;
-            let key = format!("b:{building}:{n}");
+            let key = crate::player::slot_key(building, *n);
             p.log_source(&key);
         }
     }
@@ -345,7 +350,7 @@ impl Game {
                 }
                 Stage::Income => self.continue_income()?,
                 Stage::Gaia => {
-                    if let Some(seat) = self.state.gaia_todo.pop_front() {
+                    if let Some(seat) = super::pop_front(&mut self.state.gaia_todo) {
                         if self.has_gaia_choice(seat) {
                             self.state.queue.push_back(Decision::Gaia(seat));
                         } else {
@@ -374,12 +379,18 @@ impl Game {
     /// needs no choice.
     /// An income hook returns gains (or gains per counted thing), laid out in its place.
     fn income(&mut self, seat: usize) -> Result<(), MoveError> {
-        let effects = {
-            let p = &self.state.players[seat];
-            p.income(&self.content, self.faction(seat), self.board(seat))
-        };
+        // Content and the seats' fixed facts are read through handles: the income's effects
+        // are borrowed, not copied.
+        let content = self.content.clone();
+        let seats = self.seats.clone();
+        let fixed = seats[seat].as_ref().expect("seat has a faction");
+        let effects = self.state.players[seat].income_refs(
+            &content,
+            &content.factions[fixed.faction],
+            &fixed.board,
+        );
         let mut events: Vec<Bundle> = Vec::with_capacity(effects.len());
-        for e in &effects {
+        for &e in &effects {
             match e {
                 Effect::Script(s) => {
                     for got in self.hook_effects(seat, s, "income")? {
@@ -474,7 +485,7 @@ impl Game {
     /// Pays income seat by seat in turn order, stopping at a seat that must decide.
     fn continue_income(&mut self) -> Result<(), MoveError> {
         while self.state.queue.is_empty() {
-            let Some(seat) = self.state.income_todo.pop_front() else {
+            let Some(seat) = super::pop_front(&mut self.state.income_todo) else {
                 self.start_gaia_phase();
                 return Ok(());
             };
@@ -538,11 +549,15 @@ impl Game {
 
     fn has_gaia_choice(&self, seat: usize) -> bool {
         let tokens = self.state.players[seat].power.areas[Area::Gaia.index()] as i32;
-        self.grants(seat).iter().any(|g| {
-            g.conversions
-                .iter()
-                .any(|c| c.phase == Phase::Gaia && c.pay.get("tg") > 0 && c.pay.get("tg") <= tokens)
-        })
+        // The grants are walked in place, not gathered into a list.
+        let mut choice = false;
+        self.each_grant(seat, |g| {
+            choice = choice
+                || g.conversions.iter().any(|c| {
+                    c.phase == Phase::Gaia && c.pay.get("tg") > 0 && c.pay.get("tg") <= tokens
+                });
+        });
+        choice
     }
 
     /// Ends a Gaia-phase decision: its follow-ups done, the seat's tokens return.

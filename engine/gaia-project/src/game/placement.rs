@@ -76,7 +76,7 @@ impl Game {
     /// Range starting points of a seat.
     pub(crate) fn range_from(&self, seat: usize) -> RangeOrigins {
         let mut out = RangeOrigins::new();
-        for (i, l) in &self.state.structures {
+        for (i, l) in self.state.structures.iter() {
             if l.iter().any(|s| s.seat == seat) {
                 out.push(self.state.map.spaces[*i].hex);
             }

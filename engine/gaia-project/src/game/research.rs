@@ -52,9 +52,9 @@ impl Game {
     /// Advances a track one level: its immediate effects and the research-step event.
     pub(crate) fn advance_research(&mut self, seat: usize, track: &str) -> Result<(), MoveError> {
         self.can_advance(seat, track)?;
-        let t = by_id(&self.content.research.tracks, track)
-            .cloned()
-            .expect("checked");
+        // Content is shared: the track is read in place, not copied.
+        let content = self.content.clone();
+        let t = by_id(&content.research.tracks, track).expect("checked");
         let level = self.state.players[seat].level(track) + 1;
         if level as usize + 1 == t.levels.len() && self.content.research.top_level.flip_token {
             if let Some(tok) = self.state.players[seat].tokens.iter_mut().find(|t| t.green) {
@@ -64,9 +64,8 @@ impl Game {
         self.state.players[seat]
             .research
             .insert(track.into(), level);
-        self.state.players[seat].log_source(&format!("r:{track}"));
-        let immediate = t.levels[level as usize].immediate.clone();
-        self.apply_effects(seat, &immediate, "research")?;
+        self.state.players[seat].log_source(&crate::player::source_key("r:", track));
+        self.apply_effects(seat, &t.levels[level as usize].immediate, "research")?;
         self.fire(seat, &Happened::ResearchStep { track, level })?;
         Ok(())
     }

@@ -37,7 +37,7 @@ impl Game {
             tok.green = false;
             self.state.adv_left.remove(pos);
             self.state.players[seat].advanced.push(tile.clone());
-            self.state.players[seat].log_source(&format!("a:{tile}"));
+            self.state.players[seat].log_source(&crate::player::source_key("a:", tile.as_str()));
             self.state
                 .turn
                 .follows
@@ -60,7 +60,7 @@ impl Game {
                 id: tile.as_str().into(),
                 covered: false,
             });
-        self.state.players[seat].log_source(&format!("t:{tile}"));
+        self.state.players[seat].log_source(&crate::player::source_key("t:", tile.as_str()));
         let choice = by_id(&self.content.tech_tiles.positions, pos)
             .and_then(|p| p.track.clone())
             .map_or(ResearchChoice::Any, ResearchChoice::Track);
@@ -101,7 +101,7 @@ impl Game {
             .find(|t| t.id == tile && !t.covered)
             .ok_or_else(|| MoveError(format!("you have no uncovered {tile}")))?;
         t.covered = true;
-        self.state.players[seat].unlog_source(&format!("t:{tile}"));
+        self.state.players[seat].unlog_source(&crate::player::source_key("t:", tile.as_str()));
         Ok(())
     }
 }

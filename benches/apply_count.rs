@@ -1,0 +1,116 @@
+//! A deterministic measure of applying parts, for instruction and allocation counts: builds
+//! every recorded state where a part is chosen (the first `ORRERY_COUNT_GAMES` records, default
+//! all), then clones each state (`clone_all`) and clones each and applies its recorded part
+//! (`apply_all`), as `orrery bench` does, counting the heap allocations of each; then plays
+//! `ORRERY_COUNT_RANDOM` random four-player games (default 0; `random_games`).
+//! Run it under callgrind, counting only the applying:
+//! `valgrind --tool=callgrind --toggle-collect='*apply_all*' target/release/deps/apply_count-*`.
+
+mod shared;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use orrery_core::bot::{self, RandomBot};
+use orrery_core::play_api::Playable;
+use orrery_core::rng::Rng;
+use orrery_gp::game::{Game, Setup};
+use orrery_gp::notation::Command;
+
+/// The system allocator, counting allocations (reallocations included).
+struct Counting;
+
+static ALLOCS: AtomicU64 = AtomicU64::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        System.alloc(layout)
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout)
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        System.realloc(ptr, layout, new_size)
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Allocations made by `f`.
+fn allocations(f: impl FnOnce()) -> u64 {
+    let before = ALLOCS.load(Ordering::Relaxed);
+    f();
+    ALLOCS.load(Ordering::Relaxed) - before
+}
+
+/// Clones every state and drops the clone.
+#[inline(never)]
+fn clone_all(states: &[(Game, Command)]) {
+    for (g, _) in states {
+        std::hint::black_box(g.clone());
+    }
+}
+
+/// Clones every state and applies its recorded part; how many applied.
+#[inline(never)]
+fn apply_all(states: &[(Game, Command)]) -> usize {
+    states
+        .iter()
+        .filter(|(g, p)| {
+            let mut g = g.clone();
+            std::hint::black_box(g.apply_part(p).is_ok())
+        })
+        .count()
+}
+
+/// Plays random four-player games from seeds `1..=games` (setup, seats and every choice drawn
+/// from the seed); the number of parts played.
+#[inline(never)]
+fn random_games(content: &std::sync::Arc<orrery_gp::content::Content>, games: u64) -> usize {
+    let mut parts = 0;
+    for seed in 1..=games {
+        let mut rng = Rng::new(seed);
+        let setup = Setup::random(content, 4, &mut rng).expect("setup");
+        let mut game = Game::new(content.clone(), setup).expect("game");
+        parts += RandomBot::new(seed, bot::MAX_FREE)
+            .play_out(&mut game, 50_000)
+            .expect("ends");
+        assert!(game.is_over());
+    }
+    parts
+}
+
+fn main() {
+    let var = |name: &str, default: usize| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let content = shared::platform_content();
+    let states = shared::decision_points(&content, var("ORRERY_COUNT_GAMES", usize::MAX));
+    let n = states.len().max(1) as f64;
+    let cloned = allocations(|| clone_all(&states));
+    let mut applied = 0;
+    let both = allocations(|| applied = apply_all(&states));
+    assert_eq!(applied, states.len(), "every recorded part applies");
+    println!(
+        "{} states: allocations per clone {:.2}, per clone and apply {:.2} (apply {:.2})",
+        states.len(),
+        cloned as f64 / n,
+        both as f64 / n,
+        (both as f64 - cloned as f64) / n
+    );
+    let games = var("ORRERY_COUNT_RANDOM", 0) as u64;
+    if games > 0 {
+        let mut played = 0;
+        let allocs = allocations(|| played = random_games(&content, games));
+        println!(
+            "{games} random games, {played} parts played, {:.1} allocations a part",
+            allocs as f64 / played.max(1) as f64
+        );
+    }
+}
