@@ -11,10 +11,7 @@ mod shared;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use orrery_core::bot::{self, RandomBot};
-use orrery_core::play_api::Playable;
-use orrery_core::rng::Rng;
-use orrery_gp::game::{Game, Setup};
+use orrery_gp::game::Game;
 use orrery_gp::notation::Command;
 
 /// The system allocator, counting allocations (reallocations included).
@@ -66,32 +63,12 @@ fn apply_all(states: &[(Game, Command)]) -> usize {
         .count()
 }
 
-/// Plays random four-player games from seeds `1..=games` (setup, seats and every choice drawn
-/// from the seed); the number of parts played.
-#[inline(never)]
-fn random_games(content: &std::sync::Arc<orrery_gp::content::Content>, games: u64) -> usize {
-    let mut parts = 0;
-    for seed in 1..=games {
-        let mut rng = Rng::new(seed);
-        let setup = Setup::random(content, 4, &mut rng).expect("setup");
-        let mut game = Game::new(content.clone(), setup).expect("game");
-        parts += RandomBot::new(seed, bot::MAX_FREE)
-            .play_out(&mut game, 50_000)
-            .expect("ends");
-        assert!(game.is_over());
-    }
-    parts
-}
-
 fn main() {
-    let var = |name: &str, default: usize| {
-        std::env::var(name)
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(default)
-    };
     let content = shared::platform_content();
-    let states = shared::decision_points(&content, var("ORRERY_COUNT_GAMES", usize::MAX));
+    let states = shared::decision_points(
+        &content,
+        shared::count_var("ORRERY_COUNT_GAMES", usize::MAX),
+    );
     let n = states.len().max(1) as f64;
     let cloned = allocations(|| clone_all(&states));
     let mut applied = 0;
@@ -104,10 +81,10 @@ fn main() {
         both as f64 / n,
         (both as f64 - cloned as f64) / n
     );
-    let games = var("ORRERY_COUNT_RANDOM", 0) as u64;
+    let games = shared::count_var("ORRERY_COUNT_RANDOM", 0) as u64;
     if games > 0 {
         let mut played = 0;
-        let allocs = allocations(|| played = random_games(&content, games));
+        let allocs = allocations(|| played = shared::random_games(&content, games));
         println!(
             "{games} random games, {played} parts played, {:.1} allocations a part",
             allocs as f64 / played.max(1) as f64

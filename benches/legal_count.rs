@@ -9,10 +9,7 @@
 
 mod shared;
 
-use orrery_core::bot::{self, RandomBot};
-use orrery_core::play_api::Playable;
-use orrery_core::rng::Rng;
-use orrery_gp::game::{Game, Setup};
+use orrery_gp::game::Game;
 
 /// Lists the legal parts of every state once, into one buffer as `orrery bench` and the
 /// bots list; the number of parts listed.
@@ -28,43 +25,21 @@ fn list_all(states: &[Game]) -> usize {
         .sum()
 }
 
-/// Plays random four-player games from seeds `1..=games` as `orrery bench` does (setup, seats
-/// and every choice drawn from the seed); the number of parts played.
-#[inline(never)]
-fn random_games(content: &std::sync::Arc<orrery_gp::content::Content>, games: u64) -> usize {
-    let mut parts = 0;
-    for seed in 1..=games {
-        let mut rng = Rng::new(seed);
-        let setup = Setup::random(content, 4, &mut rng).expect("setup");
-        let mut game = Game::new(content.clone(), setup).expect("game");
-        parts += RandomBot::new(seed, bot::MAX_FREE)
-            .play_out(&mut game, 50_000)
-            .expect("ends");
-        assert!(game.is_over());
-    }
-    parts
-}
-
 fn main() {
-    let var = |name: &str, default: usize| {
-        std::env::var(name)
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(default)
-    };
     let content = shared::platform_content();
-    let states: Vec<Game> = shared::decision_points(&content, var("ORRERY_COUNT_GAMES", 4))
-        .into_iter()
-        .map(|(g, _)| g)
-        .collect();
+    let states: Vec<Game> =
+        shared::decision_points(&content, shared::count_var("ORRERY_COUNT_GAMES", 4))
+            .into_iter()
+            .map(|(g, _)| g)
+            .collect();
     // The first listing of a game's states searches federations and remembers them.
     let warm: usize = states.iter().map(|g| g.legal_parts().len()).sum();
     let parts = list_all(&states);
     assert_eq!(warm, parts, "listing twice lists the same parts");
     println!("{} states, {parts} parts listed", states.len());
-    let games = var("ORRERY_COUNT_RANDOM", 0) as u64;
+    let games = shared::count_var("ORRERY_COUNT_RANDOM", 0) as u64;
     if games > 0 {
-        let played = random_games(&content, games);
+        let played = shared::random_games(&content, games);
         println!("{games} random games, {played} parts played");
     }
 }

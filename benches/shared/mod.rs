@@ -4,8 +4,11 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use orrery_core::bot::{self, RandomBot};
+use orrery_core::play_api::Playable;
+use orrery_core::rng::Rng;
 use orrery_gp::content::{Content, DirFiles, OverlaySource};
-use orrery_gp::game::Game;
+use orrery_gp::game::{Game, Setup};
 use orrery_gp::notation::Command;
 use orrery_gp::record::Record;
 
@@ -69,4 +72,30 @@ pub fn decision_points(content: &Arc<Content>, games: usize) -> Vec<(Game, Comma
             .expect("recorded parts apply");
     }
     out
+}
+
+/// Plays random four-player games from seeds `1..=games` as `orrery bench` does (setup, seats
+/// and every choice drawn from the seed); the number of parts played. Not inlined, so that
+/// callgrind can count it alone (`--toggle-collect='*random_games*'`).
+#[inline(never)]
+pub fn random_games(content: &Arc<Content>, games: u64) -> usize {
+    let mut parts = 0;
+    for seed in 1..=games {
+        let mut rng = Rng::new(seed);
+        let setup = Setup::random(content, 4, &mut rng).expect("setup");
+        let mut game = Game::new(content.clone(), setup).expect("game");
+        parts += RandomBot::new(seed, bot::MAX_FREE)
+            .play_out(&mut game, 50_000)
+            .expect("ends");
+        assert!(game.is_over());
+    }
+    parts
+}
+
+/// A counting bench's setting from the environment variable `name`, or `default`.
+pub fn count_var(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
