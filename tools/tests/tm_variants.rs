@@ -11,33 +11,30 @@ fn stderr(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
+/// Asserts that the command's stderr contains `text`.
+fn says(out: &std::process::Output, text: &str) {
+    let err = stderr(out);
+    assert!(err.contains(text), "{err}");
+}
+
 #[test]
 fn a_named_variant_is_found_in_the_games_own_folder() {
     let tm = ["validate", "--game", "terraforming-mars", "--variant"];
     let out = run(&[&tm[..], &["errata"]].concat());
     succeeded(&out);
-    assert!(
-        stderr(&out).contains("terraforming-mars/variants/errata.yaml"),
-        "{}",
-        stderr(&out)
-    );
+    says(&out, "terraforming-mars/variants/errata.yaml");
     // Outside the repository the built-in copy holds the same names.
     let elsewhere = scratch("tm-variant-built-in");
     let out = run_in(&elsewhere, [&tm[..], &["corporate-era"]].concat());
     succeeded(&out);
-    assert!(
-        stderr(&out).contains("<built-in>/terraforming-mars/variants/corporate-era.yaml"),
-        "{}",
-        stderr(&out)
+    says(
+        &out,
+        "<built-in>/terraforming-mars/variants/corporate-era.yaml",
     );
     // A name that is not there is a usage error naming the folder looked in.
     let out = run(&[&tm[..], &["no-such-variant"]].concat());
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("terraforming-mars/variants/"),
-        "{}",
-        stderr(&out)
-    );
+    says(&out, "terraforming-mars/variants/");
     // Gaia Project's names stay in its own folder.
     let out = run(&[&tm[..], &["beta-2"]].concat());
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
@@ -60,7 +57,7 @@ fn conformance_replays_on_the_variants_it_is_given() {
         records,
     ]);
     assert_eq!(errata.status.code(), Some(1), "{}", stderr(&errata));
-    assert!(stderr(&errata).contains("variants: errata"));
+    says(&errata, "variants: errata");
     let out = String::from_utf8_lossy(&errata.stdout);
     let identical = out.lines().filter(|l| l.starts_with("ok ")).count();
     assert!(identical < total, "{out}");

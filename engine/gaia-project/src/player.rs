@@ -10,6 +10,7 @@ use crate::content::{Bundle, Condition, Content, Effect, Faction, Grants, Modifi
 use crate::lookup::{by_id, index_of};
 use crate::notation::{Word, MAX_AMOUNT};
 use crate::power::{Area, Code, Power, Special};
+use compact_str::ToCompactString;
 use orrery_core::shared::Shared;
 
 /// The resource code of victory points.
@@ -81,29 +82,14 @@ impl SourceId for &str {
 
 impl SourceId for u32 {
     fn push_to(self, key: &mut Word) {
-        let mut digits = [0u8; 10];
-        let mut at = digits.len();
-        let mut n = self;
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        for &d in &digits[at..] {
-            key.push(char::from(d));
-        }
+        // Integers are written by compact_str's own digit writer: no formatting, no heap.
+        key.push_str(&self.to_compact_string());
     }
 }
 
 impl SourceId for usize {
     fn push_to(self, key: &mut Word) {
-        match u32::try_from(self) {
-            Ok(n) => n.push_to(key),
-            Err(_) => key.push_str(&self.to_string()),
-        }
+        key.push_str(&self.to_compact_string());
     }
 }
 
