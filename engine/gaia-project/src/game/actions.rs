@@ -7,8 +7,8 @@ impl Game {
     /// Takes a board action (once a round), paying its cost.
     pub(super) fn board_action(&mut self, seat: usize, id: &str) -> Result<(), MoveError> {
         // Content is read through a handle, not copied.
-        let content = self.content.clone();
-        let a = by_id(&content.board_actions.actions, id)
+        let h = self.handles();
+        let a = by_id(&h.content().board_actions.actions, id)
             .ok_or_else(|| MoveError(format!("unknown board action {id}")))?;
         if self.state.actions_used.iter().any(|u| u == id) {
             return err(format!("{id} was used this round"));
@@ -30,24 +30,18 @@ impl Game {
         {
             return err(format!("special action {key} was used this round"));
         }
-        // The seat's grants are walked in place through handles on content and the seats'
-        // fixed facts, and the action's effects read where they are, not copied.
-        let (content, seats) = (self.content.clone(), self.seats.clone());
-        let fixed = seats[seat].as_ref().expect("seat has a faction");
+        // The seat's grants are walked in place through handles, and the action's effects
+        // read where they are, not copied.
+        let h = self.handles();
         let mut found = None;
-        self.state.players[seat].each_active_tagged(
-            &content,
-            &content.factions[fixed.faction],
-            &fixed.board,
-            |src, g| {
-                if found.is_none() {
-                    found = g
-                        .action
-                        .filter(|a| a.key == key)
-                        .map(|a| (src, a.effects.as_slice()));
-                }
-            },
-        );
+        h.each_tagged(self, seat, |src, g| {
+            if found.is_none() {
+                found = g
+                    .action
+                    .filter(|a| a.key == key)
+                    .map(|a| (src, a.effects.as_slice()));
+            }
+        });
         let (src, effects) =
             found.ok_or_else(|| MoveError(format!("you have no special action {key}")))?;
         self.state.players[seat].specials_used.push(key.into());

@@ -21,12 +21,10 @@ impl Game {
         let idx = self.state.map.space_index(hex).expect("on map");
         // The definition is read through a handle on the seats' fixed facts (they never
         // change within a part), not copied.
-        let seats = self.seats.clone();
-        let def = seats
-            .get(seat)
-            .and_then(Option::as_ref)
+        let h = self.handles();
+        let def = h
+            .board(seat)
             .expect("seat has a faction")
-            .board
             .building(building)
             .ok_or_else(|| MoveError(format!("unknown building {building}")))?;
         let built = self.state.players[seat].built_count(building);
@@ -69,7 +67,7 @@ impl Game {
         off_board: bool,
     ) -> Result<(), MoveError> {
         // Content and the seats' fixed facts are read through handles, not copied.
-        let content = self.content.clone();
+        let h = self.handles();
         let new_type = !shared && {
             let planet = self.planet_id(idx);
             !self.state.structures.iter().any(|(i, l)| {
@@ -87,12 +85,9 @@ impl Game {
         let before = self.active_abilities(seat);
         self.put_structure(seat, idx, building, shared, off_board);
         let after = self.active_abilities(seat);
-        let seats = self.seats.clone();
-        if let Some(def) = seats
-            .get(seat)
-            .and_then(Option::as_ref)
+        if let Some(def) = h
+            .board(seat)
             .expect("seat has a faction")
-            .board
             .building(building)
         {
             self.apply_effects(seat, &def.grants.immediate, "buildings")?;
@@ -102,11 +97,10 @@ impl Game {
         }
         for i in after.into_iter().filter(|i| !before.contains(i)) {
             self.state.players[seat].log_source(&crate::player::source_key("f:", i));
-            let faction = seats[seat].as_ref().expect("seat has a faction").faction;
-            let immediate = &content.factions[faction].abilities[i].immediate;
+            let immediate = &h.faction(seat).abilities[i].immediate;
             self.apply_effects(seat, immediate, "faction")?;
         }
-        let planet = &content.planets.planets[usize::from(self.state.planets[idx])].id;
+        let planet = &h.content().planets.planets[usize::from(self.state.planets[idx])].id;
         self.fire(
             seat,
             &Happened::Built {

@@ -32,22 +32,20 @@ impl Game {
             let g = plain_gain(&conv.gain)?;
             bundle::is_multiple(&gain_b, &g, k).then_some(k)
         };
-        // The content and the seats' facts are held here, so the gain found in them is
-        // applied from where it is.
-        let content = self.content.clone();
-        let seats = self.seats.clone();
-        let fixed = seats[seat].as_ref().expect("seat has a faction");
+        // Handles on content and the seats' facts are held here, so the gain found in them
+        // is applied from where it is.
+        let h = self.handles();
         let mut found: Option<(i32, &[Effect])> = None;
         if phase == Phase::Actions {
-            found = fixed
-                .board
+            found = h
+                .board(seat)
+                .expect("seat has a faction")
                 .conversions
                 .iter()
                 .find_map(|c| matching(c).map(|k| (k, &c.gain[..])));
         }
         if found.is_none() {
-            let faction = &content.factions[fixed.faction];
-            self.state.players[seat].each_active(&content, faction, &fixed.board, |g| {
+            h.each(self, seat, |g| {
                 if found.is_none() {
                     found = g
                         .conversions

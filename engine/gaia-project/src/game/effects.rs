@@ -2,9 +2,10 @@
 
 use super::conversion_form::PayCode;
 use super::follow::Follow;
+use super::handles::Handles;
 use super::happened::{event_matches, Happened};
 use super::{err, Game, MoveError};
-use crate::content::{Bundle, Content, Count, Effect, Event, Modifier, PlanetKind, ResearchChoice};
+use crate::content::{Bundle, Count, Effect, Event, Modifier, PlanetKind, ResearchChoice};
 use crate::lookup::by_id;
 use crate::power::{Area, Code};
 use orrery_core::hex::Hex;
@@ -338,13 +339,11 @@ impl Game {
         let n = self.state.players.len();
         let watchers = if self.watching { n } else { 1 };
         let mut event = None;
-        // The due effects are applied from the content and the seats' facts held here, not
-        // copied out of them.
-        let content = self.content.clone();
         for k in 0..watchers {
             let watcher = (actor + k) % n;
-            let seats = self.seats.clone();
-            let due = self.due_triggers(&content, &seats, watcher, actor, what);
+            // The due effects are applied from handles held here, not copied out of them.
+            let h = self.handles();
+            let due = self.due_triggers(&h, watcher, actor, what);
             if due.is_empty() {
                 continue;
             }
@@ -373,12 +372,11 @@ impl Game {
     }
 
     /// The triggers of `watcher` (and of the round's scoring tile) that an event by `actor`
-    /// reaches, with the VP source each books to; read from `content` and `seats` (the
-    /// game's), walked in place.
+    /// reaches, with the VP source each books to; read through handles on the game's content
+    /// and seats, walked in place.
     fn due_triggers<'a>(
         &self,
-        content: &'a Content,
-        seats: &'a [Option<super::SeatFixed>],
+        h: &'a Handles,
         watcher: usize,
         actor: usize,
         what: &Happened<'_>,
@@ -389,9 +387,7 @@ impl Game {
                 && event_matches(&t.on, what)
                 && self.within_matches(&t.on, watcher, actor, what)
         };
-        let fixed = seats[watcher].as_ref().expect("seat has a faction");
-        let faction = &content.factions[fixed.faction];
-        self.state.players[watcher].each_active_tagged(content, faction, &fixed.board, |src, g| {
+        h.each_tagged(self, watcher, |src, g| {
             for t in g.triggers {
                 if reaches(t) {
                     due.push((src, &t.effects[..]));
@@ -403,7 +399,7 @@ impl Game {
             .checked_sub(1)
             .and_then(|r| self.state.setup.round_scoring.get(r))
         {
-            if let Some(tile) = by_id(&content.round_scoring.tiles, tile_id) {
+            if let Some(tile) = by_id(&h.content().round_scoring.tiles, tile_id) {
                 for t in &tile.triggers {
                     if reaches(t) {
                         due.push(("round scoring", &t.effects[..]));

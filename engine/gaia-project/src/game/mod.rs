@@ -13,6 +13,7 @@ mod effects;
 mod eval;
 mod federate;
 mod follow;
+mod handles;
 mod happened;
 mod hook_protocol;
 mod hooks;

@@ -10,21 +10,14 @@ impl Game {
     /// Passes: pass effects, then the booster for the next round (none in the last).
     pub(super) fn pass(&mut self, seat: usize, booster: Option<&str>) -> Result<(), MoveError> {
         let last = self.state.round >= self.content.rules.rounds;
-        // The pass effects are read in place through handles on content and the seats'
-        // fixed facts, not copied.
-        let (content, seats) = (self.content.clone(), self.seats.clone());
-        let fixed = seats[seat].as_ref().expect("seat has a faction");
+        // The pass effects are read in place through handles, not copied.
+        let h = self.handles();
         let mut pass_effects: SmallVec<[(&'static str, &[Effect]); 8]> = SmallVec::new();
-        self.state.players[seat].each_active_tagged(
-            &content,
-            &content.factions[fixed.faction],
-            &fixed.board,
-            |src, g| {
-                if !g.pass.is_empty() {
-                    pass_effects.push((src, g.pass));
-                }
-            },
-        );
+        h.each_tagged(self, seat, |src, g| {
+            if !g.pass.is_empty() {
+                pass_effects.push((src, g.pass));
+            }
+        });
         for (src, effects) in pass_effects {
             if !effects.iter().any(|e| matches!(e, Effect::Script(_))) {
                 self.apply_effects(seat, effects, src)?;

@@ -251,11 +251,10 @@ impl Game {
     /// (the others keep their places, renamed to the slots that stay).
     fn unlog_building(&mut self, seat: usize, building: &str, n: u32) {
         // The slots are read through a handle on the seats' fixed facts, not copied.
-        let seats = self.seats.clone();
-        let slots: &[Vec<Effect>] = seats
-            .get(seat)
-            .and_then(Option::as_ref)
-            .and_then(|f| f.board.building(building))
+        let h = self.handles();
+        let slots: &[Vec<Effect>] = h
+            .board(seat)
+            .and_then(|b| b.building(building))
             .map_or(&[], |b| &b.income);
         let key = |k: u32| crate::player::slot_key(building, k);
         let spec = (n as usize)
@@ -379,16 +378,9 @@ impl Game {
     /// needs no choice.
     /// An income hook returns gains (or gains per counted thing), laid out in its place.
     fn income(&mut self, seat: usize) -> Result<(), MoveError> {
-        // Content and the seats' fixed facts are read through handles: the income's effects
-        // are borrowed, not copied.
-        let content = self.content.clone();
-        let seats = self.seats.clone();
-        let fixed = seats[seat].as_ref().expect("seat has a faction");
-        let effects = self.state.players[seat].income_refs(
-            &content,
-            &content.factions[fixed.faction],
-            &fixed.board,
-        );
+        // The income's effects are borrowed through handles, not copied.
+        let h = self.handles();
+        let effects = h.income(self, seat);
         let mut events: Vec<Bundle> = Vec::with_capacity(effects.len());
         for &e in &effects {
             match e {
