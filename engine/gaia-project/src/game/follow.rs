@@ -3,6 +3,7 @@
 //! decision that holds them.
 
 use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
 
 use crate::content::{Downgrade, Effect, Place, ResearchChoice, Swap};
 
@@ -52,18 +53,18 @@ impl Follow {
 
 /// What the open decision has done so far (saved with the state, so a decision can be taken
 /// part by part).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TurnProgress {
     /// The turn's main action is taken.
     pub main: bool,
     /// Follow-ups still owed, in the order they are expected.
-    pub follows: Vec<Follow>,
+    pub follows: SmallVec<[Follow; 2]>,
     /// Free terraforming steps for the next mine.
     pub steps: u32,
     /// Extra range for the next placement.
     pub range: u32,
     /// Spaces built on this turn that offer charges, in build order.
-    pub leech: Vec<usize>,
+    pub leech: SmallVec<[usize; 4]>,
     /// The main action being applied is a build (only while one part is applied).
     #[serde(skip)]
     pub building_main: bool,
@@ -73,4 +74,32 @@ pub struct TurnProgress {
     pub deferred_leech: Option<usize>,
     /// A one-part decision (faction, placement, booster, charge, income, answer) was made.
     pub decided: bool,
+}
+
+impl Clone for TurnProgress {
+    /// Every state's copy copies one: empty lists (most states) are made, not copied, so the
+    /// copy is a few stores.
+    fn clone(&self) -> TurnProgress {
+        fn copy_of<A: smallvec::Array>(list: &SmallVec<A>) -> SmallVec<A>
+        where
+            A::Item: Clone,
+        {
+            if list.is_empty() {
+                SmallVec::new()
+            } else {
+                list.clone()
+            }
+        }
+        TurnProgress {
+            main: self.main,
+            follows: copy_of(&self.follows),
+            steps: self.steps,
+            range: self.range,
+            leech: copy_of(&self.leech),
+            building_main: self.building_main,
+            passed: self.passed,
+            deferred_leech: self.deferred_leech,
+            decided: self.decided,
+        }
+    }
 }

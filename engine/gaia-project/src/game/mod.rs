@@ -29,6 +29,7 @@ mod question;
 mod research;
 mod rotation;
 pub mod saved;
+mod seat_list;
 mod setup;
 mod special;
 mod state_check;
@@ -202,8 +203,7 @@ pub struct Gaiaformer {
     pub round: u32,
 }
 
-/// Seats in an order, held inline (a state's copy copies no list).
-pub type SeatList = SmallVec<[usize; 6]>;
+pub use seat_list::SeatList;
 
 /// Takes the first seat off a list.
 fn pop_front(list: &mut SeatList) -> Option<usize> {
