@@ -17,7 +17,7 @@ use crate::content::{
     Band, By, Card, CardType, Content, Counted, Effect, Event, GameOptions, Measured, Metric,
     Param, PerCount, Place, Requirement, Res, Scope, SpaceType, Vp, Where,
 };
-use crate::notation::{Kvs, Step};
+use crate::notation::{Kvs, Name, Step};
 
 mod eval;
 mod legal;
@@ -829,7 +829,7 @@ impl Game {
         Ok(())
     }
 
-    fn initial_choice(&mut self, p: usize, corp: &str, buy: &[String]) -> Result<(), Refusal> {
+    fn initial_choice(&mut self, p: usize, corp: &str, buy: &[Name]) -> Result<(), Refusal> {
         let at = self
             .queue
             .iter()
@@ -1296,7 +1296,7 @@ impl Game {
                     .scoring
                     .milestones
                     .iter()
-                    .position(|m| &m.name == name)
+                    .position(|m| m.name == *name)
                     .ok_or_else(|| format!("unknown milestone {name:?}"))?;
                 self.milestone_claimable(p, i)?;
                 let cost = self.content.rules.milestone_cost;
@@ -1310,7 +1310,7 @@ impl Game {
                     .scoring
                     .awards
                     .iter()
-                    .position(|a| &a.name == name)
+                    .position(|a| a.name == *name)
                     .ok_or_else(|| format!("unknown award {name:?}"))?;
                 self.award_fundable(p, i)?;
                 let cost = self.content.rules.award_costs[self.awards.len()];
@@ -2489,7 +2489,7 @@ impl Game {
     }
 
     /// The cards named, each once and each among `from`.
-    fn pick_from(&self, from: &[CardId], names: &[String]) -> Result<Vec<CardId>, Refusal> {
+    fn pick_from(&self, from: &[CardId], names: &[Name]) -> Result<Vec<CardId>, Refusal> {
         let mut out = Vec::new();
         for n in names {
             let c = self.card_id(n)?;
@@ -2776,7 +2776,7 @@ impl Game {
             (Pending::Place { place, card }, Step::Space(id)) => {
                 let s = *self
                     .space_index
-                    .get(id)
+                    .get(id.as_str())
                     .ok_or_else(|| format!("unknown space {id}"))?;
                 self.place_tile(p, &place, s)?;
                 self.run_effects(p, &place.then, card)
@@ -2874,7 +2874,7 @@ impl Game {
             (Pending::Claim, Step::Space(id)) => {
                 let s = *self
                     .space_index
-                    .get(id)
+                    .get(id.as_str())
                     .ok_or_else(|| format!("unknown space {id}"))?;
                 if !self.claimable_spaces().contains(&s) {
                     return Err(format!("space {id} cannot be claimed"));
