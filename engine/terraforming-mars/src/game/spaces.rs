@@ -129,3 +129,101 @@ impl Game {
         ok && !(spaced && self.neighbours(s).any(|n| tile(n).is_some_and(|t| t.city)))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use orrery_core::play_api::Playable;
+    use orrery_core::rng::Rng;
+
+    use super::*;
+
+    /// A placement of each kind the content may write, for the standard tiles and a special one.
+    fn placements() -> Vec<Place> {
+        let at = |tile: &str, counts_as: Option<&str>, on: Option<Where>| Place {
+            tile: tile.into(),
+            counts_as: counts_as.map(Into::into),
+            on,
+            title: None,
+            then: Vec::new(),
+        };
+        let mut out = vec![
+            at("ocean", None, None),
+            at("city", None, None),
+            at("greenery", None, None),
+            at("capital", Some("city"), None),
+        ];
+        for on in [
+            Where::Land,
+            Where::OceanSpace,
+            Where::Volcanic,
+            Where::Isolated,
+            Where::NextToCities(2),
+            Where::NextTo("greenery".into()),
+            Where::NextToOwn("city".into()),
+            Where::BonusOf(vec!["steel".into(), "titanium".into()]),
+            Where::BonusOfNextToOwn(vec!["plants".into()]),
+        ] {
+            out.push(at("special", None, Some(on.clone())));
+            out.push(at("city", None, Some(on)));
+        }
+        out
+    }
+
+    /// At every state of a few random games, asking whether a tile can go anywhere agrees with
+    /// listing where it can, every listed space passes the per-space test, and a greenery
+    /// goes next to one of the seat's own tiles whenever it can.
+    #[test]
+    fn asking_for_any_space_agrees_with_listing_them() {
+        let content =
+            Arc::new(crate::content::load(&crate::content::default_dir()).expect("content"));
+        let places = placements();
+        let mut checked = 0;
+        for seed in 0..3 {
+            let mut g = Game::random(content.clone(), 2, seed).expect("a game");
+            let mut rng = Rng::new(seed);
+            for _ in 0..1500 {
+                {
+                    let on = g.tile_table();
+                    for place in &places {
+                        for p in 0..2 {
+                            let listed = g.legal_spaces(p, place);
+                            assert_eq!(g.any_legal_space(p, place), !listed.is_empty());
+                            assert!(listed.iter().all(|s| g.fits(p, place, &on, *s)));
+                            checked += 1;
+                        }
+                    }
+                }
+                let parts = g.legal();
+                if parts.is_empty() {
+                    break;
+                }
+                let part = &parts[rng.below(parts.len())];
+                g.play(part).expect("a listed part applies");
+            }
+            let greenery = crate::game::greenery_place();
+            for p in 0..2 {
+                let on = g.tile_table();
+                let own_next = |s: usize| {
+                    g.neighbours(s).any(|n| {
+                        on.get(n)
+                            .copied()
+                            .flatten()
+                            .is_some_and(|t| t.owner == Some(p))
+                    })
+                };
+                let fitting: Vec<usize> = (0..content.map.spaces.len())
+                    .filter(|s| g.fits(p, &greenery, &on, *s))
+                    .collect();
+                let want: Vec<usize> = if fitting.iter().any(|s| own_next(*s)) {
+                    fitting.into_iter().filter(|s| own_next(*s)).collect()
+                } else {
+                    fitting
+                };
+                assert_eq!(g.legal_spaces(p, &greenery), want);
+            }
+        }
+        assert!(checked > 10_000, "{checked} placements checked");
+    }
+}
