@@ -17,7 +17,7 @@ use crate::content::{
     Band, By, Card, CardType, Content, Counted, Effect, Event, GameOptions, Measured, Metric,
     Param, PerCount, Place, Requirement, Res, Scope, SpaceType, Vp, Where,
 };
-use crate::notation::{Kvs, Step};
+use crate::notation::{Kvs, Name, Step};
 
 mod eval;
 mod legal;
@@ -25,6 +25,7 @@ mod playable;
 #[cfg(test)]
 mod rules_tests;
 pub mod saved;
+mod spaces;
 mod view;
 
 pub use eval::Evaluation;
@@ -828,7 +829,7 @@ impl Game {
         Ok(())
     }
 
-    fn initial_choice(&mut self, p: usize, corp: &str, buy: &[String]) -> Result<(), Refusal> {
+    fn initial_choice(&mut self, p: usize, corp: &str, buy: &[Name]) -> Result<(), Refusal> {
         let at = self
             .queue
             .iter()
@@ -1245,7 +1246,7 @@ impl Game {
                 if self.players[p].res[Res::Plants.index()] < need {
                     return Err(format!("a greenery needs {need} plants"));
                 }
-                if self.legal_spaces(p, &greenery_place()).is_empty() {
+                if !self.any_legal_space(p, &greenery_place()) {
                     return Err("no space for a greenery".into());
                 }
                 self.players[p].res[Res::Plants.index()] -= need;
@@ -1295,7 +1296,7 @@ impl Game {
                     .scoring
                     .milestones
                     .iter()
-                    .position(|m| &m.name == name)
+                    .position(|m| m.name == *name)
                     .ok_or_else(|| format!("unknown milestone {name:?}"))?;
                 self.milestone_claimable(p, i)?;
                 let cost = self.content.rules.milestone_cost;
@@ -1309,7 +1310,7 @@ impl Game {
                     .scoring
                     .awards
                     .iter()
-                    .position(|a| &a.name == name)
+                    .position(|a| a.name == *name)
                     .ok_or_else(|| format!("unknown award {name:?}"))?;
                 self.award_fundable(p, i)?;
                 let cost = self.content.rules.award_costs[self.awards.len()];
@@ -1460,7 +1461,7 @@ impl Game {
             if d.what == Pending::FinalGreenery
                 && (self.players[d.player].res[Res::Plants.index()]
                     < self.plants_per_greenery(d.player)
-                    || self.legal_spaces(d.player, &greenery_place()).is_empty())
+                    || !self.any_legal_space(d.player, &greenery_place()))
             {
                 self.queue.pop_front();
             } else {
@@ -1874,7 +1875,7 @@ impl Game {
             Effect::ReduceAnyProduction(a) => (0..self.colors.len())
                 .any(|q| self.players[q].prod[a.res.index()] - a.count >= self.floor(a.res)),
             Effect::Place(pl) => {
-                (pl.tile == "ocean" && pl.on.is_none() || !self.legal_spaces(p, pl).is_empty())
+                (pl.tile == "ocean" && pl.on.is_none() || self.any_legal_space(p, pl))
                     && self.can_do_all_with(p, &pl.then, card, prod)
             }
             Effect::Choose(cs) => cs.iter().any(|c| self.can_do_all(p, &c.effects, card)),
@@ -2488,7 +2489,7 @@ impl Game {
     }
 
     /// The cards named, each once and each among `from`.
-    fn pick_from(&self, from: &[CardId], names: &[String]) -> Result<Vec<CardId>, Refusal> {
+    fn pick_from(&self, from: &[CardId], names: &[Name]) -> Result<Vec<CardId>, Refusal> {
         let mut out = Vec::new();
         for n in names {
             let c = self.card_id(n)?;
@@ -2623,112 +2624,6 @@ impl Game {
     }
 
     // ---------- tiles ----------
-
-    fn legal_spaces(&self, p: usize, place: &Place) -> Vec<usize> {
-        let spaces = &self.content.map.spaces;
-        // The tile on each space, looked up by index: the checks below ask about every space
-        // and its neighbours, which the map of tiles answers more slowly.
-        let mut on: Vec<Option<&Tile>> = vec![None; spaces.len()];
-        for (s, t) in &self.tiles {
-            if let Some(slot) = on.get_mut(*s) {
-                *slot = Some(t);
-            }
-        }
-        let tile = |s: usize| on.get(s).copied().flatten();
-        let free = |s: usize| tile(s).is_none();
-        let ocean = place.tile == "ocean";
-        let city = place.tile == "city" || place.counts_as.as_deref() == Some("city");
-        let land = |s: usize| {
-            spaces[s].kind == SpaceType::Land
-                && !spaces[s].reserved
-                && free(s)
-                && self.claims.get(&s).is_none_or(|q| *q == p)
-        };
-        let mut out: Vec<usize> = match &place.on {
-            Some(Where::Space(id)) => self
-                .space_index
-                .get(id)
-                .copied()
-                .filter(|s| free(*s))
-                .into_iter()
-                .collect(),
-            Some(Where::OceanSpace) => (0..spaces.len())
-                .filter(|s| spaces[*s].kind == SpaceType::Ocean && free(*s))
-                .collect(),
-            None if ocean => (0..spaces.len())
-                .filter(|s| spaces[*s].kind == SpaceType::Ocean && free(*s))
-                .collect(),
-            Some(Where::Volcanic) => (0..spaces.len())
-                .filter(|s| spaces[*s].volcanic && land(*s))
-                .collect(),
-            Some(Where::Isolated) => (0..spaces.len())
-                .filter(|s| land(*s) && self.neighbours(*s).all(&free))
-                .collect(),
-            Some(Where::NextToCities(k)) => (0..spaces.len())
-                .filter(|s| {
-                    land(*s)
-                        && self
-                            .neighbours(*s)
-                            .filter(|n| tile(*n).is_some_and(|t| t.city))
-                            .count() as u32
-                            >= *k
-                })
-                .collect(),
-            Some(Where::NextTo(kind)) => (0..spaces.len())
-                .filter(|s| {
-                    land(*s)
-                        && self
-                            .neighbours(*s)
-                            .any(|n| tile(n).is_some_and(|t| t.kind.as_ref() == kind.as_str()))
-                })
-                .collect(),
-            Some(Where::NextToOwn(kind)) => (0..spaces.len())
-                .filter(|s| {
-                    land(*s)
-                        && self.neighbours(*s).any(|n| {
-                            tile(n).is_some_and(|t| {
-                                t.owner == Some(p) && t.kind.as_ref() == kind.as_str()
-                            })
-                        })
-                })
-                .collect(),
-            Some(Where::BonusOf(rs)) => (0..spaces.len())
-                .filter(|s| land(*s) && spaces[*s].bonus.iter().any(|b| rs.contains(b)))
-                .collect(),
-            Some(Where::BonusOfNextToOwn(rs)) => (0..spaces.len())
-                .filter(|s| {
-                    land(*s)
-                        && spaces[*s].bonus.iter().any(|b| rs.contains(b))
-                        && self
-                            .neighbours(*s)
-                            .any(|n| tile(n).is_some_and(|t| t.owner == Some(p)))
-                })
-                .collect(),
-            Some(Where::Land) | None => (0..spaces.len()).filter(|s| land(*s)).collect(),
-        };
-        if city
-            && !matches!(
-                place.on,
-                Some(Where::Space(_)) | Some(Where::NextToCities(_))
-            )
-        {
-            out.retain(|s| !self.neighbours(*s).any(|n| tile(n).is_some_and(|t| t.city)));
-        }
-        if place.tile == "greenery" && place.on.is_none() {
-            let next_to_own: Vec<usize> = out
-                .iter()
-                .copied()
-                .filter(|s| {
-                    self.neighbours(*s)
-                        .any(|n| tile(n).is_some_and(|t| t.owner == Some(p)))
-                })
-                .collect();
-            if !next_to_own.is_empty() {
-                out = next_to_own;
-            }
-        }
-        out
-    }
 
     fn place_tile(&mut self, p: usize, place: &Place, space: usize) -> Result<(), Refusal> {
         if !self.legal_spaces(p, place).contains(&space) {
@@ -2881,7 +2776,7 @@ impl Game {
             (Pending::Place { place, card }, Step::Space(id)) => {
                 let s = *self
                     .space_index
-                    .get(id)
+                    .get(id.as_str())
                     .ok_or_else(|| format!("unknown space {id}"))?;
                 self.place_tile(p, &place, s)?;
                 self.run_effects(p, &place.then, card)
@@ -2979,7 +2874,7 @@ impl Game {
             (Pending::Claim, Step::Space(id)) => {
                 let s = *self
                     .space_index
-                    .get(id)
+                    .get(id.as_str())
                     .ok_or_else(|| format!("unknown space {id}"))?;
                 if !self.claimable_spaces().contains(&s) {
                     return Err(format!("space {id} cannot be claimed"));

@@ -7,13 +7,17 @@
 use std::fmt;
 
 /// `key=int` pairs in written order (only non-zero entries are written).
-pub type Kvs = Vec<(String, i64)>;
+pub type Kvs = Vec<(Name, i64)>;
+
+/// A name in a line (a color, card, space, key…): held inline when short, as most are, so
+/// listing and copying inputs seldom allocates.
+pub type Name = compact_str::CompactString;
 
 /// One parsed line: who, and the steps of their input.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Line {
     /// The player's color.
-    pub player: String,
+    pub player: Name,
     /// The steps, in order.
     pub steps: Vec<Step>,
 }
@@ -22,49 +26,49 @@ pub struct Line {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Step {
     /// Choose a corporation (initial choice).
-    Corporation(String),
+    Corporation(Name),
     /// Keep/pay for cards.
-    Buy(Vec<String>),
+    Buy(Vec<Name>),
     /// Pick in a draft round.
-    Draft(Vec<String>),
+    Draft(Vec<Name>),
     /// Play a project card, with its payment when given.
-    Play(String, Option<Kvs>),
+    Play(Name, Option<Kvs>),
     /// A standard project by id, with its payment when given.
-    Standard(String, Option<Kvs>),
+    Standard(Name, Option<Kvs>),
     /// Standard action: plants to greenery.
     Greenery,
     /// Standard action: heat to temperature.
     Heat,
     /// Use a played card's action.
-    Action(String),
+    Action(Name),
     /// Claim a milestone.
-    Claim(String),
+    Claim(Name),
     /// Fund an award.
-    Fund(String),
+    Fund(Name),
     /// A corporation's mandatory first action.
-    FirstAction(String),
+    FirstAction(Name),
     /// Pass for the generation.
     Pass,
     /// End the turn.
     End,
     /// A space id.
-    Space(String),
+    Space(Name),
     /// A number.
     Amount(i64),
     /// A player by color.
-    Target(String),
+    Target(Name),
     /// Any other card selection.
-    Cards(Vec<String>),
+    Cards(Vec<Name>),
     /// A separate payment (`None` = `-`).
     Pay(Option<Kvs>),
     /// Production choice.
     Production(Kvs),
     /// One resource key.
-    Resource(String),
+    Resource(Name),
     /// Resource amounts.
     Resources(Kvs),
     /// A menu entry by title, with the 1-based index among equal titles.
-    Option(String, Option<u32>),
+    Option(Name, Option<u32>),
     /// A lone confirmation.
     Ok,
 }
@@ -121,13 +125,13 @@ fn is_bare(name: &str) -> bool {
         && !name.contains([',', ';', '"', '\\'])
 }
 
-fn parse_name(text: &str) -> Result<String, ParseError> {
+fn parse_name(text: &str) -> Result<Name, ParseError> {
     if text.starts_with('"') {
         let s: String = serde_json::from_str(text)
             .map_err(|e| ParseError(format!("bad quoted name {text}: {e}")))?;
-        Ok(s)
+        Ok(Name::from(s))
     } else if is_bare(text) {
-        Ok(text.to_owned())
+        Ok(Name::from(text))
     } else {
         err(format!("bad name {text:?}"))
     }
@@ -145,7 +149,7 @@ fn write_name(f: &mut fmt::Formatter<'_>, name: &str) -> fmt::Result {
     }
 }
 
-fn parse_names(text: &str) -> Result<Vec<String>, ParseError> {
+fn parse_names(text: &str) -> Result<Vec<Name>, ParseError> {
     if text == "-" {
         return Ok(Vec::new());
     }
@@ -155,7 +159,7 @@ fn parse_names(text: &str) -> Result<Vec<String>, ParseError> {
         .collect()
 }
 
-fn write_names(f: &mut fmt::Formatter<'_>, names: &[String]) -> fmt::Result {
+fn write_names(f: &mut fmt::Formatter<'_>, names: &[Name]) -> fmt::Result {
     if names.is_empty() {
         return f.write_str("-");
     }
@@ -168,7 +172,7 @@ fn write_names(f: &mut fmt::Formatter<'_>, names: &[String]) -> fmt::Result {
     Ok(())
 }
 
-fn parse_kv(text: &str) -> Option<(String, i64)> {
+fn parse_kv(text: &str) -> Option<(Name, i64)> {
     let (k, v) = text.split_once('=')?;
     if k.is_empty() || !k.bytes().all(|b| b.is_ascii_alphanumeric()) {
         return None;
@@ -177,7 +181,7 @@ fn parse_kv(text: &str) -> Option<(String, i64)> {
     if v.unsigned_abs() > 1_000_000 {
         return None;
     }
-    Some((k.to_owned(), v))
+    Some((Name::from(k), v))
 }
 
 fn parse_kvs(text: &str) -> Result<Kvs, ParseError> {
@@ -199,7 +203,7 @@ fn write_kvs(f: &mut fmt::Formatter<'_>, kvs: &Kvs) -> fmt::Result {
 }
 
 /// `NAME [ pay KVS]`: the payment is the longest ` pay k=v…` suffix.
-fn parse_paid(rest: &str) -> Result<(String, Option<Kvs>), ParseError> {
+fn parse_paid(rest: &str) -> Result<(Name, Option<Kvs>), ParseError> {
     if let Some(at) = rest.rfind(" pay ") {
         if let Ok(kvs) = parse_kvs(&rest[at + 5..]) {
             return Ok((parse_name(&rest[..at])?, Some(kvs)));
@@ -240,7 +244,7 @@ impl Step {
                 if s.len() != 2 || !s.bytes().all(|b| b.is_ascii_digit()) {
                     return err(format!("bad space id {s:?} (two digits)"));
                 }
-                Step::Space(s.to_owned())
+                Step::Space(Name::from(s))
             }
             "amount" => Step::Amount(
                 need()?
@@ -379,7 +383,7 @@ impl Line {
             .map(Step::parse)
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Line {
-            player: player.to_owned(),
+            player: Name::from(player),
             steps,
         })
     }

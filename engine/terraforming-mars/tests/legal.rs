@@ -4,12 +4,12 @@
 mod common;
 
 use orrery_tm::game::{Choice, Game};
-use orrery_tm::notation::Line;
+use orrery_tm::notation::{Line, Name};
 use orrery_tm::record::Record;
 
 /// The picks of a choice worth applying: the recorded one is checked separately; here the
 /// smallest and largest allowed picks from the front of the list and from its back.
-fn sample_picks(c: &Choice) -> Vec<Vec<String>> {
+fn sample_picks(c: &Choice) -> Vec<Vec<Name>> {
     let Some(s) = &c.set else {
         return vec![Vec::new()];
     };

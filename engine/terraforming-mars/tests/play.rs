@@ -355,7 +355,7 @@ fn a_city_next_to_a_city_is_refused() {
         .choices()
         .iter()
         .filter_map(|ch| match ch.steps.first() {
-            Some(Step::Space(s)) => Some(s.clone()),
+            Some(Step::Space(s)) => Some(s.to_string()),
             _ => None,
         })
         .collect();
@@ -469,8 +469,8 @@ fn draft_hands_pass_to_the_next_seat_in_even_generations() {
         let name = h[0].clone();
         let color = g.colors()[p].clone();
         g.apply_line(&Line {
-            player: color,
-            steps: vec![Step::Draft(vec![name.clone()])],
+            player: color.into(),
+            steps: vec![Step::Draft(vec![name.as_str().into()])],
         })
         .expect("a pick from the draft hand");
         picked.push(name);
@@ -489,8 +489,8 @@ fn draft_hands_pass_to_the_next_seat_in_even_generations() {
     // A card not in the hand is refused, and the game is unchanged.
     let color = g.colors()[0].clone();
     let bad = Line {
-        player: color,
-        steps: vec![Step::Draft(vec![picked[1].clone()])],
+        player: color.into(),
+        steps: vec![Step::Draft(vec![picked[1].as_str().into()])],
     };
     assert!(g.apply_line(&bad).is_err());
     assert_eq!(g.snapshot(), after);

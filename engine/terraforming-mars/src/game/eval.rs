@@ -142,7 +142,10 @@ impl Game {
         // A pick of cards in progress counts what it has taken so far, so a bot picking card by
         // card sees each card's worth (its price off) as it takes it.
         if let Some(pk) = &self.picking {
-            let mine = self.colors.get(seat) == Some(&pk.choice.player);
+            let mine = self
+                .colors
+                .get(seat)
+                .is_some_and(|c| *c == pk.choice.player);
             if let (true, Some(set)) = (mine, &pk.choice.set) {
                 let keeping = self
                     .queue
@@ -150,7 +153,7 @@ impl Game {
                     .find(|d| d.player == seat)
                     .is_some_and(|d| matches!(d.what, Pending::Keep(..)));
                 for name in &pk.taken {
-                    let Some(&c) = self.by_name.get(name) else {
+                    let Some(&c) = self.by_name.get(name.as_str()) else {
                         continue;
                     };
                     let w = self.card_worth(br, seat, c, left);

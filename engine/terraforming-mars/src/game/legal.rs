@@ -8,7 +8,7 @@
 //! whole cost, and M€ for exactly the rest.
 
 use crate::content::{Effect, Res};
-use crate::notation::{Kvs, Line, Step};
+use crate::notation::{Kvs, Line, Name, Step};
 
 use super::{CardId, Game, Pending, Phase};
 
@@ -27,7 +27,7 @@ pub struct SetChoice {
     /// How the step is written.
     pub verb: SetVerb,
     /// The cards to pick from.
-    pub from: Vec<String>,
+    pub from: Vec<Name>,
     /// At least this many.
     pub min: usize,
     /// At most this many.
@@ -36,7 +36,7 @@ pub struct SetChoice {
 
 impl SetChoice {
     /// The step picking `names`.
-    pub fn step(&self, names: Vec<String>) -> Step {
+    pub fn step(&self, names: Vec<Name>) -> Step {
         match self.verb {
             SetVerb::Buy => Step::Buy(names),
             SetVerb::Cards => Step::Cards(names),
@@ -45,7 +45,7 @@ impl SetChoice {
 
     /// Whether `names` is a pick this choice allows (distinct cards from `from`, a count within
     /// the bounds).
-    pub fn allows(&self, names: &[String]) -> bool {
+    pub fn allows(&self, names: &[Name]) -> bool {
         let distinct = names
             .iter()
             .enumerate()
@@ -60,7 +60,7 @@ impl SetChoice {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Choice {
     /// The seat's color.
-    pub player: String,
+    pub player: Name,
     /// The fixed steps.
     pub steps: Vec<Step>,
     /// The cards to pick from as a last step.
@@ -70,14 +70,14 @@ pub struct Choice {
 impl Choice {
     fn new(player: &str, steps: Vec<Step>) -> Choice {
         Choice {
-            player: player.to_owned(),
+            player: Name::from(player),
             steps,
             set: None,
         }
     }
 
     /// The line of this input with `names` picked (ignored without a set).
-    pub fn line(&self, names: Vec<String>) -> Line {
+    pub fn line(&self, names: Vec<Name>) -> Line {
         let mut steps = self.steps.clone();
         if let Some(s) = &self.set {
             steps.push(s.step(names));
@@ -123,7 +123,7 @@ fn same_steps(a: &[Step], b: &[Step]) -> bool {
 }
 
 /// Every subset of `from` with a size in `min..=max`, in index order.
-fn subsets(from: &[String], min: usize, max: usize) -> Vec<Vec<String>> {
+fn subsets(from: &[Name], min: usize, max: usize) -> Vec<Vec<Name>> {
     let n = from.len();
     let mut out = Vec::new();
     for mask in 0u64..(1u64 << n) {
@@ -228,8 +228,10 @@ impl Game {
             .is_some_and(|p| self.choices_for(p).iter().any(|c| c.matches(line)))
     }
 
-    fn names(&self, ids: &[CardId]) -> Vec<String> {
-        ids.iter().map(|c| self.card(*c).name.clone()).collect()
+    fn names(&self, ids: &[CardId]) -> Vec<Name> {
+        ids.iter()
+            .map(|c| Name::from(self.card(*c).name.as_str()))
+            .collect()
     }
 
     /// How many cards at the card price `p` can pay for with `mc` M€ (and heat if it pays).
@@ -256,8 +258,8 @@ impl Game {
                     let start = self.card(*c).starting_mc.unwrap_or(0);
                     let price = self.content.rules.card_cost.max(1);
                     Choice {
-                        player: color.to_owned(),
-                        steps: vec![Step::Corporation(self.card(*c).name.clone())],
+                        player: Name::from(color),
+                        steps: vec![Step::Corporation(self.card(*c).name.as_str().into())],
                         set: Some(SetChoice {
                             verb: SetVerb::Buy,
                             from: self.names(&self.dealt_cards[p]),
@@ -268,7 +270,7 @@ impl Game {
                 })
                 .collect(),
             Pending::Research(drawn) => vec![Choice {
-                player: color.to_owned(),
+                player: Name::from(color),
                 steps: Vec::new(),
                 set: Some(SetChoice {
                     verb: SetVerb::Buy,
@@ -292,11 +294,11 @@ impl Game {
             Pending::Place { place, .. } => self
                 .legal_spaces(p, place)
                 .into_iter()
-                .map(|s| one(Step::Space(self.content.map.spaces[s].id.clone())))
+                .map(|s| one(Step::Space(self.content.map.spaces[s].id.as_str().into())))
                 .collect(),
             Pending::Target { res, count, .. } => (0..self.colors.len())
                 .filter(|q| self.players[*q].prod[res.index()] - count >= self.floor(*res))
-                .map(|q| one(Step::Target(self.colors[q].clone())))
+                .map(|q| one(Step::Target(self.colors[q].as_str().into())))
                 .collect(),
             Pending::RemovePlants(n) => {
                 let mut out: Vec<Choice> = (0..self.colors.len())
@@ -309,7 +311,10 @@ impl Game {
                     .map(|q| {
                         let take = self.players[q].res[Res::Plants.index()].min(*n);
                         one(Step::Option(
-                            format!("Remove {take} plants from {}", self.colors[q]),
+                            compact_str::format_compact!(
+                                "Remove {take} plants from {}",
+                                self.colors[q]
+                            ),
                             None,
                         ))
                     })
@@ -320,13 +325,13 @@ impl Game {
             Pending::Options(opts, _) => {
                 let mut out = Vec::new();
                 for (t, effects) in opts {
-                    let option = Step::Option(t.clone(), None);
+                    let option = Step::Option(t.as_str().into(), None);
                     match effects.first() {
                         // An option that picks cards at once is one input with its pick.
                         Some(Effect::Discard(n)) => {
                             let n = usize::try_from(*n).unwrap_or(0);
                             out.push(Choice {
-                                player: color.to_owned(),
+                                player: Name::from(color),
                                 steps: vec![option],
                                 set: Some(SetChoice {
                                     verb: SetVerb::Cards,
@@ -344,7 +349,7 @@ impl Game {
                                         color,
                                         vec![
                                             option.clone(),
-                                            Step::Cards(vec![self.card(c).name.clone()]),
+                                            Step::Cards(vec![self.card(c).name.as_str().into()]),
                                         ],
                                     ));
                                 }
@@ -360,12 +365,12 @@ impl Game {
             Pending::AddTo { kind, .. } => self
                 .cards_holding(p, kind)
                 .into_iter()
-                .map(|c| one(Step::Cards(vec![self.card(c).name.clone()])))
+                .map(|c| one(Step::Cards(vec![self.card(c).name.as_str().into()])))
                 .collect(),
             Pending::RemoveFrom { kind, .. } => self
                 .cards_with(p, kind, 1)
                 .into_iter()
-                .map(|(_, c)| one(Step::Cards(vec![self.card(c).name.clone()])))
+                .map(|(_, c)| one(Step::Cards(vec![self.card(c).name.as_str().into()])))
                 .collect(),
             Pending::FinalGreenery => {
                 let mut out: Vec<Choice> = self
@@ -376,7 +381,7 @@ impl Game {
                             color,
                             vec![
                                 Step::Option(FINAL_GREENERY.into(), None),
-                                Step::Space(self.content.map.spaces[s].id.clone()),
+                                Step::Space(self.content.map.spaces[s].id.as_str().into()),
                             ],
                         )
                     })
@@ -388,7 +393,7 @@ impl Game {
                 .map(|n| one(Step::Amount(i64::from(n))))
                 .collect(),
             Pending::Sell(_) => vec![Choice {
-                player: color.to_owned(),
+                player: Name::from(color),
                 steps: Vec::new(),
                 set: Some(SetChoice {
                     verb: SetVerb::Cards,
@@ -400,10 +405,10 @@ impl Game {
             Pending::Draft => self.players[p]
                 .draft_hand
                 .iter()
-                .map(|c| one(Step::Draft(vec![self.card(*c).name.clone()])))
+                .map(|c| one(Step::Draft(vec![self.card(*c).name.as_str().into()])))
                 .collect(),
             Pending::Keep(drawn, keep) => vec![Choice {
-                player: color.to_owned(),
+                player: Name::from(color),
                 steps: Vec::new(),
                 set: Some(SetChoice {
                     verb: SetVerb::Cards,
@@ -413,7 +418,7 @@ impl Game {
                 }),
             }],
             Pending::BuyCards(drawn) => vec![Choice {
-                player: color.to_owned(),
+                player: Name::from(color),
                 steps: Vec::new(),
                 set: Some(SetChoice {
                     verb: SetVerb::Buy,
@@ -425,7 +430,7 @@ impl Game {
                 }),
             }],
             Pending::Discard(n) => vec![Choice {
-                player: color.to_owned(),
+                player: Name::from(color),
                 steps: Vec::new(),
                 set: Some(SetChoice {
                     verb: SetVerb::Cards,
@@ -437,7 +442,7 @@ impl Game {
             Pending::AddToHolding(_) => self
                 .cards_holding_any(p)
                 .into_iter()
-                .map(|c| one(Step::Cards(vec![self.card(c).name.clone()])))
+                .map(|c| one(Step::Cards(vec![self.card(c).name.as_str().into()])))
                 .collect(),
             Pending::StockAmount(_, _, most) => (1..=*most)
                 .map(|n| one(Step::Amount(i64::from(n))))
@@ -445,12 +450,12 @@ impl Game {
             Pending::Claim => self
                 .claimable_spaces()
                 .into_iter()
-                .map(|s| one(Step::Space(self.content.map.spaces[s].id.clone())))
+                .map(|s| one(Step::Space(self.content.map.spaces[s].id.as_str().into())))
                 .collect(),
             Pending::Copy(tag) => self
                 .copyable(p, tag)
                 .into_iter()
-                .map(|c| one(Step::Cards(vec![self.card(c).name.clone()])))
+                .map(|c| one(Step::Cards(vec![self.card(c).name.as_str().into()])))
                 .collect(),
             Pending::Continue(..) | Pending::Unsupported(_) => Vec::new(),
         }
@@ -498,7 +503,7 @@ impl Game {
                     let mut k = Kvs::new();
                     for (key, v) in [("mc", mc), ("steel", s), ("titanium", t), ("heat", h)] {
                         if v > 0 {
-                            k.push((key.to_owned(), i64::from(v)));
+                            k.push((Name::from(key), i64::from(v)));
                         }
                     }
                     out.push(k);
@@ -514,7 +519,7 @@ impl Game {
         if pl.first_action_due {
             return pl
                 .corporation
-                .map(|c| one(Step::FirstAction(self.card(c).name.clone())))
+                .map(|c| one(Step::FirstAction(self.card(c).name.as_str().into())))
                 .into_iter()
                 .collect();
         }
@@ -526,7 +531,7 @@ impl Game {
             }
             let card = self.card(c);
             let cost = self.card_cost(p, c);
-            let name = card.name.clone();
+            let name = Name::from(card.name.as_str());
             if cost == 0 {
                 out.push(one(Step::Play(name, None)));
                 continue;
@@ -550,8 +555,8 @@ impl Game {
             if sp.effects.iter().any(|e| matches!(e, Effect::SellCards(_))) {
                 if !pl.hand.is_empty() {
                     out.push(Choice {
-                        player: color.to_owned(),
-                        steps: vec![Step::Standard(sp.id.clone(), None)],
+                        player: Name::from(color),
+                        steps: vec![Step::Standard(sp.id.as_str().into(), None)],
                         set: Some(SetChoice {
                             verb: SetVerb::Cards,
                             from: self.names(&pl.hand),
@@ -564,11 +569,11 @@ impl Game {
             }
             let cost = self.standard_cost(p, &sp.id, sp.cost);
             if cost == 0 {
-                out.push(one(Step::Standard(sp.id.clone(), None)));
+                out.push(one(Step::Standard(sp.id.as_str().into(), None)));
                 continue;
             }
             for k in self.payments(p, cost, false, false, &Game::reserved(&sp.effects)) {
-                out.push(one(Step::Standard(sp.id.clone(), Some(k))));
+                out.push(one(Step::Standard(sp.id.as_str().into(), Some(k))));
             }
         }
         // Plants and heat.
@@ -578,7 +583,7 @@ impl Game {
                     color,
                     vec![
                         Step::Greenery,
-                        Step::Space(self.content.map.spaces[s].id.clone()),
+                        Step::Space(self.content.map.spaces[s].id.as_str().into()),
                     ],
                 ));
             }
@@ -589,18 +594,18 @@ impl Game {
         // Card actions.
         for c in pl.corporation.iter().chain(pl.played.iter()) {
             if self.action_open(p, *c) {
-                out.push(one(Step::Action(self.card(*c).name.clone())));
+                out.push(one(Step::Action(self.card(*c).name.as_str().into())));
             }
         }
         // Milestones and awards.
         for (i, m) in self.content.scoring.milestones.iter().enumerate() {
             if self.milestone_open(p, i) {
-                out.push(one(Step::Claim(m.name.clone())));
+                out.push(one(Step::Claim(m.name.as_str().into())));
             }
         }
         for (i, a) in self.content.scoring.awards.iter().enumerate() {
             if self.award_open(p, i) {
-                out.push(one(Step::Fund(a.name.clone())));
+                out.push(one(Step::Fund(a.name.as_str().into())));
             }
         }
         if self.end_turn_allowed(p) {

@@ -12,7 +12,7 @@ use orrery_core::play_api::{Evaluate, Playable};
 use orrery_core::rng::Rng;
 
 use crate::content::Res;
-use crate::notation::Line;
+use crate::notation::{Line, Name};
 
 use super::{CardId, Choice, Game, Pending};
 
@@ -25,9 +25,9 @@ pub enum Part {
     /// The fixed steps of an input whose last step picks cards (picked by the parts after).
     Start(Line),
     /// Take the next card of the pick.
-    Take(String),
+    Take(Name),
     /// Leave the next card of the pick.
-    Leave(String),
+    Leave(Name),
 }
 
 impl fmt::Display for Part {
@@ -46,7 +46,7 @@ impl fmt::Display for Part {
 pub(super) struct Picking {
     #[serde(with = "super::saved::choice_form")]
     pub(super) choice: Choice,
-    pub(super) taken: Vec<String>,
+    pub(super) taken: Vec<Name>,
     pub(super) next: usize,
 }
 

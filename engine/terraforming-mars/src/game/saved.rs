@@ -335,7 +335,7 @@ fn fits(s: &Saved, content: &Content) -> Result<(), String> {
         pending_fits(&d.what, &at, &card, &amount, milestones)?;
     }
     if let Some(pk) = &s.picking {
-        if !s.colors.contains(&pk.choice.player) {
+        if !s.colors.iter().any(|c| *c == pk.choice.player) {
             return Err(format!("picking: no seat {:?}", pk.choice.player));
         }
         let Some(set) = &pk.choice.set else {
@@ -440,7 +440,7 @@ pub(super) mod choice_form {
     #[derive(Serialize, Deserialize)]
     #[serde(deny_unknown_fields)]
     struct Form {
-        player: String,
+        player: crate::notation::Name,
         steps: Vec<String>,
         set: Option<SetChoice>,
     }
