@@ -1,6 +1,6 @@
 //! Exploration for training self-play: a bot that plays as another, except that each later
-//! part of a decision (after its first paid part: what an action takes or where it goes, such as a tile,
-//! a booster or a track) is, with a given chance, chosen uniformly among the legal paid parts.
+//! part of a decision (after its first paid part: what an action takes or where it goes) is,
+//! with a given chance, chosen uniformly among the legal paid parts.
 //! The wrapped bot's play stays the rule, so the positions are still those of good play, but
 //! every choice a decision offers turns up in the games (a learned evaluation cannot learn
 //! the worth of what its teacher never takes).
