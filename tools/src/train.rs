@@ -59,6 +59,16 @@ pub struct TrainArgs {
     /// something it is good to hold).
     #[arg(long)]
     pub signed: bool,
+    /// Explore: each part of a decision after its first paid part (a tile, a booster, a track
+    /// an action takes) is chosen at random among the legal paid parts with this chance, in
+    /// thousandths (0 to 1000), so every choice turns up in the games learned from.
+    #[arg(long, default_value_t = 0, value_name = "PER_MILLE")]
+    pub explore: u32,
+    /// Floors under weights whose worth is known, `name=W` separated by commas (e.g.
+    /// `pass vp x passes left=1`: a VP to come at a pass is a VP): the fit adds to them
+    /// (held at 0 or above unless `--signed`) what the games show.
+    #[arg(long, default_value = "", value_name = "NAME=W,...")]
+    pub floor: String,
     /// The seed of the self-play games.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -174,10 +184,17 @@ fn game_samples<G: GameModule>(
     let mut game = start::<G>(content, p, seed)?;
     let mut bots: Vec<_> = (0..p)
         .map(|s| {
-            bot::by_name_with::<G>(&args.bot, seed.wrapping_add(s as u64 + 1), model)
-                .ok_or_else(|| format!("unknown bot `{}`", args.bot))
+            let bot_seed = seed.wrapping_add(s as u64 + 1);
+            let b = bot::by_name_with::<G>(&args.bot, bot_seed, model)
+                .ok_or_else(|| format!("unknown bot `{}`", args.bot))?;
+            if args.explore == 0 {
+                return Ok(b);
+            }
+            let explored: Box<dyn bot::Bot<G> + Send> =
+                Box::new(bot::Exploring::new(b, args.explore, !bot_seed));
+            Ok(explored)
         })
-        .collect::<Result<_, _>>()?;
+        .collect::<Result<_, String>>()?;
     fit::self_play(&mut game, &mut bots, MAX_PARTS).map_err(|e| format!("game {index}: {e}"))
 }
 
@@ -223,6 +240,13 @@ fn train<G: GameModule>(args: &TrainArgs) -> Result<(), (String, u8)> {
             args.games
         )));
     }
+    if args.explore > bot::EXPLORE_MAX_PER_MILLE {
+        return Err(usage(format!(
+            "--explore must be 0 to {} (thousandths), got {}",
+            bot::EXPLORE_MAX_PER_MILLE,
+            args.explore
+        )));
+    }
     if args.td > MAX_TD {
         return Err(usage(format!(
             "--td must be 0 to {MAX_TD}, got {}",
@@ -264,6 +288,7 @@ fn train<G: GameModule>(args: &TrainArgs) -> Result<(), (String, u8)> {
             G::ID
         )));
     }
+    let floors = fit::parse_floors(&args.floor, &names).map_err(usage)?;
     // Only `best` plays with a model: another bot's games need no weights file (nor one that
     // fits the features, which a change of features leaves behind until this run rewrites it).
     let model = if args.bot.starts_with("best") || args.weights.is_some() {
@@ -323,6 +348,7 @@ fn train<G: GameModule>(args: &TrainArgs) -> Result<(), (String, u8)> {
                 .collect()
         };
         for (x, y) in rows {
+            let y = y - fit::floor_part(&floors, &x);
             all_fit.add(&x, y).map_err(failed)?;
             if !held_out {
                 train_fit.add(&x, y).map_err(failed)?;
@@ -348,7 +374,7 @@ fn train<G: GameModule>(args: &TrainArgs) -> Result<(), (String, u8)> {
     );
     for (k, ridge) in ridges.iter().enumerate() {
         let trained = format!(
-            "orrery train --games {} --players {} --bot {} --ridge {ridge}{}{}{} --seed {}",
+            "orrery train --games {} --players {} --bot {} --ridge {ridge}{}{}{}{}{} --seed {}",
             args.games,
             args.players,
             args.bot,
@@ -363,10 +389,21 @@ fn train<G: GameModule>(args: &TrainArgs) -> Result<(), (String, u8)> {
             } else {
                 String::new()
             },
+            if args.explore > 0 {
+                format!(" --explore {}", args.explore)
+            } else {
+                String::new()
+            },
+            if args.floor.trim().is_empty() {
+                String::new()
+            } else {
+                format!(" --floor '{}'", args.floor)
+            },
             args.seed
         );
         let fitted = |f: &fit::Fit| {
             f.model(*ridge, !args.signed, base, G::ID, &names, &trained)
+                .map(|m| fit::with_floors(m, &floors))
                 .map_err(failed)
         };
         let check = fitted(&train_fit)?;

@@ -279,6 +279,46 @@ fn solve_symmetric(a: &mut [f64], b: &[f64], m: usize) -> Result<Vec<f64>, Strin
     Ok(x)
 }
 
+/// Floors under named weights, read from `name=W` items separated by commas (a name as the
+/// game's features are named, W a finite number within ±1,000): one floor per feature, 0 where
+/// none is given. A fit whose weights are held at 0 or above is then asked for what it adds on
+/// top of the floors: each target less [`floor_part`], and the floors added back to the
+/// weights found ([`with_floors`]). So a feature whose worth is known (a VP to come is a VP)
+/// keeps it even where the games learned from hardly show it.
+pub fn parse_floors(spec: &str, names: &[String]) -> Result<Vec<f64>, String> {
+    let mut floors = vec![0.0; names.len()];
+    for item in spec.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+        let (name, w) = item
+            .rsplit_once('=')
+            .ok_or_else(|| format!("floor `{item}`: expected name=weight"))?;
+        let w: f64 = w
+            .trim()
+            .parse()
+            .ok()
+            .filter(|w: &f64| w.is_finite() && w.abs() <= 1000.0)
+            .ok_or_else(|| format!("floor `{item}`: the weight is not a number within ±1000"))?;
+        let j = names
+            .iter()
+            .position(|n| n == name.trim())
+            .ok_or_else(|| format!("floor `{item}`: no feature is named `{}`", name.trim()))?;
+        floors[j] = w;
+    }
+    Ok(floors)
+}
+
+/// What the floors alone give a row of features: taken from its target before the fit.
+pub fn floor_part(floors: &[f64], x: &[f64]) -> f64 {
+    floors.iter().zip(x).map(|(f, v)| f * v).sum()
+}
+
+/// The model with the floors added to its weights.
+pub fn with_floors(mut model: Model, floors: &[f64]) -> Model {
+    for (w, f) in model.weights.iter_mut().zip(floors) {
+        *w += f;
+    }
+    model
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -379,6 +419,47 @@ mod tests {
             fit.add(&s.features, s.target).expect("fits");
         }
         fit.solve(ridge).expect("solves")
+    }
+
+    #[test]
+    fn a_floor_holds_a_weight_up_that_the_data_would_leave_at_zero() {
+        let names: Vec<String> = ["a", "b x c", "d"].map(String::from).to_vec();
+        assert_eq!(
+            parse_floors(" b x c = 1.5 ,d=-2", &names).expect("parses"),
+            vec![0.0, 1.5, -2.0]
+        );
+        assert_eq!(parse_floors("", &names).expect("none"), vec![0.0; 3]);
+        for bad in ["e=1", "a", "a=x", "a=1e9", "a=NaN"] {
+            assert!(parse_floors(bad, &names).is_err(), "{bad}");
+        }
+        // The target is 2 × the first feature; the second only hurts in the data (−1 each).
+        let rows: Vec<([f64; 2], f64)> = (0..30)
+            .map(|i| {
+                let (a, b) = (f64::from(i % 7), f64::from(i % 3));
+                ([a, b], 2.0 * a - b)
+            })
+            .collect();
+        let names2 = vec!["a".to_string(), "b".to_string()];
+        let fitted = |floors: &[f64]| {
+            let mut fit = Fit::new(2);
+            for (x, y) in &rows {
+                fit.add(x, y - floor_part(floors, x)).expect("fits");
+            }
+            let m = fit
+                .model(0.0, true, 0.0, "toy", &names2, "t")
+                .expect("solves");
+            with_floors(m, floors)
+        };
+        let plain = fitted(&[0.0, 0.0]);
+        assert!(
+            plain.weights[0] > 1.5 && plain.weights[1] == 0.0,
+            "{:?}",
+            plain.weights
+        );
+        // With a floor of 0.5 under `b`, its weight is 0.5 and `a` is fitted around it.
+        let floored = fitted(&[0.0, 0.5]);
+        assert_eq!(floored.weights[1], 0.5);
+        assert!(floored.weights[0] > 1.5, "{:?}", floored.weights);
     }
 
     #[test]

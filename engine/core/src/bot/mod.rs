@@ -9,6 +9,7 @@
 //! weighs the next seat's best answers to each decision it looks further at
 //! ([`SearchBot::answering`]).
 
+mod explore;
 pub mod fit;
 mod greedy;
 mod learned;
@@ -17,6 +18,7 @@ mod search;
 
 use std::sync::Arc;
 
+pub use explore::{Exploring, MAX_PER_MILLE as EXPLORE_MAX_PER_MILLE};
 pub use greedy::GreedyBot;
 pub use learned::{Model, FORMAT as WEIGHTS_FORMAT};
 pub use random::RandomBot;

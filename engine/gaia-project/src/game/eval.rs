@@ -11,7 +11,7 @@
 //! open, what held tiles and boosters will still give, each round scoring tile to come).
 
 use super::{Game, Stage};
-use crate::content::{Bundle, Content, Effect, Resource};
+use crate::content::{Bundle, Content, Effect, Event, Modifier, Resource, Scope};
 use crate::lookup::by_id;
 use crate::player::VP;
 use crate::power::{Area, Code};
@@ -150,7 +150,7 @@ fn feature_count(c: &Content) -> usize {
         + 6
         + c.final_scoring.tiles.len()
         + 4
-        + 17
+        + 19
         + c.round_scoring.tiles.len()
 }
 
@@ -221,6 +221,8 @@ fn feature_names(c: &Content) -> Vec<String> {
         "income worth",
         "next research levels worth",
         "tracks one below top",
+        "power value raised x rounds left",
+        "trigger vp x past rate x passes left",
     ] {
         n.push(name.into());
     }
@@ -396,7 +398,24 @@ impl Game {
         };
         let (mut pass_vp, mut booster_vp, mut trigger_vp, mut actions, mut action_worth) =
             (0.0, 0.0, 0.0, 0.0, 0.0);
+        // Power value a modifier raises a kind of building to, above the board's own, summed
+        // over the kinds (federations and charges to come).
+        let mut raised = 0.0;
+        // Trigger VP by how often the seat's events so far would have fired it a round.
+        let rate = |on: &Event| self.past_events(seat, on) / f64::from(self.state.round + 1);
+        let mut by_rate = 0.0;
         p.each_active(c, faction, board, |g| {
+            for t in g.triggers.iter().filter(|t| t.by == Scope::Own) {
+                by_rate += vp_of(&t.effects) * rate(&t.on) * passes_left;
+            }
+            for m in g.modifiers {
+                if let Modifier::PowerValue(pv) = m {
+                    for b in &pv.buildings {
+                        let base = board.building(b).map_or(0, |b| b.power_value);
+                        raised += f64::from(pv.value.saturating_sub(base));
+                    }
+                }
+            }
             pass_vp += vp_of(g.pass) * passes_left;
             for t in g.triggers {
                 trigger_vp += vp_of(&t.effects) * rounds_left;
@@ -419,6 +438,9 @@ impl Game {
             booster_vp = vp * once;
             for t in &b.triggers {
                 trigger_vp -= vp_of(&t.effects) * (rounds_left - once);
+                if t.by == Scope::Own {
+                    by_rate -= vp_of(&t.effects) * rate(&t.on) * (passes_left - once);
+                }
             }
             if let Some(a) = &b.action {
                 actions -= passes_left - once;
@@ -454,6 +476,8 @@ impl Game {
         }
         v.push(next_worth);
         v.push(below_top);
+        v.push(raised * rounds_left);
+        v.push(by_rate);
         // Each round scoring tile, by the rounds it still scores in (this one while the seat
         // has not passed), weighed by what the seat holds and earns to act on it.
         let round = self.state.round as usize;
@@ -468,6 +492,37 @@ impl Game {
                 })
                 .count() as f64;
             v.push(to_come * means);
+        }
+    }
+
+    /// How many events of a kind the seat's position shows so far: for a build, its
+    /// structures of those buildings (or upgraded from one of them) on such planets; research
+    /// levels for a research step; federation tokens; 0 for what the position does not keep.
+    fn past_events(&self, seat: usize, on: &Event) -> f64 {
+        let p = &self.state.players[seat];
+        match on {
+            Event::Built(f) => {
+                let board = self.board(seat);
+                let counts = |b: &str| {
+                    f.buildings.is_empty()
+                        || f.buildings.iter().any(|x| x == b)
+                        || board.building(b).is_some_and(|b| {
+                            b.upgrades_from.iter().any(|u| f.buildings.contains(u))
+                        })
+                };
+                self.own_structures(seat)
+                    .iter()
+                    .filter(|(i, s)| {
+                        counts(&s.building)
+                            && f.planet
+                                .as_deref()
+                                .is_none_or(|pl| self.planet_id(*i) == pl)
+                    })
+                    .count() as f64
+            }
+            Event::ResearchStep => f64::from(p.research.values().sum::<u32>()),
+            Event::FederationToken => p.tokens.len() as f64,
+            Event::TerraformStep | Event::ChargeAccepted => 0.0,
         }
     }
 
@@ -552,6 +607,58 @@ mod tests {
         g.state.players[0].resources[gold] = 6;
         // Built again from its state, so that the seat's faction board is looked up.
         Game::from_state(g.content.clone(), g.state.clone())
+    }
+
+    #[test]
+    fn a_held_tile_is_seen_by_its_power_value_modifier_and_its_triggers_at_the_past_rate() {
+        // The made-up game's tech tile raising huts (power value 1) to 3 and paying 2 VP a
+        // research step; the seat holds one research level so far.
+        let mut files = fixture::files();
+        let tiles = files.files.get_mut("tech-tiles.yaml").expect("tiles");
+        let plain = "{id: widget1, name: A widget, income: [gain: {pw: 1}]}";
+        assert!(tiles.contains(plain), "the fixture's tile");
+        *tiles = tiles.replace(
+            plain,
+            "{id: widget1, name: A widget, income: [gain: {pw: 1}], modifiers: [power_value: {buildings: [hut], value: 3}], triggers: [{\"on\": research_step, effects: [gain: {vp: 2}]}]}",
+        );
+        let content = Arc::new(Content::load(&files, &[]).expect("valid"));
+        let setup = Setup::random(&content, 2, &mut Rng::new(5)).expect("setup");
+        let mut g = Game::new(content, setup).expect("game");
+        g.apply_part(&Command::Faction("zorgs".into()))
+            .expect("faction");
+        g.apply_part(&Command::EndTurn).expect("end");
+        let names = feature_names(&g.content);
+        let at = |name: &str| names.iter().position(|n| n == name).expect(name);
+        let (raised, by_rate) = (
+            at("power value raised x rounds left"),
+            at("trigger vp x past rate x passes left"),
+        );
+        let mut bare = g.state.clone();
+        bare.players[0].research.insert("lore".into(), 1);
+        let without = Game::from_state(g.content.clone(), bare).features(0);
+        assert_eq!((without[raised], without[by_rate]), (0.0, 0.0));
+        g.state.players[0].research.insert("lore".into(), 1);
+        g.state.players[0].techs.push(crate::player::OwnedTile {
+            id: "widget1".into(),
+            covered: false,
+        });
+        let g = Game::from_state(g.content.clone(), g.state.clone());
+        let f = g.features(0);
+        let rounds_left = f64::from(g.content.rules.rounds - g.state.round);
+        let passes_left = rounds_left + 1.0;
+        let levels = f64::from(g.state.players[0].research.values().sum::<u32>());
+        assert_eq!(levels, 1.0);
+        assert_eq!(f[raised], 2.0 * rounds_left);
+        assert_eq!(
+            f[by_rate],
+            2.0 * levels / f64::from(g.state.round + 1) * passes_left
+        );
+        assert!(f[by_rate] > 0.0);
+        // Covered, the tile gives nothing.
+        let mut covered = g.state.clone();
+        covered.players[0].techs[0].covered = true;
+        let f = Game::from_state(g.content.clone(), covered).features(0);
+        assert_eq!((f[raised], f[by_rate]), (0.0, 0.0));
     }
 
     #[test]
