@@ -28,6 +28,7 @@ mod question;
 mod research;
 mod rotation;
 pub mod saved;
+mod seat_grants;
 mod setup;
 mod special;
 mod state_check;
