@@ -116,7 +116,9 @@ impl HexBox {
     }
 
     /// At most the distance from `hex` to the nearest hex of the set: on each axis, how far the
-    /// hex lies outside the set's range.
+    /// hex lies outside the set's range. Inline: listing asks it for every planet, from
+    /// another crate.
+    #[inline]
     pub fn distance_at_least(&self, hex: Hex) -> u32 {
         [hex.q, hex.r, hex.s()]
             .into_iter()
