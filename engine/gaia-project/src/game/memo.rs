@@ -97,8 +97,11 @@ const SEAT_GRANTS: usize = 8;
 pub(crate) struct Memo {
     federations: Arc<Mutex<FedMap>>,
     planet_spaces: Arc<Mutex<Option<PlanetSpaces>>>,
-    seat_grants: Arc<Mutex<Vec<(usize, Arc<SeatGrants>)>>>,
+    seat_grants: Arc<Mutex<KeptGrants>>,
 }
+
+/// Seats' grants remembered, with their seats, the one remembered longest first.
+type KeptGrants = Vec<(usize, Arc<SeatGrants>)>;
 
 type FedMap = HashMap<FedKey, Arc<Vec<Federation>>, BuildHasherDefault<WordHasher>>;
 
