@@ -102,3 +102,101 @@ fn random_games_list_as_from_scratch() {
     }
     assert!(large > 0, "no conversion of more than 8 uses was listed");
 }
+
+/// What a change to a seat does to the listing of a copy of `game` whose seats' grants were
+/// remembered by listing it first: change `change` of the kind `kind`; whether the listing
+/// changed (`None`: no such change). Panics naming the change when the listing differs from
+/// the one walked afresh.
+fn changed_seat_lists_afresh(game: &Game, seat: usize, kind: usize, change: usize) -> Option<bool> {
+    use orrery_gp::player::OwnedTile;
+    let content = game.content.clone();
+    let mut g = game.clone();
+    let before = g.legal_parts();
+    let p = &mut g.state.players[seat];
+    if p.faction.is_empty() {
+        return None;
+    }
+    let what = match kind {
+        0 => {
+            // One level up on a track that has one more.
+            let t = content.research.tracks.get(change)?;
+            let level = p.level(&t.id) + 1;
+            if level as usize >= t.levels.len() {
+                return None;
+            }
+            p.research.insert(t.id.as_str().into(), level);
+            "a research level"
+        }
+        1 => {
+            // A building the seat has none of, taken from its board.
+            let b = content.board.buildings.get(change)?;
+            if p.built_count(&b.id) > 0 {
+                return None;
+            }
+            p.built.insert(b.id.as_str().into(), 1);
+            "a building taken"
+        }
+        2 => {
+            let t = content.tech_tiles.tiles.get(change)?;
+            if p.techs.iter().any(|o| o.id == t.id) {
+                return None;
+            }
+            p.techs.push(OwnedTile {
+                id: t.id.as_str().into(),
+                covered: false,
+            });
+            "a tech tile"
+        }
+        _ => {
+            let b = content.boosters.boosters.get(change)?;
+            if p.booster.as_deref() == Some(b.id.as_str()) {
+                return None;
+            }
+            p.booster = Some(b.id.as_str().into());
+            "a booster"
+        }
+    };
+    let listed = g.legal_parts();
+    assert_eq!(
+        listed,
+        g.legal_parts_from_scratch(),
+        "{what} changed for seat {seat}: the listing is stale"
+    );
+    Some(listed != before)
+}
+
+/// Grants are remembered per seat between listings (shared by clones): the deciding seat
+/// changed in place (a research level, a building, a tech tile, a booster) lists as listing
+/// afresh.
+#[test]
+fn a_changed_seat_lists_as_from_scratch() {
+    let content = common::platform_content();
+    let (mut checked, mut changed) = (0, 0);
+    for path in common::records().into_iter().take(8) {
+        let record = Record::from_json(&common::read_record(&path)).expect("a record");
+        let mut n = 0;
+        record
+            .walk_parts(&content, |game, _| {
+                n += 1;
+                let Some(seat) = game.deciding_seat().filter(|_| n % 4 == 0) else {
+                    return Ok::<_, String>(());
+                };
+                for kind in 0..4 {
+                    for change in 0..16 {
+                        if let Some(differs) = changed_seat_lists_afresh(game, seat, kind, change) {
+                            checked += 1;
+                            changed += usize::from(differs);
+                        }
+                    }
+                }
+                Ok(())
+            })
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    }
+    assert!(checked > 1_000, "only {checked} changes checked");
+    // The changes matter: a stale answer would show.
+    assert!(
+        changed >= 100,
+        "only {changed} of {checked} changed the listing"
+    );
+}

@@ -116,7 +116,9 @@ impl HexBox {
     }
 
     /// At most the distance from `hex` to the nearest hex of the set: on each axis, how far the
-    /// hex lies outside the set's range.
+    /// hex lies outside the set's range. Inline: callers in other crates ask it for many
+    /// hexes at a time.
+    #[inline]
     pub fn distance_at_least(&self, hex: Hex) -> u32 {
         [hex.q, hex.r, hex.s()]
             .into_iter()

@@ -19,6 +19,12 @@ impl<T> Shared<T> {
     pub fn new(value: T) -> Self {
         Shared(Arc::new(value))
     }
+
+    /// Whether two handles share one value: one is a clone of the other, and neither was
+    /// changed since (a cheap test of sameness that never compares the values).
+    pub fn ptr_eq(a: &Self, b: &Self) -> bool {
+        Arc::ptr_eq(&a.0, &b.0)
+    }
 }
 
 impl<T> From<T> for Shared<T> {

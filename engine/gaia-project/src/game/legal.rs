@@ -3,12 +3,14 @@
 //! state, so whatever is listed applies, and a chain of free actions stays a finite list.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use smallvec::SmallVec;
 
 use super::conversion_form::{ConversionForm, PayCode};
 use super::follow::Follow;
 use super::placement::{Reach, SeatRules};
+use super::seat_grants::SeatGrants;
 use super::{Decision, Game};
 use crate::content::{BuildingRole, Effect, Modifier, Phase, PlanetKind};
 use crate::lookup::by_id;
@@ -36,6 +38,8 @@ pub(crate) struct SeatView<'a> {
     /// Every shortcut off: multiples found by asking use by use
     /// ([`Game::legal_parts_from_scratch`]).
     pub from_scratch: bool,
+    /// The seat's remembered grants the view was made from (none when walked afresh).
+    pub grants: Option<Arc<SeatGrants>>,
 }
 
 impl SeatView<'_> {
@@ -61,30 +65,69 @@ impl SeatView<'_> {
 }
 
 impl Game {
-    /// The view of a seat.
+    /// The view of a seat, its grants remembered while they stay the same
+    /// ([`Game::seat_grants`]).
     pub(crate) fn view(&self, seat: usize) -> SeatView<'_> {
+        let grants = self.seat_grants(seat);
+        let (content, faction, board) = (&*self.content, self.faction(seat), self.board(seat));
+        let mut view = self.view_from(seat, |f| {
+            for at in &grants.at {
+                if let Some(g) = at.grants(content, faction, board) {
+                    f(g);
+                }
+            }
+        });
+        view.grants = Some(grants);
+        view
+    }
+
+    /// [`Game::view`], or with every shortcut off and the grants walked afresh when
+    /// `from_scratch`.
+    fn view_as(&self, seat: usize, from_scratch: bool) -> SeatView<'_> {
+        match from_scratch {
+            false => self.view(seat),
+            true => SeatView {
+                from_scratch,
+                ..self.view_afresh(seat)
+            },
+        }
+    }
+
+    /// The view of a seat with its grants walked afresh, as the tests compare with.
+    pub(crate) fn view_afresh(&self, seat: usize) -> SeatView<'_> {
+        self.view_from(seat, |f| {
+            self.state.players[seat].each_active(
+                &self.content,
+                self.faction(seat),
+                self.board(seat),
+                f,
+            )
+        })
+    }
+
+    /// The view of a seat whose grants `walk` calls its argument with, in income order.
+    fn view_from<'a>(
+        &'a self,
+        seat: usize,
+        walk: impl FnOnce(&mut dyn FnMut(crate::content::Grants<'a>)),
+    ) -> SeatView<'a> {
         // Small lists of references, gathered in one walk over the seat's grants.
         // Inline lists: a view is made for every listing, and a heap allocation costs more
         // than the walk.
         let (mut mods, mut conversions, mut actions) =
             (SmallVec::new(), SmallVec::new(), SmallVec::new());
-        self.state.players[seat].each_active(
-            &self.content,
-            self.faction(seat),
-            self.board(seat),
-            |g| {
-                // Most grants bring none of these: pushed one by one, skipped cheaply.
-                for m in g.modifiers {
-                    mods.push(m);
-                }
-                for c in g.conversions {
-                    conversions.push(c);
-                }
-                if let Some(a) = g.action {
-                    actions.push(a);
-                }
-            },
-        );
+        walk(&mut |g| {
+            // Most grants bring none of these: pushed one by one, skipped cheaply.
+            for m in g.modifiers {
+                mods.push(m);
+            }
+            for c in g.conversions {
+                conversions.push(c);
+            }
+            if let Some(a) = g.action {
+                actions.push(a);
+            }
+        });
         let rules = self.seat_rules_from(seat, &mods);
         SeatView {
             seat,
@@ -95,6 +138,7 @@ impl Game {
             spent: Vec::new(),
             power: self.state.players[seat].power,
             from_scratch: false,
+            grants: None,
         }
     }
 
@@ -122,10 +166,7 @@ impl Game {
 
     /// Lists into `out`, with every shortcut off when `from_scratch`.
     fn list_into(&self, out: &mut Vec<Command>, from_scratch: bool) {
-        let view = |s: usize| SeatView {
-            from_scratch,
-            ..self.view(s)
-        };
+        let view = |s: usize| self.view_as(s, from_scratch);
         out.clear();
         let Some(d) = self.state.open.as_ref().or(self.state.queue.front()) else {
             return;
@@ -419,7 +460,7 @@ impl Game {
         if g.part(part).is_err() {
             return false;
         }
-        let gv = g.view(v.seat);
+        let gv = g.view_as(v.seat, v.from_scratch);
         let reach = g.reach();
         let mut scratch = Vec::new();
         g.state.turn.follows.iter().all(|f| {
@@ -450,6 +491,7 @@ impl Game {
             spent: Vec::new(),
             power: v.power,
             from_scratch: v.from_scratch,
+            grants: v.grants.clone(),
         };
         match part {
             Command::Spend { cost, gain } => {
@@ -1042,20 +1084,27 @@ impl Game {
             Phase::Actions => self.board_conversions(v.seat),
             _ => &[],
         };
-        let mut granted = Vec::new();
-        if v.conversions.iter().any(|c| c.phase == phase) {
-            granted = ConversionForm::list(
-                &self.content,
-                v.conversions.iter().copied().filter(|c| c.phase == phase),
-            );
-            for g in &mut granted {
-                g.may_repeat |= board.iter().any(|f| f.key == g.key);
+        // Remembered with the seat's grants; worked out here when the view was walked afresh.
+        let mut afresh = Vec::new();
+        let granted: &[ConversionForm] = match &v.grants {
+            Some(g) => g.forms(phase),
+            None => {
+                if v.conversions.iter().any(|c| c.phase == phase) {
+                    afresh = ConversionForm::list(
+                        &self.content,
+                        v.conversions.iter().copied().filter(|c| c.phase == phase),
+                    );
+                    for g in &mut afresh {
+                        g.may_repeat |= board.iter().any(|f| f.key == g.key);
+                    }
+                }
+                &afresh
             }
-        }
+        };
         let start = out.len();
         let power = self.state.players[v.seat].power;
         let token_value = v.rules.token_value;
-        for form in board.iter().chain(&granted) {
+        for form in board.iter().chain(granted) {
             if !form.listable() {
                 continue;
             }

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex};
 
+use super::seat_grants::SeatGrants;
 use crate::federation::Federation;
 use orrery_core::hex::Hex;
 use orrery_core::shared::Shared;
@@ -87,12 +88,20 @@ impl WordHasher {
 /// The spaces that hold a planet, in space order, for one list of planets by space.
 type PlanetSpaces = (Shared<Vec<u8>>, Arc<[usize]>);
 
-/// A shared memo of federation searches and of which spaces hold a planet.
+/// Seats' grants remembered at once: a few per seat, so clones a bot explores side by side
+/// do not push each other out at every listing.
+const SEAT_GRANTS: usize = 8;
+
+/// A shared memo of federation searches, of which spaces hold a planet and of seats' grants.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Memo {
     federations: Arc<Mutex<FedMap>>,
     planet_spaces: Arc<Mutex<Option<PlanetSpaces>>>,
+    seat_grants: Arc<Mutex<KeptGrants>>,
 }
+
+/// Seats' grants remembered, with their seats, the one remembered longest first.
+type KeptGrants = Vec<(usize, Arc<SeatGrants>)>;
 
 type FedMap = HashMap<FedKey, Arc<Vec<Federation>>, BuildHasherDefault<WordHasher>>;
 
@@ -141,6 +150,30 @@ impl Memo {
         spaces
     }
 
+    /// The remembered grants of a seat that `fits`, or those `make` works out from the ones
+    /// of the seat remembered last (then remembered, in place of the ones remembered
+    /// longest).
+    pub fn seat_grants(
+        &self,
+        seat: usize,
+        fits: impl Fn(&SeatGrants) -> bool,
+        make: impl FnOnce(Option<&SeatGrants>) -> SeatGrants,
+    ) -> Arc<SeatGrants> {
+        let Ok(mut kept) = self.seat_grants.lock() else {
+            return Arc::new(make(None));
+        };
+        if let Some((_, found)) = kept.iter().find(|(s, g)| *s == seat && fits(g)) {
+            return found.clone();
+        }
+        let last = kept.iter().rev().find(|(s, _)| *s == seat);
+        let made = Arc::new(make(last.map(|(_, g)| &**g)));
+        if kept.len() >= SEAT_GRANTS {
+            kept.remove(0);
+        }
+        kept.push((seat, made.clone()));
+        made
+    }
+
     /// Forgets everything (for measuring searches from scratch).
     pub fn clear(&self) {
         if let Ok(mut map) = self.federations.lock() {
@@ -148,6 +181,9 @@ impl Memo {
         }
         if let Ok(mut last) = self.planet_spaces.lock() {
             *last = None;
+        }
+        if let Ok(mut kept) = self.seat_grants.lock() {
+            kept.clear();
         }
     }
 }

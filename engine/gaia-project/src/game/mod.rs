@@ -29,6 +29,7 @@ mod question;
 mod research;
 mod rotation;
 pub mod saved;
+mod seat_grants;
 mod seat_list;
 mod setup;
 mod special;

@@ -1,0 +1,413 @@
+//! A seat's active grants found once and remembered while what they depend on stays the same
+//! (its research levels, buildings taken, tiles, booster and holding condition hooks), so
+//! listing does not walk them, looking content items up by id, on every call.
+//!
+//! A grant is remembered by where it is in content ([`GrantAt`]), read again by index; the
+//! granted conversions are remembered in listing form ([`ConversionForm`]).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use smallvec::SmallVec;
+
+use super::conversion_form::ConversionForm;
+use super::{Game, SeatFixed};
+use crate::board::FactionBoard;
+use crate::content::{Content, Conversion, Faction, Grants, Phase};
+use crate::lookup::index_of;
+use crate::notation::Word;
+use crate::player::{OwnedTile, Player};
+use orrery_core::shared::Shared;
+
+/// Where an active grant is in content.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum GrantAt {
+    /// A research track (by index) at a level.
+    Level { track: usize, level: usize },
+    /// A faction ability, by index.
+    Ability(usize),
+    /// A building of the faction board, by index.
+    Building(usize),
+    /// A standard tech tile, by index.
+    Tech(usize),
+    /// An advanced tech tile, by index.
+    Advanced(usize),
+    /// A booster, by index.
+    Booster(usize),
+}
+
+impl GrantAt {
+    /// What it grants (`None` only for a place the content or board does not have).
+    #[inline]
+    pub fn grants<'a>(
+        self,
+        content: &'a Content,
+        faction: &'a Faction,
+        board: &'a FactionBoard,
+    ) -> Option<Grants<'a>> {
+        Some(match self {
+            GrantAt::Level { track, level } => content
+                .research
+                .tracks
+                .get(track)?
+                .levels
+                .get(level)?
+                .grants(),
+            GrantAt::Ability(i) => faction.abilities.get(i)?.grants(),
+            GrantAt::Building(i) => board.buildings.get(i)?.grants.grants(),
+            GrantAt::Tech(i) => content.tech_tiles.tiles.get(i)?.grants(),
+            GrantAt::Advanced(i) => content.advanced_tiles.tiles.get(i)?.grants(),
+            GrantAt::Booster(i) => content.boosters.boosters.get(i)?.grants(),
+        })
+    }
+}
+
+/// Everything active for a player, in income order (as [`Player::each_active`] walks it).
+pub(crate) fn active_at(
+    content: &Content,
+    faction: &Faction,
+    board: &FactionBoard,
+    p: &Player,
+) -> SmallVec<[GrantAt; 24]> {
+    let mut out = SmallVec::new();
+    let tracks = &content.research.tracks;
+    let mut levels: SmallVec<[u32; 8]> = smallvec::smallvec![0; tracks.len()];
+    for (id, level) in p.research.iter() {
+        if let Some(i) = index_of(tracks, id) {
+            levels[i] = *level;
+        }
+    }
+    for (track, (t, level)) in tracks.iter().zip(&levels).enumerate() {
+        let level = *level as usize;
+        if level < t.levels.len() {
+            out.push(GrantAt::Level { track, level });
+        }
+    }
+    for (i, a) in faction.abilities.iter().enumerate() {
+        if p.holds(a.when.as_ref()) {
+            out.push(GrantAt::Ability(i));
+        }
+    }
+    for (i, b) in board.buildings.iter().enumerate() {
+        if p.built_count(&b.id) > 0 && p.holds(b.grants.when.as_ref()) {
+            out.push(GrantAt::Building(i));
+        }
+    }
+    for t in p.techs.iter().filter(|t| !t.covered) {
+        if let Some(i) = index_of(&content.tech_tiles.tiles, &t.id) {
+            out.push(GrantAt::Tech(i));
+        }
+    }
+    for id in p.advanced.iter() {
+        if let Some(i) = index_of(&content.advanced_tiles.tiles, id) {
+            out.push(GrantAt::Advanced(i));
+        }
+    }
+    if let Some(b) = &p.booster {
+        if let Some(i) = index_of(&content.boosters.boosters, b) {
+            out.push(GrantAt::Booster(i));
+        }
+    }
+    out
+}
+
+/// A seat's active grants and granted conversions in listing form, with what they were
+/// worked out from.
+#[derive(Debug)]
+pub(crate) struct SeatGrants {
+    /// The seat.
+    seat: usize,
+    /// The content and the seats' fixed facts (faction, board) they were read from, held so
+    /// that a pointer compares equal only to them.
+    content: Arc<Content>,
+    seats: Arc<Vec<Option<SeatFixed>>>,
+    /// The parts of the player they depend on, held so that a pointer compares equal only to
+    /// them.
+    faction: Word,
+    research: Shared<BTreeMap<Word, u32>>,
+    built: Shared<BTreeMap<Word, u32>>,
+    techs: Shared<Vec<OwnedTile>>,
+    advanced: Shared<Vec<Word>>,
+    booster: Option<Word>,
+    hooks_holding: Shared<Vec<Word>>,
+    /// The active grants that bring modifiers, conversions or a special action, in income
+    /// order.
+    pub at: SmallVec<[GrantAt; 16]>,
+    /// Those of them that bring conversions.
+    conversions_at: SmallVec<[GrantAt; 4]>,
+    /// The granted conversions in listing form (shared with the seat's next grants while
+    /// the conversions stay the same).
+    forms: Arc<Forms>,
+}
+
+/// The granted conversions of each phase that has some, in listing form, with
+/// [`ConversionForm::may_repeat`] set against the board's own and each other.
+type Forms = SmallVec<[(Phase, Vec<ConversionForm>); 2]>;
+
+impl SeatGrants {
+    /// Works them out for a seat of a game; `last`: the seat's grants remembered last, whose
+    /// work is reused where it still holds.
+    pub fn of(game: &Game, seat: usize, last: Option<&SeatGrants>) -> SeatGrants {
+        let p = &game.state.players[seat];
+        let key = |at, conversions_at, forms| SeatGrants {
+            seat,
+            content: game.content.clone(),
+            seats: game.seats.clone(),
+            faction: p.faction.clone(),
+            research: p.research.clone(),
+            built: p.built.clone(),
+            techs: p.techs.clone(),
+            advanced: p.advanced.clone(),
+            booster: p.booster.clone(),
+            hooks_holding: p.hooks_holding.clone(),
+            at,
+            conversions_at,
+            forms,
+        };
+        let last = last.filter(|l| l.same_sources(game, seat));
+        if let Some(l) = last.filter(|l| l.same_values(game, seat)) {
+            // Other copies of equal values (a building built again): only the key is new.
+            return key(l.at.clone(), l.conversions_at.clone(), l.forms.clone());
+        }
+        let (content, faction, board) = (&*game.content, game.faction(seat), game.board(seat));
+        if let Some(l) = last.filter(|l| l.same_but_booster(game, seat)) {
+            // A new booster (every pass): the grants before it are the same, the booster's
+            // last of all.
+            let mut at = l.at.clone();
+            let mut conversions_at = l.conversions_at.clone();
+            at.retain(|a| !matches!(a, GrantAt::Booster(_)));
+            conversions_at.retain(|a| !matches!(a, GrantAt::Booster(_)));
+            let booster = p.booster.as_ref().and_then(|b| {
+                let at = GrantAt::Booster(index_of(&content.boosters.boosters, b)?);
+                Some((at, at.grants(content, faction, board)?))
+            });
+            let mut conversions: SmallVec<[&Conversion; 8]> = SmallVec::new();
+            if let Some((a, g)) = booster {
+                if !g.modifiers.is_empty() || !g.conversions.is_empty() || g.action.is_some() {
+                    at.push(a);
+                }
+                if !g.conversions.is_empty() {
+                    conversions_at.push(a);
+                }
+            }
+            let forms = match conversions_at == l.conversions_at {
+                true => l.forms.clone(),
+                false => {
+                    for a in &conversions_at {
+                        if let Some(g) = a.grants(content, faction, board) {
+                            conversions.extend(g.conversions);
+                        }
+                    }
+                    Arc::new(forms(game, seat, &conversions))
+                }
+            };
+            return key(at, conversions_at, forms);
+        }
+        let mut at = SmallVec::new();
+        let mut conversions_at = SmallVec::new();
+        let mut conversions: SmallVec<[&Conversion; 8]> = SmallVec::new();
+        for a in active_at(content, faction, board, p) {
+            let Some(g) = a.grants(content, faction, board) else {
+                continue;
+            };
+            if !g.modifiers.is_empty() || !g.conversions.is_empty() || g.action.is_some() {
+                at.push(a);
+            }
+            if !g.conversions.is_empty() {
+                conversions_at.push(a);
+                conversions.extend(g.conversions);
+            }
+        }
+        let forms = match last {
+            Some(l) if l.conversions_at == conversions_at => l.forms.clone(),
+            _ => Arc::new(forms(game, seat, &conversions)),
+        };
+        key(at, conversions_at, forms)
+    }
+
+    /// Whether they were worked out from the game's content and seats.
+    fn same_sources(&self, game: &Game, seat: usize) -> bool {
+        self.seat == seat
+            && Arc::ptr_eq(&self.seats, &game.seats)
+            && Arc::ptr_eq(&self.content, &game.content)
+    }
+
+    /// Whether they are those of a seat of a game as it is now, by pointers alone (the
+    /// parts they depend on are the very parts held).
+    pub fn fits(&self, game: &Game, seat: usize) -> bool {
+        let p = &game.state.players[seat];
+        self.same_sources(game, seat)
+            && Shared::ptr_eq(&self.built, &p.built)
+            && Shared::ptr_eq(&self.research, &p.research)
+            && self.booster == p.booster
+            && Shared::ptr_eq(&self.techs, &p.techs)
+            && Shared::ptr_eq(&self.advanced, &p.advanced)
+            && Shared::ptr_eq(&self.hooks_holding, &p.hooks_holding)
+            && self.faction == p.faction
+    }
+
+    /// Whether what they depend on has the same values for the seat now: the same levels,
+    /// tiles, booster, holding hooks, and the same buildings taken at least once (grants
+    /// do not depend on how many).
+    fn same_values(&self, game: &Game, seat: usize) -> bool {
+        let p = &game.state.players[seat];
+        taken(&self.built).eq(taken(&p.built))
+            && self.research == p.research
+            && self.booster == p.booster
+            && self.techs == p.techs
+            && self.advanced == p.advanced
+            && self.hooks_holding == p.hooks_holding
+            && self.faction == p.faction
+    }
+
+    /// Whether all they depend on but the booster is the very same for the seat now.
+    fn same_but_booster(&self, game: &Game, seat: usize) -> bool {
+        let p = &game.state.players[seat];
+        Shared::ptr_eq(&self.built, &p.built)
+            && Shared::ptr_eq(&self.research, &p.research)
+            && Shared::ptr_eq(&self.techs, &p.techs)
+            && Shared::ptr_eq(&self.advanced, &p.advanced)
+            && Shared::ptr_eq(&self.hooks_holding, &p.hooks_holding)
+            && self.faction == p.faction
+    }
+
+    /// The granted conversions of a phase in listing form.
+    pub fn forms(&self, phase: Phase) -> &[ConversionForm] {
+        self.forms
+            .iter()
+            .find(|(p, _)| *p == phase)
+            .map_or(&[], |(_, l)| l.as_slice())
+    }
+}
+
+/// The granted conversions of a seat in listing form, by phase.
+fn forms(game: &Game, seat: usize, conversions: &[&Conversion]) -> Forms {
+    let mut forms = Forms::new();
+    for phase in [Phase::Actions, Phase::Gaia] {
+        if !conversions.iter().any(|c| c.phase == phase) {
+            continue;
+        }
+        let granted = conversions.iter().copied().filter(|c| c.phase == phase);
+        let mut list = ConversionForm::list(&game.content, granted);
+        // Only the action phase lists the board's own conversions beside them.
+        let own: &[ConversionForm] = match phase {
+            Phase::Actions => game.board_conversions(seat),
+            Phase::Gaia => &[],
+        };
+        for f in &mut list {
+            f.may_repeat |= own.iter().any(|o| o.key == f.key);
+        }
+        forms.push((phase, list));
+    }
+    forms
+}
+
+/// The ids of the buildings taken at least once, in id order.
+fn taken(built: &BTreeMap<Word, u32>) -> impl Iterator<Item = &Word> {
+    built.iter().filter(|(_, n)| **n > 0).map(|(id, _)| id)
+}
+
+impl Game {
+    /// A seat's grants, remembered while they stay the same.
+    pub(crate) fn seat_grants(&self, seat: usize) -> Arc<SeatGrants> {
+        self.memo.seat_grants(
+            seat,
+            |g| g.fits(self, seat),
+            |last| SeatGrants::of(self, seat, last),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::{fixture, Modifier};
+    use crate::game::Setup;
+    use orrery_core::rng::Rng;
+
+    /// The view made from the remembered grants is the one walked afresh, reference for
+    /// reference, and the remembered conversion forms are those worked out afresh.
+    fn same_as_each_active(g: &Game, seat: usize) {
+        let (cached, afresh) = (g.view(seat), g.view_afresh(seat));
+        let same = |a: &[&Modifier], b: &[&Modifier]| {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| std::ptr::eq(*x, *y))
+        };
+        assert!(same(&cached.mods, &afresh.mods));
+        assert_eq!(cached.conversions.len(), afresh.conversions.len());
+        for (x, y) in cached.conversions.iter().zip(&afresh.conversions) {
+            assert!(std::ptr::eq(*x, *y));
+        }
+        assert_eq!(cached.actions.len(), afresh.actions.len());
+        for (x, y) in cached.actions.iter().zip(&afresh.actions) {
+            assert!(std::ptr::eq(*x, *y));
+        }
+        let grants = cached.grants.as_ref().expect("remembered");
+        for phase in [Phase::Actions, Phase::Gaia] {
+            let own: &[ConversionForm] = match phase {
+                Phase::Actions => g.board_conversions(seat),
+                Phase::Gaia => &[],
+            };
+            let mut forms = ConversionForm::list(
+                &g.content,
+                afresh
+                    .conversions
+                    .iter()
+                    .copied()
+                    .filter(|c| c.phase == phase),
+            );
+            for f in &mut forms {
+                f.may_repeat |= own.iter().any(|o| o.key == f.key);
+            }
+            assert_eq!(format!("{:?}", grants.forms(phase)), format!("{forms:?}"));
+        }
+    }
+
+    #[test]
+    fn grants_found_by_index_are_those_walked_and_follow_every_change() {
+        let mut files = fixture::files();
+        files.files.insert(
+            "factions/blips.yaml".into(),
+            "id: blips\nname: Blips\nhome: blue\n".into(),
+        );
+        let content = Arc::new(Content::load(&files, &[]).expect("fixture loads"));
+        let setup = Setup::random(&content, 2, &mut Rng::new(5)).expect("setup");
+        let mut g = Game::new(content.clone(), setup).expect("game");
+        g.apply_text("p1 faction zorgs").expect("zorgs");
+        g.apply_text("p2 faction blips").expect("blips");
+        same_as_each_active(&g, 0);
+        let first = g.seat_grants(0);
+        // Unchanged: the same remembered value, for a clone too.
+        assert!(Arc::ptr_eq(&first, &g.seat_grants(0)));
+        assert!(Arc::ptr_eq(&first, &g.clone().seat_grants(0)));
+        let mut changes = 0;
+        let mut check = |g: &Game, before: &Arc<SeatGrants>| {
+            let now = g.seat_grants(0);
+            assert!(!Arc::ptr_eq(before, &now), "change {changes} not seen");
+            assert!(now.fits(g, 0));
+            same_as_each_active(g, 0);
+            changes += 1;
+            now
+        };
+        // Each change to what grants depend on is seen.
+        let track = Word::from(content.research.tracks[0].id.as_str());
+        g.state.players[0].research.insert(track, 2);
+        let now = check(&g, &first);
+        let building = g.board(0).buildings[0].id.clone();
+        g.state.players[0].built.insert(building.into(), 1);
+        let now = check(&g, &now);
+        let tile = content.tech_tiles.tiles[0].id.clone();
+        g.state.players[0].techs.push(OwnedTile {
+            id: tile.into(),
+            covered: false,
+        });
+        let now = check(&g, &now);
+        g.state.players[0].techs[0].covered = true;
+        let now = check(&g, &now);
+        g.state.players[0].booster = Some(content.boosters.boosters[0].id.as_str().into());
+        let now = check(&g, &now);
+        g.state.players[0]
+            .advanced
+            .push(content.advanced_tiles.tiles[0].id.as_str().into());
+        check(&g, &now);
+    }
+}
