@@ -585,6 +585,17 @@ mod tests {
     use crate::notation::Command;
     use orrery_core::rng::Rng;
 
+    /// A 2-seat game of these files after seat 0 chose its faction.
+    fn faction_chosen(files: &orrery_core::files::MemFiles) -> Game {
+        let content = Arc::new(Content::load(files, &[]).expect("valid"));
+        let setup = Setup::random(&content, 2, &mut Rng::new(5)).expect("setup");
+        let mut g = Game::new(content, setup).expect("game");
+        g.apply_part(&Command::Faction("zorgs".into()))
+            .expect("faction");
+        g.apply_part(&Command::EndTurn).expect("end");
+        g
+    }
+
     /// Seat 0 of the made-up game after choosing its faction, with gold's worth as given.
     fn seat_with_gold_worth(worth: Option<u32>) -> Game {
         let mut files = fixture::files();
@@ -597,12 +608,7 @@ mod tests {
                 &format!("{{id: gold, name: Gold, cap: 9, worth_hundredths: {w}}}"),
             );
         }
-        let content = Arc::new(Content::load(&files, &[]).expect("valid"));
-        let setup = Setup::random(&content, 2, &mut Rng::new(5)).expect("setup");
-        let mut g = Game::new(content, setup).expect("game");
-        g.apply_part(&Command::Faction("zorgs".into()))
-            .expect("faction");
-        g.apply_part(&Command::EndTurn).expect("end");
+        let mut g = faction_chosen(&files);
         let gold = lookup::index_of(&g.content.rules.resources, "gold").expect("gold");
         g.state.players[0].resources[gold] = 6;
         // Built again from its state, so that the seat's faction board is looked up.
@@ -621,12 +627,7 @@ mod tests {
             plain,
             "{id: widget1, name: A widget, income: [gain: {pw: 1}], modifiers: [power_value: {buildings: [hut], value: 3}], triggers: [{\"on\": research_step, effects: [gain: {vp: 2}]}]}",
         );
-        let content = Arc::new(Content::load(&files, &[]).expect("valid"));
-        let setup = Setup::random(&content, 2, &mut Rng::new(5)).expect("setup");
-        let mut g = Game::new(content, setup).expect("game");
-        g.apply_part(&Command::Faction("zorgs".into()))
-            .expect("faction");
-        g.apply_part(&Command::EndTurn).expect("end");
+        let mut g = faction_chosen(&files);
         let names = feature_names(&g.content);
         let at = |name: &str| names.iter().position(|n| n == name).expect(name);
         let (raised, by_rate) = (
