@@ -615,11 +615,7 @@ mod tests {
     /// that gains reach always loads back.
     #[test]
     fn gains_stop_at_the_bound_a_saved_state_is_checked_against() {
-        let mut files = fixture::files();
-        files.files.insert(
-            "factions/blips.yaml".into(),
-            "id: blips\nname: Blips\nhome: blue\n".into(),
-        );
+        let files = fixture::files_with_blips();
         let content = Arc::new(Content::load(&files, &[]).expect("fixture loads"));
         let setup = Setup::random(&content, 2, &mut Rng::new(3)).expect("setup");
         let mut g = Game::new(content.clone(), setup).expect("game");

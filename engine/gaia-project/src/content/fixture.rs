@@ -42,6 +42,17 @@ pub fn files() -> MemFiles {
     )
 }
 
+/// The files of the made-up game with a second faction in a file of its own (`blips`, home
+/// blue), so two seats can play.
+pub fn files_with_blips() -> MemFiles {
+    let mut files = files();
+    files.files.insert(
+        "factions/blips.yaml".into(),
+        "id: blips\nname: Blips\nhome: blue\n".into(),
+    );
+    files
+}
+
 /// The made-up game with a second faction (`blues`, home blue), so two seats can play.
 pub fn two_factions() -> std::sync::Arc<super::Content> {
     let overlay = super::OverlaySource {

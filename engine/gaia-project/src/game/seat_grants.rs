@@ -364,11 +364,7 @@ mod tests {
 
     #[test]
     fn grants_found_by_index_are_those_walked_and_follow_every_change() {
-        let mut files = fixture::files();
-        files.files.insert(
-            "factions/blips.yaml".into(),
-            "id: blips\nname: Blips\nhome: blue\n".into(),
-        );
+        let files = fixture::files_with_blips();
         let content = Arc::new(Content::load(&files, &[]).expect("fixture loads"));
         let setup = Setup::random(&content, 2, &mut Rng::new(5)).expect("setup");
         let mut g = Game::new(content.clone(), setup).expect("game");
