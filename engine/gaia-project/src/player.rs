@@ -159,14 +159,74 @@ pub struct Player {
     pub hooks_holding: Shared<Vec<Word>>,
 }
 
-/// Where an active grant comes from.
-enum Source<'s> {
-    Research(&'s str),
-    Faction(usize),
-    Building(&'s str),
-    Tech(&'s str),
-    Advanced(&'s str),
-    Booster,
+/// Where an active grant is in content (each index valid for the content and board it was
+/// found in).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum GrantAt {
+    /// A research track (by index) at a level.
+    Level { track: usize, level: usize },
+    /// A faction ability, by index.
+    Ability(usize),
+    /// A building of the faction board, by index.
+    Building(usize),
+    /// A standard tech tile, by index.
+    Tech(usize),
+    /// An advanced tech tile, by index.
+    Advanced(usize),
+    /// A booster, by index.
+    Booster(usize),
+}
+
+impl GrantAt {
+    /// What it grants (`None` only for a place the content or board does not have).
+    #[inline]
+    pub fn grants<'a>(
+        self,
+        content: &'a Content,
+        faction: &'a Faction,
+        board: &'a FactionBoard,
+    ) -> Option<Grants<'a>> {
+        Some(match self {
+            GrantAt::Level { track, level } => content
+                .research
+                .tracks
+                .get(track)?
+                .levels
+                .get(level)?
+                .grants(),
+            GrantAt::Ability(i) => faction.abilities.get(i)?.grants(),
+            GrantAt::Building(i) => board.buildings.get(i)?.grants.grants(),
+            GrantAt::Tech(i) => content.tech_tiles.tiles.get(i)?.grants(),
+            GrantAt::Advanced(i) => content.advanced_tiles.tiles.get(i)?.grants(),
+            GrantAt::Booster(i) => content.boosters.boosters.get(i)?.grants(),
+        })
+    }
+
+    /// Its income-source key's prefix and the id (or ability index) after it; `None` for the
+    /// booster, whose key is `booster`.
+    fn key<'a>(
+        self,
+        content: &'a Content,
+        board: &'a FactionBoard,
+    ) -> Option<(&'static str, KeyName<'a>)> {
+        let id = |id: Option<&'a String>| KeyName::Id(id.map_or("", String::as_str));
+        Some(match self {
+            GrantAt::Level { track, .. } => {
+                ("r:", id(content.research.tracks.get(track).map(|t| &t.id)))
+            }
+            GrantAt::Ability(i) => ("f:", KeyName::Index(i)),
+            GrantAt::Building(i) => ("g:", id(board.buildings.get(i).map(|b| &b.id))),
+            GrantAt::Tech(i) => ("t:", id(content.tech_tiles.tiles.get(i).map(|t| &t.id))),
+            GrantAt::Advanced(i) => ("a:", id(content.advanced_tiles.tiles.get(i).map(|t| &t.id))),
+            GrantAt::Booster(_) => return None,
+        })
+    }
+}
+
+/// The name in an income-source key: an id, or a faction ability's index.
+enum KeyName<'a> {
+    Id(&'a str),
+    Index(usize),
 }
 
 /// A standard tech tile a player owns.
@@ -322,14 +382,11 @@ impl Player {
         board: &'a FactionBoard,
     ) -> Vec<(String, Grants<'a>)> {
         let mut out = Vec::new();
-        self.walk_active(content, faction, board, |source, g| {
-            let key = match source {
-                Source::Research(t) => format!("r:{t}"),
-                Source::Faction(i) => format!("f:{i}"),
-                Source::Building(b) => format!("g:{b}"),
-                Source::Tech(t) => format!("t:{t}"),
-                Source::Advanced(t) => format!("a:{t}"),
-                Source::Booster => "booster".to_string(),
+        self.walk_active(content, faction, board, |at, g| {
+            let key = match at.key(content, board) {
+                Some((prefix, KeyName::Id(id))) => format!("{prefix}{id}"),
+                Some((prefix, KeyName::Index(i))) => format!("{prefix}{i}"),
+                None => "booster".to_string(),
             };
             out.push((key, g));
         });
@@ -368,27 +425,39 @@ impl Player {
         board: &'a FactionBoard,
         mut f: impl FnMut(&'static str, Grants<'a>),
     ) {
-        self.walk_active(content, faction, board, |source, g| {
-            let tag = match source {
-                Source::Research(_) => "research",
-                Source::Faction(_) => "faction",
-                Source::Building(_) => "buildings",
-                Source::Tech(_) | Source::Advanced(_) => "tech tiles",
-                Source::Booster => "boosters",
+        self.walk_active(content, faction, board, |at, g| {
+            let tag = match at {
+                GrantAt::Level { .. } => "research",
+                GrantAt::Ability(_) => "faction",
+                GrantAt::Building(_) => "buildings",
+                GrantAt::Tech(_) | GrantAt::Advanced(_) => "tech tiles",
+                GrantAt::Booster(_) => "boosters",
             };
             f(tag, g);
         });
     }
 
-    /// Calls `f` with everything active, in income order: research levels, faction abilities
-    /// whose condition holds, buildings on the map, uncovered tech tiles, advanced tiles, the
-    /// booster.
+    /// Where everything active is, in income order (as [`Player::each_active`] walks it).
+    pub(crate) fn active_at(
+        &self,
+        content: &Content,
+        faction: &Faction,
+        board: &FactionBoard,
+    ) -> SmallVec<[GrantAt; 24]> {
+        let mut out = SmallVec::new();
+        self.walk_active(content, faction, board, |at, _| out.push(at));
+        out
+    }
+
+    /// Calls `f` with everything active and where it is, in income order: research levels,
+    /// faction abilities whose condition holds, buildings on the map, uncovered tech tiles,
+    /// advanced tiles, the booster.
     fn walk_active<'a>(
         &self,
         content: &'a Content,
         faction: &'a Faction,
         board: &'a FactionBoard,
-        mut f: impl FnMut(Source<'_>, Grants<'a>),
+        mut f: impl FnMut(GrantAt, Grants<'a>),
     ) {
         // Levels and building counts are read in one pass over each map, into the order of
         // the content's tracks and the board's buildings.
@@ -415,34 +484,38 @@ impl Player {
                 &self.hooks_holding,
             )
         };
-        for (t, level) in tracks.iter().zip(&levels) {
-            if let Some(a) = t.levels.get(*level as usize) {
-                f(Source::Research(&t.id), a.grants());
+        for (track, (t, level)) in tracks.iter().zip(&levels).enumerate() {
+            let level = *level as usize;
+            if let Some(a) = t.levels.get(level) {
+                f(GrantAt::Level { track, level }, a.grants());
             }
         }
         for (i, a) in faction.abilities.iter().enumerate() {
             if holds(a.when.as_ref()) {
-                f(Source::Faction(i), a.grants());
+                f(GrantAt::Ability(i), a.grants());
             }
         }
-        for (b, n) in board.buildings.iter().zip(&built) {
+        for (i, (b, n)) in board.buildings.iter().zip(&built).enumerate() {
             if *n > 0 && holds(b.grants.when.as_ref()) {
-                f(Source::Building(&b.id), b.grants.grants());
+                f(GrantAt::Building(i), b.grants.grants());
             }
         }
+        let tiles = &content.tech_tiles.tiles;
         for t in self.techs.iter().filter(|t| !t.covered) {
-            if let Some(tile) = by_id(&content.tech_tiles.tiles, &t.id) {
-                f(Source::Tech(&t.id), tile.grants());
+            if let Some(i) = index_of(tiles, &t.id) {
+                f(GrantAt::Tech(i), tiles[i].grants());
             }
         }
+        let advanced = &content.advanced_tiles.tiles;
         for id in &self.advanced {
-            if let Some(tile) = by_id(&content.advanced_tiles.tiles, id) {
-                f(Source::Advanced(id), tile.grants());
+            if let Some(i) = index_of(advanced, id) {
+                f(GrantAt::Advanced(i), advanced[i].grants());
             }
         }
         if let Some(b) = &self.booster {
-            if let Some(tile) = by_id(&content.boosters.boosters, b) {
-                f(Source::Booster, tile.grants());
+            let boosters = &content.boosters.boosters;
+            if let Some(i) = index_of(boosters, b) {
+                f(GrantAt::Booster(i), boosters[i].grants());
             }
         }
     }
@@ -568,17 +641,14 @@ impl Player {
                 sources.push((rank(&slot_key(&b.id, k as u32 + 1)), slot));
             }
         }
-        self.walk_active(content, faction, board, |source, g| {
+        self.walk_active(content, faction, board, |at, g| {
             if g.income.is_empty() {
                 return;
             }
-            let key = match source {
-                Source::Research(t) => source_key("r:", t),
-                Source::Faction(i) => source_key("f:", i),
-                Source::Building(b) => source_key("g:", b),
-                Source::Tech(t) => source_key("t:", t),
-                Source::Advanced(t) => source_key("a:", t),
-                Source::Booster => Word::new("booster"),
+            let key = match at.key(content, board) {
+                Some((prefix, KeyName::Id(id))) => source_key(prefix, id),
+                Some((prefix, KeyName::Index(i))) => source_key(prefix, i),
+                None => Word::new("booster"),
             };
             sources.push((rank(&key), g.income));
         });

@@ -12,104 +12,11 @@ use smallvec::SmallVec;
 
 use super::conversion_form::ConversionForm;
 use super::{Game, SeatFixed};
-use crate::board::FactionBoard;
-use crate::content::{Content, Conversion, Faction, Grants, Phase};
+use crate::content::{Content, Conversion, Phase};
 use crate::lookup::index_of;
 use crate::notation::Word;
-use crate::player::{OwnedTile, Player};
+use crate::player::{GrantAt, OwnedTile};
 use orrery_core::shared::Shared;
-
-/// Where an active grant is in content.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum GrantAt {
-    /// A research track (by index) at a level.
-    Level { track: usize, level: usize },
-    /// A faction ability, by index.
-    Ability(usize),
-    /// A building of the faction board, by index.
-    Building(usize),
-    /// A standard tech tile, by index.
-    Tech(usize),
-    /// An advanced tech tile, by index.
-    Advanced(usize),
-    /// A booster, by index.
-    Booster(usize),
-}
-
-impl GrantAt {
-    /// What it grants (`None` only for a place the content or board does not have).
-    #[inline]
-    pub fn grants<'a>(
-        self,
-        content: &'a Content,
-        faction: &'a Faction,
-        board: &'a FactionBoard,
-    ) -> Option<Grants<'a>> {
-        Some(match self {
-            GrantAt::Level { track, level } => content
-                .research
-                .tracks
-                .get(track)?
-                .levels
-                .get(level)?
-                .grants(),
-            GrantAt::Ability(i) => faction.abilities.get(i)?.grants(),
-            GrantAt::Building(i) => board.buildings.get(i)?.grants.grants(),
-            GrantAt::Tech(i) => content.tech_tiles.tiles.get(i)?.grants(),
-            GrantAt::Advanced(i) => content.advanced_tiles.tiles.get(i)?.grants(),
-            GrantAt::Booster(i) => content.boosters.boosters.get(i)?.grants(),
-        })
-    }
-}
-
-/// Everything active for a player, in income order (as [`Player::each_active`] walks it).
-pub(crate) fn active_at(
-    content: &Content,
-    faction: &Faction,
-    board: &FactionBoard,
-    p: &Player,
-) -> SmallVec<[GrantAt; 24]> {
-    let mut out = SmallVec::new();
-    let tracks = &content.research.tracks;
-    let mut levels: SmallVec<[u32; 8]> = smallvec::smallvec![0; tracks.len()];
-    for (id, level) in p.research.iter() {
-        if let Some(i) = index_of(tracks, id) {
-            levels[i] = *level;
-        }
-    }
-    for (track, (t, level)) in tracks.iter().zip(&levels).enumerate() {
-        let level = *level as usize;
-        if level < t.levels.len() {
-            out.push(GrantAt::Level { track, level });
-        }
-    }
-    for (i, a) in faction.abilities.iter().enumerate() {
-        if p.holds(a.when.as_ref()) {
-            out.push(GrantAt::Ability(i));
-        }
-    }
-    for (i, b) in board.buildings.iter().enumerate() {
-        if p.built_count(&b.id) > 0 && p.holds(b.grants.when.as_ref()) {
-            out.push(GrantAt::Building(i));
-        }
-    }
-    for t in p.techs.iter().filter(|t| !t.covered) {
-        if let Some(i) = index_of(&content.tech_tiles.tiles, &t.id) {
-            out.push(GrantAt::Tech(i));
-        }
-    }
-    for id in p.advanced.iter() {
-        if let Some(i) = index_of(&content.advanced_tiles.tiles, id) {
-            out.push(GrantAt::Advanced(i));
-        }
-    }
-    if let Some(b) = &p.booster {
-        if let Some(i) = index_of(&content.boosters.boosters, b) {
-            out.push(GrantAt::Booster(i));
-        }
-    }
-    out
-}
 
 /// A seat's active grants and granted conversions in listing form, with what they were
 /// worked out from.
@@ -206,7 +113,7 @@ impl SeatGrants {
         let mut at = SmallVec::new();
         let mut conversions_at = SmallVec::new();
         let mut conversions: SmallVec<[&Conversion; 8]> = SmallVec::new();
-        for a in active_at(content, faction, board, p) {
+        for a in p.active_at(content, faction, board) {
             let Some(g) = a.grants(content, faction, board) else {
                 continue;
             };
