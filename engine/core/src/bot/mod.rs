@@ -5,7 +5,8 @@
 //! valuing positions by a learned evaluation ([`Model`], fitted from self-play by [`fit`]) when
 //! one is given, else by the game's heuristic, looking further at more completed decisions
 //! and deeper ([`search::BEST_WIDTH`], [`search::BEST_DEPTH`]) and valuing each by the mean
-//! of its margins along the look-ahead ([`SearchBot::averaging`]); asked by name, it also
+//! of its margins along the look-ahead ([`SearchBot::averaging`]), trying other choices at
+//! the later parts of its best decisions ([`SearchBot::branching`]); asked by name, it also
 //! weighs the next seat's best answers to each decision it looks further at
 //! ([`SearchBot::answering`]).
 
@@ -95,7 +96,9 @@ where
 /// A bot by name as [`by_name`], with the learned evaluation `best` plays with: `best`,
 /// `best:N` and `best:N:W:D` are the search of the same budget and shape valuing positions by
 /// `model` (by the game's heuristic when there is none) and each decision it looks further
-/// at by the mean of its margins along the look-ahead ([`SearchBot::averaging`]), `best` and
+/// at by the mean of its margins along the look-ahead ([`SearchBot::averaging`]) and trying
+/// [`search::BEST_BRANCH`] other choices at each later part of its best decisions
+/// ([`SearchBot::branching`]), `best` and
 /// `best:N` looking further at [`search::BEST_WIDTH`] decisions [`search::BEST_DEPTH`] deep;
 /// `best:N:W:D:R` also weighs the next seat's best R answers (0 to 64; [`search::DEFAULT_REPLIES`] by default) and
 /// `best:N:W:D:R:K` completes only the best K first parts (by one step) of that seat's
@@ -110,7 +113,11 @@ where
     G::Action: Send,
 {
     let learned = |b: SearchBot<G::Action>, replies: usize, first: usize| {
-        let b = b.answering(replies).answer_first(first).averaging(true);
+        let b = b
+            .answering(replies)
+            .answer_first(first)
+            .averaging(true)
+            .branching(search::BEST_BRANCH);
         match model {
             Some(m) => b.with_model(m.clone()),
             None => b,

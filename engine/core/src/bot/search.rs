@@ -14,7 +14,10 @@
 //! Averaging ([`SearchBot::averaging`], the `best` bot) values a decision looked at further by
 //! the mean of its margin at the start of the look-ahead and after every decision played on,
 //! not by the margin at its end alone, so one lucky or unlucky last step of the greedy players
-//! weighs less.
+//! weighs less. Branching ([`SearchBot::branching`], the `best` bot) also tries, at every part
+//! after the first of the best completed decisions, the best few other choices by one step,
+//! each completed greedily, so the look-ahead compares "a tech tile, then tile A or tile B",
+//! not only the tile one step of lookahead prefers.
 
 use std::sync::Arc;
 
@@ -36,6 +39,10 @@ pub const BEST_WIDTH: usize = 8;
 /// Most decisions `best`'s look-aheads play past the planned one, by default: deeper than
 /// `search`, which averaging makes pay (without it 9 deep won less often).
 pub const BEST_DEPTH: usize = 9;
+
+/// Other choices `best` tries at each part after the first of its best completed decisions
+/// (a tile, a track, a booster): the look-ahead, not one step, then compares them.
+pub const BEST_BRANCH: usize = 2;
 
 /// Most decisions a look-ahead plays past the planned one, by default.
 pub const DEFAULT_DEPTH: usize = 6;
@@ -77,6 +84,9 @@ pub struct SearchBot<A> {
     /// Whether a look-ahead is valued by the mean of its margins (start and after each
     /// decision) instead of the margin at its end.
     averaging: bool,
+    /// Other choices tried at each later part of the best completed decisions
+    /// ([`SearchBot::branching`]; 0: none, each decision completed greedily).
+    branch: usize,
 }
 
 impl<A> SearchBot<A> {
@@ -101,6 +111,7 @@ impl<A> SearchBot<A> {
             model: None,
             answer_first: 0,
             averaging: false,
+            branch: 0,
         }
     }
 
@@ -125,6 +136,15 @@ impl<A> SearchBot<A> {
     /// greedy players complete, instead of the margin where the look-ahead stops.
     pub fn averaging(mut self, on: bool) -> SearchBot<A> {
         self.averaging = on;
+        self
+    }
+
+    /// The same bot trying, at each part after the first of the best `width` completed
+    /// decisions (a tile, a track, a booster an action goes on to choose), the `branch` best
+    /// other choices by one step, each completed greedily; these join the completed decisions
+    /// and the best `width` of them all are looked at further. 0 tries none.
+    pub fn branching(mut self, branch: usize) -> SearchBot<A> {
+        self.branch = branch;
         self
     }
 
@@ -242,6 +262,60 @@ fn best_few<T>(items: Vec<T>, n: usize, key: impl Fn(&T) -> f64) -> Vec<T> {
         .filter(|(i, _)| keep.binary_search(i).is_ok())
         .map(|(_, t)| t)
         .collect()
+}
+
+/// Other completions of the decisions in `lines` (as [`expand`] returns them): for each line,
+/// at every part after its first where the deciding seat has a choice, the `branch` best other
+/// paid parts by one step (ties in listing order), each completed greedily. Returned as
+/// (value for `seat`, position, actions), in the order found.
+#[allow(clippy::too_many_arguments)]
+fn branches<G: Evaluate>(
+    game: &G,
+    lines: &[(f64, G, Vec<G::Action>)],
+    branch: usize,
+    seat: usize,
+    decision: usize,
+    rng: &mut Rng,
+    spent: &mut u64,
+    value: &impl Fn(&G, usize) -> f64,
+) -> Vec<(f64, G, Vec<G::Action>)> {
+    let mut found = Vec::new();
+    if branch == 0 {
+        return found;
+    }
+    for (_, _, line) in lines {
+        let mut g = game.clone();
+        for (i, part) in line.iter().enumerate() {
+            if i > 0 && g.decisions_done() == decision && g.to_decide() == Some(seat) {
+                let legal = g.legal();
+                let mut others: Vec<(f64, G, &G::Action)> = Vec::new();
+                for a in &legal {
+                    if a == part || g.is_free(a) {
+                        continue;
+                    }
+                    let mut h = g.clone();
+                    *spent += 1;
+                    if h.play(a).is_ok() {
+                        others.push((value(&h, seat), h, a));
+                    }
+                }
+                for (_, mut h, a) in best_few(others, branch, |o| o.0) {
+                    let Some(rest) = complete(&mut h, decision, rng, spent, value) else {
+                        continue;
+                    };
+                    let mut alt = line[..i].to_vec();
+                    alt.push(a.clone());
+                    alt.extend(rest);
+                    found.push((value(&h, seat), h, alt));
+                }
+            }
+            *spent += 1;
+            if g.play(part).is_err() {
+                break;
+            }
+        }
+    }
+    found
 }
 
 impl<A: Clone + PartialEq> SearchBot<A> {
@@ -408,6 +482,21 @@ impl<A: Clone + PartialEq> SearchBot<A> {
         }
         // The best few by value, in a stable order; ties keep the listing order.
         lines.truncate(self.width);
+        if self.branch > 0 {
+            let more = branches(
+                game,
+                &lines,
+                self.branch,
+                seat,
+                decision,
+                &mut self.rng,
+                &mut spent,
+                &value,
+            );
+            lines.extend(more);
+            lines.sort_by(|x, y| y.0.total_cmp(&x.0));
+            lines.truncate(self.width);
+        }
         let share = self.budget.saturating_sub(spent) / lines.len() as u64;
         let mut best = (f64::NEG_INFINITY, 0usize);
         for (i, (_, g, _)) in lines.iter().enumerate() {
@@ -589,6 +678,142 @@ mod tests {
         bot.play_on(&mut end, 1000, &mut 0, &value);
         assert_eq!(margin(&end, 0, &value), 2.0);
         assert!(end.is_over());
+    }
+
+    /// A made-up game of three decisions. Seat 0 first passes (nothing) or starts, then
+    /// chooses tile `A` (2 points now) or tile `B` (1 point now, 5 more at its next decision);
+    /// seat 1 waits; seat 0 collects what its tile still pays. One step of lookahead prefers
+    /// `A`, the look-ahead `B`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    enum Tile {
+        Pass,
+        Start,
+        A,
+        B,
+        Wait,
+        Collect,
+    }
+
+    impl std::fmt::Display for Tile {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "{self:?}")
+        }
+    }
+
+    #[derive(Debug, Clone, Default)]
+    struct TileGame {
+        played: Vec<Tile>,
+        points: [i32; 2],
+    }
+
+    impl TileGame {
+        fn decisions(&self) -> usize {
+            self.played.iter().filter(|a| **a != Tile::Start).count()
+        }
+    }
+
+    impl Playable for TileGame {
+        type Action = Tile;
+        fn seat_count(&self) -> usize {
+            2
+        }
+        fn to_decide(&self) -> Option<usize> {
+            (self.decisions() < 3).then_some(self.decisions() % 2)
+        }
+        fn legal(&self) -> Vec<Tile> {
+            match (self.decisions(), self.played.last()) {
+                (0, Some(Tile::Start)) => vec![Tile::A, Tile::B],
+                (0, _) => vec![Tile::Pass, Tile::Start],
+                (1, _) => vec![Tile::Wait],
+                (2, _) => vec![Tile::Collect],
+                _ => Vec::new(),
+            }
+        }
+        fn play(&mut self, a: &Tile) -> Result<(), String> {
+            if !self.legal().contains(a) {
+                return Err(format!("{a} is not legal"));
+            }
+            let seat = self.decisions() % 2;
+            self.points[seat] += match a {
+                Tile::A => 2,
+                Tile::B => 1,
+                Tile::Collect if self.played.contains(&Tile::B) => 5,
+                _ => 0,
+            };
+            self.played.push(*a);
+            Ok(())
+        }
+        fn is_over(&self) -> bool {
+            self.decisions() >= 3
+        }
+        fn score(&self) -> Vec<i32> {
+            self.points.to_vec()
+        }
+        fn decisions_done(&self) -> usize {
+            self.decisions()
+        }
+        fn is_free(&self, _: &Tile) -> bool {
+            false
+        }
+    }
+
+    impl Evaluate for TileGame {
+        fn value(&self, seat: usize) -> f64 {
+            f64::from(self.points[seat])
+        }
+    }
+
+    /// The whole game played by `bot` in seat 0 (seat 1 has one choice): seat 0's parts and
+    /// the score.
+    fn tile_game(mut bot: SearchBot<Tile>) -> (Vec<Tile>, Vec<i32>) {
+        let mut g = TileGame::default();
+        while !g.is_over() {
+            let legal = g.legal();
+            let a = bot.choose(&g, &legal).expect("a choice");
+            g.play(&a).expect("legal");
+        }
+        (g.played.clone(), g.score())
+    }
+
+    #[test]
+    fn branching_on_a_later_part_finds_the_choice_one_step_misjudges() {
+        use Tile::*;
+        // Completed greedily, the start takes `A`: one step values it 2 against 1.
+        let plain = tile_game(SearchBot::new(1, 1000).averaging(true));
+        assert_eq!(plain, (vec![Start, A, Wait, Collect], vec![2, 0]));
+        // Trying the other tile too, the look-ahead sees `B` pay 5 more.
+        for branch in [1, 2] {
+            let bot = SearchBot::new(1, 1000).averaging(true).branching(branch);
+            let (played, score) = tile_game(bot);
+            assert_eq!(played, vec![Start, B, Wait, Collect], "branch {branch}");
+            assert_eq!(score, vec![6, 0], "branch {branch}");
+        }
+        // Looking further at one decision only, the other tile ranks below `A` and is dropped.
+        let narrow = SearchBot::shaped(1, 1000, 1, 6).branching(1);
+        assert_eq!(tile_game(narrow).1, vec![2, 0]);
+    }
+
+    #[test]
+    fn branches_try_the_best_other_choices_at_each_later_part() {
+        let g = TileGame::default();
+        let value = |g: &TileGame, s: usize| g.value(s);
+        let mut rng = Rng::new(1);
+        let mut spent = 0;
+        let lines = expand(&g, &g.legal(), false, 0, 0, &mut rng, &mut spent, &value);
+        let found: Vec<(f64, Vec<Tile>)> = lines.iter().map(|l| (l.0, l.2.clone())).collect();
+        assert_eq!(
+            found,
+            vec![(2.0, vec![Tile::Start, Tile::A]), (0.0, vec![Tile::Pass])]
+        );
+        let more = branches(&g, &lines, 1, 0, 0, &mut rng, &mut spent, &value);
+        let found: Vec<(f64, Vec<Tile>)> = more.iter().map(|l| (l.0, l.2.clone())).collect();
+        // The pass has no later part; the start's tile has one other choice.
+        assert_eq!(found, vec![(1.0, vec![Tile::Start, Tile::B])]);
+        assert_eq!(more[0].1.played, vec![Tile::Start, Tile::B]);
+        // Branching on nothing finds nothing and spends nothing.
+        let before = spent;
+        assert!(branches(&g, &lines, 0, 0, 0, &mut rng, &mut spent, &value).is_empty());
+        assert_eq!(spent, before);
     }
 
     #[test]
