@@ -16,8 +16,8 @@
 //! not by the margin at its end alone, so one lucky or unlucky last step of the greedy players
 //! weighs less. Branching ([`SearchBot::branching`], the `best` bot) also tries, at every part
 //! after the first of the best completed decisions, the best few other choices by one step,
-//! each completed greedily, so the look-ahead compares "a tech tile, then tile A or tile B",
-//! not only the tile one step of lookahead prefers.
+//! each completed greedily, so the look-ahead compares "an action, then choice A or choice B",
+//! not only the choice one step of lookahead prefers.
 
 use std::sync::Arc;
 
@@ -41,7 +41,7 @@ pub const BEST_WIDTH: usize = 8;
 pub const BEST_DEPTH: usize = 9;
 
 /// Other choices `best` tries at each part after the first of its best completed decisions
-/// (a tile, a track, a booster): the look-ahead, not one step, then compares them.
+/// (what an action goes on to choose): the look-ahead, not one step, then compares them.
 pub const BEST_BRANCH: usize = 2;
 
 /// Most decisions a look-ahead plays past the planned one, by default.
@@ -140,7 +140,7 @@ impl<A> SearchBot<A> {
     }
 
     /// The same bot trying, at each part after the first of the best `width` completed
-    /// decisions (a tile, a track, a booster an action goes on to choose), the `branch` best
+    /// decisions (what an action goes on to choose: which one, where), the `branch` best
     /// other choices by one step, each completed greedily; these join the completed decisions
     /// and the best `width` of them all are looked at further. 0 tries none.
     pub fn branching(mut self, branch: usize) -> SearchBot<A> {
@@ -681,11 +681,11 @@ mod tests {
     }
 
     /// A made-up game of three decisions. Seat 0 first passes (nothing) or starts, then
-    /// chooses tile `A` (2 points now) or tile `B` (1 point now, 5 more at its next decision);
-    /// seat 1 waits; seat 0 collects what its tile still pays. One step of lookahead prefers
+    /// chooses option `A` (2 points now) or option `B` (1 point now, 5 more at its next decision);
+    /// seat 1 waits; seat 0 collects what its option still pays. One step of lookahead prefers
     /// `A`, the look-ahead `B`.
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-    enum Tile {
+    enum Pick {
         Pass,
         Start,
         A,
@@ -694,50 +694,50 @@ mod tests {
         Collect,
     }
 
-    impl std::fmt::Display for Tile {
+    impl std::fmt::Display for Pick {
         fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
             write!(f, "{self:?}")
         }
     }
 
     #[derive(Debug, Clone, Default)]
-    struct TileGame {
-        played: Vec<Tile>,
+    struct PickGame {
+        played: Vec<Pick>,
         points: [i32; 2],
     }
 
-    impl TileGame {
+    impl PickGame {
         fn decisions(&self) -> usize {
-            self.played.iter().filter(|a| **a != Tile::Start).count()
+            self.played.iter().filter(|a| **a != Pick::Start).count()
         }
     }
 
-    impl Playable for TileGame {
-        type Action = Tile;
+    impl Playable for PickGame {
+        type Action = Pick;
         fn seat_count(&self) -> usize {
             2
         }
         fn to_decide(&self) -> Option<usize> {
             (self.decisions() < 3).then_some(self.decisions() % 2)
         }
-        fn legal(&self) -> Vec<Tile> {
+        fn legal(&self) -> Vec<Pick> {
             match (self.decisions(), self.played.last()) {
-                (0, Some(Tile::Start)) => vec![Tile::A, Tile::B],
-                (0, _) => vec![Tile::Pass, Tile::Start],
-                (1, _) => vec![Tile::Wait],
-                (2, _) => vec![Tile::Collect],
+                (0, Some(Pick::Start)) => vec![Pick::A, Pick::B],
+                (0, _) => vec![Pick::Pass, Pick::Start],
+                (1, _) => vec![Pick::Wait],
+                (2, _) => vec![Pick::Collect],
                 _ => Vec::new(),
             }
         }
-        fn play(&mut self, a: &Tile) -> Result<(), String> {
+        fn play(&mut self, a: &Pick) -> Result<(), String> {
             if !self.legal().contains(a) {
                 return Err(format!("{a} is not legal"));
             }
             let seat = self.decisions() % 2;
             self.points[seat] += match a {
-                Tile::A => 2,
-                Tile::B => 1,
-                Tile::Collect if self.played.contains(&Tile::B) => 5,
+                Pick::A => 2,
+                Pick::B => 1,
+                Pick::Collect if self.played.contains(&Pick::B) => 5,
                 _ => 0,
             };
             self.played.push(*a);
@@ -752,12 +752,12 @@ mod tests {
         fn decisions_done(&self) -> usize {
             self.decisions()
         }
-        fn is_free(&self, _: &Tile) -> bool {
+        fn is_free(&self, _: &Pick) -> bool {
             false
         }
     }
 
-    impl Evaluate for TileGame {
+    impl Evaluate for PickGame {
         fn value(&self, seat: usize) -> f64 {
             f64::from(self.points[seat])
         }
@@ -765,8 +765,8 @@ mod tests {
 
     /// The whole game played by `bot` in seat 0 (seat 1 has one choice): seat 0's parts and
     /// the score.
-    fn tile_game(mut bot: SearchBot<Tile>) -> (Vec<Tile>, Vec<i32>) {
-        let mut g = TileGame::default();
+    fn pick_game(mut bot: SearchBot<Pick>) -> (Vec<Pick>, Vec<i32>) {
+        let mut g = PickGame::default();
         while !g.is_over() {
             let legal = g.legal();
             let a = bot.choose(&g, &legal).expect("a choice");
@@ -777,39 +777,39 @@ mod tests {
 
     #[test]
     fn branching_on_a_later_part_finds_the_choice_one_step_misjudges() {
-        use Tile::*;
+        use Pick::*;
         // Completed greedily, the start takes `A`: one step values it 2 against 1.
-        let plain = tile_game(SearchBot::new(1, 1000).averaging(true));
+        let plain = pick_game(SearchBot::new(1, 1000).averaging(true));
         assert_eq!(plain, (vec![Start, A, Wait, Collect], vec![2, 0]));
-        // Trying the other tile too, the look-ahead sees `B` pay 5 more.
+        // Trying the other option too, the look-ahead sees `B` pay 5 more.
         for branch in [1, 2] {
             let bot = SearchBot::new(1, 1000).averaging(true).branching(branch);
-            let (played, score) = tile_game(bot);
+            let (played, score) = pick_game(bot);
             assert_eq!(played, vec![Start, B, Wait, Collect], "branch {branch}");
             assert_eq!(score, vec![6, 0], "branch {branch}");
         }
-        // Looking further at one decision only, the other tile ranks below `A` and is dropped.
+        // Looking further at one decision only, the other option ranks below `A` and is dropped.
         let narrow = SearchBot::shaped(1, 1000, 1, 6).branching(1);
-        assert_eq!(tile_game(narrow).1, vec![2, 0]);
+        assert_eq!(pick_game(narrow).1, vec![2, 0]);
     }
 
     #[test]
     fn branches_try_the_best_other_choices_at_each_later_part() {
-        let g = TileGame::default();
-        let value = |g: &TileGame, s: usize| g.value(s);
+        let g = PickGame::default();
+        let value = |g: &PickGame, s: usize| g.value(s);
         let mut rng = Rng::new(1);
         let mut spent = 0;
         let lines = expand(&g, &g.legal(), false, 0, 0, &mut rng, &mut spent, &value);
-        let found: Vec<(f64, Vec<Tile>)> = lines.iter().map(|l| (l.0, l.2.clone())).collect();
+        let found: Vec<(f64, Vec<Pick>)> = lines.iter().map(|l| (l.0, l.2.clone())).collect();
         assert_eq!(
             found,
-            vec![(2.0, vec![Tile::Start, Tile::A]), (0.0, vec![Tile::Pass])]
+            vec![(2.0, vec![Pick::Start, Pick::A]), (0.0, vec![Pick::Pass])]
         );
         let more = branches(&g, &lines, 1, 0, 0, &mut rng, &mut spent, &value);
-        let found: Vec<(f64, Vec<Tile>)> = more.iter().map(|l| (l.0, l.2.clone())).collect();
-        // The pass has no later part; the start's tile has one other choice.
-        assert_eq!(found, vec![(1.0, vec![Tile::Start, Tile::B])]);
-        assert_eq!(more[0].1.played, vec![Tile::Start, Tile::B]);
+        let found: Vec<(f64, Vec<Pick>)> = more.iter().map(|l| (l.0, l.2.clone())).collect();
+        // The pass has no later part; the start's option has one other choice.
+        assert_eq!(found, vec![(1.0, vec![Pick::Start, Pick::B])]);
+        assert_eq!(more[0].1.played, vec![Pick::Start, Pick::B]);
         // Branching on nothing finds nothing and spends nothing.
         let before = spent;
         assert!(branches(&g, &lines, 0, 0, 0, &mut rng, &mut spent, &value).is_empty());
