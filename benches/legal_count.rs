@@ -1,26 +1,52 @@
-//! A deterministic measure of listing legal parts and of random games, for instruction counts:
-//! builds every state of the first `ORRERY_COUNT_GAMES` recorded games (default 4), lists the
-//! legal parts of each state once to fill the shared federation memo (as the repeated runs of
-//! `orrery bench` do), then lists them again (`Game::legal_parts_into` one buffer, called from `list_all`);
-//! then plays `ORRERY_COUNT_RANDOM` random four-player games (default 0; `random_games`).
+//! A deterministic measure of listing legal parts and of random games, for instruction and
+//! allocation counts: builds every state of the first `ORRERY_COUNT_GAMES` recorded games
+//! (default 4), lists the legal parts of each state once to fill the shared federation memo
+//! (as the repeated runs of `orrery bench` do), then lists them again
+//! (`Game::legal_parts_into` one buffer, called from `list_all`), counting the heap
+//! allocations of that second listing; then plays `ORRERY_COUNT_RANDOM` random four-player
+//! games (default 0; `random_games`).
 //! Run it under callgrind, counting only the listing:
 //! `valgrind --tool=callgrind --toggle-collect='*list_all*' target/release/deps/legal_count-*`,
 //! or only the random games: `--toggle-collect='*random_games*'`.
 
 mod shared;
 
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use orrery_gp::game::Game;
+
+/// The system allocator, counting allocations (reallocations included).
+struct Counting;
+
+static ALLOCS: AtomicU64 = AtomicU64::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        System.alloc(layout)
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout)
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        System.realloc(ptr, layout, new_size)
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
 
 /// Lists the legal parts of every state once, into one buffer as `orrery bench` and the
 /// bots list; the number of parts listed.
 #[inline(never)]
-fn list_all(states: &[Game]) -> usize {
-    let mut out = Vec::new();
+fn list_all(states: &[Game], out: &mut Vec<orrery_gp::notation::Command>) -> usize {
     states
         .iter()
         .map(|g| {
-            g.legal_parts_into(&mut out);
-            std::hint::black_box(&out).len()
+            g.legal_parts_into(out);
+            std::hint::black_box(&*out).len()
         })
         .sum()
 }
@@ -32,11 +58,25 @@ fn main() {
             .into_iter()
             .map(|(g, _)| g)
             .collect();
-    // The first listing of a game's states searches federations and remembers them.
-    let warm: usize = states.iter().map(|g| g.legal_parts().len()).sum();
-    let parts = list_all(&states);
+    // The first listing of a game's states searches federations and remembers them; it also
+    // grows the buffer to the longest listing, so the second counts only listing's own.
+    let mut out = Vec::new();
+    let warm: usize = states
+        .iter()
+        .map(|g| {
+            g.legal_parts_into(&mut out);
+            out.len()
+        })
+        .sum();
+    let before = ALLOCS.load(Ordering::Relaxed);
+    let parts = list_all(&states, &mut out);
+    let allocs = ALLOCS.load(Ordering::Relaxed) - before;
     assert_eq!(warm, parts, "listing twice lists the same parts");
-    println!("{} states, {parts} parts listed", states.len());
+    println!(
+        "{} states, {parts} parts listed, {:.2} allocations per listing",
+        states.len(),
+        allocs as f64 / states.len().max(1) as f64
+    );
     let games = shared::count_var("ORRERY_COUNT_RANDOM", 0) as u64;
     if games > 0 {
         let played = shared::random_games(&content, games);

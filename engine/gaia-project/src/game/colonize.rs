@@ -25,6 +25,19 @@ pub(crate) struct ColonyPlan {
     pub own_gaiaformer: Option<usize>,
 }
 
+/// A space to colonize, with what the caller knows of it already.
+#[derive(Clone, Copy)]
+pub(crate) struct ColonySite<'a> {
+    /// The space.
+    pub idx: usize,
+    /// Its hex.
+    pub hex: Hex,
+    /// The structures on it.
+    pub here: Option<&'a [super::Structure]>,
+    /// Its distance to the seat's nearest range origin, when known (`None`: measured).
+    pub distance: Option<u32>,
+}
+
 /// What a seat has toward colonizing with one building (see [`Game::colony_budget`]).
 pub(crate) struct ColonyBudget<'a> {
     /// By code: the building's own cost and what the seat has.
@@ -93,19 +106,29 @@ impl Game {
         reach: Reach,
     ) -> Result<ColonyPlan, Refusal> {
         let here = self.state.structures.get(&idx).map(|s| s.as_slice());
-        self.colonize_plan_at(seat, idx, hex, here, rules, reach)
+        let site = ColonySite {
+            idx,
+            hex,
+            here,
+            distance: None,
+        };
+        self.colonize_plan_at(seat, site, rules, reach)
     }
 
-    /// [`Game::colonize_plan`] with the structures on the space given.
+    /// [`Game::colonize_plan`] with what is known of the space given.
     pub(crate) fn colonize_plan_at(
         &self,
         seat: usize,
-        idx: usize,
-        hex: Hex,
-        here: Option<&[super::Structure]>,
+        site: ColonySite<'_>,
         rules: &SeatRules,
         reach: Reach,
     ) -> Result<ColonyPlan, Refusal> {
+        let ColonySite {
+            idx,
+            hex,
+            here,
+            distance,
+        } = site;
         let kind = self.planet_kind(idx);
         let own_gf = self
             .state
@@ -156,7 +179,10 @@ impl Game {
                     _ => return Err(Refusal::NotBuildable),
                 }
             }
-            plan.range_q = self.qic_for_range_from(hex, rules, reach.range)?;
+            plan.range_q = match distance {
+                Some(d) => self.qic_for_distance(d, rules, reach.range)?,
+                None => self.qic_for_range_from(hex, rules, reach.range)?,
+            };
         }
         if self.content.rules.options.refuse_useless_actions && reach.steps > 0 && plan.steps == 0 {
             return Err(Refusal::UselessSteps);

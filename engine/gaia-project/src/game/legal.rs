@@ -7,10 +7,12 @@ use std::sync::Arc;
 
 use smallvec::SmallVec;
 
+use super::colonize::ColonySite;
 use super::conversion_form::{ConversionForm, PayCode};
 use super::follow::Follow;
 use super::placement::{Reach, SeatRules};
 use super::seat_grants::SeatGrants;
+use super::seat_map::SeatMap;
 use super::{Decision, Game};
 use crate::content::{BuildingRole, Effect, Modifier, Phase, PlanetKind};
 use crate::lookup::by_id;
@@ -40,6 +42,9 @@ pub(crate) struct SeatView<'a> {
     pub from_scratch: bool,
     /// The seat's remembered grants the view was made from (none when walked afresh).
     pub grants: Option<Arc<SeatGrants>>,
+    /// The seat's remembered place on the map the view was made from (none when worked out
+    /// afresh).
+    pub map: Option<Arc<SeatMap>>,
 }
 
 impl SeatView<'_> {
@@ -70,7 +75,8 @@ impl Game {
     pub(crate) fn view(&self, seat: usize) -> SeatView<'_> {
         let grants = self.seat_grants(seat);
         let (content, faction, board) = (&*self.content, self.faction(seat), self.board(seat));
-        let mut view = self.view_from(seat, |f| {
+        let map = self.seat_map(seat);
+        let mut view = self.view_from(seat, Some(map), |f| {
             for at in &grants.at {
                 if let Some(g) = at.grants(content, faction, board) {
                     f(g);
@@ -95,7 +101,7 @@ impl Game {
 
     /// The view of a seat with its grants walked afresh, as the tests compare with.
     pub(crate) fn view_afresh(&self, seat: usize) -> SeatView<'_> {
-        self.view_from(seat, |f| {
+        self.view_from(seat, None, |f| {
             self.state.players[seat].each_active(
                 &self.content,
                 self.faction(seat),
@@ -105,10 +111,12 @@ impl Game {
         })
     }
 
-    /// The view of a seat whose grants `walk` calls its argument with, in income order.
+    /// The view of a seat whose grants `walk` calls its argument with, in income order, and
+    /// whose place on the map is `map` (`None`: worked out afresh).
     fn view_from<'a>(
         &'a self,
         seat: usize,
+        map: Option<Arc<SeatMap>>,
         walk: impl FnOnce(&mut dyn FnMut(crate::content::Grants<'a>)),
     ) -> SeatView<'a> {
         // Small lists of references, gathered in one walk over the seat's grants.
@@ -128,7 +136,10 @@ impl Game {
                 actions.push(a);
             }
         });
-        let rules = self.seat_rules_from(seat, &mods);
+        let rules = match &map {
+            Some(m) => self.seat_rules_with(seat, &mods, m.from.clone(), m.from_box),
+            None => self.seat_rules_from(seat, &mods),
+        };
         SeatView {
             seat,
             conversions,
@@ -139,6 +150,7 @@ impl Game {
             power: self.state.players[seat].power,
             from_scratch: false,
             grants: None,
+            map,
         }
     }
 
@@ -492,6 +504,7 @@ impl Game {
             power: v.power,
             from_scratch: v.from_scratch,
             grants: v.grants.clone(),
+            map: v.map.clone(),
         };
         match part {
             Command::Spend { cost, gain } => {
@@ -714,9 +727,30 @@ impl Game {
         }
         // Structures are kept by space index, as the planets are walked: one pass over both.
         let mut structures = self.state.structures.iter().peekable();
-        for &idx in self.planet_spaces(v).iter() {
+        // The planets with their distances, remembered; afresh, every space, measured.
+        let near = v.map.as_ref().map(|m| &*m.near);
+        let spaces = near.map_or(self.state.map.spaces.len(), |n| n.len());
+        for i in 0..spaces {
+            let (idx, distance) = match near {
+                Some(n) => (n[i].idx, Some(n[i].distance)),
+                None => (i, None),
+            };
             let space = &self.state.map.spaces[idx];
-            if self.planet_kind(idx) == PlanetKind::Empty {
+            if distance.is_none() && self.planet_kind(idx) == PlanetKind::Empty {
+                continue;
+            }
+            // Range is not measured to one's own Gaiaformer.
+            let own_gaiaformer = || {
+                self.state
+                    .gaiaformers
+                    .iter()
+                    .any(|g| g.hex == space.hex && g.seat == v.seat)
+            };
+            let far = match distance {
+                Some(d) => rules.out_of_reach_at(d, reach.range),
+                None => rules.surely_out_of_reach(space.hex, reach.range),
+            };
+            if far && !own_gaiaformer() {
                 continue;
             }
             while structures.next_if(|(i, _)| **i < idx).is_some() {}
@@ -728,17 +762,13 @@ impl Game {
                 // Colonized already, and not to be shared.
                 continue;
             }
-            // Range is not measured to one's own Gaiaformer.
-            let own_gaiaformer = || {
-                self.state
-                    .gaiaformers
-                    .iter()
-                    .any(|g| g.hex == space.hex && g.seat == v.seat)
+            let site = ColonySite {
+                idx,
+                hex: space.hex,
+                here,
+                distance: distance.flatten(),
             };
-            if rules.surely_out_of_reach(space.hex, reach.range) && !own_gaiaformer() {
-                continue;
-            }
-            if let Ok(plan) = self.colonize_plan_at(v.seat, idx, space.hex, here, rules, reach) {
+            if let Ok(plan) = self.colonize_plan_at(v.seat, site, rules, reach) {
                 let affordable = match hooks {
                     false => self.colonize_affordable(v.seat, def, &plan, rules, &budget),
                     true => self
@@ -764,21 +794,6 @@ impl Game {
                 }
             }
         }
-    }
-
-    /// The spaces that may hold a planet (of any kind but empty space), in space order: those
-    /// that do, remembered while the planets stay as they are; every space when listing from
-    /// scratch.
-    fn planet_spaces(&self, v: &SeatView<'_>) -> std::sync::Arc<[usize]> {
-        if v.from_scratch {
-            return (0..self.state.map.spaces.len()).collect();
-        }
-        let planets = &self.content.planets.planets;
-        self.memo.planet_spaces(&self.state.planets, |p| {
-            planets
-                .get(usize::from(p))
-                .is_some_and(|x| x.kind != PlanetKind::Empty)
-        })
     }
 
     /// Upgrades to `def` of the seat's structures `own`.
@@ -851,7 +866,14 @@ impl Game {
             return;
         }
         let rules = &v.rules;
-        for &idx in self.planet_spaces(v).iter() {
+        // The planets with their distances, remembered; afresh, every space, measured.
+        let near = v.map.as_ref().map(|m| &*m.near);
+        let spaces = near.map_or(self.state.map.spaces.len(), |n| n.len());
+        for i in 0..spaces {
+            let (idx, distance) = match near {
+                Some(n) => (n[i].idx, Some(n[i].distance)),
+                None => (i, None),
+            };
             let space = &self.state.map.spaces[idx];
             if self.planet_kind(idx) != PlanetKind::Transdim
                 || self.state.structures.contains_key(&idx)
@@ -859,11 +881,19 @@ impl Game {
             {
                 continue;
             }
-            if !rules.surely_out_of_reach(space.hex, reach.range)
-                && self
-                    .qic_for_range_from(space.hex, rules, reach.range)
-                    .is_ok()
-            {
+            let reachable = match distance {
+                Some(d) => {
+                    !rules.out_of_reach_at(d, reach.range)
+                        && d.is_some_and(|d| self.qic_for_distance(d, rules, reach.range).is_ok())
+                }
+                None => {
+                    !rules.surely_out_of_reach(space.hex, reach.range)
+                        && self
+                            .qic_for_range_from(space.hex, rules, reach.range)
+                            .is_ok()
+                }
+            };
+            if reachable {
                 out.push(Command::Build {
                     building: word(id),
                     hex: self.hex_ref(space.hex),

@@ -5,7 +5,10 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex};
 
+use super::placement::RangeOrigins;
 use super::seat_grants::SeatGrants;
+use super::seat_map::SeatMap;
+use super::structures::Structures;
 use crate::federation::Federation;
 use orrery_core::hex::Hex;
 use orrery_core::shared::Shared;
@@ -85,23 +88,47 @@ impl WordHasher {
     }
 }
 
-/// The spaces that hold a planet, in space order, for one list of planets by space.
-type PlanetSpaces = (Shared<Vec<u8>>, Arc<[usize]>);
-
-/// Seats' grants remembered at once: a few per seat, so clones a bot explores side by side
-/// do not push each other out at every listing.
+/// Seats' grants (or places on the map) remembered at once: a few per seat, so clones a bot
+/// explores side by side do not push each other out at every listing.
 const SEAT_GRANTS: usize = 8;
 
-/// A shared memo of federation searches, of which spaces hold a planet and of seats' grants.
+/// A shared memo of federation searches, of seats' grants and of seats' places on the map.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Memo {
     federations: Arc<Mutex<FedMap>>,
-    planet_spaces: Arc<Mutex<Option<PlanetSpaces>>>,
-    seat_grants: Arc<Mutex<KeptGrants>>,
+    seat_grants: Arc<Mutex<Kept<SeatGrants>>>,
+    seat_maps: Arc<Mutex<KeptMaps>>,
 }
 
-/// Seats' grants remembered, with their seats, the one remembered longest first.
-type KeptGrants = Vec<(usize, Arc<SeatGrants>)>;
+/// Seats' places on the map remembered, each with its seat and the structures it was last
+/// found to fit, the one remembered longest first.
+type KeptMaps = Vec<(usize, Shared<Structures>, Arc<SeatMap>)>;
+
+/// Values remembered by seat, with their seats, the one remembered longest first.
+type Kept<T> = Vec<(usize, Arc<T>)>;
+
+/// The value of a seat kept that `fits`, or the one `make` works out from the one of the seat
+/// kept last (then kept, in place of the one kept longest).
+fn kept<T>(
+    kept: &Mutex<Kept<T>>,
+    seat: usize,
+    fits: impl Fn(&T) -> bool,
+    make: impl FnOnce(Option<&T>) -> T,
+) -> Arc<T> {
+    let Ok(mut kept) = kept.lock() else {
+        return Arc::new(make(None));
+    };
+    if let Some((_, found)) = kept.iter().find(|(s, g)| *s == seat && fits(g)) {
+        return found.clone();
+    }
+    let last = kept.iter().rev().find(|(s, _)| *s == seat);
+    let made = Arc::new(make(last.map(|(_, g)| &**g)));
+    if kept.len() >= SEAT_GRANTS {
+        kept.remove(0);
+    }
+    kept.push((seat, made.clone()));
+    made
+}
 
 type FedMap = HashMap<FedKey, Arc<Vec<Federation>>, BuildHasherDefault<WordHasher>>;
 
@@ -122,34 +149,6 @@ impl Memo {
         }
     }
 
-    /// The spaces holding a planet (`planets`: the planet index of every space; `holds`:
-    /// whether a planet index is a planet, by the game's content, so always the same for one
-    /// memo), in space order, remembered for the last `planets` asked about (they change only
-    /// when a planet is placed or a Gaia project finishes).
-    pub fn planet_spaces(
-        &self,
-        planets: &Shared<Vec<u8>>,
-        holds: impl Fn(u8) -> bool,
-    ) -> Arc<[usize]> {
-        let mut last = self.planet_spaces.lock().ok();
-        if let Some((key, spaces)) = last.as_ref().and_then(|l| l.as_ref()) {
-            // Shared lists compare by pointer first, then item by item.
-            if key == planets {
-                return spaces.clone();
-            }
-        }
-        let spaces: Arc<[usize]> = planets
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| holds(**p))
-            .map(|(i, _)| i)
-            .collect();
-        if let Some(last) = last.as_mut() {
-            **last = Some((planets.clone(), spaces.clone()));
-        }
-        spaces
-    }
-
     /// The remembered grants of a seat that `fits`, or those `make` works out from the ones
     /// of the seat remembered last (then remembered, in place of the ones remembered
     /// longest).
@@ -159,18 +158,45 @@ impl Memo {
         fits: impl Fn(&SeatGrants) -> bool,
         make: impl FnOnce(Option<&SeatGrants>) -> SeatGrants,
     ) -> Arc<SeatGrants> {
-        let Ok(mut kept) = self.seat_grants.lock() else {
-            return Arc::new(make(None));
+        kept(&self.seat_grants, seat, fits, make)
+    }
+
+    /// The remembered place on the map of a seat that `fits` (the map and planets): the one
+    /// last found for the very `structures`, or else one with the seat's range origins
+    /// (`from` works them out), or else the one `make` works out from them and the one of the
+    /// seat remembered last (then remembered, in place of the one remembered longest).
+    pub fn seat_map(
+        &self,
+        seat: usize,
+        structures: &Shared<Structures>,
+        from: impl FnOnce() -> RangeOrigins,
+        fits: impl Fn(&SeatMap) -> bool,
+        make: impl FnOnce(&RangeOrigins, Option<&SeatMap>) -> SeatMap,
+    ) -> Arc<SeatMap> {
+        let Ok(mut kept) = self.seat_maps.lock() else {
+            return Arc::new(make(&from(), None));
         };
-        if let Some((_, found)) = kept.iter().find(|(s, g)| *s == seat && fits(g)) {
+        // The very same structures: the same origins.
+        if let Some((.., found)) = kept
+            .iter()
+            .find(|(s, k, m)| *s == seat && Shared::ptr_eq(k, structures) && fits(m))
+        {
             return found.clone();
         }
-        let last = kept.iter().rev().find(|(s, _)| *s == seat);
-        let made = Arc::new(make(last.map(|(_, g)| &**g)));
+        let from = from();
+        if let Some((_, k, found)) = kept
+            .iter_mut()
+            .find(|(s, _, m)| *s == seat && fits(m) && m.from == from)
+        {
+            *k = structures.clone();
+            return found.clone();
+        }
+        let last = kept.iter().rev().find(|(s, ..)| *s == seat);
+        let made = Arc::new(make(&from, last.map(|(.., m)| &**m)));
         if kept.len() >= SEAT_GRANTS {
             kept.remove(0);
         }
-        kept.push((seat, made.clone()));
+        kept.push((seat, structures.clone(), made.clone()));
         made
     }
 
@@ -179,10 +205,10 @@ impl Memo {
         if let Ok(mut map) = self.federations.lock() {
             map.clear();
         }
-        if let Ok(mut last) = self.planet_spaces.lock() {
-            *last = None;
-        }
         if let Ok(mut kept) = self.seat_grants.lock() {
+            kept.clear();
+        }
+        if let Ok(mut kept) = self.seat_maps.lock() {
             kept.clear();
         }
     }
@@ -191,27 +217,6 @@ impl Memo {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn planet_spaces_follow_the_planets_asked_about() {
-        let memo = Memo::default();
-        let holds = |p: u8| p != 0;
-        let planets: Shared<Vec<u8>> = Shared::new(vec![0, 3, 0, 1, 2]);
-        assert_eq!(&*memo.planet_spaces(&planets, holds), &[1, 3, 4]);
-        // A clone is the same list: remembered.
-        assert_eq!(&*memo.planet_spaces(&planets.clone(), holds), &[1, 3, 4]);
-        // A planet placed on empty space (changing a clone copies the shared list).
-        let mut placed = planets.clone();
-        placed[0] = 5;
-        assert_eq!(&*memo.planet_spaces(&placed, holds), &[0, 1, 3, 4]);
-        assert_eq!(&*memo.planet_spaces(&planets, holds), &[1, 3, 4]);
-        // An equal list that is not a clone is found equal by its items.
-        let equal: Shared<Vec<u8>> = Shared::new(vec![0, 3, 0, 1, 2]);
-        assert_eq!(&*memo.planet_spaces(&equal, holds), &[1, 3, 4]);
-        // Forgotten, the list is worked out again.
-        memo.clear();
-        assert_eq!(&*memo.planet_spaces(&equal, |p| p > 1), &[1, 4]);
-    }
 
     #[test]
     fn equal_keys_hash_equally_and_different_words_differently() {

@@ -31,6 +31,7 @@ mod rotation;
 pub mod saved;
 mod seat_grants;
 mod seat_list;
+mod seat_map;
 mod setup;
 mod special;
 mod state_check;

@@ -52,6 +52,18 @@ impl SeatRules<'_> {
         let most = self.nav_range + extra + self.range_have.max(0) as u32 * self.range_per_qic;
         b.distance_at_least(hex) > most
     }
+
+    /// Whether a hex at distance `d` from the nearest range origin (`None`: no origin) is
+    /// surely out of reach, as [`SeatRules::surely_out_of_reach`] answers for it.
+    pub fn out_of_reach_at(&self, d: Option<u32>, extra: u32) -> bool {
+        let Some(d) = d else {
+            return true;
+        };
+        let most = u64::from(self.nav_range)
+            + u64::from(extra)
+            + u64::from(self.range_have.max(0).unsigned_abs()) * u64::from(self.range_per_qic);
+        u64::from(d) > most
+    }
 }
 
 /// Why a placement is refused; cheap to make, worded with the hex only when shown.
@@ -125,9 +137,23 @@ impl Game {
         seat: usize,
         mods: &[&'a Modifier],
     ) -> SeatRules<'a> {
+        let from = self.range_from(seat);
+        let from_box = orrery_core::hex::HexBox::around(&from);
+        self.seat_rules_with(seat, mods, from, from_box)
+    }
+
+    /// [`Game::seat_rules_from`] with where range is measured from given, and the box
+    /// around it.
+    pub(crate) fn seat_rules_with<'a>(
+        &'a self,
+        seat: usize,
+        mods: &[&'a Modifier],
+        from: RangeOrigins,
+        from_box: Option<orrery_core::hex::HexBox>,
+    ) -> SeatRules<'a> {
         let mut r = SeatRules {
-            from: RangeOrigins::new(),
-            from_box: None,
+            from,
+            from_box,
             range_per_qic: self.content.rules.range_per_qic,
             nav_range: 1,
             ore_per_step: 3,
@@ -148,8 +174,6 @@ impl Game {
                 _ => {}
             }
         }
-        r.from = self.range_from(seat);
-        r.from_box = orrery_core::hex::HexBox::around(&r.from);
         r.nav_range = nav.unwrap_or(1);
         r.ore_per_step = ore.unwrap_or(3);
         if let Some(f) = fee {
@@ -165,13 +189,23 @@ impl Game {
         rules: &SeatRules,
         extra_range: u32,
     ) -> Result<u32, Refusal> {
-        let range = rules.nav_range + extra_range;
         let d = rules
             .from
             .iter()
             .map(|h| h.distance(hex))
             .min()
             .ok_or(Refusal::NoOrigin)?;
+        self.qic_for_distance(d, rules, extra_range)
+    }
+
+    /// [`Game::qic_for_range_from`] for a hex at distance `d` from the nearest range origin.
+    pub(crate) fn qic_for_distance(
+        &self,
+        d: u32,
+        rules: &SeatRules,
+        extra_range: u32,
+    ) -> Result<u32, Refusal> {
+        let range = rules.nav_range + extra_range;
         let qic = |range: u32| d.saturating_sub(range).div_ceil(rules.range_per_qic.max(1));
         let q = qic(range);
         // The recording platform's reading: extra range from an action must save QIC.

@@ -1,0 +1,123 @@
+//! Where a seat stands on the map: where its range is measured from, and how far each planet
+//! is from there, worked out once while the seat's range origins and the planets stay the
+//! same. Listing asks it for every space at every main action.
+
+use std::sync::Arc;
+
+use super::placement::RangeOrigins;
+use super::Game;
+use crate::content::PlanetKind;
+use crate::map::Map;
+use orrery_core::hex::HexBox;
+use orrery_core::shared::Shared;
+
+/// A space holding a planet, with its distance to the nearest place range is measured from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Near {
+    /// The space.
+    pub idx: usize,
+    /// Distance to the nearest range origin; `None` when the seat has none.
+    pub distance: Option<u32>,
+}
+
+/// A seat's range origins and the distance of every planet to them, with the map and planets
+/// they were worked out from.
+#[derive(Debug)]
+pub(crate) struct SeatMap {
+    seat: usize,
+    /// Held so that a pointer compares equal only to them.
+    map: Arc<Map>,
+    planets: Shared<Vec<u8>>,
+    /// Where range is measured from (the spaces with one of the seat's structures).
+    pub from: RangeOrigins,
+    /// The box around `from`.
+    pub from_box: Option<HexBox>,
+    /// The spaces holding a planet of any kind but empty space, in space order.
+    pub near: Arc<[Near]>,
+}
+
+impl SeatMap {
+    /// Works it out for a seat of a game; `last`: the seat's place remembered last, whose
+    /// distances are reused where they still hold (the same planets and origins, or origins
+    /// only added to).
+    /// `from`: where its range is measured from ([`Game::range_from`]).
+    pub fn of(game: &Game, seat: usize, from: &RangeOrigins, last: Option<&SeatMap>) -> SeatMap {
+        let last = last.filter(|l| {
+            l.seat == seat
+                && Arc::ptr_eq(&l.map, &game.state.map)
+                && Shared::ptr_eq(&l.planets, &game.state.planets)
+        });
+        let near = match last {
+            // Another seat built: the same distances.
+            Some(l) if l.from == *from => l.near.clone(),
+            // The seat built where it had no structure: each distance to the new origins.
+            Some(l) if !l.from.is_empty() && l.from.iter().all(|h| from.contains(h)) => {
+                let added: RangeOrigins = from
+                    .iter()
+                    .filter(|h| !l.from.contains(h))
+                    .copied()
+                    .collect();
+                l.near
+                    .iter()
+                    .map(|n| {
+                        let hex = game.state.map.spaces[n.idx].hex;
+                        let to_added = added.iter().map(|h| h.distance(hex)).min();
+                        Near {
+                            idx: n.idx,
+                            distance: match (n.distance, to_added) {
+                                (Some(a), Some(b)) => Some(a.min(b)),
+                                (a, b) => a.or(b),
+                            },
+                        }
+                    })
+                    .collect()
+            }
+            _ => {
+                let kinds = &game.content.planets.planets;
+                let spaces = &game.state.map.spaces;
+                let mut near = Vec::with_capacity(spaces.len());
+                for (idx, (p, space)) in game.state.planets.iter().zip(spaces).enumerate() {
+                    if kinds[usize::from(*p)].kind == PlanetKind::Empty {
+                        continue;
+                    }
+                    let hex = space.hex;
+                    near.push(Near {
+                        idx,
+                        distance: from.iter().map(|h| h.distance(hex)).min(),
+                    });
+                }
+                near.into()
+            }
+        };
+        SeatMap {
+            seat,
+            map: game.state.map.clone(),
+            planets: game.state.planets.clone(),
+            from_box: HexBox::around(from),
+            from: from.clone(),
+            near,
+        }
+    }
+
+    /// Whether it was worked out for a seat on the game's very map and planets (by pointer);
+    /// it is the seat's place if its origins are too.
+    pub fn fits(&self, game: &Game, seat: usize) -> bool {
+        self.seat == seat
+            && Shared::ptr_eq(&self.planets, &game.state.planets)
+            && Arc::ptr_eq(&self.map, &game.state.map)
+    }
+}
+
+impl Game {
+    /// A seat's place on the map, remembered while its range origins and the planets stay
+    /// the same.
+    pub(crate) fn seat_map(&self, seat: usize) -> Arc<SeatMap> {
+        self.memo.seat_map(
+            seat,
+            &self.state.structures,
+            || self.range_from(seat),
+            |m| m.fits(self, seat),
+            |from, last| SeatMap::of(self, seat, from, last),
+        )
+    }
+}
