@@ -49,8 +49,7 @@ impl SeatRules<'_> {
         let Some(b) = &self.from_box else {
             return true;
         };
-        let most = self.nav_range + extra + self.range_have.max(0) as u32 * self.range_per_qic;
-        b.distance_at_least(hex) > most
+        self.out_of_reach_at(Some(b.distance_at_least(hex)), extra)
     }
 
     /// Whether a hex at distance `d` from the nearest range origin (`None`: no origin) is
@@ -222,5 +221,40 @@ impl Game {
             return Err(Refusal::OutOfRange { distance: d, range });
         }
         Ok(q)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Seat rules measured from the origin, holding `have` range resources worth `per` each.
+    fn rules(have: i32, per: u32, fee: &Bundle) -> SeatRules<'_> {
+        let from: RangeOrigins = [Hex { q: 0, r: 0 }].into_iter().collect();
+        SeatRules {
+            from_box: orrery_core::hex::HexBox::around(&from),
+            from,
+            nav_range: 1,
+            ore_per_step: 3,
+            gaia_fee: fee,
+            may_share: false,
+            range_have: have,
+            token_value: 1,
+            range_per_qic: per,
+        }
+    }
+
+    #[test]
+    fn reach_counts_range_bought_without_wrapping() {
+        let fee = Bundle::default();
+        let far = Hex { q: 40, r: 0 };
+        assert!(rules(0, 2, &fee).surely_out_of_reach(far, 0));
+        assert!(!rules(20, 2, &fee).surely_out_of_reach(far, 0));
+        // Numbers whose product passes u32::MAX still count as a long reach, not a short one.
+        assert!(!rules(i32::MAX, u32::MAX, &fee).surely_out_of_reach(far, u32::MAX));
+        assert!(!rules(i32::MAX, u32::MAX, &fee).out_of_reach_at(Some(u32::MAX), 0));
+        // A negative count holds no range; no origin is never within reach.
+        assert!(rules(-5, 2, &fee).surely_out_of_reach(Hex { q: 3, r: 0 }, 0));
+        assert!(rules(5, 2, &fee).out_of_reach_at(None, 0));
     }
 }
