@@ -658,8 +658,11 @@ impl Player {
 
     /// Records that an income source was acquired now (it moves to the end of the order).
     pub fn log_source(&mut self, key: &str) {
-        self.unlog_source(key);
-        self.income_log.push(key.into());
+        // One new list, sized for the key: not a copy of the shared list grown by a push.
+        let mut log = Vec::with_capacity(self.income_log.len() + 1);
+        log.extend(self.income_log.iter().filter(|k| *k != key).cloned());
+        log.push(key.into());
+        self.income_log = Shared::new(log);
     }
 
     /// Forgets an income source.
