@@ -268,7 +268,10 @@ mod tests {
         let mut tree: BTreeMap<Word, i32> = BTreeMap::new();
         let keys = ["mine", "ac", "lab", "ts", "ac", "zz", "b", "mine"];
         for (n, k) in keys.iter().enumerate() {
-            assert_eq!(map.insert(Word::from(*k), n as i32), tree.insert((*k).into(), n as i32));
+            assert_eq!(
+                map.insert(Word::from(*k), n as i32),
+                tree.insert((*k).into(), n as i32)
+            );
             *map.entry(Word::from("vp")).or_default() += 2;
             *tree.entry("vp".into()).or_default() += 2;
             assert_eq!(map.get(k), tree.get(*k));
@@ -286,6 +289,9 @@ mod tests {
         assert_eq!(read, map);
         assert_eq!(format!("{map:?}"), format!("{tree:?}"));
         let repeated: WordMap<i32, 2> = serde_json::from_str(r#"{"b":1,"a":2,"b":3}"#).unwrap();
-        assert_eq!(repeated.iter().collect::<Vec<_>>(), [(&"a".into(), &2), (&"b".into(), &3)]);
+        assert_eq!(
+            repeated.iter().collect::<Vec<_>>(),
+            [(&"a".into(), &2), (&"b".into(), &3)]
+        );
     }
 }

@@ -228,7 +228,11 @@ mod tests {
             for k in -1..4 {
                 for unit in &units {
                     let want = is_multiple(&bundle, unit, k);
-                    assert_eq!(written.is_multiple(unit, k), want, "{amounts:?} {unit:?} ×{k}");
+                    assert_eq!(
+                        written.is_multiple(unit, k),
+                        want,
+                        "{amounts:?} {unit:?} ×{k}"
+                    );
                 }
                 for gain in &gains {
                     let want = plain_gain(gain).map(|g| is_multiple(&bundle, &g, k));
@@ -241,6 +245,9 @@ mod tests {
         assert!(pw.is_multiple(&units[0], 2));
         assert!(!Written::of(&writings[2]).is_multiple(&units[0], 2));
         let tile = [amount(2, "o"), amount(2, "tech")];
-        assert_eq!(Written::of(&tile).is_gain_multiple(&gains[1], 2), Some(true));
+        assert_eq!(
+            Written::of(&tile).is_gain_multiple(&gains[1], 2),
+            Some(true)
+        );
     }
 }
