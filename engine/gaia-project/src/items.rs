@@ -55,7 +55,7 @@ impl Holding {
             techs: p.techs.iter().map(|t| (t.id.clone(), t.covered)).collect(),
             advanced: p.advanced.to_vec(),
             tokens,
-            vp: (*p.vp_sources).clone(),
+            vp: p.vp_sources.to_btree(),
         }
     }
 

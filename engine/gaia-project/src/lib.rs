@@ -22,3 +22,4 @@ pub mod power;
 pub mod record;
 pub mod scribe;
 pub mod sector;
+pub mod word_map;

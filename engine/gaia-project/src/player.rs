@@ -1,7 +1,5 @@
 //! A player's holdings and the effects that change them.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 use smallvec::SmallVec;
 
@@ -10,6 +8,7 @@ use crate::content::{Bundle, Condition, Content, Effect, Faction, Grants, Modifi
 use crate::lookup::{by_id, index_of};
 use crate::notation::{Word, MAX_AMOUNT};
 use crate::power::{Area, Code, Power, Special};
+use crate::word_map::WordMap;
 use compact_str::ToCompactString;
 use orrery_core::shared::Shared;
 
@@ -110,11 +109,11 @@ pub struct Player {
     /// Power tokens.
     pub power: Power,
     /// Research level per track id.
-    pub research: Shared<BTreeMap<Word, u32>>,
+    pub research: WordMap<u32, 8>,
     /// Gaiaformers owned.
     pub gaiaformers: u32,
     /// Buildings taken from the board onto the map, by building id.
-    pub built: Shared<BTreeMap<Word, u32>>,
+    pub built: WordMap<u32, 8>,
     /// Gaiaformers moved into the Gaia area (back in the next Gaia phase).
     #[serde(default)]
     pub gaiaformers_in_gaia: u32,
@@ -149,7 +148,7 @@ pub struct Player {
     pub passed: bool,
     /// Victory points by source; they always sum to the `vp` resource.
     #[serde(default)]
-    pub vp_sources: Shared<BTreeMap<Word, i32>>,
+    pub vp_sources: WordMap<i32, 12>,
     /// Income sources in the order they were acquired; income is paid in this order.
     #[serde(default)]
     pub income_log: Shared<Vec<Word>>,
@@ -262,9 +261,9 @@ impl Player {
             faction: Word::default(),
             resources: smallvec::smallvec![0; content.rules.resources.len()],
             power: Power::default(),
-            research: Shared::default(),
+            research: WordMap::default(),
             gaiaformers: 0,
-            built: Shared::default(),
+            built: WordMap::default(),
             gaiaformers_in_gaia: 0,
             booster: None,
             techs: Shared::default(),
@@ -275,7 +274,7 @@ impl Player {
             formations: 0,
             specials_used: Shared::default(),
             passed: false,
-            vp_sources: Shared::default(),
+            vp_sources: WordMap::default(),
             income_log: Shared::default(),
             hooks_holding: Shared::default(),
         }
@@ -659,8 +658,11 @@ impl Player {
 
     /// Records that an income source was acquired now (it moves to the end of the order).
     pub fn log_source(&mut self, key: &str) {
-        self.unlog_source(key);
-        self.income_log.push(key.into());
+        // One new list, sized for the key: not a copy of the shared list grown by a push.
+        let mut log = Vec::with_capacity(self.income_log.len() + 1);
+        log.extend(self.income_log.iter().filter(|k| *k != key).cloned());
+        log.push(key.into());
+        self.income_log = Shared::new(log);
     }
 
     /// Forgets an income source.

@@ -1,6 +1,8 @@
 //! Bundle arithmetic: sums and multiples of amounts by code, and the plain readings of
 //! conversions (their gain as one bundle, the key of the codes they name).
 
+use smallvec::SmallVec;
+
 use crate::content::{Bundle, Conversion, Effect};
 use crate::notation::Amount;
 
@@ -28,6 +30,57 @@ pub(crate) fn of_amounts(amounts: &[Amount]) -> Bundle {
         add(&mut b, &a.code, a.count as i32);
     }
     b
+}
+
+/// A move's written amounts summed by code, held inline and borrowed from the move: what
+/// [`of_amounts`] makes, without building a bundle (a code written with a count of 0 kept).
+pub(crate) struct Written<'a>(SmallVec<[(&'a str, i32); 4]>);
+
+impl<'a> Written<'a> {
+    /// The amounts summed by code.
+    pub(crate) fn of(amounts: &'a [Amount]) -> Written<'a> {
+        let mut out: SmallVec<[(&str, i32); 4]> = SmallVec::new();
+        for a in amounts {
+            let n = a.count as i32;
+            match out.iter_mut().find(|(c, _)| *c == a.code.as_str()) {
+                Some((_, m)) => *m = m.saturating_add(n),
+                None => out.push((a.code.as_str(), n)),
+            }
+        }
+        Written(out)
+    }
+
+    /// The amount of one code (0 when not written).
+    pub(crate) fn get(&self, code: &str) -> i32 {
+        self.0
+            .iter()
+            .find(|(c, _)| *c == code)
+            .map_or(0, |(_, n)| *n)
+    }
+
+    /// Whether they are `unit` times `k` (the written bundle equals [`scaled`]`(unit, k)`).
+    pub(crate) fn is_multiple(&self, unit: &Bundle, k: i32) -> bool {
+        let mut entries = 0;
+        for (c, n) in &unit.0 {
+            let m = n.saturating_mul(k);
+            if m != 0 {
+                if !self.0.iter().any(|(w, n)| *w == c.as_str() && *n == m) {
+                    return false;
+                }
+                entries += 1;
+            }
+        }
+        entries == self.0.len()
+    }
+
+    /// Whether they are a plain gain (see [`plain_gain`]) times `k`; `None` when the gain is
+    /// not plain. A single gain is read where it is, without building its bundle.
+    pub(crate) fn is_gain_multiple(&self, effects: &[Effect], k: i32) -> Option<bool> {
+        match effects {
+            [Effect::Gain(g)] => Some(self.is_multiple(g, k)),
+            _ => plain_gain(effects).map(|g| self.is_multiple(&g, k)),
+        }
+    }
 }
 
 /// The gain of a conversion as a bundle (`tech` for a tech tile), if it is plain.
@@ -86,7 +139,8 @@ fn nonzero_codes(b: &Bundle) -> impl Iterator<Item = &str> {
 }
 
 /// Whether `b` is `unit` times `k` ([`scaled`]`(unit, k) == *b`), without building the
-/// multiple.
+/// multiple: the reading of a bundle that [`Written::is_multiple`] is checked against.
+#[cfg(test)]
 pub(crate) fn is_multiple(b: &Bundle, unit: &Bundle, k: i32) -> bool {
     let mut entries = 0;
     for (c, n) in &unit.0 {
@@ -135,5 +189,65 @@ mod tests {
         }
         assert!(is_multiple(&Bundle::of(&[("pw", 6)]), &unit, 2));
         assert!(!is_multiple(&Bundle::of(&[("pw", 6), ("c", 0)]), &unit, 2));
+    }
+
+    /// Written amounts read inline agree with the bundle they make, repeated codes, codes
+    /// written with 0 and gains of several effects included.
+    #[test]
+    fn written_amounts_agree_with_their_bundle() {
+        let amount = |count: u32, code: &str| Amount {
+            count,
+            code: code.into(),
+            explicit: true,
+        };
+        let writings = [
+            vec![amount(6, "pw")],
+            vec![amount(3, "pw"), amount(3, "pw")],
+            vec![amount(6, "pw"), amount(0, "c")],
+            vec![amount(6, "pw"), amount(1, "c")],
+            vec![],
+            vec![amount(2, "o"), amount(1, "tech")],
+            vec![amount(1, "o"), amount(1, "tech")],
+        ];
+        let units = [
+            Bundle::of(&[("pw", 3), ("q", 0)]),
+            Bundle::of(&[("o", 1)]),
+            Bundle::of(&[("pw", 6), ("c", 1)]),
+        ];
+        let gains = [
+            vec![Effect::Gain(Bundle::of(&[("o", 1)]))],
+            vec![Effect::Gain(Bundle::of(&[("o", 1)])), Effect::TechTile],
+            vec![Effect::TechTile, Effect::Gain(Bundle::of(&[("o", 1)]))],
+        ];
+        for amounts in &writings {
+            let written = Written::of(amounts);
+            let bundle = of_amounts(amounts);
+            for code in ["pw", "c", "o", "q", "tech"] {
+                assert_eq!(written.get(code), bundle.get(code), "{amounts:?} {code}");
+            }
+            for k in -1..4 {
+                for unit in &units {
+                    let want = is_multiple(&bundle, unit, k);
+                    assert_eq!(
+                        written.is_multiple(unit, k),
+                        want,
+                        "{amounts:?} {unit:?} ×{k}"
+                    );
+                }
+                for gain in &gains {
+                    let want = plain_gain(gain).map(|g| is_multiple(&bundle, &g, k));
+                    assert_eq!(written.is_gain_multiple(gain, k), want, "{amounts:?} ×{k}");
+                }
+            }
+        }
+        // The cases include matches, not only refusals.
+        let pw = Written::of(&writings[1]);
+        assert!(pw.is_multiple(&units[0], 2));
+        assert!(!Written::of(&writings[2]).is_multiple(&units[0], 2));
+        let tile = [amount(2, "o"), amount(2, "tech")];
+        assert_eq!(
+            Written::of(&tile).is_gain_multiple(&gains[1], 2),
+            Some(true)
+        );
     }
 }

@@ -1,7 +1,7 @@
 //! Free-action conversions: a written cost and gain that are a multiple of one conversion the
 //! seat has in the phase.
 
-use super::bundle::{self, plain_gain};
+use super::bundle::{self, Written};
 use super::{err, Game, MoveError};
 use crate::content::{Conversion, Effect, Phase};
 use crate::notation::Amount;
@@ -16,21 +16,21 @@ impl Game {
         gain: &[Amount],
         phase: Phase,
     ) -> Result<(), MoveError> {
-        let cost_b = bundle::of_amounts(cost);
-        let gain_b = bundle::of_amounts(gain);
+        // Read where they are written: a bundle is built only for the cost paid.
+        let cost_w = Written::of(cost);
+        let gain_w = Written::of(gain);
         // The first conversion (the board's, then each active grant's in income order) whose
         // multiple is what was written; found on borrowed content, only its gain copied.
         let matching = |conv: &Conversion| -> Option<i32> {
             let (code, n) = conv.pay.iter().next()?;
-            if n <= 0 || cost_b.get(code) % n != 0 {
+            if n <= 0 || cost_w.get(code) % n != 0 {
                 return None;
             }
-            let k = cost_b.get(code) / n;
-            if k <= 0 || !bundle::is_multiple(&cost_b, &conv.pay, k) {
+            let k = cost_w.get(code) / n;
+            if k <= 0 || !cost_w.is_multiple(&conv.pay, k) {
                 return None;
             }
-            let g = plain_gain(&conv.gain)?;
-            bundle::is_multiple(&gain_b, &g, k).then_some(k)
+            gain_w.is_gain_multiple(&conv.gain, k)?.then_some(k)
         };
         // Handles on content and the seats' facts are held here, so the gain found in them
         // is applied from where it is.
@@ -56,7 +56,7 @@ impl Game {
             });
         }
         if let Some((k, effects)) = found {
-            self.pay(seat, &cost_b)?;
+            self.pay(seat, &bundle::of_amounts(cost))?;
             for _ in 0..k {
                 self.apply_effects(seat, effects, "other")?;
             }

@@ -93,7 +93,7 @@ impl SeatDelta {
             after
                 .built
                 .keys()
-                .filter(|b| !before.built.contains_key(*b))
+                .filter(|b| !before.built.contains_key(b))
                 .map(|b| b.to_string()),
         );
         let built = |p: &Player| {

@@ -5,7 +5,6 @@
 //! A grant is remembered by where it is in content ([`GrantAt`]), read again by index; the
 //! granted conversions are remembered in listing form ([`ConversionForm`]).
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use smallvec::SmallVec;
@@ -16,7 +15,12 @@ use crate::content::{Content, Conversion, Phase};
 use crate::lookup::index_of;
 use crate::notation::Word;
 use crate::player::{GrantAt, OwnedTile};
+use crate::word_map::WordMap;
 use orrery_core::shared::Shared;
+
+/// A seat's research levels or buildings taken, as the seat holds them (inline: compared by
+/// value, not by pointer).
+type Levels = WordMap<u32, 8>;
 
 /// A seat's active grants and granted conversions in listing form, with what they were
 /// worked out from.
@@ -31,8 +35,8 @@ pub(crate) struct SeatGrants {
     /// The parts of the player they depend on, held so that a pointer compares equal only to
     /// them.
     faction: Word,
-    research: Shared<BTreeMap<Word, u32>>,
-    built: Shared<BTreeMap<Word, u32>>,
+    research: Levels,
+    built: Levels,
     techs: Shared<Vec<OwnedTile>>,
     advanced: Shared<Vec<Word>>,
     booster: Option<Word>,
@@ -144,8 +148,8 @@ impl SeatGrants {
     pub fn fits(&self, game: &Game, seat: usize) -> bool {
         let p = &game.state.players[seat];
         self.same_sources(game, seat)
-            && Shared::ptr_eq(&self.built, &p.built)
-            && Shared::ptr_eq(&self.research, &p.research)
+            && self.built == p.built
+            && self.research == p.research
             && self.booster == p.booster
             && Shared::ptr_eq(&self.techs, &p.techs)
             && Shared::ptr_eq(&self.advanced, &p.advanced)
@@ -170,8 +174,8 @@ impl SeatGrants {
     /// Whether all they depend on but the booster is the very same for the seat now.
     fn same_but_booster(&self, game: &Game, seat: usize) -> bool {
         let p = &game.state.players[seat];
-        Shared::ptr_eq(&self.built, &p.built)
-            && Shared::ptr_eq(&self.research, &p.research)
+        self.built == p.built
+            && self.research == p.research
             && Shared::ptr_eq(&self.techs, &p.techs)
             && Shared::ptr_eq(&self.advanced, &p.advanced)
             && Shared::ptr_eq(&self.hooks_holding, &p.hooks_holding)
@@ -210,7 +214,7 @@ fn forms(game: &Game, seat: usize, conversions: &[&Conversion]) -> Forms {
 }
 
 /// The ids of the buildings taken at least once, in id order.
-fn taken(built: &BTreeMap<Word, u32>) -> impl Iterator<Item = &Word> {
+fn taken(built: &Levels) -> impl Iterator<Item = &Word> {
     built.iter().filter(|(_, n)| **n > 0).map(|(id, _)| id)
 }
 

@@ -13,8 +13,21 @@ use super::Structure;
 pub type OnSpace = SmallVec<[Structure; 2]>;
 
 /// Buildings by space index, sorted by space (see the module).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub struct Structures(Vec<(usize, OnSpace)>);
+
+/// Entries of room a copy keeps beyond those it holds.
+const COPY_ROOM: usize = 4;
+
+impl Clone for Structures {
+    /// With room for a few more entries: a state's structures are copied to be changed, and
+    /// a building on a new space adds one (then without moving the list to a bigger block).
+    fn clone(&self) -> Self {
+        let mut list = Vec::with_capacity(self.0.len() + COPY_ROOM);
+        list.extend(self.0.iter().cloned());
+        Structures(list)
+    }
+}
 
 impl Structures {
     /// Where a space is, or would be inserted.
@@ -168,5 +181,11 @@ mod tests {
         assert_eq!(saved, serde_json::to_string(&m).expect("saves"));
         let back: Structures = serde_json::from_str(&saved).expect("reads");
         assert_eq!(back, s);
+        // A copy holds the same and has room for a building on a new space.
+        let mut copy = s.clone();
+        assert_eq!(copy, s);
+        assert!(copy.0.capacity() > copy.0.len());
+        copy.entry_or_default(7);
+        assert_ne!(copy, s);
     }
 }
