@@ -11,29 +11,9 @@
 
 mod shared;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU64, Ordering};
+use shared::counting::{allocations, Counting};
 
 use orrery_gp::game::Game;
-
-/// The system allocator, counting allocations (reallocations included).
-struct Counting;
-
-static ALLOCS: AtomicU64 = AtomicU64::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        System.alloc(layout)
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout)
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        System.realloc(ptr, layout, new_size)
-    }
-}
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
@@ -68,9 +48,8 @@ fn main() {
             out.len()
         })
         .sum();
-    let before = ALLOCS.load(Ordering::Relaxed);
-    let parts = list_all(&states, &mut out);
-    let allocs = ALLOCS.load(Ordering::Relaxed) - before;
+    let mut parts = 0;
+    let allocs = allocations(|| parts = list_all(&states, &mut out));
     assert_eq!(warm, parts, "listing twice lists the same parts");
     println!(
         "{} states, {parts} parts listed, {:.2} allocations per listing",

@@ -73,13 +73,7 @@ fn planet_placed(g: &mut Game, seat: usize) -> bool {
     else {
         return false;
     };
-    let own: Vec<Hex> = g
-        .state
-        .structures
-        .iter()
-        .filter(|(_, l)| l.iter().any(|s| s.seat == seat))
-        .map(|(i, _)| g.state.map.spaces[*i].hex)
-        .collect();
+    let own = own_hexes(g, seat);
     let free = (0..g.state.map.spaces.len()).find(|&i| {
         let hex = g.state.map.spaces[i].hex;
         planets[usize::from(g.state.planets[i])].kind == PlanetKind::Empty
@@ -93,15 +87,19 @@ fn planet_placed(g: &mut Game, seat: usize) -> bool {
     true
 }
 
-/// A satellite of the seat on the first empty space next to one of its structures.
-fn satellite(g: &mut Game, seat: usize) -> bool {
-    let own: Vec<Hex> = g
-        .state
+/// The hexes of the seat's structures.
+fn own_hexes(g: &Game, seat: usize) -> Vec<Hex> {
+    g.state
         .structures
         .iter()
         .filter(|(_, l)| l.iter().any(|s| s.seat == seat))
         .map(|(i, _)| g.state.map.spaces[*i].hex)
-        .collect();
+        .collect()
+}
+
+/// A satellite of the seat on the first empty space next to one of its structures.
+fn satellite(g: &mut Game, seat: usize) -> bool {
+    let own = own_hexes(g, seat);
     let free = (0..g.state.map.spaces.len()).find(|&i| {
         let hex = g.state.map.spaces[i].hex;
         g.content.planets.planets[usize::from(g.state.planets[i])].kind == PlanetKind::Empty

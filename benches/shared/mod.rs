@@ -1,6 +1,8 @@
 //! What the benchmarks share: the recording platform's content and the recorded games.
 #![allow(dead_code)]
 
+pub mod counting;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 

@@ -48,6 +48,20 @@ pub(crate) struct SeatView<'a> {
 }
 
 impl SeatView<'_> {
+    /// The spaces a placement listing walks, in space order: the planets of the seat's
+    /// remembered place with their distance (`Some`), or else every one of the map's `all`
+    /// spaces, to be measured (`None`).
+    fn placement_spaces(
+        &self,
+        all: usize,
+    ) -> impl Iterator<Item = (usize, Option<Option<u32>>)> + '_ {
+        let near = self.map.as_deref().map_or(&[][..], |m| &m.near[..]);
+        let afresh = if self.map.is_some() { 0 } else { all };
+        near.iter()
+            .map(|n| (n.idx, Some(n.distance)))
+            .chain((0..afresh).map(|i| (i, None)))
+    }
+
     /// Takes a plain resource as spent (a negative amount as gained); `range`: the code
     /// that pays for range.
     fn take(&mut self, range: &str, code: &str, n: i32) {
@@ -728,13 +742,7 @@ impl Game {
         // Structures are kept by space index, as the planets are walked: one pass over both.
         let mut structures = self.state.structures.iter().peekable();
         // The planets with their distances, remembered; afresh, every space, measured.
-        let near = v.map.as_ref().map(|m| &*m.near);
-        let spaces = near.map_or(self.state.map.spaces.len(), |n| n.len());
-        for i in 0..spaces {
-            let (idx, distance) = match near {
-                Some(n) => (n[i].idx, Some(n[i].distance)),
-                None => (i, None),
-            };
+        for (idx, distance) in v.placement_spaces(self.state.map.spaces.len()) {
             let space = &self.state.map.spaces[idx];
             if distance.is_none() && self.planet_kind(idx) == PlanetKind::Empty {
                 continue;
@@ -867,13 +875,7 @@ impl Game {
         }
         let rules = &v.rules;
         // The planets with their distances, remembered; afresh, every space, measured.
-        let near = v.map.as_ref().map(|m| &*m.near);
-        let spaces = near.map_or(self.state.map.spaces.len(), |n| n.len());
-        for i in 0..spaces {
-            let (idx, distance) = match near {
-                Some(n) => (n[i].idx, Some(n[i].distance)),
-                None => (i, None),
-            };
+        for (idx, distance) in v.placement_spaces(self.state.map.spaces.len()) {
             let space = &self.state.map.spaces[idx];
             if self.planet_kind(idx) != PlanetKind::Transdim
                 || self.state.structures.contains_key(&idx)
