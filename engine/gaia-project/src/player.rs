@@ -676,23 +676,16 @@ impl Player {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
-    use crate::content::{fixture, Content};
-    use crate::game::{Game, GameState, Setup};
+    use crate::content::fixture;
+    use crate::game::{Game, GameState};
     use crate::notation::MAX_AMOUNT;
-    use orrery_core::rng::Rng;
 
     /// Gains stop at [`MAX_AMOUNT`], the bound a saved state is checked against, so a state
     /// that gains reach always loads back.
     #[test]
     fn gains_stop_at_the_bound_a_saved_state_is_checked_against() {
-        let files = fixture::files_with_blips();
-        let content = Arc::new(Content::load(&files, &[]).expect("fixture loads"));
-        let setup = Setup::random(&content, 2, &mut Rng::new(3)).expect("setup");
-        let mut g = Game::new(content.clone(), setup).expect("game");
-        g.apply_text("p1 faction zorgs").expect("zorgs");
-        g.apply_text("p2 faction blips").expect("blips");
+        let mut g = fixture::blips_game(3);
+        let content = g.content.clone();
         let big = MAX_AMOUNT as i32;
         let p = &mut g.state.players[0];
         for code in ["vp", "gold", "t", "gf"] {

@@ -65,6 +65,20 @@ pub fn two_factions() -> std::sync::Arc<super::Content> {
     std::sync::Arc::new(content)
 }
 
+/// A two-seat game of [`files_with_blips`] set up from `seed`, seat 1 `zorgs` and seat 2
+/// `blips` chosen.
+#[cfg(test)]
+pub(crate) fn blips_game(seed: u64) -> crate::game::Game {
+    let content =
+        std::sync::Arc::new(super::Content::load(&files_with_blips(), &[]).expect("fixture loads"));
+    let setup = crate::game::Setup::random(&content, 2, &mut orrery_core::rng::Rng::new(seed))
+        .expect("setup");
+    let mut g = crate::game::Game::new(content, setup).expect("game");
+    g.apply_text("p1 faction zorgs").expect("zorgs");
+    g.apply_text("p2 faction blips").expect("blips");
+    g
+}
+
 #[cfg(test)]
 mod tests {
     use super::files;

@@ -58,7 +58,8 @@ impl<'a> Written<'a> {
             .map_or(0, |(_, n)| *n)
     }
 
-    /// Whether they are `unit` times `k` (the written bundle equals [`scaled`]`(unit, k)`).
+    /// Whether they are `unit` times `k` (the written bundle equals [`scaled`]`(unit, k)`),
+    /// without building the multiple.
     pub(crate) fn is_multiple(&self, unit: &Bundle, k: i32) -> bool {
         let mut entries = 0;
         for (c, n) in &unit.0 {
@@ -138,23 +139,6 @@ fn nonzero_codes(b: &Bundle) -> impl Iterator<Item = &str> {
     b.iter().filter(|(_, n)| *n != 0).map(|(c, _)| c)
 }
 
-/// Whether `b` is `unit` times `k` ([`scaled`]`(unit, k) == *b`), without building the
-/// multiple: the reading of a bundle that [`Written::is_multiple`] is checked against.
-#[cfg(test)]
-pub(crate) fn is_multiple(b: &Bundle, unit: &Bundle, k: i32) -> bool {
-    let mut entries = 0;
-    for (c, n) in &unit.0 {
-        let m = n.saturating_mul(k);
-        if m != 0 {
-            if b.0.get(c) != Some(&m) {
-                return false;
-            }
-            entries += 1;
-        }
-    }
-    entries == b.0.len()
-}
-
 /// A bundle times `k`.
 pub(crate) fn scaled(b: &Bundle, k: i32) -> Bundle {
     Bundle(
@@ -168,28 +152,6 @@ pub(crate) fn scaled(b: &Bundle, k: i32) -> Bundle {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn is_multiple_agrees_with_comparing_the_scaled_bundle() {
-        let unit = Bundle::of(&[("pw", 3), ("q", 0)]);
-        let cases = [
-            (Bundle::of(&[("pw", 6)]), 2),
-            (Bundle::of(&[("pw", 6)]), 3),
-            (Bundle::of(&[("pw", 6), ("c", 0)]), 2),
-            (Bundle::of(&[("pw", 6), ("c", 1)]), 2),
-            (Bundle::of(&[]), 0),
-            (Bundle::of(&[("pw", 3)]), 1),
-        ];
-        for (b, k) in cases {
-            assert_eq!(
-                is_multiple(&b, &unit, k),
-                scaled(&unit, k) == b,
-                "{b:?} × {k}"
-            );
-        }
-        assert!(is_multiple(&Bundle::of(&[("pw", 6)]), &unit, 2));
-        assert!(!is_multiple(&Bundle::of(&[("pw", 6), ("c", 0)]), &unit, 2));
-    }
 
     /// Written amounts read inline agree with the bundle they make, repeated codes, codes
     /// written with 0 and gains of several effects included.
@@ -227,7 +189,7 @@ mod tests {
             }
             for k in -1..4 {
                 for unit in &units {
-                    let want = is_multiple(&bundle, unit, k);
+                    let want = scaled(unit, k) == bundle;
                     assert_eq!(
                         written.is_multiple(unit, k),
                         want,
@@ -235,7 +197,7 @@ mod tests {
                     );
                 }
                 for gain in &gains {
-                    let want = plain_gain(gain).map(|g| is_multiple(&bundle, &g, k));
+                    let want = plain_gain(gain).map(|g| scaled(&g, k) == bundle);
                     assert_eq!(written.is_gain_multiple(gain, k), want, "{amounts:?} ×{k}");
                 }
             }

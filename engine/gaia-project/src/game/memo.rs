@@ -123,11 +123,16 @@ fn kept<T>(
     }
     let last = kept.iter().rev().find(|(s, _)| *s == seat);
     let made = Arc::new(make(last.map(|(_, g)| &**g)));
+    remember(&mut kept, (seat, made.clone()));
+    made
+}
+
+/// Keeps `entry` last, forgetting the one kept longest when [`SEAT_GRANTS`] are kept.
+fn remember<E>(kept: &mut Vec<E>, entry: E) {
     if kept.len() >= SEAT_GRANTS {
         kept.remove(0);
     }
-    kept.push((seat, made.clone()));
-    made
+    kept.push(entry);
 }
 
 type FedMap = HashMap<FedKey, Arc<Vec<Federation>>, BuildHasherDefault<WordHasher>>;
@@ -193,10 +198,7 @@ impl Memo {
         }
         let last = kept.iter().rev().find(|(s, ..)| *s == seat);
         let made = Arc::new(make(&from, last.map(|(.., m)| &**m)));
-        if kept.len() >= SEAT_GRANTS {
-            kept.remove(0);
-        }
-        kept.push((seat, structures.clone(), made.clone()));
+        remember(&mut kept, (seat, structures.clone(), made.clone()));
         made
     }
 

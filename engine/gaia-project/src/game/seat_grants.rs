@@ -233,8 +233,6 @@ impl Game {
 mod tests {
     use super::*;
     use crate::content::{fixture, Modifier};
-    use crate::game::Setup;
-    use orrery_core::rng::Rng;
 
     /// The view made from the remembered grants is the one walked afresh, reference for
     /// reference, and the remembered conversion forms are those worked out afresh.
@@ -275,12 +273,8 @@ mod tests {
 
     #[test]
     fn grants_found_by_index_are_those_walked_and_follow_every_change() {
-        let files = fixture::files_with_blips();
-        let content = Arc::new(Content::load(&files, &[]).expect("fixture loads"));
-        let setup = Setup::random(&content, 2, &mut Rng::new(5)).expect("setup");
-        let mut g = Game::new(content.clone(), setup).expect("game");
-        g.apply_text("p1 faction zorgs").expect("zorgs");
-        g.apply_text("p2 faction blips").expect("blips");
+        let mut g = fixture::blips_game(5);
+        let content = g.content.clone();
         same_as_each_active(&g, 0);
         let first = g.seat_grants(0);
         // Unchanged: the same remembered value, for a clone too.

@@ -42,11 +42,7 @@ impl SeatMap {
     /// only added to).
     /// `from`: where its range is measured from ([`Game::range_from`]).
     pub fn of(game: &Game, seat: usize, from: &RangeOrigins, last: Option<&SeatMap>) -> SeatMap {
-        let last = last.filter(|l| {
-            l.seat == seat
-                && Arc::ptr_eq(&l.map, &game.state.map)
-                && Shared::ptr_eq(&l.planets, &game.state.planets)
-        });
+        let last = last.filter(|l| l.fits(game, seat));
         let near = match last {
             // Another seat built: the same distances.
             Some(l) if l.from == *from => l.near.clone(),
