@@ -5,7 +5,6 @@ use smallvec::SmallVec;
 
 use super::bundle::{codes_key, plain_gain};
 use crate::content::{Content, Conversion, Effect};
-use crate::lookup::index_of;
 use crate::notation::{Amount, Amounts, Command};
 use crate::power::Code;
 
@@ -38,11 +37,21 @@ impl PayCode {
             Some(Code::GaiaTokens) => PayCode::GaiaTokens,
             Some(Code::Area3Tokens) => PayCode::Area3Tokens,
             Some(Code::Gaiaformers) => PayCode::Gaiaformers,
-            None => {
-                index_of(&content.rules.resources, code).map_or(PayCode::Unknown, PayCode::Resource)
-            }
+            None => content
+                .rules
+                .resources
+                .iter()
+                .position(|r| same_code(&r.id, code))
+                .map_or(PayCode::Unknown, PayCode::Resource),
         }
     }
+}
+
+/// Whether two codes are the same, compared byte by byte: codes are a few bytes long, and
+/// listing resolves some on every call, where a call to compare memory costs more than the
+/// comparison.
+fn same_code(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
 }
 
 /// A conversion as listing reads it.
@@ -137,20 +146,44 @@ fn written<'s>(items: impl Iterator<Item = (&'s str, i32)>) -> Amounts {
 /// absurd content gets there) stays at the largest count rather than wrapping.
 fn scaled(one: &Amounts, k: i32) -> Amounts {
     let k = u32::try_from(k).unwrap_or(0);
-    let mut out = Amounts::new();
-    for a in one {
-        out.push(Amount {
-            count: a.count.saturating_mul(k),
-            code: a.code.clone(),
-            explicit: a.explicit || k != 1,
-        });
+    let scale = |a: &Amount| Amount {
+        count: a.count.saturating_mul(k),
+        code: a.code.clone(),
+        explicit: a.explicit || k != 1,
+    };
+    match one.as_slice() {
+        // Most conversions pay and gain one code: the list is made full, with no growing.
+        [a] => Amounts::from_buf([scale(a)]),
+        all => all.iter().map(scale).collect(),
     }
-    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn codes_resolve_to_what_holds_them() {
+        let content = crate::content::fixture::two_factions();
+        for (i, r) in content.rules.resources.iter().enumerate() {
+            assert_eq!(PayCode::of(&content, &r.id), PayCode::Resource(i));
+        }
+        assert_eq!(PayCode::of(&content, "pw"), PayCode::Power);
+        assert_eq!(PayCode::of(&content, "t"), PayCode::Tokens);
+        assert_eq!(PayCode::of(&content, "no-such-code"), PayCode::Unknown);
+        let first = &content.rules.resources[0].id;
+        assert_eq!(PayCode::of(&content, &format!("{first}x")), PayCode::Unknown);
+    }
+
+    #[test]
+    fn codes_are_compared_whole() {
+        assert!(same_code("q", "q"));
+        assert!(same_code("t-a3", "t-a3"));
+        assert!(!same_code("q", "qq"));
+        assert!(!same_code("vp", "vq"));
+        assert!(!same_code("", "c"));
+        assert!(same_code("", ""));
+    }
 
     #[test]
     fn scaling_multiplies_every_count_and_never_wraps() {

@@ -620,11 +620,7 @@ impl Game {
                 self.research_allowed(v.seat, choice, &t.id)
                     && self.can_advance_with(v.seat, &t.id, &v.mods).is_ok()
             }),
-            Follow::Tech => {
-                let mut tiles = Vec::new();
-                self.tech_parts(v.seat, &mut tiles);
-                tiles.is_empty()
-            }
+            Follow::Tech => self.tech_positions(v.seat).next().is_none(),
             _ => false,
         }
     }
@@ -694,19 +690,23 @@ impl Game {
                 .filter(|(_, n)| **n > 0)
                 .map(|(id, _)| id)
                 .collect();
+            let mut named: Vec<(Word, HexRef)> = Vec::new();
             for fed in self.federation_layouts_with(v.seat, &v.mods).iter() {
                 // In the order of their names as written.
-                let mut named: Vec<(Word, HexRef)> = fed
-                    .hexes()
-                    .into_iter()
-                    .map(|h| (self.hex_word(h), self.hex_ref(h)))
-                    .collect();
+                named.clear();
+                named.extend(fed.hexes().into_iter().map(|h| self.hex_names(h)));
                 named.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-                let names: Vec<HexRef> = named.into_iter().map(|(_, h)| h).collect();
-                for token in &tokens {
+                let names: Vec<HexRef> = named.iter().map(|(_, h)| h.clone()).collect();
+                if let Some((last, others)) = tokens.split_last() {
+                    for token in others {
+                        out.push(Command::Federation {
+                            hexes: names.clone(),
+                            token: word(token),
+                        });
+                    }
                     out.push(Command::Federation {
-                        hexes: names.clone(),
-                        token: word(token),
+                        hexes: names,
+                        token: word(last),
                     });
                 }
             }
@@ -973,7 +973,7 @@ impl Game {
                 }
                 out.push(Command::Decline(Some("up".into())));
             }
-            Follow::Tech => self.tech_parts(v.seat, out),
+            Follow::Tech => self.tech_parts(v.seat, first_only, out),
             Follow::Cover => {
                 let p = &self.state.players[v.seat];
                 for (pos, tile) in &self.state.setup.techs {
@@ -1017,27 +1017,45 @@ impl Game {
         }
     }
 
-    fn tech_parts(&self, seat: usize, out: &mut Vec<Command>) {
+    /// The positions of the tech tiles the seat may take now, the standard ones then the
+    /// advanced ones, each in position order.
+    fn tech_positions(&self, seat: usize) -> impl Iterator<Item = &str> + '_ {
         let p = &self.state.players[seat];
-        for (pos, tile) in &self.state.setup.techs {
-            if self.state.tech_left.get(pos.as_str()).copied().unwrap_or(0) > 0
-                && !p.techs.iter().any(|t| t.id == tile)
-            {
-                out.push(Command::Tech(word(pos)));
-            }
-        }
+        // The setup's tiles and the counts left are both kept in position order: one pass
+        // over both instead of a lookup for each position.
+        let mut left = self.state.tech_left.iter().peekable();
+        let standard = self.state.setup.techs.iter().filter_map(move |(pos, tile)| {
+            while left.next_if(|(k, _)| k.as_str() < pos.as_str()).is_some() {}
+            let n = left
+                .peek()
+                .filter(|(k, _)| k.as_str() == pos)
+                .map_or(0, |(_, n)| **n);
+            (n > 0 && !p.techs.iter().any(|t| t.id == tile)).then_some(pos.as_str())
+        });
         let adv = &self.content.advanced_tiles;
         let eligible = p.tokens.iter().any(|t| t.green) && p.techs.iter().any(|t| !t.covered);
-        if eligible {
-            for pos in self.state.adv_left.keys() {
-                let Some(track) = pos.strip_prefix(&adv.position_prefix) else {
-                    continue;
-                };
-                if p.level(track) >= adv.min_level {
-                    out.push(Command::Tech(word(pos)));
-                }
-            }
-        }
+        let advanced = self
+            .state
+            .adv_left
+            .keys()
+            .filter(move |pos| {
+                eligible
+                    && pos
+                        .strip_prefix(&adv.position_prefix)
+                        .is_some_and(|track| p.level(track) >= adv.min_level)
+            })
+            .map(|pos| pos.as_str());
+        standard.chain(advanced)
+    }
+
+    /// The tech tiles the seat may take now; only the first one when `first_only`.
+    fn tech_parts(&self, seat: usize, first_only: bool, out: &mut Vec<Command>) {
+        let most = if first_only { 1 } else { usize::MAX };
+        out.extend(
+            self.tech_positions(seat)
+                .take(most)
+                .map(|pos| Command::Tech(word(pos))),
+        );
     }
 
     fn place_parts(
@@ -1254,6 +1272,25 @@ impl Game {
                 w
             }
             None => compact_str::format_compact!("{hex}"),
+        }
+    }
+
+    /// [`Game::hex_word`] and [`Game::hex_ref`] of a hex at once.
+    fn hex_names(&self, hex: Hex) -> (Word, HexRef) {
+        match self.state.map.name_parts(hex) {
+            Some((sector, position)) => {
+                let mut w = word(sector);
+                w.push_str(position);
+                let named = HexRef::Named {
+                    sector: word(sector),
+                    position: word(position),
+                };
+                (w, named)
+            }
+            None => (
+                compact_str::format_compact!("{hex}"),
+                HexRef::Axial { q: hex.q, r: hex.r },
+            ),
         }
     }
 
