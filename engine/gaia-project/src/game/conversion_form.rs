@@ -172,7 +172,10 @@ mod tests {
         assert_eq!(PayCode::of(&content, "t"), PayCode::Tokens);
         assert_eq!(PayCode::of(&content, "no-such-code"), PayCode::Unknown);
         let first = &content.rules.resources[0].id;
-        assert_eq!(PayCode::of(&content, &format!("{first}x")), PayCode::Unknown);
+        assert_eq!(
+            PayCode::of(&content, &format!("{first}x")),
+            PayCode::Unknown
+        );
     }
 
     #[test]
@@ -194,6 +197,12 @@ mod tests {
         assert_eq!(three[0].count, 6);
         assert_eq!(three[1].count, u32::MAX);
         assert!(three.iter().all(|a| a.explicit));
+        // One amount (made without growing a list) scales as a list of several does.
+        let single: Amounts = [Amount::new(3, "pw")].into_iter().collect();
+        assert_eq!(scaled(&single, 2).as_slice(), &[Amount::new(6, "pw")]);
+        let tech: Amounts = [Amount::single("tech")].into_iter().collect();
+        assert_eq!(scaled(&tech, 1).as_slice(), &[Amount::single("tech")]);
+        assert_eq!(scaled(&tech, 2).as_slice(), &[Amount::new(2, "tech")]);
         let same = scaled(&one, 1);
         assert_eq!(same[0].count, 2);
         assert_eq!(same[1].count, u32::MAX / 2 + 1);

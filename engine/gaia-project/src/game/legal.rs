@@ -1024,14 +1024,19 @@ impl Game {
         // The setup's tiles and the counts left are both kept in position order: one pass
         // over both instead of a lookup for each position.
         let mut left = self.state.tech_left.iter().peekable();
-        let standard = self.state.setup.techs.iter().filter_map(move |(pos, tile)| {
-            while left.next_if(|(k, _)| k.as_str() < pos.as_str()).is_some() {}
-            let n = left
-                .peek()
-                .filter(|(k, _)| k.as_str() == pos)
-                .map_or(0, |(_, n)| **n);
-            (n > 0 && !p.techs.iter().any(|t| t.id == tile)).then_some(pos.as_str())
-        });
+        let standard = self
+            .state
+            .setup
+            .techs
+            .iter()
+            .filter_map(move |(pos, tile)| {
+                while left.next_if(|(k, _)| k.as_str() < pos.as_str()).is_some() {}
+                let n = left
+                    .peek()
+                    .filter(|(k, _)| k.as_str() == pos)
+                    .map_or(0, |(_, n)| **n);
+                (n > 0 && !p.techs.iter().any(|t| t.id == tile)).then_some(pos.as_str())
+            });
         let adv = &self.content.advanced_tiles;
         let eligible = p.tokens.iter().any(|t| t.green) && p.techs.iter().any(|t| !t.covered);
         let advanced = self
@@ -1387,6 +1392,74 @@ mod tests {
         big.pop();
         big.push(crate::notation::MAX_AMOUNT);
         assert_eq!(listed(u32::MAX), big);
+    }
+
+    /// The standard tech tiles a seat may take, as a lookup of each position's count left
+    /// finds them (the way before the one pass over both maps).
+    fn looked_up(g: &Game, seat: usize) -> Vec<String> {
+        let p = &g.state.players[seat];
+        g.state
+            .setup
+            .techs
+            .iter()
+            .filter(|(pos, tile)| {
+                g.state.tech_left.get(pos.as_str()).copied().unwrap_or(0) > 0
+                    && !p.techs.iter().any(|t| t.id == **tile)
+            })
+            .map(|(pos, _)| pos.clone())
+            .collect()
+    }
+
+    #[test]
+    fn tech_tiles_found_in_one_pass_are_those_looked_up() {
+        let mut g = crate::content::fixture::blips_game(5);
+        let setup = Arc::make_mut(&mut g.state.setup);
+        setup.techs = [
+            ("b1", "x"),
+            ("b3", "y"),
+            ("b5", "x"),
+            ("b7", "z"),
+            ("c0", "w"),
+        ]
+        .into_iter()
+        .map(|(p, t)| (p.to_string(), t.to_string()))
+        .collect();
+        // Counts for positions the setup lacks, none for some it has, zero for one.
+        let counts = [
+            vec![],
+            vec![
+                ("a0", 1),
+                ("b3", 2),
+                ("b4", 1),
+                ("b7", 0),
+                ("c0", 1),
+                ("d9", 4),
+            ],
+            vec![("b1", 1), ("b3", 1), ("b5", 1), ("b7", 1), ("c0", 1)],
+            vec![("b10", 1), ("b5", 3)],
+        ];
+        for left in counts {
+            *g.state.tech_left = left.into_iter().map(|(p, n)| (Word::from(p), n)).collect();
+            for owned in [vec![], vec!["x"], vec!["y", "z", "w"]] {
+                *g.state.players[0].techs = owned
+                    .iter()
+                    .map(|t| crate::player::OwnedTile {
+                        id: Word::from(*t),
+                        covered: false,
+                    })
+                    .collect();
+                let found: Vec<String> = g
+                    .tech_positions(0)
+                    .filter(|p| g.state.setup.techs.contains_key(*p))
+                    .map(String::from)
+                    .collect();
+                assert_eq!(found, looked_up(&g, 0), "owning {owned:?}");
+                let mut first = Vec::new();
+                g.tech_parts(0, true, &mut first);
+                assert!(first.len() <= 1);
+                assert_eq!(first.is_empty(), g.tech_positions(0).next().is_none());
+            }
+        }
     }
 
     #[test]
