@@ -1,7 +1,7 @@
 //! The learned evaluation on the base game: its features are named from content and described
 //! for every seat in every state; the committed weights file (`content/bots/gaia-project.yaml`)
-//! fits those features, a broken copy is refused at its line, and `best` playing with it beats
-//! `random` on fixed seeds.
+//! fits those features, a broken copy is refused at its line, a charge never lowers the value
+//! it gives a position, and `best` playing with it beats `random` on fixed seeds.
 
 mod common;
 
@@ -79,6 +79,36 @@ fn the_committed_weights_fit_the_features_and_a_broken_copy_is_refused_at_its_li
         e.starts_with(&format!("w.yaml:{}:", line + 1)) && e.contains("held unobtainium"),
         "{e}"
     );
+}
+
+#[test]
+fn a_charge_never_lowers_what_the_committed_weights_value_a_position_at() {
+    let mut g = game(4);
+    let model = committed_model(&g);
+    let mut bot = bot::RandomBot::new(4, bot::MAX_FREE);
+    let mut checked = 0;
+    while !g.is_over() {
+        for seat in 0..g.seat_count() {
+            if g.state.players[seat].faction.is_empty() {
+                continue;
+            }
+            // Every charge of 1 until nothing is left to charge: I to II, then II to III.
+            let mut charged = g.clone();
+            let mut before = model.value(&charged, seat);
+            while charged.state.players[seat].power.charge(1, false) == 1 {
+                let after = model.value(&charged, seat);
+                assert!(
+                    after >= before,
+                    "seat {seat} at decision {}: {before} then {after} after a charge",
+                    g.decisions_done()
+                );
+                before = after;
+                checked += 1;
+            }
+        }
+        bot.step(&mut g).expect("a legal part");
+    }
+    assert!(checked > 100, "{checked}");
 }
 
 #[test]

@@ -5,10 +5,12 @@
 //!
 //! Also the features a learned evaluation weighs ([`Evaluate::features`]), named from content:
 //! what the seat holds and earns (each resource, also times the income phases left), power
-//! areas, buildings, research levels and their end-game VP, tiles and federations, each final
-//! scoring tile's count and what final scoring would give now, the heuristic value itself, and
-//! what is still to come (power toward federations, green tokens and the advanced tiles they
-//! open, what held tiles and boosters will still give, each round scoring tile to come).
+//! by the areas its tokens have reached (so that a charge never lowers a model whose weights
+//! are 0 or above), buildings, research levels and their end-game VP, tiles and federations,
+//! each final scoring tile's count and what final scoring would give now, the heuristic value
+//! itself, and what is still to come (power toward federations, green tokens and the advanced
+//! tiles they open, what held tiles and boosters will still give, each round scoring tile to
+//! come).
 
 use super::{Game, Stage};
 use crate::content::{Bundle, Content, Effect, Event, Modifier, Resource, Scope};
@@ -164,8 +166,16 @@ fn feature_names(c: &Content) -> Vec<String> {
         n.push(format!("held {}", r.id));
         n.push(format!("held {} x rounds left", r.id));
     }
-    for a in ["I", "II", "III", "gaia"] {
-        n.push(format!("power {a}"));
+    // Power by how far round the cycle it is: each token counts in every area it has reached,
+    // so weights held at 0 or above value a token in III at least as one in II, and one in II
+    // at least as one in I (a charge is never worth less than nothing).
+    for name in [
+        "power in I to III",
+        "power in II or III",
+        "power III",
+        "power gaia",
+    ] {
+        n.push(name.into());
     }
     n.push("power III x rounds left".into());
     n.push("gaiaformers".into());
@@ -270,9 +280,13 @@ impl Game {
             v.push(f64::from(*n) * rounds_left);
         }
         let pw = &p.power;
-        for a in [Area::I, Area::II, Area::III, Area::Gaia] {
-            v.push(f64::from(pw.tokens(a)));
-        }
+        let [one, two, three] = [Area::I, Area::II, Area::III].map(|a| f64::from(pw.tokens(a)));
+        v.extend([
+            one + two + three,
+            two + three,
+            three,
+            f64::from(pw.tokens(Area::Gaia)),
+        ]);
         v.push(f64::from(pw.tokens(Area::III)) * rounds_left);
         v.push(f64::from(p.gaiaformers + p.gaiaformers_in_gaia));
         let per_round = |code: &str| -> f64 {
@@ -660,6 +674,40 @@ mod tests {
         covered.players[0].techs[0].covered = true;
         let f = Game::from_state(g.content.clone(), covered).features(0);
         assert_eq!((f[raised], f[by_rate]), (0.0, 0.0));
+    }
+
+    #[test]
+    fn power_counts_in_every_area_a_token_has_reached() {
+        let mut g = faction_chosen(&fixture::files());
+        let names = feature_names(&g.content);
+        let at = |name: &str| names.iter().position(|n| n == name).expect(name);
+        let areas = [
+            at("power in I to III"),
+            at("power in II or III"),
+            at("power III"),
+        ];
+        let read = |g: &Game| {
+            let f = Game::from_state(g.content.clone(), g.state.clone()).features(0);
+            areas.map(|i| f[i])
+        };
+        let pw = &mut g.state.players[0].power;
+        pw.areas = [3, 2, 1, 0];
+        pw.special = None;
+        assert_eq!(read(&g), [6.0, 3.0, 1.0]);
+        // A charge moves a token from I to II, and once I is empty on from II to III: each
+        // area a token reaches counts it, so no count falls and the tokens stay 6.
+        g.state.players[0].power.charge(1, false);
+        assert_eq!(read(&g), [6.0, 4.0, 1.0]);
+        g.state.players[0].power.charge(2, false);
+        assert_eq!(read(&g), [6.0, 6.0, 1.0]);
+        g.state.players[0].power.charge(5, false);
+        assert_eq!(read(&g), [6.0, 6.0, 6.0]);
+        // Spending 4 returns 4 tokens to I.
+        g.state.players[0]
+            .power
+            .spend(4, 1, false)
+            .expect("power in III");
+        assert_eq!(read(&g), [6.0, 2.0, 2.0]);
     }
 
     #[test]
