@@ -41,7 +41,7 @@ pub fn check(input: &FedInput, proposal: &[Hex]) -> Result<Federation, FedError>
         sats.push(h);
     }
     let budget = sats.len().saturating_sub(1).min(MAX_BUDGET);
-    let graph = Graph::build(input, budget);
+    let mut graph = Graph::without_rows(input, budget);
 
     // Closure: the groups of the listed buildings and of the satellites' neighbours.
     let mut mask: u64 = 0;
@@ -92,6 +92,8 @@ pub fn check(input: &FedInput, proposal: &[Hex]) -> Result<Federation, FedError>
     }
     let used = sats.len();
     if used > 0 && (mask.count_ones() as usize) <= MAX_GROUPS_PER_FEDERATION {
+        // Both searches below measure from the proposal's groups only.
+        graph.fill_rows(mask);
         let mut dw = DreyfusWagner::default();
         // Same buildings or a subset reaching the threshold with fewer satellites.
         dw.run(&graph, mask, mask, budget as u8, None);
