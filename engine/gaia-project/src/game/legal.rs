@@ -12,7 +12,7 @@ use super::conversion_form::{ConversionForm, PayCode};
 use super::follow::Follow;
 use super::placement::{Reach, SeatRules};
 use super::seat_grants::SeatGrants;
-use super::seat_map::SeatMap;
+use super::seat_map::LazySeatMap;
 use super::{Decision, Game};
 use crate::content::{BuildingRole, Effect, Modifier, Phase, PlanetKind};
 use crate::lookup::by_id;
@@ -42,9 +42,9 @@ pub(crate) struct SeatView<'a> {
     pub from_scratch: bool,
     /// The seat's remembered grants the view was made from (none when walked afresh).
     pub grants: Option<Arc<SeatGrants>>,
-    /// The seat's remembered place on the map the view was made from (none when worked out
-    /// afresh).
-    pub map: Option<Arc<SeatMap>>,
+    /// The seat's remembered place on the map, worked out when a placement listing first
+    /// walks it (none when every space is measured afresh).
+    pub map: Option<LazySeatMap<'a>>,
 }
 
 impl SeatView<'_> {
@@ -55,7 +55,8 @@ impl SeatView<'_> {
         &self,
         all: usize,
     ) -> impl Iterator<Item = (usize, Option<Option<u32>>)> + '_ {
-        let near = self.map.as_deref().map_or(&[][..], |m| &m.near[..]);
+        let map = self.map.as_ref().map(|m| m.get(&self.rules.from));
+        let near = map.map_or(&[][..], |m| &m.near[..]);
         let afresh = if self.map.is_some() { 0 } else { all };
         near.iter()
             .map(|n| (n.idx, Some(n.distance)))
@@ -89,7 +90,7 @@ impl Game {
     pub(crate) fn view(&self, seat: usize) -> SeatView<'_> {
         let grants = self.seat_grants(seat);
         let (content, faction, board) = (&*self.content, self.faction(seat), self.board(seat));
-        let map = self.seat_map(seat);
+        let map = LazySeatMap::new(self, seat);
         let mut view = self.view_from(seat, Some(map), |f| {
             for at in &grants.at {
                 if let Some(g) = at.grants(content, faction, board) {
@@ -130,7 +131,7 @@ impl Game {
     fn view_from<'a>(
         &'a self,
         seat: usize,
-        map: Option<Arc<SeatMap>>,
+        map: Option<LazySeatMap<'a>>,
         walk: impl FnOnce(&mut dyn FnMut(crate::content::Grants<'a>)),
     ) -> SeatView<'a> {
         // Small lists of references, gathered in one walk over the seat's grants.
@@ -150,7 +151,7 @@ impl Game {
                 actions.push(a);
             }
         });
-        let rules = match &map {
+        let rules = match map.as_ref().and_then(LazySeatMap::known) {
             Some(m) => self.seat_rules_with(seat, &mods, m.from.clone(), m.from_box),
             None => self.seat_rules_from(seat, &mods),
         };

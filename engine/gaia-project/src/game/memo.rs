@@ -166,6 +166,20 @@ impl Memo {
         kept(&self.seat_grants, seat, fits, make)
     }
 
+    /// The remembered place on the map of a seat that `fits` (the map and planets) last found
+    /// for the very `structures`, if any.
+    pub fn seat_map_kept(
+        &self,
+        seat: usize,
+        structures: &Shared<Structures>,
+        fits: impl Fn(&SeatMap) -> bool,
+    ) -> Option<Arc<SeatMap>> {
+        let kept = self.seat_maps.lock().ok()?;
+        kept.iter()
+            .find(|(s, k, m)| *s == seat && Shared::ptr_eq(k, structures) && fits(m))
+            .map(|(.., found)| found.clone())
+    }
+
     /// The remembered place on the map of a seat that `fits` (the map and planets): the one
     /// last found for the very `structures`, or else one with the seat's range origins
     /// (`from` works them out), or else the one `make` works out from them and the one of the

@@ -2,6 +2,7 @@
 //! is from there, worked out once while the seat's range origins and the planets stay the
 //! same. Listing asks it for every space at every main action.
 
+use std::cell::OnceCell;
 use std::sync::Arc;
 
 use super::placement::RangeOrigins;
@@ -104,16 +105,47 @@ impl SeatMap {
     }
 }
 
-impl Game {
-    /// A seat's place on the map, remembered while its range origins and the planets stay
-    /// the same.
-    pub(crate) fn seat_map(&self, seat: usize) -> Arc<SeatMap> {
-        self.memo.seat_map(
+/// A seat's place on the map for a view, worked out only when a listing walks the placements
+/// (applying a part makes views that never do): at once when the memo holds it for the very
+/// structures, else the first time it is asked for.
+#[derive(Debug, Clone)]
+pub(crate) struct LazySeatMap<'a> {
+    game: &'a Game,
+    seat: usize,
+    map: OnceCell<Arc<SeatMap>>,
+}
+
+impl<'a> LazySeatMap<'a> {
+    /// The place of a seat of a game, taken from the memo if it holds it for the game's very
+    /// structures.
+    pub fn new(game: &'a Game, seat: usize) -> LazySeatMap<'a> {
+        let kept = game
+            .memo
+            .seat_map_kept(seat, &game.state.structures, |m| m.fits(game, seat));
+        LazySeatMap {
+            game,
             seat,
-            &self.state.structures,
-            || self.range_from(seat),
-            |m| m.fits(self, seat),
-            |from, last| SeatMap::of(self, seat, from, last),
-        )
+            map: kept.map_or_else(OnceCell::new, OnceCell::from),
+        }
+    }
+
+    /// The place if it is already known (its range origins save a walk over the structures).
+    pub fn known(&self) -> Option<&SeatMap> {
+        self.map.get().map(|m| &**m)
+    }
+
+    /// The place, worked out now if it is not known yet; `from`: the seat's range origins
+    /// ([`Game::range_from`]).
+    pub fn get(&self, from: &RangeOrigins) -> &SeatMap {
+        self.map.get_or_init(|| {
+            let (game, seat) = (self.game, self.seat);
+            game.memo.seat_map(
+                seat,
+                &game.state.structures,
+                || from.clone(),
+                |m| m.fits(game, seat),
+                |from, last| SeatMap::of(game, seat, from, last),
+            )
+        })
     }
 }
