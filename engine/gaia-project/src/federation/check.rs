@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use super::graph::{bits, connected, near_federation, Graph};
+use super::graph::{bits, connected_sorted, near_federation, Graph};
 use super::model::{
     FedError, FedInput, Federation, HexList, MAX_BUDGET, MAX_GROUPS_PER_FEDERATION,
 };
@@ -17,10 +17,15 @@ pub fn check(input: &FedInput, proposal: &[Hex]) -> Result<Federation, FedError>
     if proposal.is_empty() {
         return Err(FedError::Empty);
     }
-    let mut seen = HashSet::with_capacity(proposal.len());
-    for &h in proposal {
-        if !seen.insert(h) {
-            return Err(FedError::Repeated(h));
+    // A repeated hex is rare: looked for in a sorted copy, named in the proposal's order.
+    let mut sorted = proposal.to_vec();
+    sorted.sort_unstable();
+    if sorted.windows(2).any(|w| w[0] == w[1]) {
+        let mut seen = HashSet::with_capacity(proposal.len());
+        for &h in proposal {
+            if !seen.insert(h) {
+                return Err(FedError::Repeated(h));
+            }
         }
     }
     let mut sats: Vec<Hex> = Vec::new();
@@ -71,11 +76,12 @@ pub fn check(input: &FedInput, proposal: &[Hex]) -> Result<Federation, FedError>
         }
     }
     // Connectivity over the closed set.
-    let mut hexes: HashSet<Hex> = sats.iter().copied().collect();
+    let mut hexes: Vec<Hex> = sats.clone();
     for b in bits(mask) {
         hexes.extend(graph.groups[b].hexes.iter().copied());
     }
-    if !connected(&hexes) {
+    hexes.sort_unstable();
+    if !connected_sorted(&hexes) {
         return Err(FedError::NotConnected);
     }
     if let Some(core) = graph.core {

@@ -12,22 +12,27 @@ pub(super) fn near_federation(federated: &HashSet<Hex>, h: Hex) -> bool {
         && (federated.contains(&h) || h.neighbours().iter().any(|n| federated.contains(n)))
 }
 
-/// Is the set connected by hex adjacency?
-pub(super) fn connected(hexes: &HashSet<Hex>) -> bool {
-    let Some(&start) = hexes.iter().next() else {
+/// Is the sorted list of distinct hexes connected by hex adjacency?
+pub(super) fn connected_sorted(hexes: &[Hex]) -> bool {
+    let Some(&start) = hexes.first() else {
         return true;
     };
-    let mut seen: HashSet<Hex> = HashSet::with_capacity(hexes.len());
-    seen.insert(start);
+    let mut seen = vec![false; hexes.len()];
+    seen[0] = true;
+    let mut reached = 1;
     let mut stack = vec![start];
     while let Some(h) = stack.pop() {
         for n in h.neighbours() {
-            if hexes.contains(&n) && seen.insert(n) {
-                stack.push(n);
+            if let Ok(i) = hexes.binary_search(&n) {
+                if !seen[i] {
+                    seen[i] = true;
+                    reached += 1;
+                    stack.push(n);
+                }
             }
         }
     }
-    seen.len() == hexes.len()
+    reached == hexes.len()
 }
 
 /// The set bits of a mask, lowest first.

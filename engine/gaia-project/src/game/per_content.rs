@@ -82,4 +82,38 @@ mod tests {
         assert_eq!(entries.len(), 1);
         assert_eq!(Arc::strong_count(&first), 1, "only the test holds it now");
     }
+
+    #[test]
+    fn games_of_one_content_share_their_boards_and_lay_out_the_players_player_new_makes() {
+        use crate::game::{Game, Setup};
+        use crate::player::Player;
+        use orrery_core::rng::Rng;
+        let content =
+            Arc::new(Content::load(&fixture::files_with_blips(), &[]).expect("fixture loads"));
+        let game = |seed| {
+            let setup = Setup::random(&content, 2, &mut Rng::new(seed)).expect("setup");
+            let mut g = Game::new(content.clone(), setup).expect("game");
+            g.apply_text("p1 faction zorgs").expect("zorgs");
+            g.apply_text("p2 faction blips").expect("blips");
+            g
+        };
+        let (a, b) = (game(1), game(2));
+        for seat in 0..2 {
+            assert!(
+                std::ptr::eq(a.board(seat), b.board(seat)),
+                "one board shared"
+            );
+            let (player, board) =
+                Player::new(&content, &a.state.players[seat].faction).expect("faction");
+            assert_eq!(*a.state.players[seat], player);
+            assert_eq!(*a.board(seat), board);
+        }
+        // An unknown faction is still refused, the state left as it was.
+        let setup = Setup::random(&content, 2, &mut Rng::new(3)).expect("setup");
+        let mut g = Game::new(content.clone(), setup).expect("game");
+        g.apply_text("p1 faction zorgs").expect("zorgs");
+        let before = serde_json::to_string(&g.state).expect("saved");
+        assert!(g.apply_text("p2 faction nobody").is_err());
+        assert_eq!(serde_json::to_string(&g.state).expect("saved"), before);
+    }
 }
