@@ -121,9 +121,14 @@ pub fn check(input: &FedInput, proposal: &[Hex]) -> Result<Federation, FedError>
                 });
             }
         }
-        // A superset through other buildings.
-        dw.run(&graph, mask, graph.all_mask(), budget as u8, None);
-        let c = dw.cost(dw.full());
+        // A superset through other buildings (none when the proposal holds every group: the
+        // search above was that one).
+        let c = if mask == graph.all_mask() {
+            exact
+        } else {
+            dw.run(&graph, mask, graph.all_mask(), budget as u8, None);
+            dw.cost(dw.full())
+        };
         if c as usize <= budget {
             return Err(FedError::SupersetFewer {
                 needed: c as usize,

@@ -857,7 +857,12 @@ impl Game {
     /// The modifiers in force for a seat.
     pub(crate) fn modifiers(&self, seat: usize) -> SmallVec<[&Modifier; 16]> {
         let mut out = SmallVec::new();
-        self.each_grant(seat, |g| out.extend(g.modifiers));
+        // Most grants bring no modifier: pushed one by one, an empty list skipped cheaply.
+        self.each_grant(seat, |g| {
+            for m in g.modifiers {
+                out.push(m);
+            }
+        });
         out
     }
 
