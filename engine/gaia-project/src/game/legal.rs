@@ -55,7 +55,7 @@ impl SeatView<'_> {
         &self,
         all: usize,
     ) -> impl Iterator<Item = (usize, Option<Option<u32>>)> + '_ {
-        let map = self.map.as_ref().map(|m| m.get(&self.rules.from));
+        let map = self.map.as_ref().map(LazySeatMap::get);
         let near = map.map_or(&[][..], |m| &m.near[..]);
         let afresh = if self.map.is_some() { 0 } else { all };
         near.iter()
@@ -151,8 +151,14 @@ impl Game {
                 actions.push(a);
             }
         });
-        let rules = match map.as_ref().and_then(LazySeatMap::known) {
-            Some(m) => self.seat_rules_with(seat, &mods, m.from.clone(), m.from_box),
+        let rules = match &map {
+            Some(lazy) => {
+                let from_box = match lazy.known() {
+                    Some(m) => m.from_box,
+                    None => orrery_core::hex::HexBox::around(&lazy.from),
+                };
+                self.seat_rules_with(seat, &mods, lazy.from.clone(), from_box)
+            }
             None => self.seat_rules_from(seat, &mods),
         };
         SeatView {

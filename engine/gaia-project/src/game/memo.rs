@@ -166,18 +166,37 @@ impl Memo {
         kept(&self.seat_grants, seat, fits, make)
     }
 
-    /// The remembered place on the map of a seat that `fits` (the map and planets) last found
-    /// for the very `structures`, if any.
+    /// The remembered place on the map of a seat that `fits` (the map and planets): the one
+    /// last found for the very `structures`, or else one with the seat's range origins
+    /// (`from` works them out; it is then taken as found for `structures`); else the origins
+    /// worked out, nothing being made.
     pub fn seat_map_kept(
         &self,
         seat: usize,
         structures: &Shared<Structures>,
+        from: impl FnOnce() -> RangeOrigins,
         fits: impl Fn(&SeatMap) -> bool,
-    ) -> Option<Arc<SeatMap>> {
-        let kept = self.seat_maps.lock().ok()?;
-        kept.iter()
+    ) -> Result<Arc<SeatMap>, RangeOrigins> {
+        let Ok(mut kept) = self.seat_maps.lock() else {
+            return Err(from());
+        };
+        if let Some((.., found)) = kept
+            .iter()
             .find(|(s, k, m)| *s == seat && Shared::ptr_eq(k, structures) && fits(m))
-            .map(|(.., found)| found.clone())
+        {
+            return Ok(found.clone());
+        }
+        let from = from();
+        match kept
+            .iter_mut()
+            .find(|(s, _, m)| *s == seat && fits(m) && m.from == from)
+        {
+            Some((_, k, found)) => {
+                *k = structures.clone();
+                Ok(found.clone())
+            }
+            None => Err(from),
+        }
     }
 
     /// The remembered place on the map of a seat that `fits` (the map and planets): the one

@@ -106,43 +106,51 @@ impl SeatMap {
 }
 
 /// A seat's place on the map for a view, worked out only when a listing walks the placements
-/// (applying a part makes views that never do): at once when the memo holds it for the very
-/// structures, else the first time it is asked for.
+/// (applying a part makes views that never do): at once when the memo holds it (for the very
+/// structures, or for the seat's range origins), else the first time it is asked for.
 #[derive(Debug, Clone)]
 pub(crate) struct LazySeatMap<'a> {
     game: &'a Game,
     seat: usize,
+    /// Where the seat's range is measured from.
+    pub from: RangeOrigins,
     map: OnceCell<Arc<SeatMap>>,
 }
 
 impl<'a> LazySeatMap<'a> {
-    /// The place of a seat of a game, taken from the memo if it holds it for the game's very
-    /// structures.
+    /// The place of a seat of a game, taken from the memo if it holds it.
     pub fn new(game: &'a Game, seat: usize) -> LazySeatMap<'a> {
-        let kept = game
-            .memo
-            .seat_map_kept(seat, &game.state.structures, |m| m.fits(game, seat));
+        let kept = game.memo.seat_map_kept(
+            seat,
+            &game.state.structures,
+            || game.range_from(seat),
+            |m| m.fits(game, seat),
+        );
+        let (from, map) = match kept {
+            Ok(m) => (m.from.clone(), OnceCell::from(m)),
+            Err(from) => (from, OnceCell::new()),
+        };
         LazySeatMap {
             game,
             seat,
-            map: kept.map_or_else(OnceCell::new, OnceCell::from),
+            from,
+            map,
         }
     }
 
-    /// The place if it is already known (its range origins save a walk over the structures).
+    /// The place if it is already known (its box around the origins saves working it out).
     pub fn known(&self) -> Option<&SeatMap> {
         self.map.get().map(|m| &**m)
     }
 
-    /// The place, worked out now if it is not known yet; `from`: the seat's range origins
-    /// ([`Game::range_from`]).
-    pub fn get(&self, from: &RangeOrigins) -> &SeatMap {
+    /// The place, worked out now if it is not known yet.
+    pub fn get(&self) -> &SeatMap {
         self.map.get_or_init(|| {
             let (game, seat) = (self.game, self.seat);
             game.memo.seat_map(
                 seat,
                 &game.state.structures,
-                || from.clone(),
+                || self.from.clone(),
                 |m| m.fits(game, seat),
                 |from, last| SeatMap::of(game, seat, from, last),
             )
