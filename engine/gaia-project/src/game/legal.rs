@@ -86,11 +86,16 @@ impl SeatView<'_> {
 
 impl Game {
     /// The view of a seat, its grants remembered while they stay the same
-    /// ([`Game::seat_grants`]).
+    /// ([`Game::seat_grants`]), its place on the map worked out only if a placement listing
+    /// walks it (the views applying a part makes mostly do not).
     pub(crate) fn view(&self, seat: usize) -> SeatView<'_> {
+        self.view_with(seat, LazySeatMap::new(self, seat))
+    }
+
+    /// [`Game::view`] with the seat's place on the map `map`.
+    fn view_with<'a>(&'a self, seat: usize, map: LazySeatMap<'a>) -> SeatView<'a> {
         let grants = self.seat_grants(seat);
         let (content, faction, board) = (&*self.content, self.faction(seat), self.board(seat));
-        let map = LazySeatMap::new(self, seat);
         let mut view = self.view_from(seat, Some(map), |f| {
             for at in &grants.at {
                 if let Some(g) = at.grants(content, faction, board) {
@@ -106,7 +111,8 @@ impl Game {
     /// `from_scratch`.
     fn view_as(&self, seat: usize, from_scratch: bool) -> SeatView<'_> {
         match from_scratch {
-            false => self.view(seat),
+            // A listing mostly walks placements: the place is worked out at once.
+            false => self.view_with(seat, LazySeatMap::made(self, seat)),
             true => SeatView {
                 from_scratch,
                 ..self.view_afresh(seat)
@@ -155,9 +161,9 @@ impl Game {
             Some(lazy) => {
                 let from_box = match lazy.known() {
                     Some(m) => m.from_box,
-                    None => orrery_core::hex::HexBox::around(&lazy.from),
+                    None => orrery_core::hex::HexBox::around(lazy.from()),
                 };
-                self.seat_rules_with(seat, &mods, lazy.from.clone(), from_box)
+                self.seat_rules_with(seat, &mods, lazy.from().clone(), from_box)
             }
             None => self.seat_rules_from(seat, &mods),
         };

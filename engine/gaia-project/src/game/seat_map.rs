@@ -112,13 +112,15 @@ impl SeatMap {
 pub(crate) struct LazySeatMap<'a> {
     game: &'a Game,
     seat: usize,
-    /// Where the seat's range is measured from.
-    pub from: RangeOrigins,
+    /// Where the seat's range is measured from, while the place is not known (empty once
+    /// it is).
+    pending: RangeOrigins,
     map: OnceCell<Arc<SeatMap>>,
 }
 
 impl<'a> LazySeatMap<'a> {
-    /// The place of a seat of a game, taken from the memo if it holds it.
+    /// The place of a seat of a game, taken from the memo if it holds it, else left to be
+    /// worked out when asked for.
     pub fn new(game: &'a Game, seat: usize) -> LazySeatMap<'a> {
         let kept = game.memo.seat_map_kept(
             seat,
@@ -126,16 +128,39 @@ impl<'a> LazySeatMap<'a> {
             || game.range_from(seat),
             |m| m.fits(game, seat),
         );
-        let (from, map) = match kept {
-            Ok(m) => (m.from.clone(), OnceCell::from(m)),
+        let (pending, map) = match kept {
+            Ok(m) => (RangeOrigins::new(), OnceCell::from(m)),
             Err(from) => (from, OnceCell::new()),
         };
         LazySeatMap {
             game,
             seat,
-            from,
+            pending,
             map,
         }
+    }
+
+    /// The place of a seat of a game, worked out now if the memo does not hold it (a listing,
+    /// which mostly walks placements).
+    pub fn made(game: &'a Game, seat: usize) -> LazySeatMap<'a> {
+        let map = game.memo.seat_map(
+            seat,
+            &game.state.structures,
+            || game.range_from(seat),
+            |m| m.fits(game, seat),
+            |from, last| SeatMap::of(game, seat, from, last),
+        );
+        LazySeatMap {
+            game,
+            seat,
+            pending: RangeOrigins::new(),
+            map: OnceCell::from(map),
+        }
+    }
+
+    /// Where the seat's range is measured from.
+    pub fn from(&self) -> &RangeOrigins {
+        self.map.get().map_or(&self.pending, |m| &m.from)
     }
 
     /// The place if it is already known (its box around the origins saves working it out).
@@ -150,7 +175,7 @@ impl<'a> LazySeatMap<'a> {
             game.memo.seat_map(
                 seat,
                 &game.state.structures,
-                || self.from.clone(),
+                || self.from().clone(),
                 |m| m.fits(game, seat),
                 |from, last| SeatMap::of(game, seat, from, last),
             )
