@@ -135,6 +135,14 @@ fn remember<E>(kept: &mut Vec<E>, entry: E) {
     kept.push(entry);
 }
 
+/// What the memo holds of a seat's place on the map ([`Memo::seat_map_kept`]).
+pub(crate) enum KeptPlace {
+    /// The place.
+    Place(Arc<SeatMap>),
+    /// None: the seat's range origins, worked out to look for it.
+    Origins(RangeOrigins),
+}
+
 type FedMap = HashMap<FedKey, Arc<Vec<Federation>>, BuildHasherDefault<WordHasher>>;
 
 impl Memo {
@@ -176,15 +184,15 @@ impl Memo {
         structures: &Shared<Structures>,
         from: impl FnOnce() -> RangeOrigins,
         fits: impl Fn(&SeatMap) -> bool,
-    ) -> Result<Arc<SeatMap>, RangeOrigins> {
+    ) -> KeptPlace {
         let Ok(mut kept) = self.seat_maps.lock() else {
-            return Err(from());
+            return KeptPlace::Origins(from());
         };
         if let Some((.., found)) = kept
             .iter()
             .find(|(s, k, m)| *s == seat && Shared::ptr_eq(k, structures) && fits(m))
         {
-            return Ok(found.clone());
+            return KeptPlace::Place(found.clone());
         }
         let from = from();
         match kept
@@ -193,9 +201,9 @@ impl Memo {
         {
             Some((_, k, found)) => {
                 *k = structures.clone();
-                Ok(found.clone())
+                KeptPlace::Place(found.clone())
             }
-            None => Err(from),
+            None => KeptPlace::Origins(from),
         }
     }
 

@@ -5,6 +5,7 @@
 use std::cell::OnceCell;
 use std::sync::Arc;
 
+use super::memo::KeptPlace;
 use super::placement::RangeOrigins;
 use super::Game;
 use crate::content::PlanetKind;
@@ -129,8 +130,8 @@ impl<'a> LazySeatMap<'a> {
             |m| m.fits(game, seat),
         );
         let (pending, map) = match kept {
-            Ok(m) => (RangeOrigins::new(), OnceCell::from(m)),
-            Err(from) => (from, OnceCell::new()),
+            KeptPlace::Place(m) => (RangeOrigins::new(), OnceCell::from(m)),
+            KeptPlace::Origins(from) => (from, OnceCell::new()),
         };
         LazySeatMap {
             game,
