@@ -287,6 +287,12 @@ impl Player {
             .faction(faction_id)
             .ok_or_else(|| SetupError::UnknownFaction(faction_id.to_string()))?;
         let board = FactionBoard::resolve(&content.board, faction);
+        let p = Player::starting(content, faction, &board);
+        Ok((p, board))
+    }
+
+    /// [`Player::new`] on the faction's board already resolved.
+    pub fn starting(content: &Content, faction: &Faction, board: &FactionBoard) -> Player {
         let mut p = Player::seated(content);
         p.faction = faction.id.as_str().into();
         p.power = Power {
@@ -308,7 +314,7 @@ impl Player {
                 p.log_source(&source_key("f:", i));
             }
         }
-        let subs = substitutions(&p.modifiers(content, faction, &board));
+        let subs = substitutions(&p.modifiers(content, faction, board));
         p.gain_with(content, &subs, &content.rules.start, "start");
         // The board's starting grant is what the board shows: no substitution applies to it
         // (a faction whose QIC arrive as ore still starts with a QIC the board grants).
@@ -328,7 +334,7 @@ impl Player {
                 }
             }
         }
-        Ok((p, board))
+        p
     }
 
     /// How many of a building the player has taken from its board.

@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use super::graph::{bits, connected, near_federation, Graph};
+use super::graph::{bits, connected_sorted, near_federation, Graph};
 use super::model::{
     FedError, FedInput, Federation, HexList, MAX_BUDGET, MAX_GROUPS_PER_FEDERATION,
 };
@@ -17,10 +17,15 @@ pub fn check(input: &FedInput, proposal: &[Hex]) -> Result<Federation, FedError>
     if proposal.is_empty() {
         return Err(FedError::Empty);
     }
-    let mut seen = HashSet::with_capacity(proposal.len());
-    for &h in proposal {
-        if !seen.insert(h) {
-            return Err(FedError::Repeated(h));
+    // A repeated hex is rare: looked for in a sorted copy, named in the proposal's order.
+    let mut sorted = proposal.to_vec();
+    sorted.sort_unstable();
+    if sorted.windows(2).any(|w| w[0] == w[1]) {
+        let mut seen = HashSet::with_capacity(proposal.len());
+        for &h in proposal {
+            if !seen.insert(h) {
+                return Err(FedError::Repeated(h));
+            }
         }
     }
     let mut sats: Vec<Hex> = Vec::new();
@@ -41,7 +46,7 @@ pub fn check(input: &FedInput, proposal: &[Hex]) -> Result<Federation, FedError>
         sats.push(h);
     }
     let budget = sats.len().saturating_sub(1).min(MAX_BUDGET);
-    let graph = Graph::build(input, budget);
+    let mut graph = Graph::without_rows(input, budget);
 
     // Closure: the groups of the listed buildings and of the satellites' neighbours.
     let mut mask: u64 = 0;
@@ -71,11 +76,12 @@ pub fn check(input: &FedInput, proposal: &[Hex]) -> Result<Federation, FedError>
         }
     }
     // Connectivity over the closed set.
-    let mut hexes: HashSet<Hex> = sats.iter().copied().collect();
+    let mut hexes: Vec<Hex> = sats.clone();
     for b in bits(mask) {
         hexes.extend(graph.groups[b].hexes.iter().copied());
     }
-    if !connected(&hexes) {
+    hexes.sort_unstable();
+    if !connected_sorted(&hexes) {
         return Err(FedError::NotConnected);
     }
     if let Some(core) = graph.core {
@@ -92,6 +98,8 @@ pub fn check(input: &FedInput, proposal: &[Hex]) -> Result<Federation, FedError>
     }
     let used = sats.len();
     if used > 0 && (mask.count_ones() as usize) <= MAX_GROUPS_PER_FEDERATION {
+        // Both searches below measure from the proposal's groups only.
+        graph.fill_rows(mask);
         let mut dw = DreyfusWagner::default();
         // Same buildings or a subset reaching the threshold with fewer satellites.
         dw.run(&graph, mask, mask, budget as u8, None);
@@ -113,9 +121,14 @@ pub fn check(input: &FedInput, proposal: &[Hex]) -> Result<Federation, FedError>
                 });
             }
         }
-        // A superset through other buildings.
-        dw.run(&graph, mask, graph.all_mask(), budget as u8, None);
-        let c = dw.cost(dw.full());
+        // A superset through other buildings (none when the proposal holds every group: the
+        // search above was that one).
+        let c = if mask == graph.all_mask() {
+            exact
+        } else {
+            dw.run(&graph, mask, graph.all_mask(), budget as u8, None);
+            dw.cost(dw.full())
+        };
         if c as usize <= budget {
             return Err(FedError::SupersetFewer {
                 needed: c as usize,

@@ -12,22 +12,27 @@ pub(super) fn near_federation(federated: &HashSet<Hex>, h: Hex) -> bool {
         && (federated.contains(&h) || h.neighbours().iter().any(|n| federated.contains(n)))
 }
 
-/// Is the set connected by hex adjacency?
-pub(super) fn connected(hexes: &HashSet<Hex>) -> bool {
-    let Some(&start) = hexes.iter().next() else {
+/// Is the sorted list of distinct hexes connected by hex adjacency?
+pub(super) fn connected_sorted(hexes: &[Hex]) -> bool {
+    let Some(&start) = hexes.first() else {
         return true;
     };
-    let mut seen: HashSet<Hex> = HashSet::with_capacity(hexes.len());
-    seen.insert(start);
+    let mut seen = vec![false; hexes.len()];
+    seen[0] = true;
+    let mut reached = 1;
     let mut stack = vec![start];
     while let Some(h) = stack.pop() {
         for n in h.neighbours() {
-            if hexes.contains(&n) && seen.insert(n) {
-                stack.push(n);
+            if let Ok(i) = hexes.binary_search(&n) {
+                if !seen[i] {
+                    seen[i] = true;
+                    reached += 1;
+                    stack.push(n);
+                }
             }
         }
     }
-    seen.len() == hexes.len()
+    reached == hexes.len()
 }
 
 /// The set bits of a mask, lowest first.
@@ -79,12 +84,21 @@ pub(super) struct Graph {
     /// Adjacency, compressed rows.
     pub(super) off: Vec<u32>,
     pub(super) nbr: Vec<u32>,
-    /// `dist[g * n + v]`: fewest satellites on a path from group `g` to node `v`, `v` included.
+    /// `dist[g * n + v]`: fewest satellites on a path from group `g` to node `v`, `v` included
+    /// (`INF` for a group whose row was not asked for, see [`Graph::fill_rows`]).
     pub(super) dist: Vec<u8>,
 }
 
 impl Graph {
+    /// The graph of a position with the distance rows of every group.
     pub(super) fn build(input: &FedInput, budget: usize) -> Graph {
+        let mut g = Graph::without_rows(input, budget);
+        g.fill_rows(g.all_mask());
+        g
+    }
+
+    /// The graph of a position with no distance row yet ([`Graph::fill_rows`] adds them).
+    pub(super) fn without_rows(input: &FedInput, budget: usize) -> Graph {
         let single = input.single_federation;
         // Federation members: usable buildings, and in single mode the federation itself.
         let mut members: Vec<Hex> = input
@@ -266,9 +280,10 @@ impl Graph {
                 .then(|| cell_node[(y * width + x) as usize])
                 .filter(|&v| v < REJECTED)
         };
-        // Adjacency.
+        // Adjacency, in compressed rows: the edges in the order found, then sorted stably
+        // by their first node (a row lists its neighbours in the order they were found).
         let n = k + g.spaces.len();
-        let mut lists: Vec<Vec<u32>> = vec![Vec::new(); n];
+        let mut edges: Vec<(u32, u32)> = Vec::with_capacity(g.spaces.len() * 6);
         g.touch = vec![0; n];
         for (b, t) in g.touch.iter_mut().enumerate().take(k) {
             *t = 1 << b;
@@ -277,28 +292,43 @@ impl Graph {
             let v = (k + j) as u32;
             for nh in h.neighbours() {
                 if let Some(u) = node_at(nh) {
-                    lists[v as usize].push(u);
+                    edges.push((v, u));
                 } else if let Some(c) = g.comp_at(nh) {
                     if let Some(b) = g.comps[c as usize].bit {
                         if g.touch[v as usize] & (1 << b) == 0 {
                             g.touch[v as usize] |= 1 << b;
-                            lists[v as usize].push(b as u32);
-                            lists[b].push(v);
+                            edges.push((v, b as u32));
+                            edges.push((b as u32, v));
                         }
                     }
                 }
             }
         }
-        g.off.push(0);
-        for l in &lists {
-            g.nbr.extend_from_slice(l);
-            g.off.push(g.nbr.len() as u32);
+        g.off = vec![0; n + 1];
+        for &(v, _) in &edges {
+            g.off[v as usize + 1] += 1;
         }
-        // Distances from each group.
+        for v in 0..n {
+            g.off[v + 1] += g.off[v];
+        }
+        let mut fill: Vec<u32> = g.off[..n].to_vec();
+        g.nbr = vec![0; edges.len()];
+        for &(v, u) in &edges {
+            g.nbr[fill[v as usize] as usize] = u;
+            fill[v as usize] += 1;
+        }
         g.dist = vec![INF; k * n];
+        g
+    }
+
+    /// Works out the distance rows of the groups of `groups` (see [`Graph::dist`]); the rows
+    /// of the others stay unknown (`INF`).
+    pub(super) fn fill_rows(&mut self, groups: u64) {
+        let n = self.nodes();
+        let k = self.groups.len();
         let mut queue: Vec<u32> = Vec::new();
-        for s in 0..k {
-            let d = &mut g.dist[s * n..(s + 1) * n];
+        for s in bits(groups).take_while(|&s| s < k) {
+            let d = &mut self.dist[s * n..(s + 1) * n];
             d[s] = 0;
             queue.clear();
             queue.push(s as u32);
@@ -307,7 +337,7 @@ impl Graph {
             while head < queue.len() {
                 let v = queue[head] as usize;
                 head += 1;
-                for &u in &g.nbr[g.off[v] as usize..g.off[v + 1] as usize] {
+                for &u in &self.nbr[self.off[v] as usize..self.off[v + 1] as usize] {
                     let u = u as usize;
                     let w = u8::from(u >= k);
                     let nd = d[v].saturating_add(w);
@@ -323,7 +353,6 @@ impl Graph {
                 }
             }
         }
-        g
     }
 
     /// An upper bound on the satellites joining exactly the groups of `terms`: attach the

@@ -1,6 +1,6 @@
 //! Tests of the federation rules on small made-up boards.
 
-use super::graph::{connected, near_federation};
+use super::graph::{connected_sorted, near_federation};
 use super::*;
 use orrery_core::hex::Hex;
 use std::collections::{HashMap, HashSet};
@@ -116,9 +116,10 @@ fn naive_layouts(input: &FedInput, fed: &Federation) -> Vec<Vec<Hex>> {
     let mut out: Vec<Vec<Hex>> = level
         .into_iter()
         .filter(|sats| {
-            let mut joined = base.clone();
-            joined.extend(sats);
-            if !connected(&joined) {
+            let mut joined: Vec<Hex> = base.iter().chain(sats).copied().collect();
+            joined.sort_unstable();
+            joined.dedup();
+            if !connected_sorted(&joined) {
                 return false;
             }
             let mut hexes = fed.buildings.clone();

@@ -36,8 +36,8 @@ impl Game {
     pub(super) fn join_federation(&mut self, seat: usize, idx: usize) {
         let hex = self.state.map.spaces[idx].hex;
         let p = &self.state.players[seat];
-        let federated: HashSet<Hex> = p.federations.iter().flatten().copied().collect();
-        if federated.contains(&hex) {
+        // Most structures join no federation: found by looking, before any set is built.
+        if p.federations.iter().flatten().any(|h| *h == hex) {
             return;
         }
         let Some(target) = p
@@ -47,6 +47,7 @@ impl Game {
         else {
             return;
         };
+        let federated: HashSet<Hex> = p.federations.iter().flatten().copied().collect();
         let mods = self.modifiers(seat);
         let valued: HashSet<Hex> = self
             .own_structures(seat)

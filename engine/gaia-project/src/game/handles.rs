@@ -6,14 +6,14 @@ use std::sync::Arc;
 
 use smallvec::SmallVec;
 
-use super::{Game, SeatFixed};
+use super::{Game, SeatFixed, Seats};
 use crate::board::FactionBoard;
 use crate::content::{Content, Effect, Faction, Grants};
 
 /// Content and the seats' fixed facts, held by reference count.
 pub(crate) struct Handles {
     content: Arc<Content>,
-    seats: Arc<Vec<Option<SeatFixed>>>,
+    seats: Seats,
 }
 
 impl Handles {
@@ -24,7 +24,7 @@ impl Handles {
 
     /// A seat's fixed facts; `None` before it has a faction.
     fn fixed(&self, seat: usize) -> Option<&SeatFixed> {
-        self.seats.get(seat).and_then(Option::as_ref)
+        self.seats.get(seat).and_then(Option::as_deref)
     }
 
     /// A seated faction's fixed facts.

@@ -12,7 +12,7 @@ use super::conversion_form::{ConversionForm, PayCode};
 use super::follow::Follow;
 use super::placement::{Reach, SeatRules};
 use super::seat_grants::SeatGrants;
-use super::seat_map::SeatMap;
+use super::seat_map::LazySeatMap;
 use super::{Decision, Game};
 use crate::content::{BuildingRole, Effect, Modifier, Phase, PlanetKind};
 use crate::lookup::by_id;
@@ -42,9 +42,9 @@ pub(crate) struct SeatView<'a> {
     pub from_scratch: bool,
     /// The seat's remembered grants the view was made from (none when walked afresh).
     pub grants: Option<Arc<SeatGrants>>,
-    /// The seat's remembered place on the map the view was made from (none when worked out
-    /// afresh).
-    pub map: Option<Arc<SeatMap>>,
+    /// The seat's remembered place on the map, worked out when a placement listing first
+    /// walks it (none when every space is measured afresh).
+    pub map: Option<LazySeatMap<'a>>,
 }
 
 impl SeatView<'_> {
@@ -55,7 +55,8 @@ impl SeatView<'_> {
         &self,
         all: usize,
     ) -> impl Iterator<Item = (usize, Option<Option<u32>>)> + '_ {
-        let near = self.map.as_deref().map_or(&[][..], |m| &m.near[..]);
+        let map = self.map.as_ref().map(LazySeatMap::get);
+        let near = map.map_or(&[][..], |m| &m.near[..]);
         let afresh = if self.map.is_some() { 0 } else { all };
         near.iter()
             .map(|n| (n.idx, Some(n.distance)))
@@ -85,11 +86,16 @@ impl SeatView<'_> {
 
 impl Game {
     /// The view of a seat, its grants remembered while they stay the same
-    /// ([`Game::seat_grants`]).
+    /// ([`Game::seat_grants`]), its place on the map worked out only if a placement listing
+    /// walks it (the views applying a part makes mostly do not).
     pub(crate) fn view(&self, seat: usize) -> SeatView<'_> {
+        self.view_with(seat, LazySeatMap::new(self, seat))
+    }
+
+    /// [`Game::view`] with the seat's place on the map `map`.
+    fn view_with<'a>(&'a self, seat: usize, map: LazySeatMap<'a>) -> SeatView<'a> {
         let grants = self.seat_grants(seat);
         let (content, faction, board) = (&*self.content, self.faction(seat), self.board(seat));
-        let map = self.seat_map(seat);
         let mut view = self.view_from(seat, Some(map), |f| {
             for at in &grants.at {
                 if let Some(g) = at.grants(content, faction, board) {
@@ -105,7 +111,8 @@ impl Game {
     /// `from_scratch`.
     fn view_as(&self, seat: usize, from_scratch: bool) -> SeatView<'_> {
         match from_scratch {
-            false => self.view(seat),
+            // A listing mostly walks placements: the place is worked out at once.
+            false => self.view_with(seat, LazySeatMap::made(self, seat)),
             true => SeatView {
                 from_scratch,
                 ..self.view_afresh(seat)
@@ -130,7 +137,7 @@ impl Game {
     fn view_from<'a>(
         &'a self,
         seat: usize,
-        map: Option<Arc<SeatMap>>,
+        map: Option<LazySeatMap<'a>>,
         walk: impl FnOnce(&mut dyn FnMut(crate::content::Grants<'a>)),
     ) -> SeatView<'a> {
         // Small lists of references, gathered in one walk over the seat's grants.
@@ -151,7 +158,13 @@ impl Game {
             }
         });
         let rules = match &map {
-            Some(m) => self.seat_rules_with(seat, &mods, m.from.clone(), m.from_box),
+            Some(lazy) => {
+                let from_box = match lazy.known() {
+                    Some(m) => m.from_box,
+                    None => orrery_core::hex::HexBox::around(lazy.from()),
+                };
+                self.seat_rules_with(seat, &mods, lazy.from().clone(), from_box)
+            }
             None => self.seat_rules_from(seat, &mods),
         };
         SeatView {

@@ -135,6 +135,14 @@ fn remember<E>(kept: &mut Vec<E>, entry: E) {
     kept.push(entry);
 }
 
+/// What the memo holds of a seat's place on the map ([`Memo::seat_map_kept`]).
+pub(crate) enum KeptPlace {
+    /// The place.
+    Place(Arc<SeatMap>),
+    /// None: the seat's range origins, worked out to look for it.
+    Origins(RangeOrigins),
+}
+
 type FedMap = HashMap<FedKey, Arc<Vec<Federation>>, BuildHasherDefault<WordHasher>>;
 
 impl Memo {
@@ -164,6 +172,39 @@ impl Memo {
         make: impl FnOnce(Option<&SeatGrants>) -> SeatGrants,
     ) -> Arc<SeatGrants> {
         kept(&self.seat_grants, seat, fits, make)
+    }
+
+    /// The remembered place on the map of a seat that `fits` (the map and planets): the one
+    /// last found for the very `structures`, or else one with the seat's range origins
+    /// (`from` works them out; it is then taken as found for `structures`); else the origins
+    /// worked out, nothing being made.
+    pub fn seat_map_kept(
+        &self,
+        seat: usize,
+        structures: &Shared<Structures>,
+        from: impl FnOnce() -> RangeOrigins,
+        fits: impl Fn(&SeatMap) -> bool,
+    ) -> KeptPlace {
+        let Ok(mut kept) = self.seat_maps.lock() else {
+            return KeptPlace::Origins(from());
+        };
+        if let Some((.., found)) = kept
+            .iter()
+            .find(|(s, k, m)| *s == seat && Shared::ptr_eq(k, structures) && fits(m))
+        {
+            return KeptPlace::Place(found.clone());
+        }
+        let from = from();
+        match kept
+            .iter_mut()
+            .find(|(s, _, m)| *s == seat && fits(m) && m.from == from)
+        {
+            Some((_, k, found)) => {
+                *k = structures.clone();
+                KeptPlace::Place(found.clone())
+            }
+            None => KeptPlace::Origins(from),
+        }
     }
 
     /// The remembered place on the map of a seat that `fits` (the map and planets): the one

@@ -22,6 +22,7 @@ mod legal;
 mod memo;
 pub mod part_delta;
 mod pass;
+mod per_content;
 mod phases;
 mod placement;
 mod playable;
@@ -392,12 +393,22 @@ impl MayHave {
     }
 }
 
+/// The seats' fixed facts of every faction, worked out once per content.
+static FIXED: per_content::PerContent<SeatFixed> = per_content::PerContent::new();
+
+/// The fixed facts of each seat (`None` before it has a faction), each shared by every game
+/// of the content.
+type Seats = Arc<Vec<Option<Arc<SeatFixed>>>>;
+
 impl SeatFixed {
-    /// The fixed values of a faction by id; `None` for an unknown or empty id.
-    fn new(content: &Content, faction: &str) -> Option<SeatFixed> {
+    /// The fixed values of a faction by id, worked out once per content and shared; `None`
+    /// for an unknown or empty id.
+    fn of(content: &Arc<Content>, faction: &str) -> Option<Arc<SeatFixed>> {
         let index = crate::lookup::index_of(&content.factions, faction)?;
-        let board = FactionBoard::resolve(&content.board, &content.factions[index]);
-        Some(SeatFixed::with_board(content, index, board))
+        Some(FIXED.get(content, index, || {
+            let board = FactionBoard::resolve(&content.board, &content.factions[index]);
+            SeatFixed::with_board(content, index, board)
+        }))
     }
 
     /// The fixed values of the faction at `index`, its board already resolved.
@@ -442,7 +453,7 @@ pub struct Game {
     /// The state.
     pub state: GameState,
     /// What each seat's faction fixes for the game (derived from content).
-    seats: Arc<Vec<Option<SeatFixed>>>,
+    seats: Seats,
     /// Remembered search results, shared by clones.
     memo: memo::Memo,
     /// A hook may run in this game (content names one that a seated faction or the shared
@@ -550,30 +561,14 @@ impl Game {
         g
     }
 
-    /// Sets the seats' fixed values from boards already resolved, one per seat (a seat whose
-    /// faction the content lacks gets none).
-    fn seats_with_boards(&mut self, boards: Vec<FactionBoard>) {
-        let content = &self.content;
-        self.seats = Arc::new(
-            self.state
-                .players
-                .iter()
-                .zip(boards)
-                .map(|(p, board)| {
-                    crate::lookup::index_of(&content.factions, &p.faction)
-                        .map(|index| SeatFixed::with_board(content, index, board))
-                })
-                .collect(),
-        );
-        self.hooked = self.hooks_live();
-    }
-
+    /// Sets the seats' fixed values from their factions (a seat whose faction the content
+    /// lacks gets none).
     fn refresh_seats(&mut self) {
         self.seats = Arc::new(
             self.state
                 .players
                 .iter()
-                .map(|p| SeatFixed::new(&self.content, &p.faction))
+                .map(|p| SeatFixed::of(&self.content, &p.faction))
                 .collect(),
         );
         self.hooked = self.hooks_live();
@@ -586,7 +581,7 @@ impl Game {
         if !naming.any() {
             return false;
         }
-        let seated = |fixed: &Option<SeatFixed>| match fixed {
+        let seated = |fixed: &Option<Arc<SeatFixed>>| match fixed {
             Some(f) => naming.factions.get(f.faction) != Some(&false),
             None => true,
         };
@@ -862,7 +857,12 @@ impl Game {
     /// The modifiers in force for a seat.
     pub(crate) fn modifiers(&self, seat: usize) -> SmallVec<[&Modifier; 16]> {
         let mut out = SmallVec::new();
-        self.each_grant(seat, |g| out.extend(g.modifiers));
+        // Most grants bring no modifier: pushed one by one, an empty list skipped cheaply.
+        self.each_grant(seat, |g| {
+            for m in g.modifiers {
+                out.push(m);
+            }
+        });
         out
     }
 

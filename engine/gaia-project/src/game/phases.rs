@@ -128,16 +128,19 @@ impl Game {
 
     /// Every seat has a faction: boards are laid out and the setup placements queued.
     fn lay_out_boards(&mut self) -> Result<(), MoveError> {
-        let mut boards = Vec::with_capacity(self.state.players.len());
+        // Each faction's board is resolved once per content and shared (`SeatFixed::of`).
+        self.refresh_seats();
         for s in 0..self.state.players.len() {
-            let f = self.state.players[s].faction.clone();
-            let (player, board) =
-                Player::new(&self.content, &f).map_err(|e| MoveError(e.to_string()))?;
+            let Some(fixed) = self.seats.get(s).and_then(Option::as_ref) else {
+                let f = self.state.players[s].faction.to_string();
+                return Err(MoveError(
+                    crate::player::SetupError::UnknownFaction(f).to_string(),
+                ));
+            };
+            let faction = &self.content.factions[fixed.faction];
+            let player = Player::starting(&self.content, faction, &fixed.board);
             self.state.players[s] = player.into();
-            boards.push(board);
         }
-        // The boards Player::new resolved, not resolved a second time.
-        self.seats_with_boards(boards);
         if self.hooked {
             self.start_research_hooks()?;
         }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use smallvec::SmallVec;
 
 use super::conversion_form::ConversionForm;
-use super::{Game, SeatFixed};
+use super::{Game, Seats};
 use crate::content::{Content, Conversion, Phase};
 use crate::lookup::index_of;
 use crate::notation::Word;
@@ -31,7 +31,7 @@ pub(crate) struct SeatGrants {
     /// The content and the seats' fixed facts (faction, board) they were read from, held so
     /// that a pointer compares equal only to them.
     content: Arc<Content>,
-    seats: Arc<Vec<Option<SeatFixed>>>,
+    seats: Seats,
     /// The parts of the player they depend on, held so that a pointer compares equal only to
     /// them.
     faction: Word,

@@ -2,8 +2,10 @@
 //! is from there, worked out once while the seat's range origins and the planets stay the
 //! same. Listing asks it for every space at every main action.
 
+use std::cell::OnceCell;
 use std::sync::Arc;
 
+use super::memo::KeptPlace;
 use super::placement::RangeOrigins;
 use super::Game;
 use crate::content::PlanetKind;
@@ -104,16 +106,80 @@ impl SeatMap {
     }
 }
 
-impl Game {
-    /// A seat's place on the map, remembered while its range origins and the planets stay
-    /// the same.
-    pub(crate) fn seat_map(&self, seat: usize) -> Arc<SeatMap> {
-        self.memo.seat_map(
+/// A seat's place on the map for a view, worked out only when a listing walks the placements
+/// (applying a part makes views that never do): at once when the memo holds it (for the very
+/// structures, or for the seat's range origins), else the first time it is asked for.
+#[derive(Debug, Clone)]
+pub(crate) struct LazySeatMap<'a> {
+    game: &'a Game,
+    seat: usize,
+    /// Where the seat's range is measured from, while the place is not known (empty once
+    /// it is).
+    pending: RangeOrigins,
+    map: OnceCell<Arc<SeatMap>>,
+}
+
+impl<'a> LazySeatMap<'a> {
+    /// The place of a seat of a game, taken from the memo if it holds it, else left to be
+    /// worked out when asked for.
+    pub fn new(game: &'a Game, seat: usize) -> LazySeatMap<'a> {
+        let kept = game.memo.seat_map_kept(
             seat,
-            &self.state.structures,
-            || self.range_from(seat),
-            |m| m.fits(self, seat),
-            |from, last| SeatMap::of(self, seat, from, last),
-        )
+            &game.state.structures,
+            || game.range_from(seat),
+            |m| m.fits(game, seat),
+        );
+        let (pending, map) = match kept {
+            KeptPlace::Place(m) => (RangeOrigins::new(), OnceCell::from(m)),
+            KeptPlace::Origins(from) => (from, OnceCell::new()),
+        };
+        LazySeatMap {
+            game,
+            seat,
+            pending,
+            map,
+        }
+    }
+
+    /// The place of a seat of a game, worked out now if the memo does not hold it (a listing,
+    /// which mostly walks placements).
+    pub fn made(game: &'a Game, seat: usize) -> LazySeatMap<'a> {
+        let map = game.memo.seat_map(
+            seat,
+            &game.state.structures,
+            || game.range_from(seat),
+            |m| m.fits(game, seat),
+            |from, last| SeatMap::of(game, seat, from, last),
+        );
+        LazySeatMap {
+            game,
+            seat,
+            pending: RangeOrigins::new(),
+            map: OnceCell::from(map),
+        }
+    }
+
+    /// Where the seat's range is measured from.
+    pub fn from(&self) -> &RangeOrigins {
+        self.map.get().map_or(&self.pending, |m| &m.from)
+    }
+
+    /// The place if it is already known (its box around the origins saves working it out).
+    pub fn known(&self) -> Option<&SeatMap> {
+        self.map.get().map(|m| &**m)
+    }
+
+    /// The place, worked out now if it is not known yet.
+    pub fn get(&self) -> &SeatMap {
+        self.map.get_or_init(|| {
+            let (game, seat) = (self.game, self.seat);
+            game.memo.seat_map(
+                seat,
+                &game.state.structures,
+                || self.from().clone(),
+                |m| m.fits(game, seat),
+                |from, last| SeatMap::of(game, seat, from, last),
+            )
+        })
     }
 }
