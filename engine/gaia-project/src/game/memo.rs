@@ -185,25 +185,9 @@ impl Memo {
         from: impl FnOnce() -> RangeOrigins,
         fits: impl Fn(&SeatMap) -> bool,
     ) -> KeptPlace {
-        let Ok(mut kept) = self.seat_maps.lock() else {
-            return KeptPlace::Origins(from());
-        };
-        if let Some((.., found)) = kept
-            .iter()
-            .find(|(s, k, m)| *s == seat && Shared::ptr_eq(k, structures) && fits(m))
-        {
-            return KeptPlace::Place(found.clone());
-        }
-        let from = from();
-        match kept
-            .iter_mut()
-            .find(|(s, _, m)| *s == seat && fits(m) && m.from == from)
-        {
-            Some((_, k, found)) => {
-                *k = structures.clone();
-                KeptPlace::Place(found.clone())
-            }
-            None => KeptPlace::Origins(from),
+        match self.seat_maps.lock() {
+            Ok(mut kept) => find_place(&mut kept, seat, structures, from, fits),
+            Err(_) => KeptPlace::Origins(from()),
         }
     }
 
@@ -222,21 +206,10 @@ impl Memo {
         let Ok(mut kept) = self.seat_maps.lock() else {
             return Arc::new(make(&from(), None));
         };
-        // The very same structures: the same origins.
-        if let Some((.., found)) = kept
-            .iter()
-            .find(|(s, k, m)| *s == seat && Shared::ptr_eq(k, structures) && fits(m))
-        {
-            return found.clone();
-        }
-        let from = from();
-        if let Some((_, k, found)) = kept
-            .iter_mut()
-            .find(|(s, _, m)| *s == seat && fits(m) && m.from == from)
-        {
-            *k = structures.clone();
-            return found.clone();
-        }
+        let from = match find_place(&mut kept, seat, structures, from, fits) {
+            KeptPlace::Place(found) => return found,
+            KeptPlace::Origins(from) => from,
+        };
         let last = kept.iter().rev().find(|(s, ..)| *s == seat);
         let made = Arc::new(make(&from, last.map(|(.., m)| &**m)));
         remember(&mut kept, (seat, structures.clone(), made.clone()));
@@ -254,6 +227,36 @@ impl Memo {
         if let Ok(mut kept) = self.seat_maps.lock() {
             kept.clear();
         }
+    }
+}
+
+/// Looks in `kept` for the place of a seat that `fits`: the one last found for the very
+/// `structures`, or else one with the seat's range origins (`from` works them out; it is then
+/// taken as found for `structures`); else the origins worked out.
+fn find_place(
+    kept: &mut [(usize, Shared<Structures>, Arc<SeatMap>)],
+    seat: usize,
+    structures: &Shared<Structures>,
+    from: impl FnOnce() -> RangeOrigins,
+    fits: impl Fn(&SeatMap) -> bool,
+) -> KeptPlace {
+    // The very same structures: the same origins.
+    if let Some((.., found)) = kept
+        .iter()
+        .find(|(s, k, m)| *s == seat && Shared::ptr_eq(k, structures) && fits(m))
+    {
+        return KeptPlace::Place(found.clone());
+    }
+    let from = from();
+    match kept
+        .iter_mut()
+        .find(|(s, _, m)| *s == seat && fits(m) && m.from == from)
+    {
+        Some((_, k, found)) => {
+            *k = structures.clone();
+            KeptPlace::Place(found.clone())
+        }
+        None => KeptPlace::Origins(from),
     }
 }
 

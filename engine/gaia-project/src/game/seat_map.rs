@@ -144,13 +144,7 @@ impl<'a> LazySeatMap<'a> {
     /// The place of a seat of a game, worked out now if the memo does not hold it (a listing,
     /// which mostly walks placements).
     pub fn made(game: &'a Game, seat: usize) -> LazySeatMap<'a> {
-        let map = game.memo.seat_map(
-            seat,
-            &game.state.structures,
-            || game.range_from(seat),
-            |m| m.fits(game, seat),
-            |from, last| SeatMap::of(game, seat, from, last),
-        );
+        let map = remembered_place(game, seat, || game.range_from(seat));
         LazySeatMap {
             game,
             seat,
@@ -171,15 +165,19 @@ impl<'a> LazySeatMap<'a> {
 
     /// The place, worked out now if it is not known yet.
     pub fn get(&self) -> &SeatMap {
-        self.map.get_or_init(|| {
-            let (game, seat) = (self.game, self.seat);
-            game.memo.seat_map(
-                seat,
-                &game.state.structures,
-                || self.from().clone(),
-                |m| m.fits(game, seat),
-                |from, last| SeatMap::of(game, seat, from, last),
-            )
-        })
+        self.map
+            .get_or_init(|| remembered_place(self.game, self.seat, || self.from().clone()))
     }
+}
+
+/// A seat's place on the map as the memo holds it, or worked out from the range origins
+/// `from` gives (and then remembered).
+fn remembered_place(game: &Game, seat: usize, from: impl FnOnce() -> RangeOrigins) -> Arc<SeatMap> {
+    game.memo.seat_map(
+        seat,
+        &game.state.structures,
+        from,
+        |m| m.fits(game, seat),
+        |from, last| SeatMap::of(game, seat, from, last),
+    )
 }
