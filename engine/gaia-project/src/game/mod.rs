@@ -405,15 +405,13 @@ impl SeatFixed {
     /// for an unknown or empty id.
     fn of(content: &Arc<Content>, faction: &str) -> Option<Arc<SeatFixed>> {
         let index = crate::lookup::index_of(&content.factions, faction)?;
-        Some(FIXED.get(content, index, || {
-            let board = FactionBoard::resolve(&content.board, &content.factions[index]);
-            SeatFixed::with_board(content, index, board)
-        }))
+        Some(FIXED.get(content, index, || SeatFixed::resolved(content, index)))
     }
 
-    /// The fixed values of the faction at `index`, its board already resolved.
-    fn with_board(content: &Content, index: usize, board: FactionBoard) -> SeatFixed {
+    /// The fixed values of the faction at `index`, its board resolved.
+    fn resolved(content: &Content, index: usize) -> SeatFixed {
         let f = &content.factions[index];
+        let board = FactionBoard::resolve(&content.board, f);
         let wheel = &content.planets.wheel;
         let home = wheel.iter().position(|p| *p == f.home);
         let n = wheel.len() as i32;
