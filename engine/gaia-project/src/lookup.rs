@@ -38,10 +38,36 @@ named!(
 
 /// The item of a list with an id.
 pub(crate) fn by_id<'a, T: Named>(items: &'a [T], id: &str) -> Option<&'a T> {
-    items.iter().find(|x| x.id() == id)
+    items.iter().find(|x| same_id(x.id(), id))
 }
 
 /// The place in a list of the item with an id.
 pub(crate) fn index_of<T: Named>(items: &[T], id: &str) -> Option<usize> {
-    items.iter().position(|x| x.id() == id)
+    items.iter().position(|x| same_id(x.id(), id))
+}
+
+/// Whether two ids are equal. Ids of one list mostly differ in length or in their last
+/// character (`tech1`, `tech2`; `nav`, `int`), so those are compared first, inline: a
+/// mismatch rarely reaches the byte-wise comparison.
+#[inline]
+pub(crate) fn same_id(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.as_bytes().last() == b.as_bytes().last() && a == b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_id;
+
+    /// Ids compare equal exactly when they are the same text, whatever part differs.
+    #[test]
+    fn same_id_is_string_equality() {
+        let ids = [
+            "", "a", "b", "ab", "ba", "tech1", "tech2", "tech11", "xech1", "nav", "int",
+        ];
+        for a in ids {
+            for b in ids {
+                assert_eq!(same_id(a, b), a == b, "{a:?} against {b:?}");
+            }
+        }
+    }
 }

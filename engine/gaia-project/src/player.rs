@@ -5,7 +5,7 @@ use smallvec::SmallVec;
 
 use crate::board::FactionBoard;
 use crate::content::{Bundle, Condition, Content, Effect, Faction, Grants, Modifier, ScriptRef};
-use crate::lookup::{by_id, index_of};
+use crate::lookup::{by_id, index_of, same_id};
 use crate::notation::{Word, MAX_AMOUNT};
 use crate::power::{Area, Code, Power, Special};
 use crate::word_map::WordMap;
@@ -342,7 +342,7 @@ impl Player {
         // A handful of entries: a scan comparing lengths first beats an ordered search.
         self.built
             .iter()
-            .find(|(k, _)| k.as_str() == building)
+            .find(|(k, _)| same_id(k, building))
             .map_or(0, |(_, n)| *n)
     }
 
@@ -350,7 +350,7 @@ impl Player {
     pub fn level(&self, track: &str) -> u32 {
         self.research
             .iter()
-            .find(|(k, _)| k.as_str() == track)
+            .find(|(k, _)| same_id(k, track))
             .map_or(0, |(_, n)| *n)
     }
 
@@ -635,7 +635,7 @@ impl Player {
         let rank = |key: &str| {
             self.income_log
                 .iter()
-                .position(|k| k == key)
+                .position(|k| same_id(k, key))
                 .unwrap_or(usize::MAX)
         };
         let mut sources: SmallVec<[(usize, &'a [Effect]); 24]> = SmallVec::new();
