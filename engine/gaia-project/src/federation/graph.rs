@@ -1,13 +1,11 @@
 //! The search graph of one player's position: building groups, the space hexes that may carry
 //! a satellite, their adjacency and the distances between them.
 
-use std::collections::HashSet;
-
-use super::model::FedInput;
+use super::model::{FedInput, HexSet};
 use orrery_core::hex::Hex;
 
 /// Is the hex in or next to one of the federations?
-pub(super) fn near_federation(federated: &HashSet<Hex>, h: Hex) -> bool {
+pub(super) fn near_federation(federated: HexSet<'_>, h: Hex) -> bool {
     !federated.is_empty()
         && (federated.contains(&h) || h.neighbours().iter().any(|n| federated.contains(n)))
 }

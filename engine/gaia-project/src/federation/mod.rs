@@ -56,4 +56,7 @@ mod tests;
 
 pub use check::check;
 pub use listing::{available, available_layouts};
-pub use model::{FedError, FedInput, Federation, HexList, MAX_GROUPS, MAX_GROUPS_PER_FEDERATION};
+pub use model::{
+    FedError, FedInput, Federation, HexList, HexSet, HexValues, MAX_GROUPS,
+    MAX_GROUPS_PER_FEDERATION,
+};

@@ -2,7 +2,6 @@
 //! ([`FedInput`]), what they find ([`Federation`]), why a proposal fails ([`FedError`]), and
 //! their limits.
 
-use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -21,14 +20,80 @@ pub const MAX_GROUPS: usize = 20;
 /// Satellite budgets are capped at this many (far more than any player owns).
 pub(super) const MAX_BUDGET: usize = 200;
 
+/// Hexes sorted, each once, looked up by binary search: a position's few federated hexes
+/// without a hash table to build or hash into.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HexSet<'a>(&'a [Hex]);
+
+impl<'a> HexSet<'a> {
+    /// The set of a sorted list of distinct hexes; `None` when it is not one.
+    pub fn sorted(hexes: &'a [Hex]) -> Option<HexSet<'a>> {
+        hexes
+            .windows(2)
+            .all(|w| w[0] < w[1])
+            .then_some(HexSet(hexes))
+    }
+
+    /// Whether the hex is in the set.
+    #[inline]
+    pub fn contains(&self, h: &Hex) -> bool {
+        self.0.binary_search(h).is_ok()
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The hexes, in order.
+    pub fn iter(&self) -> std::slice::Iter<'a, Hex> {
+        self.0.iter()
+    }
+}
+
+/// Hexes with a value each, sorted by hex, each hex once, looked up by binary search.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HexValues<'a>(&'a [(Hex, u32)]);
+
+impl<'a> HexValues<'a> {
+    /// The map of a list sorted by hex, each hex once; `None` when it is not one.
+    pub fn sorted(entries: &'a [(Hex, u32)]) -> Option<HexValues<'a>> {
+        entries
+            .windows(2)
+            .all(|w| w[0].0 < w[1].0)
+            .then_some(HexValues(entries))
+    }
+
+    /// The value at a hex.
+    #[inline]
+    pub fn get(&self, h: &Hex) -> Option<&'a u32> {
+        let entries = self.0;
+        entries
+            .binary_search_by(|(x, _)| x.cmp(h))
+            .ok()
+            .map(|i| &entries[i].1)
+    }
+
+    /// Whether the hex has a value.
+    #[inline]
+    pub fn contains_key(&self, h: &Hex) -> bool {
+        self.get(h).is_some()
+    }
+
+    /// The hexes, in order.
+    pub fn keys(&self) -> impl Iterator<Item = &'a Hex> {
+        self.0.iter().map(|(h, _)| h)
+    }
+}
+
 /// Everything the federation rules need to know about one player's position.
 pub struct FedInput<'a> {
     /// The player's colonized planets (and other federation members such as stations) that are
     /// not in a federation, with their power values. In single-federation mode the buildings
     /// of the existing federation may be listed too: their values then count toward the total.
-    pub buildings: &'a HashMap<Hex, u32>,
+    pub buildings: HexValues<'a>,
     /// Every hex (buildings and satellites) of the player's existing federations.
-    pub federated: &'a HashSet<Hex>,
+    pub federated: HexSet<'a>,
     /// May a new satellite go on this hex: on the map, empty space, no satellite of this
     /// player. Hexes next to an existing federation are excluded by this module, not by the
     /// predicate.

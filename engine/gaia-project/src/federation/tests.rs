@@ -57,23 +57,29 @@ impl Board {
                 && !self.planets.contains(&x)
                 && !self.federated.contains(&x)
         };
-        let buildings: HashMap<Hex, u32> = if single {
-            self.buildings.clone()
-        } else {
-            self.buildings
-                .iter()
-                .filter(|(x, _)| !self.federated.contains(x))
-                .map(|(x, v)| (*x, *v))
-                .collect()
-        };
+        let mut buildings: Vec<(Hex, u32)> = self
+            .buildings
+            .iter()
+            .filter(|(x, _)| single || !self.federated.contains(x))
+            .map(|(x, v)| (*x, *v))
+            .collect();
+        buildings.sort_unstable();
+        let federated = self.federated_sorted();
         let input = FedInput {
-            buildings: &buildings,
-            federated: &self.federated,
+            buildings: HexValues::sorted(&buildings).expect("one value a hex"),
+            federated: HexSet::sorted(&federated).expect("each hex once"),
             space: &space,
             threshold,
             single_federation: single,
         };
         f(&input)
+    }
+
+    /// The federated hexes, sorted.
+    fn federated_sorted(&self) -> Vec<Hex> {
+        let mut federated: Vec<Hex> = self.federated.iter().copied().collect();
+        federated.sort_unstable();
+        federated
     }
 
     fn check(&self, proposal: &[Hex]) -> Result<Federation, FedError> {
@@ -347,10 +353,10 @@ fn touching_a_federation() {
     // The only path avoiding it is used by the listing.
     let listed = b.available(10);
     assert_eq!(listed.len(), 1);
-    assert!(listed[0]
-        .satellites
-        .iter()
-        .all(|&x| !near_federation(&b.federated, x)));
+    assert!(listed[0].satellites.iter().all(|&x| !near_federation(
+        HexSet::sorted(&b.federated_sorted()).expect("each hex once"),
+        x
+    )));
 }
 
 /// A board with one federation worth 7: buildings at (0,0) worth 4 and (2,0) worth 3,
@@ -655,4 +661,37 @@ fn layouts_limit() {
             assert!(cut[whole..].iter().all(|f| f.buildings == last.buildings));
         }
     }
+}
+
+/// The sorted lists the rules read: lookups find exactly the listed hexes and their values,
+/// and a list out of order or with a hex twice is refused.
+#[test]
+fn sorted_hex_lists_find_what_they_hold() {
+    let hexes = [h(-1, 2), h(0, 0), h(0, 3), h(2, -1)];
+    let set = HexSet::sorted(&hexes).expect("sorted");
+    let values = [(h(-1, 2), 3), (h(0, 0), 1), (h(2, -1), 2)];
+    let map = HexValues::sorted(&values).expect("sorted");
+    for q in -3..=3 {
+        for r in -3..=3 {
+            let x = h(q, r);
+            assert_eq!(set.contains(&x), hexes.contains(&x), "{x}");
+            let want = values.iter().find(|(y, _)| *y == x).map(|(_, v)| v);
+            assert_eq!(map.get(&x), want, "{x}");
+            assert_eq!(map.contains_key(&x), want.is_some(), "{x}");
+        }
+    }
+    assert_eq!(
+        map.keys().copied().collect::<Vec<_>>(),
+        [h(-1, 2), h(0, 0), h(2, -1)]
+    );
+    assert!(
+        HexSet::sorted(&[h(0, 1), h(0, 0)]).is_none(),
+        "out of order"
+    );
+    assert!(HexSet::sorted(&[h(0, 0), h(0, 0)]).is_none(), "a hex twice");
+    assert!(
+        HexValues::sorted(&[(h(0, 0), 1), (h(0, 0), 2)]).is_none(),
+        "a hex twice"
+    );
+    assert!(HexSet::sorted(&[]).is_some_and(|s| s.is_empty()));
 }

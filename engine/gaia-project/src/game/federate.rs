@@ -2,13 +2,13 @@
 //! state, the federations it could form (remembered), forming one, and growing one when a
 //! building joins it.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use super::bundle::scaled;
 use super::{err, Game, MoveError};
 use crate::content::{Bundle, Modifier, PlanetKind};
-use crate::federation::{self, FedInput};
+use crate::federation::{self, FedInput, HexSet, HexValues};
 use crate::lookup::by_id;
 use orrery_core::hex::Hex;
 
@@ -201,18 +201,25 @@ impl Game {
         input: FedParts,
         f: impl FnOnce(&FedInput<'_>) -> R,
     ) -> R {
-        let buildings: HashMap<Hex, u32> = input.buildings.into_iter().collect();
-        let federated: HashSet<Hex> = input.federated.into_iter().collect();
+        let mut buildings = input.buildings;
+        // Sorted by hex and value: a hex listed twice keeps its last (largest) value.
+        buildings.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same {
+                *kept = *later;
+            }
+            same
+        });
+        let mut federated = input.federated;
+        federated.sort_unstable();
+        federated.dedup();
         let (threshold, single) = (input.threshold, input.single);
-        let own_sats: HashSet<Hex> = self.state.players[seat]
-            .satellites
-            .iter()
-            .copied()
-            .collect();
+        let mut own_sats: Vec<Hex> = self.state.players[seat].satellites.to_vec();
+        own_sats.sort_unstable();
         let space = |h: Hex| self.satellite_space(seat, h, &own_sats);
         f(&FedInput {
-            buildings: &buildings,
-            federated: &federated,
+            buildings: HexValues::sorted(&buildings).expect("sorted, each hex once"),
+            federated: HexSet::sorted(&federated).expect("sorted, each hex once"),
             space: &space,
             threshold,
             single_federation: single,
@@ -250,10 +257,10 @@ impl Game {
     }
 
     /// Whether a new satellite of the seat may go on a hex.
-    fn satellite_space(&self, seat: usize, h: Hex, own_sats: &HashSet<Hex>) -> bool {
+    fn satellite_space(&self, seat: usize, h: Hex, own_sats: &[Hex]) -> bool {
         self.state.map.space_index(h).is_some_and(|i| {
             self.planet_kind(i) == PlanetKind::Empty
-                && !own_sats.contains(&h)
+                && own_sats.binary_search(&h).is_err()
                 && self.state.structures.get(&i).is_none_or(|l| {
                     l.iter()
                         .all(|x| x.seat != seat && self.is_station(x.seat, &x.building))
