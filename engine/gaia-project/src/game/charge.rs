@@ -33,8 +33,7 @@ impl Game {
                         value = value.max(self.power_value_with(other, *i, &s.building, mods));
                     }
                 }
-                let tokens =
-                    || self.has_modifier(other, |m| matches!(m, Modifier::ChargeGainsTokens(_)));
+                let tokens = || self.charge_gains_tokens(other);
                 if value > 0 && (self.state.players[other].power.chargeable() > 0 || tokens()) {
                     offers.push(Decision::Leech {
                         seat: other,
@@ -120,6 +119,9 @@ impl Game {
 
     /// Power tokens a seat gains with an accepted charge.
     pub(crate) fn charge_tokens(&self, seat: usize) -> u32 {
+        if !self.may_have(seat).charge_gains_tokens {
+            return 0;
+        }
         self.modifier(seat, |m| match m {
             Modifier::ChargeGainsTokens(n) => Some(*n),
             _ => None,

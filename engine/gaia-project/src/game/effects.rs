@@ -11,6 +11,19 @@ use crate::power::{Area, Code};
 use orrery_core::hex::Hex;
 use smallvec::SmallVec;
 
+/// The bit of what happened among the kinds of event triggers react to
+/// ([`super::MayHave::event_bit`]).
+fn happened_bit(what: &Happened<'_>) -> u8 {
+    use super::MayHave;
+    match what {
+        Happened::Built { .. } => MayHave::BUILT,
+        Happened::ResearchStep { .. } => MayHave::RESEARCH_STEP,
+        Happened::TerraformStep { .. } => MayHave::TERRAFORM_STEP,
+        Happened::FederationToken { .. } => MayHave::FEDERATION_TOKEN,
+        Happened::ChargeAccepted { .. } => MayHave::CHARGE_ACCEPTED,
+    }
+}
+
 /// The effects of the triggers an event reaches, each with the VP source it books to.
 type Due<'a> = SmallVec<[(&'static str, &'a [Effect]); 4]>;
 
@@ -75,6 +88,13 @@ impl Game {
             _ => None,
         })
         .unwrap_or(1)
+    }
+
+    /// Whether an accepted charge brings the seat power tokens (a `charge_gains_tokens`
+    /// modifier in force).
+    pub(crate) fn charge_gains_tokens(&self, seat: usize) -> bool {
+        self.may_have(seat).charge_gains_tokens
+            && self.has_modifier(seat, |m| matches!(m, Modifier::ChargeGainsTokens(_)))
     }
 
     /// Whether burnt tokens go to the Gaia area.
@@ -387,13 +407,17 @@ impl Game {
                 && event_matches(&t.on, what)
                 && self.within_matches(&t.on, watcher, actor, what)
         };
-        h.each_tagged(self, watcher, |src, g| {
-            for t in g.triggers {
-                if reaches(t) {
-                    due.push((src, &t.effects[..]));
+        // A seat none of whose possible grants has a trigger on this kind of event is not
+        // walked.
+        if self.may_have(watcher).may_trigger(happened_bit(what)) {
+            h.each_tagged(self, watcher, |src, g| {
+                for t in g.triggers {
+                    if reaches(t) {
+                        due.push((src, &t.effects[..]));
+                    }
                 }
-            }
-        });
+            });
+        }
         let round = self.state.round as usize;
         if let Some(tile_id) = round
             .checked_sub(1)
@@ -674,6 +698,22 @@ fn charged(v) {
         g.own_structures(seat)
             .iter()
             .any(|(i, _)| g.state.map.spaces[*i].hex.distance(hex) <= d)
+    }
+
+    /// A seat's possible triggers are known by kind of event: the watchers may react to
+    /// builds and accepted charges and nothing else, `zorgs` to nothing, so a build fires
+    /// the watchers' triggers (above) without walking `zorgs`'s grants.
+    #[test]
+    fn the_kinds_of_event_a_seat_may_react_to_are_known() {
+        use crate::game::MayHave;
+        let g = game();
+        let (zorgs, watchers) = (g.may_have(0), g.may_have(1));
+        assert_eq!(zorgs.triggers, 0);
+        assert_eq!(watchers.triggers, MayHave::BUILT | MayHave::CHARGE_ACCEPTED);
+        assert!(watchers.may_trigger(MayHave::BUILT));
+        assert!(!watchers.may_trigger(MayHave::RESEARCH_STEP | MayHave::FEDERATION_TOKEN));
+        assert!(!watchers.may_trigger(MayHave::TERRAFORM_STEP));
+        assert!(!zorgs.charge_gains_tokens && !zorgs.gaia_conversion);
     }
 
     #[test]

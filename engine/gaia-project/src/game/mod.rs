@@ -324,10 +324,12 @@ struct SeatFixed {
     may: MayHave,
 }
 
-/// Which of the modifiers read on every payment and gain (`substitute`,
-/// `area3_token_value`, `gaia_return_area`, `burn_to_gaia`) anything a seat could own names:
+/// Which of the modifiers read on every payment, gain or charge (`substitute`,
+/// `area3_token_value`, `gaia_return_area`, `burn_to_gaia`, `charge_gains_tokens`) anything a
+/// seat could own names, and whether it could own a conversion of the Gaia phase:
 /// its faction's abilities and board buildings, every research level, tile and booster. A
-/// seat that could never hold one skips the walk over its grants that looks for it.
+/// seat that could never hold one skips the walk over its grants that looks for it. The same
+/// for triggers: which kinds of event anything it could own has a trigger on.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct MayHave {
     /// A `substitute` modifier.
@@ -338,6 +340,13 @@ pub(crate) struct MayHave {
     pub(crate) gaia_return_area: bool,
     /// A `burn_to_gaia` modifier.
     pub(crate) burn_to_gaia: bool,
+    /// A `charge_gains_tokens` modifier.
+    pub(crate) charge_gains_tokens: bool,
+    /// A conversion of the Gaia phase.
+    pub(crate) gaia_conversion: bool,
+    /// The kinds of event a trigger it could own reacts to, a bit each
+    /// ([`MayHave::event_bit`]).
+    pub(crate) triggers: u8,
 }
 
 impl MayHave {
@@ -347,7 +356,34 @@ impl MayHave {
         area3_token_value: true,
         gaia_return_area: true,
         burn_to_gaia: true,
+        charge_gains_tokens: true,
+        gaia_conversion: true,
+        triggers: u8::MAX,
     };
+
+    /// The bits of the kinds of event in [`MayHave::triggers`].
+    pub(crate) const BUILT: u8 = 1;
+    pub(crate) const RESEARCH_STEP: u8 = 2;
+    pub(crate) const TERRAFORM_STEP: u8 = 4;
+    pub(crate) const FEDERATION_TOKEN: u8 = 8;
+    pub(crate) const CHARGE_ACCEPTED: u8 = 16;
+
+    /// The bit of a kind of event in [`MayHave::triggers`].
+    pub(crate) fn event_bit(event: &crate::content::Event) -> u8 {
+        use crate::content::Event;
+        match event {
+            Event::Built(_) => MayHave::BUILT,
+            Event::ResearchStep => MayHave::RESEARCH_STEP,
+            Event::TerraformStep => MayHave::TERRAFORM_STEP,
+            Event::FederationToken => MayHave::FEDERATION_TOKEN,
+            Event::ChargeAccepted => MayHave::CHARGE_ACCEPTED,
+        }
+    }
+
+    /// Whether anything the seat could own has a trigger on events of this bit.
+    pub(crate) fn may_trigger(self, bit: u8) -> bool {
+        self.triggers & bit != 0
+    }
 
     /// What anything a seat of this faction and board could own names (the sources
     /// [`Player::each_active`] walks).
@@ -357,27 +393,38 @@ impl MayHave {
             area3_token_value: false,
             gaia_return_area: false,
             burn_to_gaia: false,
+            charge_gains_tokens: false,
+            gaia_conversion: false,
+            triggers: 0,
         };
-        let mut see = |mods: &[Modifier]| {
-            for m in mods {
+        let mut see = |g: Grants<'_>| {
+            for m in g.modifiers {
                 match m {
                     Modifier::Substitute(_) => may.substitute = true,
                     Modifier::Area3TokenValue(_) => may.area3_token_value = true,
                     Modifier::GaiaReturnArea(_) => may.gaia_return_area = true,
                     Modifier::BurnToGaia => may.burn_to_gaia = true,
+                    Modifier::ChargeGainsTokens(_) => may.charge_gains_tokens = true,
                     _ => {}
                 }
             }
+            may.gaia_conversion |= g
+                .conversions
+                .iter()
+                .any(|c| c.phase == crate::content::Phase::Gaia);
+            for t in g.triggers {
+                may.triggers |= MayHave::event_bit(&t.on);
+            }
         };
         for a in &faction.abilities {
-            see(a.grants().modifiers);
+            see(a.grants());
         }
         for b in &board.buildings {
-            see(b.grants.grants().modifiers);
+            see(b.grants.grants());
         }
         for t in &content.research.tracks {
             for l in &t.levels {
-                see(l.grants().modifiers);
+                see(l.grants());
             }
         }
         let tiles = content
@@ -387,7 +434,7 @@ impl MayHave {
             .chain(&content.advanced_tiles.tiles)
             .chain(&content.boosters.boosters);
         for t in tiles {
-            see(t.grants().modifiers);
+            see(t.grants());
         }
         may
     }

@@ -333,9 +333,7 @@ impl Game {
         for _ in 0..256 {
             // An offer that can no longer be taken lapses.
             if let Some(Decision::Leech { seat, value, .. }) = self.state.queue.front().cloned() {
-                let tokens =
-                    || self.has_modifier(seat, |m| matches!(m, Modifier::ChargeGainsTokens(_)));
-                if self.offer_amount(seat, value) == 0 && !tokens() {
+                if self.offer_amount(seat, value) == 0 && !self.charge_gains_tokens(seat) {
                     self.state.queue.pop_front();
                     continue;
                 }
@@ -543,6 +541,9 @@ impl Game {
     }
 
     fn has_gaia_choice(&self, seat: usize) -> bool {
+        if !self.may_have(seat).gaia_conversion {
+            return false;
+        }
         let tokens = self.state.players[seat].power.areas[Area::Gaia.index()] as i32;
         // The grants are walked in place, not gathered into a list.
         let mut choice = false;
