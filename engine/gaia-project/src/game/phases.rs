@@ -2,6 +2,8 @@
 
 use std::collections::BTreeMap;
 
+use smallvec::SmallVec;
+
 use super::{err, Decision, Game, MoveError, Stage, Structure};
 use crate::content::{Auction, Bundle, Effect, Modifier, Phase, PlanetKind};
 use crate::lookup::by_id;
@@ -382,6 +384,19 @@ impl Game {
         // The income's effects are borrowed through handles, not copied.
         let h = self.handles();
         let effects = h.income(self, seat);
+        if effects.iter().all(|e| matches!(e, Effect::Gain(_))) {
+            let events: SmallVec<[&Bundle; 24]> = effects
+                .iter()
+                .filter_map(|e| match e {
+                    Effect::Gain(b) => Some(b),
+                    _ => None,
+                })
+                .collect();
+            if !Self::mixed_in(events.iter().copied()) {
+                self.pay_income_in_place(seat, &events);
+                return Ok(());
+            }
+        }
         let mut events: Vec<Bundle> = Vec::with_capacity(effects.len());
         for &e in &effects {
             match e {
@@ -420,7 +435,61 @@ impl Game {
 
     /// Whether pending income mixes token gains and charges (so the player orders them).
     pub(crate) fn mixed(events: &[Bundle]) -> bool {
-        events.iter().any(|e| e.get("t") > 0) && events.iter().any(|e| e.get("pw") > 0)
+        Self::mixed_in(events.iter())
+    }
+
+    /// [`Game::mixed`] over borrowed events.
+    fn mixed_in<'a>(mut events: impl Iterator<Item = &'a Bundle> + Clone) -> bool {
+        events.clone().any(|e| e.get("t") > 0) && events.any(|e| e.get("pw") > 0)
+    }
+
+    /// Pays income events that need no ordering as [`Game::income`] then
+    /// [`Game::settle_income`] would from the pending income, but from content in place:
+    /// an event is copied into the pending income only when a question stops the payment
+    /// before it is paid (the rest of the event the question stopped comes first).
+    fn pay_income_in_place(&mut self, seat: usize, events: &[&Bundle]) {
+        if self.state.question.is_some() {
+            // Nothing is paid while a question is open: all of it waits, even none.
+            self.keep_income_pending(seat, None, events);
+            return;
+        }
+        for (i, event) in events.iter().enumerate() {
+            if self.state.question.is_some() {
+                self.keep_income_pending(seat, None, &events[i..]);
+                return;
+            }
+            if let Some(&pw) = event.0.get("pw") {
+                self.gain_code(seat, "pw", pw, "income");
+                if self.state.question.is_some() {
+                    let mut rest = (*event).clone();
+                    rest.0.remove("pw");
+                    let rest = (!rest.0.is_empty()).then_some(rest);
+                    self.keep_income_pending(seat, rest, &events[i + 1..]);
+                    return;
+                }
+            }
+            for (code, n) in event.iter() {
+                if code != "pw" {
+                    self.gain_code(seat, code, n, "income");
+                }
+            }
+        }
+        // All paid: nothing of the seat's is left pending (as when the last event is taken).
+        if self.state.income_pending.contains_key(&seat) {
+            self.state.income_pending.remove(&seat);
+        }
+        self.queue_open_question();
+    }
+
+    /// Leaves the events not yet paid pending, `first` before them, and queues the question
+    /// that stopped the payment.
+    fn keep_income_pending(&mut self, seat: usize, first: Option<Bundle>, rest: &[&Bundle]) {
+        let pending: Vec<Bundle> = first
+            .into_iter()
+            .chain(rest.iter().map(|e| (*e).clone()))
+            .collect();
+        self.state.income_pending.insert(seat, pending);
+        self.queue_open_question();
     }
 
     /// Pays what needs no choice, then queues the ordering decision or the open question.
@@ -724,6 +793,58 @@ impl Game {
                 .max(0);
             self.gain_code(seat, &x.from, -n, "resources");
             self.gain_code(seat, &x.to, n, "resources");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::content::{fixture, Bundle};
+    use crate::game::Game;
+
+    /// Income paid in place leaves the state exactly as laying it out as pending events and
+    /// settling them does: charges, tokens and resources in order, a seat's stale pending
+    /// events dropped, nothing pending after.
+    #[test]
+    fn income_paid_in_place_equals_income_settled_from_pending_events() {
+        let lists: [&[&[(&str, i32)]]; 5] = [
+            &[],
+            &[&[("gold", 2)]],
+            &[
+                &[("pw", 3)],
+                &[("gold", 1), ("vp", 2)],
+                &[("pw", 1), ("gold", 1)],
+            ],
+            &[&[("t", 2)], &[("gold", 1), ("t", 1)], &[("vp", 0)]],
+            &[&[("pw", 9)], &[("pw", 9)], &[("pw", 0), ("gold", 30)]],
+        ];
+        for seed in [1, 2, 3] {
+            let g = fixture::blips_game(seed);
+            for seat in 0..2 {
+                for (n, list) in lists.iter().enumerate() {
+                    let events: Vec<Bundle> = list.iter().map(|e| Bundle::of(e)).collect();
+                    assert!(!Game::mixed(&events), "list {n} needs no ordering");
+                    for stale in [false, true] {
+                        let mut laid_out = g.clone();
+                        if stale {
+                            laid_out
+                                .state
+                                .income_pending
+                                .insert(seat, vec![Bundle::of(&[("gold", 5)])]);
+                        }
+                        let mut in_place = laid_out.clone();
+                        laid_out.state.income_pending.insert(seat, events.clone());
+                        laid_out.settle_income(seat);
+                        let refs: Vec<&Bundle> = events.iter().collect();
+                        in_place.pay_income_in_place(seat, &refs);
+                        assert_eq!(
+                            in_place.state, laid_out.state,
+                            "seed {seed}, seat {seat}, list {n}, stale {stale}"
+                        );
+                        assert!(!in_place.state.income_pending.contains_key(&seat));
+                    }
+                }
+            }
         }
     }
 }
