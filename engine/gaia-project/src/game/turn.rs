@@ -76,9 +76,18 @@ impl Game {
         if !self.state.turn.follows.iter().any(&pred) {
             return None;
         }
-        let open = self.answerable_follows(&self.view(seat));
+        let open = self.answerable(seat);
         let i = open.start + self.state.turn.follows[open].iter().position(pred)?;
         Some(self.state.turn.follows.remove(i))
+    }
+
+    /// The owed follow-ups a part may answer now ([`Game::answerable_follows`]); with none
+    /// owed (a main action) the seat's view, a walk over its grants, is not made.
+    fn answerable(&self, seat: usize) -> std::ops::Range<usize> {
+        if self.state.turn.follows.is_empty() {
+            return 0..0;
+        }
+        self.answerable_follows(&self.view(seat))
     }
 
     /// One part of a turn, to the module of its action: a follow-up it answers first, else a
@@ -132,7 +141,7 @@ impl Game {
             }
             Command::Up(track) => {
                 let allowed = |c: &ResearchChoice| self.research_allowed(seat, c, track);
-                let open = self.answerable_follows(&self.view(seat));
+                let open = self.answerable(seat);
                 let pos = self.state.turn.follows[open.clone()]
                     .iter()
                     .position(|f| matches!(f, Follow::Up(c) if allowed(c)));
