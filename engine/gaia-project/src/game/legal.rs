@@ -625,8 +625,21 @@ impl Game {
         })
     }
 
+    /// Whether a follow-up can lapse at all: [`Game::lapses_in`] is false for every other
+    /// (so telling which follow-ups a part may answer needs the seat's view only for these).
+    pub(crate) fn may_lapse(&self, f: &Follow) -> bool {
+        match f {
+            Follow::Up(_) => !self.content.rules.options.decline_unusable_research_step,
+            Follow::Tech => true,
+            _ => false,
+        }
+    }
+
     /// [`Game::lapses`] with the seat's view given.
     fn lapses_in(&self, v: &SeatView<'_>, f: &Follow) -> bool {
+        if !self.may_lapse(f) {
+            return false;
+        }
         match f {
             Follow::Up(_) if self.content.rules.options.decline_unusable_research_step => false,
             Follow::Up(choice) => !self.content.research.tracks.iter().any(|t| {

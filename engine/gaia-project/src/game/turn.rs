@@ -81,11 +81,17 @@ impl Game {
         Some(self.state.turn.follows.remove(i))
     }
 
-    /// The owed follow-ups a part may answer now ([`Game::answerable_follows`]); with none
-    /// owed (a main action) the seat's view, a walk over its grants, is not made.
+    /// The owed follow-ups a part may answer now ([`Game::answerable_follows`]). The seat's
+    /// view, a walk over its grants, is made only when one of them could lapse: with none
+    /// owed (a main action), in any order, or in order with none that can lapse (the first
+    /// is answered), the answer needs no view.
     fn answerable(&self, seat: usize) -> std::ops::Range<usize> {
-        if self.state.turn.follows.is_empty() {
-            return 0..0;
+        let follows = &self.state.turn.follows;
+        if !self.content.rules.options.follow_ups_in_order {
+            return 0..follows.len();
+        }
+        if !follows.iter().any(|f| self.may_lapse(f)) {
+            return 0..follows.len().min(1);
         }
         self.answerable_follows(&self.view(seat))
     }
@@ -245,6 +251,58 @@ impl Game {
                 self.turn_part(seat, part)
             }
             other => err(format!("`{other}` is not possible in the Gaia phase")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use crate::content::{fixture, ResearchChoice};
+    use crate::game::{Decision, Follow};
+
+    /// Which owed follow-ups a part may answer is the same whether the seat's view is made or
+    /// not, under every reading of the order of follow-ups and of unusable research steps.
+    #[test]
+    fn follow_ups_answerable_without_a_view_are_those_with_one() {
+        let mut g = fixture::blips_game(4);
+        while !matches!(g.next_decision(), Some(Decision::Turn(_))) {
+            let part = g.legal_parts().into_iter().next().expect("a part");
+            g.apply_part(&part).expect("setup part");
+        }
+        let seat = g.deciding_seat().expect("a seat");
+        let up = |c: ResearchChoice| Follow::Up(c);
+        let lists: Vec<Vec<Follow>> = vec![
+            vec![],
+            vec![Follow::Cover],
+            vec![
+                Follow::Build {
+                    gaia_project: false,
+                },
+                Follow::FedTile,
+            ],
+            vec![up(ResearchChoice::Any)],
+            vec![up(ResearchChoice::Track("nowhere".into())), Follow::Cover],
+            vec![Follow::Tech, up(ResearchChoice::Lowest)],
+            vec![Follow::Cover, Follow::Tech],
+        ];
+        for in_order in [false, true] {
+            for decline in [false, true] {
+                let mut content = (*g.content).clone();
+                content.rules.options.follow_ups_in_order = in_order;
+                content.rules.options.decline_unusable_research_step = decline;
+                let mut h = g.clone();
+                h.content = Arc::new(content);
+                for list in &lists {
+                    h.state.turn.follows = list.iter().cloned().collect();
+                    assert_eq!(
+                        h.answerable(seat),
+                        h.answerable_follows(&h.view(seat)),
+                        "{list:?}, in order {in_order}, declined {decline}"
+                    );
+                }
+            }
         }
     }
 }
