@@ -11,6 +11,7 @@ use super::coded_costs::Coded;
 use super::colonize::ColonySite;
 use super::conversion_form::{ConversionForm, PayCode};
 use super::follow::Follow;
+use super::memo::FedNames;
 use super::placement::{Reach, SeatRules};
 use super::seat_grants::SeatGrants;
 use super::seat_map::LazySeatMap;
@@ -710,24 +711,19 @@ impl Game {
                 .filter(|(_, n)| **n > 0)
                 .map(|(id, _)| id)
                 .collect();
-            let mut named: Vec<(Word, HexRef)> = Vec::new();
-            for fed in self.federation_layouts_with(v.seat, &v.mods).iter() {
-                // In the order of their names as written.
-                named.clear();
-                named.extend(fed.hexes().into_iter().map(|h| self.hex_names(h)));
-                named.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-                let names: Vec<HexRef> = named.iter().map(|(_, h)| h.clone()).collect();
-                if let Some((last, others)) = tokens.split_last() {
-                    for token in others {
+            let found = self.federation_layouts_with(v.seat, &v.mods);
+            if !found.is_empty() && !tokens.is_empty() {
+                // Named once per search result, remembered with it.
+                let names = self
+                    .memo
+                    .federation_names(&found, || self.federation_names(&found));
+                for hexes in names.iter() {
+                    for token in &tokens {
                         out.push(Command::Federation {
-                            hexes: names.clone(),
+                            hexes: hexes.clone(),
                             token: word(token),
                         });
                     }
-                    out.push(Command::Federation {
-                        hexes: names,
-                        token: word(last),
-                    });
                 }
             }
         }
@@ -738,6 +734,21 @@ impl Game {
                 out.push(Command::Pass(Some(word(b))));
             }
         }
+    }
+
+    /// The hex names of each federation, in the order a `federation` part writes them (by
+    /// their names as written).
+    fn federation_names(&self, found: &[crate::federation::Federation]) -> FedNames {
+        let mut named: Vec<(Word, HexRef)> = Vec::new();
+        found
+            .iter()
+            .map(|fed| {
+                named.clear();
+                named.extend(fed.hexes().into_iter().map(|h| self.hex_names(h)));
+                named.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+                named.iter().map(|(_, h)| h.clone()).collect()
+            })
+            .collect()
     }
 
     /// New colonies: every space where `building` can be built, with its cost payable.

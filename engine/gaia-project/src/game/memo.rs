@@ -10,6 +10,7 @@ use super::seat_grants::SeatGrants;
 use super::seat_map::SeatMap;
 use super::structures::Structures;
 use crate::federation::Federation;
+use crate::notation::HexRef;
 use orrery_core::hex::Hex;
 use orrery_core::shared::Shared;
 
@@ -96,9 +97,17 @@ const SEAT_GRANTS: usize = 8;
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Memo {
     federations: Arc<Mutex<FedMap>>,
+    fed_names: Arc<Mutex<KeptNames>>,
     seat_grants: Arc<Mutex<Kept<SeatGrants>>>,
     seat_maps: Arc<Mutex<KeptMaps>>,
 }
+
+/// The hex names of each federation of a search's result, in the order a `federation` part
+/// writes them.
+pub(crate) type FedNames = Vec<Vec<HexRef>>;
+
+/// Federation searches' results with their names, the one remembered longest first.
+type KeptNames = Vec<(Arc<Vec<Federation>>, Arc<FedNames>)>;
 
 /// Seats' places on the map remembered, each with its seat and the structures it was last
 /// found to fit, the one remembered longest first.
@@ -162,6 +171,25 @@ impl Memo {
         }
     }
 
+    /// The names of the federations of a search's result `found` (the very result, by
+    /// pointer), or those `make` works out (then remembered, in place of the ones
+    /// remembered longest).
+    pub fn federation_names(
+        &self,
+        found: &Arc<Vec<Federation>>,
+        make: impl FnOnce() -> FedNames,
+    ) -> Arc<FedNames> {
+        let Ok(mut kept) = self.fed_names.lock() else {
+            return Arc::new(make());
+        };
+        if let Some((_, names)) = kept.iter().find(|(f, _)| Arc::ptr_eq(f, found)) {
+            return names.clone();
+        }
+        let names = Arc::new(make());
+        remember(&mut kept, (found.clone(), names.clone()));
+        names
+    }
+
     /// The remembered grants of a seat that `fits`, or those `make` works out from the ones
     /// of the seat remembered last (then remembered, in place of the ones remembered
     /// longest).
@@ -220,6 +248,9 @@ impl Memo {
     pub fn clear(&self) {
         if let Ok(mut map) = self.federations.lock() {
             map.clear();
+        }
+        if let Ok(mut kept) = self.fed_names.lock() {
+            kept.clear();
         }
         if let Ok(mut kept) = self.seat_grants.lock() {
             kept.clear();
