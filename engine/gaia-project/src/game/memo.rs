@@ -127,7 +127,9 @@ fn kept<T>(
     let Ok(mut kept) = kept.lock() else {
         return Arc::new(make(None));
     };
-    if let Some((_, found)) = kept.iter().find(|(s, g)| *s == seat && fits(g)) {
+    // At most one fits (each was made when none did, and holds the parts it compares by
+    // pointer): the one kept last is the likeliest.
+    if let Some((_, found)) = kept.iter().rev().find(|(s, g)| *s == seat && fits(g)) {
         return found.clone();
     }
     let last = kept.iter().rev().find(|(s, _)| *s == seat);
