@@ -298,6 +298,32 @@ mod tests {
     use super::*;
 
     #[test]
+    fn federation_names_are_made_once_per_result_and_found_by_its_pointer() {
+        let memo = Memo::default();
+        let found: Arc<Vec<Federation>> = Arc::default();
+        let name = |n: u32| vec![vec![HexRef::Axial { q: n as i32, r: 0 }]];
+        let made = std::cell::Cell::new(0);
+        let make = |n: u32| {
+            made.set(made.get() + 1);
+            name(n)
+        };
+        let first = memo.federation_names(&found, || make(1));
+        // The very result again: the remembered names, not made again.
+        let again = memo.federation_names(&found.clone(), || make(2));
+        assert!(Arc::ptr_eq(&first, &again));
+        assert_eq!(*again, name(1));
+        assert_eq!(made.get(), 1);
+        // An equal result that is another value: named afresh.
+        let other: Arc<Vec<Federation>> = Arc::default();
+        assert_eq!(*memo.federation_names(&other, || make(3)), name(3));
+        assert_eq!(made.get(), 2);
+        // Forgotten when the memo is cleared.
+        memo.clear();
+        assert_eq!(*memo.federation_names(&found, || make(4)), name(4));
+        assert_eq!(made.get(), 3);
+    }
+
+    #[test]
     fn equal_keys_hash_equally_and_different_words_differently() {
         use std::hash::BuildHasher;
         let build = BuildHasherDefault::<WordHasher>::default();
