@@ -7,9 +7,11 @@ use std::sync::Arc;
 
 use smallvec::SmallVec;
 
+use super::coded_costs::Coded;
 use super::colonize::ColonySite;
 use super::conversion_form::{ConversionForm, PayCode};
 use super::follow::Follow;
+use super::memo::FedNames;
 use super::placement::{Reach, SeatRules};
 use super::seat_grants::SeatGrants;
 use super::seat_map::LazySeatMap;
@@ -664,8 +666,9 @@ impl Game {
     fn main_parts(&self, v: &SeatView<'_>, out: &mut Vec<Command>) {
         let reach = self.reach();
         let board = self.board(v.seat);
+        let costs = self.fixed_costs(v.seat);
         let mut own = None;
-        for def in &board.buildings {
+        for (def, def_costs) in board.buildings.iter().zip(&costs.buildings) {
             let left = self.left_on_board(v.seat, def);
             match def.role {
                 BuildingRole::Structure if def.founds_colony() => {
@@ -676,24 +679,29 @@ impl Game {
                 BuildingRole::Structure => {
                     if left {
                         let own = own.get_or_insert_with(|| self.own_structures(v.seat));
-                        self.upgrade_parts(v, def, own, out);
+                        self.upgrade_parts(v, def, def_costs, own, out);
                     }
                 }
                 BuildingRole::Gaiaformer => self.gaia_project_parts(v, &def.id, reach, out),
                 BuildingRole::Station => {}
             }
         }
-        let cost = &self.content.research.cost;
-        if self.can_pay_with(v.seat, cost, v.rules.token_value) {
+        if self.can_pay_fixed(v.seat, &costs.research, v.rules.token_value) {
             for t in &self.content.research.tracks {
                 if self.can_advance_with(v.seat, &t.id, &v.mods).is_ok() {
                     out.push(Command::Up(word(&t.id)));
                 }
             }
         }
-        for a in &self.content.board_actions.actions {
+        for (a, cost) in self
+            .content
+            .board_actions
+            .actions
+            .iter()
+            .zip(&costs.actions)
+        {
             if !self.state.actions_used.iter().any(|u| *u == a.id)
-                && self.can_pay_with(v.seat, &a.cost, v.rules.token_value)
+                && self.can_pay_fixed(v.seat, cost, v.rules.token_value)
                 && !self.gain_wholly_capped(v.seat, &a.effects)
                 && self.effects_possible(v, &a.effects, out)
             {
@@ -716,24 +724,19 @@ impl Game {
                 .filter(|(_, n)| **n > 0)
                 .map(|(id, _)| id)
                 .collect();
-            let mut named: Vec<(Word, HexRef)> = Vec::new();
-            for fed in self.federation_layouts_with(v.seat, &v.mods).iter() {
-                // In the order of their names as written.
-                named.clear();
-                named.extend(fed.hexes().into_iter().map(|h| self.hex_names(h)));
-                named.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-                let names: Vec<HexRef> = named.iter().map(|(_, h)| h.clone()).collect();
-                if let Some((last, others)) = tokens.split_last() {
-                    for token in others {
+            let found = self.federation_layouts_with(v.seat, &v.mods);
+            if !found.is_empty() && !tokens.is_empty() {
+                // Named once per search result, remembered with it.
+                let names = self
+                    .memo
+                    .federation_names(&found, || self.federation_names(&found));
+                for hexes in names.iter() {
+                    for token in &tokens {
                         out.push(Command::Federation {
-                            hexes: names.clone(),
+                            hexes: hexes.clone(),
                             token: word(token),
                         });
                     }
-                    out.push(Command::Federation {
-                        hexes: names,
-                        token: word(last),
-                    });
                 }
             }
         }
@@ -744,6 +747,21 @@ impl Game {
                 out.push(Command::Pass(Some(word(b))));
             }
         }
+    }
+
+    /// The hex names of each federation, in the order a `federation` part writes them (by
+    /// their names as written).
+    fn federation_names(&self, found: &[crate::federation::Federation]) -> FedNames {
+        let mut named: Vec<(Word, HexRef)> = Vec::new();
+        found
+            .iter()
+            .map(|fed| {
+                named.clear();
+                named.extend(fed.hexes().into_iter().map(|h| self.hex_names(h)));
+                named.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+                named.iter().map(|(_, h)| h.clone()).collect()
+            })
+            .collect()
     }
 
     /// New colonies: every space where `building` can be built, with its cost payable.
@@ -830,11 +848,13 @@ impl Game {
         }
     }
 
-    /// Upgrades to `def` of the seat's structures `own`.
+    /// Upgrades to `def` of the seat's structures `own`; `costs`: its cost and its cost near
+    /// a rival, resolved.
     fn upgrade_parts(
         &self,
         v: &SeatView<'_>,
         def: &crate::content::Building,
+        costs: &(Coded, Option<Coded>),
         own: &[(usize, &super::Structure)],
         out: &mut Vec<Command>,
     ) {
@@ -842,11 +862,11 @@ impl Game {
         // depend on where it stands: asked once. So is each of the two costs.
         let mut follows_ok = None;
         let hooks = self.hooked && Self::names_site_hooks(&v.mods);
-        let payable = self.can_pay_with(v.seat, &def.cost, v.rules.token_value);
-        let near_payable = def
-            .cost_near_rival
+        let payable = self.can_pay_fixed(v.seat, &costs.0, v.rules.token_value);
+        let near_payable = costs
+            .1
             .as_ref()
-            .map(|c| self.can_pay_with(v.seat, c, v.rules.token_value));
+            .map(|c| self.can_pay_fixed(v.seat, c, v.rules.token_value));
         for &(idx, s) in own {
             if s.shared || s.off_board || !def.upgrades_from.iter().any(|u| *u == s.building) {
                 continue;
@@ -869,6 +889,13 @@ impl Game {
                 });
             }
         }
+    }
+
+    /// Whether the seat could pay a fixed cost now, as [`Game::can_pay_with`] answers for
+    /// the bundle it was resolved from.
+    fn can_pay_fixed(&self, seat: usize, cost: &Coded, token_value: u32) -> bool {
+        let power = self.state.players[seat].power;
+        self.can_pay_coded(seat, power, &[], cost.iter().copied(), token_value)
     }
 
     /// Whether another player's building (not a station) is within neighbour distance.

@@ -10,6 +10,7 @@ use super::seat_grants::SeatGrants;
 use super::seat_map::SeatMap;
 use super::structures::Structures;
 use crate::federation::Federation;
+use crate::notation::HexRef;
 use orrery_core::hex::Hex;
 use orrery_core::shared::Shared;
 
@@ -96,9 +97,17 @@ const SEAT_GRANTS: usize = 8;
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Memo {
     federations: Arc<Mutex<FedMap>>,
+    fed_names: Arc<Mutex<KeptNames>>,
     seat_grants: Arc<Mutex<Kept<SeatGrants>>>,
     seat_maps: Arc<Mutex<KeptMaps>>,
 }
+
+/// The hex names of each federation of a search's result, in the order a `federation` part
+/// writes them.
+pub(crate) type FedNames = Vec<Vec<HexRef>>;
+
+/// Federation searches' results with their names, the one remembered longest first.
+type KeptNames = Vec<(Arc<Vec<Federation>>, Arc<FedNames>)>;
 
 /// Seats' places on the map remembered, each with its seat and the structures it was last
 /// found to fit, the one remembered longest first.
@@ -118,7 +127,9 @@ fn kept<T>(
     let Ok(mut kept) = kept.lock() else {
         return Arc::new(make(None));
     };
-    if let Some((_, found)) = kept.iter().find(|(s, g)| *s == seat && fits(g)) {
+    // At most one fits (each was made when none did, and holds the parts it compares by
+    // pointer): the one kept last is the likeliest.
+    if let Some((_, found)) = kept.iter().rev().find(|(s, g)| *s == seat && fits(g)) {
         return found.clone();
     }
     let last = kept.iter().rev().find(|(s, _)| *s == seat);
@@ -160,6 +171,25 @@ impl Memo {
             }
             map.insert(key, found);
         }
+    }
+
+    /// The names of the federations of a search's result `found` (the very result, by
+    /// pointer), or those `make` works out (then remembered, in place of the ones
+    /// remembered longest).
+    pub fn federation_names(
+        &self,
+        found: &Arc<Vec<Federation>>,
+        make: impl FnOnce() -> FedNames,
+    ) -> Arc<FedNames> {
+        let Ok(mut kept) = self.fed_names.lock() else {
+            return Arc::new(make());
+        };
+        if let Some((_, names)) = kept.iter().find(|(f, _)| Arc::ptr_eq(f, found)) {
+            return names.clone();
+        }
+        let names = Arc::new(make());
+        remember(&mut kept, (found.clone(), names.clone()));
+        names
     }
 
     /// The remembered grants of a seat that `fits`, or those `make` works out from the ones
@@ -221,6 +251,9 @@ impl Memo {
         if let Ok(mut map) = self.federations.lock() {
             map.clear();
         }
+        if let Ok(mut kept) = self.fed_names.lock() {
+            kept.clear();
+        }
         if let Ok(mut kept) = self.seat_grants.lock() {
             kept.clear();
         }
@@ -263,6 +296,32 @@ fn find_place(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn federation_names_are_made_once_per_result_and_found_by_its_pointer() {
+        let memo = Memo::default();
+        let found: Arc<Vec<Federation>> = Arc::default();
+        let name = |n: u32| vec![vec![HexRef::Axial { q: n as i32, r: 0 }]];
+        let made = std::cell::Cell::new(0);
+        let make = |n: u32| {
+            made.set(made.get() + 1);
+            name(n)
+        };
+        let first = memo.federation_names(&found, || make(1));
+        // The very result again: the remembered names, not made again.
+        let again = memo.federation_names(&found.clone(), || make(2));
+        assert!(Arc::ptr_eq(&first, &again));
+        assert_eq!(*again, name(1));
+        assert_eq!(made.get(), 1);
+        // An equal result that is another value: named afresh.
+        let other: Arc<Vec<Federation>> = Arc::default();
+        assert_eq!(*memo.federation_names(&other, || make(3)), name(3));
+        assert_eq!(made.get(), 2);
+        // Forgotten when the memo is cleared.
+        memo.clear();
+        assert_eq!(*memo.federation_names(&found, || make(4)), name(4));
+        assert_eq!(made.get(), 3);
+    }
 
     #[test]
     fn equal_keys_hash_equally_and_different_words_differently() {

@@ -6,6 +6,7 @@ mod actions;
 mod build;
 mod bundle;
 mod charge;
+mod coded_costs;
 mod colonize;
 mod conversion_form;
 mod convert;
@@ -318,6 +319,8 @@ struct SeatFixed {
     wheel_steps: Vec<u32>,
     /// The board's conversions in the form listing reads.
     board_conversions: Vec<conversion_form::ConversionForm>,
+    /// The costs listing checks on every main action, their codes resolved.
+    costs: coded_costs::FixedCosts,
     /// The condition hooks the faction's abilities and buildings name.
     condition_hooks: Vec<crate::content::ScriptRef>,
     /// Which of the modifiers read on every payment and gain the seat could ever hold.
@@ -479,11 +482,13 @@ impl SeatFixed {
         let board_conversions = conversion_form::ConversionForm::list(content, &board.conversions);
         let condition_hooks = hook_protocol::condition_hooks(f, &board);
         let may = MayHave::of(content, f, &board);
+        let costs = coded_costs::FixedCosts::of(content, &board);
         SeatFixed {
             faction: index,
             board,
             wheel_steps,
             board_conversions,
+            costs,
             condition_hooks,
             may,
         }
@@ -884,6 +889,11 @@ impl Game {
     /// [`SeatFixed::board_conversions`] of a seat.
     pub(crate) fn board_conversions(&self, seat: usize) -> &[conversion_form::ConversionForm] {
         &self.fixed(seat).board_conversions
+    }
+
+    /// [`SeatFixed::costs`] of a seat.
+    pub(crate) fn fixed_costs(&self, seat: usize) -> &coded_costs::FixedCosts {
+        &self.fixed(seat).costs
     }
 
     /// Which of the modifiers read on every payment and gain the seat could ever hold (all,
