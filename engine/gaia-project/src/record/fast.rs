@@ -1052,11 +1052,11 @@ mod tests {
         for text in [
             hex(r#""q":-7,"r":2"#, r#""r":2,"q":-7"#),
             hex(r#""q":-7"#, r#""q" : -7"#),
-            hex(r#""name":"5A6""#, r#""name":"5A""#),
+            hex(r#""name":"5A6""#, r#""name":"5\u0041\u0036""#),
             hex(r#""name":"5A6""#, r#""name":[1]"#),
-            hex(r#""5B""#, r#""5B""#),
+            hex(r#""5B""#, r#""5\u0042""#),
             written("null", [LEVELS, LEVELS]),
-            written(&format!("[{HEX}]"), [LEVELS, LEVELS]).replace("build m", r#"build "m""#),
+            written(&format!("[{HEX}]"), [LEVELS, LEVELS]).replace("build m", r#"build \"m\""#),
         ] {
             assert!(agree(&text), "{text}");
             assert!(read(&text).is_some(), "{text}");
