@@ -55,34 +55,6 @@ fn difference(ours: &Value, theirs: &Value, steps: &mut Vec<String>) -> Option<S
     }
 }
 
-#[cfg(test)]
-mod difference_tests {
-    use super::first_difference;
-    use serde_json::json;
-
-    #[test]
-    fn names_the_path_to_the_first_difference() {
-        let ours = json!({"a": [1, {"b": 2, "c": 3}], "d": 4});
-        assert_eq!(first_difference("s", &ours, &ours.clone()), None);
-        let theirs = json!({"a": [1, {"b": 2, "c": 5}], "d": 6});
-        assert_eq!(
-            first_difference("s", &ours, &theirs).as_deref(),
-            Some("s.a[1].c: ours 3 != recorded 5")
-        );
-        let missing = json!({"a": [1, {"b": 2}], "d": 4});
-        let d = first_difference("s", &ours, &missing).expect("a key missing");
-        assert!(
-            d.starts_with("s.a[1].c: Some(") && d.ends_with(") != None"),
-            "{d}"
-        );
-        let shorter = json!({"a": [1], "d": 4});
-        assert_eq!(
-            first_difference("s", &ours, &shorter).as_deref(),
-            Some(r#"s.a: ours [1,{"b":2,"c":3}] != recorded [1]"#)
-        );
-    }
-}
-
 /// The outcome of replaying one record.
 pub struct Replay {
     /// Moves replayed identically before the first difference.
@@ -174,5 +146,33 @@ pub fn replay(content: Arc<Content>, r: &Record) -> Replay {
         identical: total,
         total,
         difference: None,
+    }
+}
+
+#[cfg(test)]
+mod difference_tests {
+    use super::first_difference;
+    use serde_json::json;
+
+    #[test]
+    fn names_the_path_to_the_first_difference() {
+        let ours = json!({"a": [1, {"b": 2, "c": 3}], "d": 4});
+        assert_eq!(first_difference("s", &ours, &ours.clone()), None);
+        let theirs = json!({"a": [1, {"b": 2, "c": 5}], "d": 6});
+        assert_eq!(
+            first_difference("s", &ours, &theirs).as_deref(),
+            Some("s.a[1].c: ours 3 != recorded 5")
+        );
+        let missing = json!({"a": [1, {"b": 2}], "d": 4});
+        let d = first_difference("s", &ours, &missing).expect("a key missing");
+        assert!(
+            d.starts_with("s.a[1].c: Some(") && d.ends_with(") != None"),
+            "{d}"
+        );
+        let shorter = json!({"a": [1], "d": 4});
+        assert_eq!(
+            first_difference("s", &ours, &shorter).as_deref(),
+            Some(r#"s.a: ours [1,{"b":2,"c":3}] != recorded [1]"#)
+        );
     }
 }

@@ -804,7 +804,7 @@ impl<'a> Split<'a> {
         }
         let mut levels = [0u32; TRACKS];
         self.lit(b"{")?;
-        for j in 0..n {
+        for (j, level) in levels.iter_mut().enumerate().take(n) {
             let (w, len) = self.order.written[j];
             if j > 0 {
                 self.lit(b",")?;
@@ -820,7 +820,7 @@ impl<'a> Split<'a> {
                 return None;
             }
             self.i = end + 2;
-            levels[j] = self.unsigned()?;
+            *level = self.unsigned()?;
         }
         self.lit(b"}")?;
         let tracks = self.order.tracks.clone()?;
