@@ -10,7 +10,7 @@ use orrery_core::files::{read_bounded, MAX_RECORD_BYTES, MAX_STATE_BYTES};
 use orrery_core::game_module::{Change, GameModule};
 use orrery_gp::content::Content;
 use orrery_gp::game::Game;
-use orrery_gp::record::{replay as replay_record, Record};
+use orrery_gp::record::{replay_owned, Record};
 use rayon::prelude::*;
 use serde_json::Value;
 
@@ -216,7 +216,7 @@ pub fn conformance(args: &ContentArgs, paths: &[PathBuf], verbose: bool) -> Exit
         .into_par_iter()
         .map(|job| {
             job.and_then(|(content, r)| {
-                replay_record(content, &r, None, true)
+                replay_owned(content, r, None, true)
                     .map(|_| ())
                     .map_err(|(m, _)| m.to_string())
             })

@@ -6,7 +6,6 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use smallvec::SmallVec;
 
 use crate::content::Content;
 use crate::game::{Game, Setup};
@@ -15,8 +14,10 @@ use crate::power::Area;
 
 mod fast;
 mod parts;
+mod research;
 
 pub use parts::{PartAt, WalkStop};
+pub use research::Research;
 
 /// A recorded game.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -110,94 +111,8 @@ pub struct SeatSnapshot {
     pub pw: [u32; 4],
     /// Where the special token is.
     pub brainstone: Option<Word>,
-    /// Research levels (short words kept inline: decoding a record allocates no key).
+    /// Research levels (the tracks shared by the seats of a record read alike).
     pub research: Research,
-}
-
-/// Research levels by track, in track-name order: a map held inline (a record's tracks fit
-/// without allocating), read and written as a JSON object, shown as a map.
-#[derive(Clone, Default, PartialEq, Eq)]
-pub struct Research(SmallVec<[(Word, u32); 6]>);
-
-impl Research {
-    /// Sets a track's level (a track named twice keeps its last level, as a map would).
-    pub fn insert(&mut self, track: Word, level: u32) {
-        match self
-            .0
-            .binary_search_by(|(t, _)| t.as_str().cmp(track.as_str()))
-        {
-            Ok(i) => self.0[i].1 = level,
-            Err(i) => self.0.insert(i, (track, level)),
-        }
-    }
-
-    /// A track's level, if the map names it.
-    pub fn get(&self, track: &str) -> Option<u32> {
-        self.0
-            .binary_search_by(|(t, _)| t.as_str().cmp(track))
-            .ok()
-            .map(|i| self.0[i].1)
-    }
-
-    /// The tracks and levels, in track-name order.
-    pub fn iter(&self) -> impl Iterator<Item = (&str, u32)> {
-        self.0.iter().map(|(t, l)| (t.as_str(), *l))
-    }
-
-    /// How many tracks it names.
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    /// Whether it names no track.
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-}
-
-impl FromIterator<(Word, u32)> for Research {
-    fn from_iter<I: IntoIterator<Item = (Word, u32)>>(iter: I) -> Self {
-        let mut r = Research::default();
-        for (t, l) in iter {
-            r.insert(t, l);
-        }
-        r
-    }
-}
-
-impl std::fmt::Debug for Research {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_map().entries(self.iter()).finish()
-    }
-}
-
-impl Serialize for Research {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_map(self.iter())
-    }
-}
-
-impl<'de> Deserialize<'de> for Research {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Levels;
-        impl<'de> serde::de::Visitor<'de> for Levels {
-            type Value = Research;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a map of research tracks to levels")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Research, A::Error> {
-                let mut r = Research::default();
-                while let Some((track, level)) = map.next_entry::<Word, u32>()? {
-                    r.insert(track, level);
-                }
-                Ok(r)
-            }
-        }
-        d.deserialize_map(Levels)
-    }
 }
 
 /// A final score.
@@ -283,16 +198,7 @@ impl Record {
 
     /// The game setup it describes: the recorded one, or one drawn from the `init` seed.
     pub fn game_setup(&self, content: &Content) -> Result<Setup, String> {
-        if let Some(f) = self
-            .factions
-            .iter()
-            .flatten()
-            .find(|f| content.faction(f).is_none())
-        {
-            return Err(format!(
-                "the record names faction \"{f}\", which the content lacks"
-            ));
-        }
+        self.check_factions(content)?;
         let Some(setup) = &self.setup else {
             let seed = self
                 .moves
@@ -606,9 +512,15 @@ impl std::fmt::Display for Mismatch {
     }
 }
 
-fn compare(game: &Game, snap: &Snapshot, index: usize, line: &str) -> Result<(), Mismatch> {
+fn compare(
+    game: &Game,
+    codes: &SnapshotCodes,
+    snap: &Snapshot,
+    index: usize,
+    line: &str,
+) -> Result<(), Mismatch> {
     for (seat, want) in snap.players.iter().enumerate() {
-        if seat_matches(game, seat, want) {
+        if codes.seat_matches(game, seat, want) {
             continue;
         }
         // Only a difference is worth formatting: find the first field that differs.
@@ -647,28 +559,48 @@ fn compare(game: &Game, snap: &Snapshot, index: usize, line: &str) -> Result<(),
     Ok(())
 }
 
-/// Whether a seat matches its snapshot (research: every recorded track at its level), read
-/// straight from the game without building a snapshot.
-fn seat_matches(game: &Game, seat: usize, want: &SeatSnapshot) -> bool {
-    let p = &game.state.players[seat];
-    let c = &game.content;
-    let brainstone = p.power.special.and_then(|s| s.area).map(|a| match a {
-        Area::I => "area1",
-        Area::II => "area2",
-        Area::III => "area3",
-        Area::Gaia => "gaia",
-    });
-    p.resource(c, "vp") == want.vp
-        && p.resource(c, "c") == want.c
-        && p.resource(c, "o") == want.o
-        && p.resource(c, "k") == want.k
-        && p.resource(c, "q") == want.q
-        && p.power.areas == want.pw
-        && brainstone == want.brainstone.as_deref()
-        && want
-            .research
-            .iter()
-            .all(|(t, l)| p.research.get(t).copied().unwrap_or(0) == l)
+/// Where the amounts a snapshot holds are among the content's resources, looked up once a
+/// replay (a code the content lacks reads 0, as [`crate::player::Player::resource`] does).
+struct SnapshotCodes {
+    vp: Option<usize>,
+    c: Option<usize>,
+    o: Option<usize>,
+    k: Option<usize>,
+    q: Option<usize>,
+}
+
+impl SnapshotCodes {
+    fn of(content: &Content) -> SnapshotCodes {
+        let at = |code: &str| crate::lookup::index_of(&content.rules.resources, code);
+        SnapshotCodes {
+            vp: at("vp"),
+            c: at("c"),
+            o: at("o"),
+            k: at("k"),
+            q: at("q"),
+        }
+    }
+
+    /// Whether a seat matches its snapshot (research: every recorded track at its level),
+    /// read straight from the game without building a snapshot.
+    fn seat_matches(&self, game: &Game, seat: usize, want: &SeatSnapshot) -> bool {
+        let p = &game.state.players[seat];
+        let amount = |at: Option<usize>| at.map_or(0, |i| p.resources[i]);
+        let brainstone = p.power.special.and_then(|s| s.area).map(|a| match a {
+            Area::I => "area1",
+            Area::II => "area2",
+            Area::III => "area3",
+            Area::Gaia => "gaia",
+        });
+        amount(self.vp) == want.vp
+            && amount(self.c) == want.c
+            && amount(self.o) == want.o
+            && amount(self.k) == want.k
+            && amount(self.q) == want.q
+            && p.power.areas == want.pw
+            && brainstone == want.brainstone.as_deref()
+            && want.research.matches(&p.research)
+    }
 }
 
 /// Replays a record move by move, comparing each snapshot after its move is applied (a
@@ -682,6 +614,60 @@ pub fn replay(
     let setup = record
         .game_setup(&content)
         .map_err(|e| (Mismatch::BadRecord(e), None))?;
+    replay_from(content, record, setup, until, check)
+}
+
+/// [`replay`] of a record that is not needed afterwards: its setup is moved into the game
+/// instead of copied.
+pub fn replay_owned(
+    content: Arc<Content>,
+    mut record: Record,
+    until: Option<usize>,
+    check: bool,
+) -> Result<Game, (Mismatch, Option<Box<Game>>)> {
+    let setup = match record.setup.take() {
+        Some(setup) => {
+            record
+                .check_factions(&content)
+                .map_err(|e| (Mismatch::BadRecord(e), None))?;
+            Setup {
+                players: record.players,
+                ..setup
+            }
+        }
+        None => record
+            .game_setup(&content)
+            .map_err(|e| (Mismatch::BadRecord(e), None))?,
+    };
+    replay_from(content, &record, setup, until, check)
+}
+
+impl Record {
+    /// Every faction the record names is one of the content's.
+    fn check_factions(&self, content: &Content) -> Result<(), String> {
+        match self
+            .factions
+            .iter()
+            .flatten()
+            .find(|f| content.faction(f).is_none())
+        {
+            Some(f) => Err(format!(
+                "the record names faction \"{f}\", which the content lacks"
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
+/// [`replay`] from the record's setup, already drawn or copied.
+fn replay_from(
+    content: Arc<Content>,
+    record: &Record,
+    setup: Setup,
+    until: Option<usize>,
+    check: bool,
+) -> Result<Game, (Mismatch, Option<Box<Game>>)> {
+    let codes = SnapshotCodes::of(&content);
     let mut game =
         Game::new(content, setup).map_err(|e| (Mismatch::BadRecord(e.to_string()), None))?;
     let snaps: BTreeMap<usize, &Snapshot> = record.snapshots.iter().map(|s| (s.i, s)).collect();
@@ -701,7 +687,8 @@ pub fn replay(
         }
         if check {
             if let Some(s) = snaps.get(&i) {
-                compare(&game, s, i, line).map_err(|m| (m, Some(Box::new(game.clone()))))?;
+                compare(&game, &codes, s, i, line)
+                    .map_err(|m| (m, Some(Box::new(game.clone()))))?;
             }
         }
     }

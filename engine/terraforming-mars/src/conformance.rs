@@ -12,6 +12,19 @@ use crate::record::{DeckEvent, Record};
 
 /// The first difference between two JSON values, as `path: ours != recorded`.
 pub fn first_difference(path: &str, ours: &Value, theirs: &Value) -> Option<String> {
+    let mut steps = Vec::new();
+    let what = difference(ours, theirs, &mut steps)?;
+    let mut out = path.to_string();
+    for step in steps.iter().rev() {
+        out.push_str(step);
+    }
+    out.push_str(&what);
+    Some(out)
+}
+
+/// What differs first (`: …`), the steps of the path to it (`.key`, `[i]`) pushed innermost
+/// first: a path is written only for a difference, not for every value compared.
+fn difference(ours: &Value, theirs: &Value, steps: &mut Vec<String>) -> Option<String> {
     match (ours, theirs) {
         (Value::Object(a), Value::Object(b)) => {
             let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
@@ -19,24 +32,26 @@ pub fn first_difference(path: &str, ours: &Value, theirs: &Value) -> Option<Stri
             keys.dedup();
             for k in keys {
                 let (x, y) = (a.get(k), b.get(k));
-                match (x, y) {
-                    (Some(x), Some(y)) => {
-                        if let Some(d) = first_difference(&format!("{path}.{k}"), x, y) {
-                            return Some(d);
-                        }
-                    }
-                    _ => return Some(format!("{path}.{k}: {x:?} != {y:?}")),
+                let what = match (x, y) {
+                    (Some(x), Some(y)) => difference(x, y, steps),
+                    _ => Some(format!(": {x:?} != {y:?}")),
+                };
+                if let Some(what) = what {
+                    steps.push(format!(".{k}"));
+                    return Some(what);
                 }
             }
             None
         }
-        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => a
-            .iter()
-            .zip(b)
-            .enumerate()
-            .find_map(|(i, (x, y))| first_difference(&format!("{path}[{i}]"), x, y)),
+        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
+            a.iter().zip(b).enumerate().find_map(|(i, (x, y))| {
+                let what = difference(x, y, steps)?;
+                steps.push(format!("[{i}]"));
+                Some(what)
+            })
+        }
         _ if ours == theirs => None,
-        _ => Some(format!("{path}: ours {ours} != recorded {theirs}")),
+        _ => Some(format!(": ours {ours} != recorded {theirs}")),
     }
 }
 
@@ -131,5 +146,33 @@ pub fn replay(content: Arc<Content>, r: &Record) -> Replay {
         identical: total,
         total,
         difference: None,
+    }
+}
+
+#[cfg(test)]
+mod difference_tests {
+    use super::first_difference;
+    use serde_json::json;
+
+    #[test]
+    fn names_the_path_to_the_first_difference() {
+        let ours = json!({"a": [1, {"b": 2, "c": 3}], "d": 4});
+        assert_eq!(first_difference("s", &ours, &ours.clone()), None);
+        let theirs = json!({"a": [1, {"b": 2, "c": 5}], "d": 6});
+        assert_eq!(
+            first_difference("s", &ours, &theirs).as_deref(),
+            Some("s.a[1].c: ours 3 != recorded 5")
+        );
+        let missing = json!({"a": [1, {"b": 2}], "d": 4});
+        let d = first_difference("s", &ours, &missing).expect("a key missing");
+        assert!(
+            d.starts_with("s.a[1].c: Some(") && d.ends_with(") != None"),
+            "{d}"
+        );
+        let shorter = json!({"a": [1], "d": 4});
+        assert_eq!(
+            first_difference("s", &ours, &shorter).as_deref(),
+            Some(r#"s.a: ours [1,{"b":2,"c":3}] != recorded [1]"#)
+        );
     }
 }

@@ -194,6 +194,8 @@ fn check_map(content: &Content, state: &GameState) -> Check {
         );
     }
     let n = state.players.len();
+    // Each seat's board, resolved the first time one of its structures is checked.
+    let mut boards: Vec<Option<FactionBoard>> = (0..n).map(|_| None).collect();
     for (at, list) in state.structures.iter() {
         if *at >= spaces {
             return fail(format!("structures.{at}"), "no such space on the map");
@@ -203,7 +205,8 @@ fn check_map(content: &Content, state: &GameState) -> Check {
             seat(format!("{path}.seat"), s.seat, n)?;
             let faction = &state.players[s.seat].faction;
             if let Some(f) = content.faction(faction) {
-                let board = FactionBoard::resolve(&content.board, f);
+                let board =
+                    boards[s.seat].get_or_insert_with(|| FactionBoard::resolve(&content.board, f));
                 known(
                     format!("{path}.building"),
                     "building",

@@ -1,49 +1,111 @@
-//! A fast path for reading a record: its snapshots (most of a record's bytes) decoded by hand
-//! straight into their types, the other fields by serde as before. It takes only what it is
-//! sure of (strings without escapes, integers, every object's keys once) and gives up on
-//! anything else, so that the exact reader words every refusal: whatever it reads, the exact
-//! reader reads the same.
+//! A fast path for reading a record: the bulk of its bytes — the snapshots, the move lines and
+//! the setup's list of hexes — decoded by hand straight into their types, the other fields by
+//! serde as before. It takes only what it is sure of (strings without escapes, integers, every
+//! object's keys once) and gives up on anything else, so that the exact reader words every
+//! refusal: whatever it reads, the exact reader reads the same.
+//!
+//! The fields read by hand are cut out of the text and left in their place as an empty value
+//! (`[]`, `null`), so the duplicate-key scan and serde still see every key of the record and of
+//! its setup, in place, and decode the rest exactly as they would decode the whole text.
+
+use std::sync::Arc;
+
+use smallvec::SmallVec;
 
 use super::{Record, Research, SeatSnapshot, Snapshot};
+use crate::map::ListedHex;
+use crate::notation::Word;
 
 /// The record in `text`, or `None` when the exact reader must decide.
 pub(super) fn read(text: &str) -> Option<Record> {
-    let (snapshots, rest) = Split {
+    let cut = Split {
         text,
         b: text.as_bytes(),
         i: 0,
+        seats: 4,
+        order: Order::default(),
     }
     .run()?;
     // The other fields, checked and decoded exactly as the whole text would be.
-    orrery_core::unique_keys::check(&rest).ok()?;
-    let mut record: Record = serde_json::from_str(&rest).ok()?;
-    if let Some(s) = snapshots {
+    orrery_core::unique_keys::check(&cut.rest).ok()?;
+    let mut record: Record = serde_json::from_str(&cut.rest).ok()?;
+    if let Some(s) = cut.snapshots {
         record.snapshots = s;
+    }
+    if let Some(m) = cut.moves {
+        record.moves = m;
+    }
+    if let Some(h) = cut.hexes {
+        record.setup.as_mut()?.hexes = Some(h);
     }
     record.check().ok()?;
     Some(record)
 }
 
-/// A key of at most eight bytes as an integer (zero-padded; a plain string holds no zero
-/// byte), for matching known field names; `None` for a longer key.
-const fn word(key: &[u8]) -> Option<u64> {
+/// What the hand decoder took, and the rest of the record as a JSON object.
+struct Cut {
+    /// The record's text with the fields below replaced by empty values.
+    rest: String,
+    snapshots: Option<Vec<Snapshot>>,
+    moves: Option<Vec<String>>,
+    hexes: Option<Vec<ListedHex>>,
+}
+
+/// A key's first eight bytes as a big-endian integer, zero-padded (a plain string holds no
+/// zero byte, so keys of at most eight bytes compare as their integers do, and equal integers
+/// are equal keys); [`LONG`] for a longer key.
+const fn word(key: &[u8]) -> u64 {
     if key.len() > 8 {
-        return None;
+        return LONG;
     }
     let mut w = 0u64;
-    let mut i = key.len();
-    while i > 0 {
-        i -= 1;
+    let mut i = 0;
+    while i < key.len() {
         w = (w << 8) | key[i] as u64;
+        i += 1;
     }
-    Some(w)
+    if key.is_empty() {
+        0
+    } else {
+        w << (8 * (8 - key.len()))
+    }
+}
+
+/// The word of every key longer than eight bytes (eight `0xff` bytes are not UTF-8, so no key
+/// of eight bytes has it).
+const LONG: u64 = u64::MAX;
+
+/// Eight copies of a byte.
+const fn bytes8(b: u8) -> u64 {
+    0x0101_0101_0101_0101 * b as u64
+}
+
+/// The high bit of every zero byte of `x`, nothing else (no carry crosses bytes).
+#[inline]
+const fn zero_bytes(x: u64) -> u64 {
+    let low = bytes8(0x7f);
+    !(((x & low) + low) | x | low)
+}
+
+/// The high bit of every byte of a chunk where a plain string stops: its closing quote, or an
+/// escape or control character (the exact reader's).
+#[inline]
+const fn stops(chunk: u64) -> u64 {
+    zero_bytes(chunk ^ bytes8(b'"'))
+        | zero_bytes(chunk ^ bytes8(b'\\'))
+        | zero_bytes(chunk & bytes8(0xe0))
+}
+
+/// Whether a plain string stops at the byte (see [`stops`]).
+#[inline]
+const fn stop_byte(c: u8) -> bool {
+    c == b'"' || c == b'\\' || c < 0x20
 }
 
 const fn field(name: &str) -> u64 {
-    match word(name.as_bytes()) {
-        Some(w) => w,
-        None => panic!("a field name of at most eight bytes"),
-    }
+    let w = word(name.as_bytes());
+    assert!(w != LONG, "a field name of at most eight bytes");
+    w
 }
 
 const I: u64 = field("i");
@@ -53,55 +115,169 @@ const C: u64 = field("c");
 const O: u64 = field("o");
 const K: u64 = field("k");
 const Q: u64 = field("q");
+const R: u64 = field("r");
 const PW: u64 = field("pw");
 const RESEARCH: u64 = field("research");
-/// `brainstone` is ten bytes long: matched by its bytes.
-const BRAINSTONE: &[u8] = b"brainstone";
+const SECTOR: u64 = field("sector");
+const PLANET: u64 = field("planet");
+const SNAPSHOTS: &str = "snapshots";
+const MOVES: &str = "moves";
+const SETUP: &str = "setup";
+const HEXES: &str = "hexes";
+/// `brainstone` is ten bytes long: matched by its text.
+const BRAINSTONE: &str = "brainstone";
+
+/// A key read: its text and its [`word`].
+#[derive(Clone, Copy)]
+struct Key<'a> {
+    text: &'a str,
+    w: u64,
+}
+
+/// Sets a field read once; `None` when the object names it twice.
+#[inline]
+fn once<T>(slot: &mut Option<T>, value: T) -> Option<()> {
+    if slot.is_some() {
+        return None;
+    }
+    *slot = Some(value);
+    Some(())
+}
+
+/// The keys of an object's members the types do not read.
+type Others<'a> = SmallVec<[&'a str; 2]>;
+
+/// The one character of a text (a planet letter).
+#[inline]
+fn one_char(text: &str) -> Option<char> {
+    let mut chars = text.chars();
+    let c = chars.next()?;
+    chars.next().is_none().then_some(c)
+}
+
+/// Most research tracks a snapshot's seat is read with here.
+const TRACKS: usize = 8;
 
 struct Split<'a> {
     text: &'a str,
     b: &'a [u8],
     i: usize,
+    /// The seats of the last snapshot read (room made for as many in the next).
+    seats: usize,
+    /// The research tracks of the last seat read, as written.
+    order: Order,
+}
+
+/// Research tracks as a seat's levels were written: each track's word and length in the
+/// order written, and where each comes in track-name order. The next seat's levels are read
+/// against it first (records write every seat's tracks alike), and share its tracks.
+#[derive(Default)]
+struct Order {
+    written: SmallVec<[(u64, usize); TRACKS]>,
+    /// Indices into `written`, in track-name order.
+    sorted: SmallVec<[usize; TRACKS]>,
+    /// The tracks in track-name order.
+    tracks: Option<Arc<[Word]>>,
 }
 
 impl<'a> Split<'a> {
-    /// The snapshots (if the record has them) and the record's other members as a JSON object.
-    fn run(mut self) -> Option<(Option<Vec<Snapshot>>, String)> {
-        let mut rest = String::with_capacity(self.b.len() / 2);
-        let mut snapshots = None;
+    /// The fields read by hand and the record's other members as a JSON object.
+    fn run(mut self) -> Option<Cut> {
+        let mut cut = Cut {
+            rest: String::with_capacity(self.b.len() / 4),
+            snapshots: None,
+            moves: None,
+            hexes: None,
+        };
         self.space();
+        self.object(&mut cut.rest, |s, key, rest| {
+            match key.text {
+                SNAPSHOTS => {
+                    cut.snapshots = Some(s.snapshots()?);
+                    rest.push_str("[]");
+                }
+                // Move lines or hexes the hand decoder is unsure of (an escape) stay in the
+                // rest, as written, for serde.
+                MOVES => {
+                    let at = s.i;
+                    match s.strings() {
+                        Some(moves) => {
+                            cut.moves = Some(moves);
+                            rest.push_str("[]");
+                        }
+                        None => {
+                            s.i = at;
+                            s.raw(rest)?;
+                        }
+                    }
+                }
+                SETUP if s.peek()? == b'{' => {
+                    let mut hexes = None;
+                    s.object(rest, |s, key, rest| {
+                        let at = s.i;
+                        match (key.text == HEXES).then(|| s.hexes()).flatten() {
+                            Some(listed) => {
+                                hexes = Some(listed);
+                                rest.push_str("null");
+                                Some(())
+                            }
+                            None => {
+                                s.i = at;
+                                s.raw(rest)
+                            }
+                        }
+                    })?;
+                    if hexes.is_some() {
+                        cut.hexes = hexes;
+                    }
+                }
+                _ => s.raw(rest)?,
+            }
+            Some(())
+        })?;
+        self.space();
+        (self.i == self.b.len()).then_some(cut)
+    }
+
+    /// An object copied into `rest` member by member, each value written by `member` (which
+    /// reads it at the value).
+    fn object(
+        &mut self,
+        rest: &mut String,
+        mut member: impl FnMut(&mut Self, Key<'a>, &mut String) -> Option<()>,
+    ) -> Option<()> {
         self.expect(b'{')?;
         rest.push('{');
         self.space();
         if self.peek()? == b'}' {
             self.i += 1;
         } else {
+            let mut first = true;
             loop {
                 let key = self.key()?;
-                if key == "snapshots" {
-                    if snapshots.is_some() {
-                        return None;
-                    }
-                    snapshots = Some(self.snapshots()?);
-                } else {
-                    let start = self.i;
-                    self.skip_value()?;
-                    if rest.len() > 1 {
-                        rest.push(',');
-                    }
-                    rest.push('"');
-                    rest.push_str(key);
-                    rest.push_str("\":");
-                    rest.push_str(self.text.get(start..self.i)?);
+                if !first {
+                    rest.push(',');
                 }
+                first = false;
+                rest.push('"');
+                rest.push_str(key.text);
+                rest.push_str("\":");
+                member(self, key, rest)?;
                 if !self.next_member(b'}')? {
                     break;
                 }
             }
         }
         rest.push('}');
-        self.space();
-        (self.i == self.b.len()).then_some((snapshots, rest))
+        Some(())
+    }
+
+    /// A value copied into `rest` as it is written (the exact reader checks it there).
+    fn raw(&mut self, rest: &mut String) -> Option<()> {
+        let start = self.i;
+        self.skip_value()?;
+        rest.push_str(self.text.get(start..self.i)?);
+        Some(())
     }
 
     #[inline]
@@ -144,47 +320,117 @@ impl<'a> Split<'a> {
         }
         let start = self.i + 1;
         let mut j = start;
-        loop {
-            let c = *self.b.get(j)?;
-            if c == b'"' {
-                break;
+        // Eight bytes at a time while eight remain, then byte by byte.
+        while let Some(chunk) = self.chunk(j) {
+            let stop = stops(chunk);
+            if stop != 0 {
+                j += (stop.leading_zeros() / 8) as usize;
+                return self.close(start, j);
             }
-            if c == b'\\' || c < 0x20 {
-                return None;
-            }
+            j += 8;
+        }
+        while !stop_byte(*self.b.get(j)?) {
             j += 1;
         }
-        self.i = j + 1;
-        self.text.get(start..j)
+        self.close(start, j)
+    }
+
+    /// The eight bytes from `at`, the first the highest, when eight remain.
+    #[inline]
+    fn chunk(&self, at: usize) -> Option<u64> {
+        let bytes = self.b.get(at..at.checked_add(8)?)?;
+        <[u8; 8]>::try_from(bytes).ok().map(u64::from_be_bytes)
+    }
+
+    /// The string from `start` when `end` is its closing quote (not an escape or a control
+    /// character), the reader past it.
+    #[inline]
+    fn close(&mut self, start: usize, end: usize) -> Option<&'a str> {
+        if *self.b.get(end)? != b'"' {
+            return None;
+        }
+        self.i = end + 1;
+        self.text.get(start..end)
     }
 
     /// A key and its colon, with the space around it.
     #[inline]
-    fn key(&mut self) -> Option<&'a str> {
-        let key = self.plain()?;
-        self.space();
-        self.expect(b':')?;
+    fn key(&mut self) -> Option<Key<'a>> {
+        if self.peek()? != b'"' {
+            return None;
+        }
+        let start = self.i + 1;
+        // A key of at most eight bytes ends within the eight bytes after its opening quote,
+        // which then hold its word.
+        let key = match self.chunk(start) {
+            Some(chunk) if stops(chunk) != 0 => {
+                let len = (stops(chunk).leading_zeros() / 8) as usize;
+                let text = self.close(start, start + len)?;
+                let w = if len == 0 {
+                    0
+                } else {
+                    chunk & !(u64::MAX >> (8 * len))
+                };
+                Key { text, w }
+            }
+            _ => {
+                let text = self.plain()?;
+                Key {
+                    text,
+                    w: word(text.as_bytes()),
+                }
+            }
+        };
+        if self.peek()? == b':' {
+            self.i += 1;
+        } else {
+            self.space();
+            self.expect(b':')?;
+        }
         self.space();
         Some(key)
     }
 
-    /// `-?(0|[1-9][0-9]*)`, at most 18 digits, not followed by a fraction or exponent.
+    /// `-?(0|[1-9][0-9]*)`, at most 18 digits, not `-0`, not followed by a fraction or
+    /// exponent.
+    #[inline]
     fn integer(&mut self) -> Option<i64> {
+        // Most numbers of a record are one digit.
+        let first = self.peek()?.wrapping_sub(b'0');
+        if first <= 9 {
+            match self.b.get(self.i + 1) {
+                Some(b'0'..=b'9' | b'.' | b'e' | b'E') => {}
+                _ => {
+                    self.i += 1;
+                    return Some(i64::from(first));
+                }
+            }
+        }
+        self.long_integer()
+    }
+
+    /// [`Split::integer`] of any length.
+    fn long_integer(&mut self) -> Option<i64> {
         let negative = self.peek()? == b'-';
         if negative {
             self.i += 1;
         }
         let start = self.i;
         let mut n: i64 = 0;
-        while let Some(c @ b'0'..=b'9') = self.peek() {
-            n = n * 10 + i64::from(c - b'0');
-            self.i += 1;
-            if self.i - start > 18 {
-                return None;
+        while let Some(&c) = self.b.get(self.i) {
+            let d = c.wrapping_sub(b'0');
+            if d > 9 {
+                break;
             }
+            // Wrapping: more than 18 digits are refused below.
+            n = n.wrapping_mul(10).wrapping_add(i64::from(d));
+            self.i += 1;
         }
         let digits = self.i - start;
-        if digits == 0 || (digits > 1 && self.b[start] == b'0') {
+        if digits == 0 || digits > 18 || (digits > 1 && self.b[start] == b'0') {
+            return None;
+        }
+        if negative && n == 0 {
             return None;
         }
         if let Some(b'.' | b'e' | b'E') = self.peek() {
@@ -193,11 +439,13 @@ impl<'a> Split<'a> {
         Some(if negative { -n } else { n })
     }
 
+    #[inline]
     fn signed(&mut self) -> Option<i32> {
         i32::try_from(self.integer()?).ok()
     }
 
     /// A number read as unsigned: a minus sign is left to the exact reader.
+    #[inline]
     fn unsigned(&mut self) -> Option<u32> {
         if self.peek()? == b'-' {
             return None;
@@ -209,16 +457,18 @@ impl<'a> Split<'a> {
     fn ignored(&mut self) -> Option<()> {
         match self.peek()? {
             b'"' => self.plain().map(|_| ()),
-            b'n' => self.literal(b"null"),
-            b't' => self.literal(b"true"),
-            b'f' => self.literal(b"false"),
+            b'n' => self.lit(b"null"),
+            b't' => self.lit(b"true"),
+            b'f' => self.lit(b"false"),
             _ => self.integer().map(|_| ()),
         }
     }
 
-    fn literal(&mut self, word: &[u8]) -> Option<()> {
-        let end = self.i + word.len();
-        (self.b.get(self.i..end)? == word).then(|| self.i = end)
+    /// The bytes `lit` exactly, nothing between (a constant, compared in place).
+    #[inline(always)]
+    fn lit(&mut self, lit: &[u8]) -> Option<()> {
+        let end = self.i + lit.len();
+        (self.b.get(self.i..end)? == lit).then(|| self.i = end)
     }
 
     /// Skips any value (the exact reader checks it in the rest): a string, a nest of brackets
@@ -274,11 +524,8 @@ impl<'a> Split<'a> {
         Some(())
     }
 
-    fn snapshots(&mut self) -> Option<Vec<Snapshot>> {
-        self.array(Vec::new(), Self::snapshot)
-    }
-
     /// A JSON array, each item read by `item`, into `out`.
+    #[inline]
     fn array<T>(
         &mut self,
         mut out: Vec<T>,
@@ -298,21 +545,98 @@ impl<'a> Split<'a> {
         }
     }
 
+    /// A list of plain strings (the move lines).
+    fn strings(&mut self) -> Option<Vec<String>> {
+        self.array(Vec::new(), |s| s.plain().map(str::to_owned))
+    }
+
+    /// The setup's spaces.
+    fn hexes(&mut self) -> Option<Vec<ListedHex>> {
+        self.array(Vec::new(), Self::hex)
+    }
+
+    /// One listed space: as records write it, else in any form the general reader takes.
+    fn hex(&mut self) -> Option<ListedHex> {
+        let at = self.i;
+        if let Some(hex) = self.written_hex() {
+            return Some(hex);
+        }
+        self.i = at;
+        self.any_hex()
+    }
+
+    /// One listed space as records write it: `{"q":…,"r":…,"sector":…,"name":…,"planet":…}`,
+    /// without space.
+    #[inline]
+    fn written_hex(&mut self) -> Option<ListedHex> {
+        self.lit(b"{\"q\":")?;
+        let q = self.signed()?;
+        self.lit(b",\"r\":")?;
+        let r = self.signed()?;
+        self.lit(b",\"sector\":")?;
+        let sector = self.plain()?;
+        self.lit(b",\"name\":")?;
+        self.plain()?;
+        self.lit(b",\"planet\":")?;
+        let planet = one_char(self.plain()?)?;
+        self.lit(b"}")?;
+        Some(ListedHex {
+            q,
+            r,
+            sector: sector.to_owned(),
+            planet,
+        })
+    }
+
+    /// One listed space: `q`, `r`, `sector`, a one-character `planet`, and plain others
+    /// (`name`), in any order.
+    fn any_hex(&mut self) -> Option<ListedHex> {
+        self.expect(b'{')?;
+        self.space();
+        let (mut q, mut r, mut sector, mut planet) = (None, None, None, None);
+        let mut others = Others::new();
+        loop {
+            let key = self.key()?;
+            match key.w {
+                Q => once(&mut q, self.signed()?)?,
+                R => once(&mut r, self.signed()?)?,
+                SECTOR => once(&mut sector, self.plain()?)?,
+                PLANET => once(&mut planet, one_char(self.plain()?)?)?,
+                _ => self.other(key.text, &mut others)?,
+            }
+            if !self.next_member(b'}')? {
+                break;
+            }
+        }
+        Some(ListedHex {
+            q: q?,
+            r: r?,
+            sector: sector?.to_owned(),
+            planet: planet?,
+        })
+    }
+
+    fn snapshots(&mut self) -> Option<Vec<Snapshot>> {
+        self.array(Vec::new(), Self::snapshot)
+    }
+
     fn snapshot(&mut self) -> Option<Snapshot> {
         self.expect(b'{')?;
         self.space();
         let (mut index, mut players) = (None, None);
-        let mut others: Vec<&str> = Vec::new();
+        let mut others = Others::new();
         if self.peek()? != b'}' {
             loop {
                 let key = self.key()?;
-                match word(key.as_bytes()) {
-                    Some(I) if index.is_none() => {
-                        index = Some(usize::try_from(self.integer()?).ok()?);
+                match key.w {
+                    I => once(&mut index, usize::try_from(self.integer()?).ok()?)?,
+                    PLAYERS => {
+                        if players.is_some() {
+                            return None;
+                        }
+                        players = Some(self.seats()?);
                     }
-                    Some(PLAYERS) if players.is_none() => players = Some(self.seats()?),
-                    Some(I | PLAYERS) => return None,
-                    _ => self.other(key, &mut others)?,
+                    _ => self.other(key.text, &mut others)?,
                 }
                 if !self.next_member(b'}')? {
                     break;
@@ -329,7 +653,7 @@ impl<'a> Split<'a> {
 
     /// A member the types do not read: its key not seen before in the object, its value
     /// plain.
-    fn other(&mut self, key: &'a str, others: &mut Vec<&'a str>) -> Option<()> {
+    fn other(&mut self, key: &'a str, others: &mut Others<'a>) -> Option<()> {
         if others.contains(&key) {
             return None;
         }
@@ -338,10 +662,66 @@ impl<'a> Split<'a> {
     }
 
     fn seats(&mut self) -> Option<Vec<SeatSnapshot>> {
-        self.array(Vec::with_capacity(4), Self::seat)
+        let seats = self.array(Vec::with_capacity(self.seats), Self::seat)?;
+        self.seats = seats.len().clamp(1, 8);
+        Some(seats)
     }
 
+    /// One seat of a snapshot: as records write it, else in any form the general reader
+    /// takes.
     fn seat(&mut self) -> Option<SeatSnapshot> {
+        let at = self.i;
+        if let Some(seat) = self.written_seat() {
+            return Some(seat);
+        }
+        self.i = at;
+        self.any_seat()
+    }
+
+    /// One seat as records write it: `vp`, `c`, `o`, `k`, `q`, `pw`, `brainstone` and
+    /// `research` in that order, without space.
+    #[inline]
+    fn written_seat(&mut self) -> Option<SeatSnapshot> {
+        self.lit(b"{\"vp\":")?;
+        let vp = self.signed()?;
+        self.lit(b",\"c\":")?;
+        let c = self.signed()?;
+        self.lit(b",\"o\":")?;
+        let o = self.signed()?;
+        self.lit(b",\"k\":")?;
+        let k = self.signed()?;
+        self.lit(b",\"q\":")?;
+        let q = self.signed()?;
+        self.lit(b",\"pw\":")?;
+        let pw = self.power()?;
+        self.lit(b",\"brainstone\":")?;
+        let brainstone = self.stone()?;
+        self.lit(b",\"research\":")?;
+        let research = self.research()?;
+        self.lit(b"}")?;
+        Some(SeatSnapshot {
+            vp,
+            c,
+            o,
+            k,
+            q,
+            pw,
+            brainstone,
+            research,
+        })
+    }
+
+    /// The special token's area: `null` or a plain string.
+    #[inline]
+    fn stone(&mut self) -> Option<Option<Word>> {
+        match self.peek()? {
+            b'n' => self.lit(b"null").map(|()| None),
+            _ => Some(Some(Word::from(self.plain()?))),
+        }
+    }
+
+    /// One seat of a snapshot, its members in any order.
+    fn any_seat(&mut self) -> Option<SeatSnapshot> {
         self.expect(b'{')?;
         self.space();
         let mut n: [Option<i32>; 5] = [None; 5];
@@ -349,42 +729,25 @@ impl<'a> Split<'a> {
         let mut research = None;
         // `brainstone` may be left out (read as none), but not written twice.
         let mut brainstone = None;
-        let mut brainstone_seen = false;
-        let mut others: Vec<&str> = Vec::new();
-        if self.peek()? == b'}' {
-            return None;
-        }
+        let mut others = Others::new();
         loop {
             let key = self.key()?;
-            let slot = match word(key.as_bytes()) {
-                Some(VP) => Some(0),
-                Some(C) => Some(1),
-                Some(O) => Some(2),
-                Some(K) => Some(3),
-                Some(Q) => Some(4),
+            let slot = match key.w {
+                VP => Some(0),
+                C => Some(1),
+                O => Some(2),
+                K => Some(3),
+                Q => Some(4),
                 _ => None,
             };
             if let Some(s) = slot {
-                if n[s].is_some() {
-                    return None;
-                }
-                n[s] = Some(self.signed()?);
+                once(&mut n[s], self.signed()?)?;
             } else {
-                match word(key.as_bytes()) {
-                    Some(PW) if pw.is_none() => pw = Some(self.power()?),
-                    Some(RESEARCH) if research.is_none() => research = Some(self.research()?),
-                    Some(PW | RESEARCH) => return None,
-                    None if key.as_bytes() == BRAINSTONE => {
-                        if brainstone_seen {
-                            return None;
-                        }
-                        brainstone_seen = true;
-                        brainstone = match self.peek()? {
-                            b'n' => self.literal(b"null").map(|()| None)?,
-                            _ => Some(self.plain()?.into()),
-                        };
-                    }
-                    _ => self.other(key, &mut others)?,
+                match key.w {
+                    PW => once(&mut pw, self.power()?)?,
+                    RESEARCH => once(&mut research, self.research()?)?,
+                    LONG if key.text == BRAINSTONE => once(&mut brainstone, self.stone()?)?,
+                    _ => self.other(key.text, &mut others)?,
                 }
             }
             if !self.next_member(b'}')? {
@@ -398,7 +761,7 @@ impl<'a> Split<'a> {
             k: n[3]?,
             q: n[4]?,
             pw: pw?,
-            brainstone,
+            brainstone: brainstone.flatten(),
             research: research?,
         })
     }
@@ -420,43 +783,105 @@ impl<'a> Split<'a> {
         Some(pw)
     }
 
-    /// Tracks and levels, each track once: gathered borrowed, sorted, then stored (a record
-    /// names at most [`TRACKS`] tracks; more are the exact reader's).
+    /// Tracks and levels: written as the seat before wrote them, else in any form the general
+    /// reader takes.
     fn research(&mut self) -> Option<Research> {
+        let at = self.i;
+        if let Some(levels) = self.written_research() {
+            return Some(levels);
+        }
+        self.i = at;
+        self.any_research()
+    }
+
+    /// Tracks and levels written as the seat before wrote them (the same tracks in the same
+    /// order, without space): each key is its word and closing quote.
+    #[inline]
+    fn written_research(&mut self) -> Option<Research> {
+        let n = self.order.written.len();
+        if n == 0 {
+            return None;
+        }
+        let mut levels = [0u32; TRACKS];
+        self.lit(b"{")?;
+        for (j, level) in levels.iter_mut().enumerate().take(n) {
+            let (w, len) = self.order.written[j];
+            if j > 0 {
+                self.lit(b",")?;
+            }
+            // The quote, the key's bytes (its word: no zero byte, so no shorter or longer
+            // key has it), the closing quote and the colon.
+            let chunk = self.chunk(self.i + 1)?;
+            let end = self.i + 1 + len;
+            if self.b[self.i] != b'"'
+                || chunk & !u64::MAX.checked_shr(8 * len as u32).unwrap_or(0) != w
+                || self.b.get(end..end + 2)? != b"\":"
+            {
+                return None;
+            }
+            self.i = end + 2;
+            *level = self.unsigned()?;
+        }
+        self.lit(b"}")?;
+        let tracks = self.order.tracks.clone()?;
+        let sorted = self.order.sorted.iter().map(|&j| levels[j]).collect();
+        Some(Research::of_tracks(tracks, sorted))
+    }
+
+    /// Tracks and levels, each track once, sorted by their words; a record names at most
+    /// [`TRACKS`] tracks of at most eight bytes here (others are the exact reader's). The
+    /// order they are written in is kept for the next seat.
+    fn any_research(&mut self) -> Option<Research> {
         self.expect(b'{')?;
         self.space();
-        let mut tracks: [(&str, u32); TRACKS] = [("", 0); TRACKS];
+        let mut tracks: [(u64, u32, &str, usize); TRACKS] = [(0, 0, "", 0); TRACKS];
         let mut n = 0;
         if self.peek()? == b'}' {
             self.i += 1;
         } else {
             loop {
-                let track = self.key()?;
-                let level = self.unsigned()?;
-                if n == TRACKS || tracks[..n].iter().any(|(t, _)| *t == track) {
+                let key = self.key()?;
+                // An empty key would have the word of no key at all: left to the exact
+                // reader, like a long one.
+                if key.w == LONG || key.text.is_empty() || n == TRACKS {
                     return None;
                 }
-                // Insertion in track-name order.
+                let level = self.unsigned()?;
+                // Insertion in track-name order; a track named twice is refused.
                 let mut j = n;
-                while j > 0 && tracks[j - 1].0 > track {
+                while j > 0 && tracks[j - 1].0 > key.w {
                     tracks[j] = tracks[j - 1];
                     j -= 1;
                 }
-                tracks[j] = (track, level);
+                if j > 0 && tracks[j - 1].0 == key.w {
+                    return None;
+                }
+                tracks[j] = (key.w, level, key.text, n);
                 n += 1;
                 if !self.next_member(b'}')? {
                     break;
                 }
             }
         }
-        Some(Research(
-            tracks[..n].iter().map(|&(t, l)| (t.into(), l)).collect(),
-        ))
+        let mut names = Vec::with_capacity(n);
+        let mut levels = SmallVec::new();
+        let mut written = SmallVec::from_elem((0, 0), n);
+        let mut sorted = SmallVec::new();
+        for &(w, level, text, at) in &tracks[..n] {
+            names.push(Word::from(text));
+            levels.push(level);
+            written[at] = (w, text.len());
+            sorted.push(at);
+        }
+        let names: Arc<[Word]> = names.into();
+        self.order = Order {
+            written,
+            sorted,
+            tracks: Some(names.clone()),
+        };
+        Some(Research::of_tracks(names, levels))
     }
 }
-
-/// Most research tracks a snapshot's seat is read with here.
-const TRACKS: usize = 8;
 
 #[cfg(test)]
 mod tests {
@@ -543,5 +968,119 @@ mod tests {
         // Escapes and exponents elsewhere are the exact reader's to read.
         let text = record("[]").replace("\"x\"", r#""\u0078 1e2""#);
         assert!(agree(&text) && read(&text).is_some_and(|r| r.moves[1] == "x 1e2"));
+    }
+
+    /// A record as the platform writes it: no space, a setup listing its hexes.
+    fn written(hexes: &str, research: [&str; 2]) -> String {
+        let seat = |r: &str| {
+            format!(
+                r#"{{"vp":10,"c":-2,"o":0,"k":1,"q":0,"pw":[1,2,3,0],"brainstone":null,"research":{r}}}"#
+            )
+        };
+        format!(
+            r#"{{"players":2,"setup":{{"sectors":[],"mirror":false,"hexes":{hexes},"techs":{{}},"tech_counts":{{}},"adv_techs":{{}},"terra_fed_token":null,"federation_tokens":{{}},"round_scoring":[],"final_scoring":[],"boosters":[]}},"moves":["init 2 s","p1 build m 1A1"],"snapshots":[{{"i":1,"round":0,"players":[{},{}]}}],"generation":{{"a":[1,{{"b":"]"}}]}}}}"#,
+            seat(research[0]),
+            seat(research[1])
+        )
+    }
+
+    const HEX: &str = r#"{"q":-7,"r":2,"sector":"5B","name":"5A6","planet":"m"}"#;
+    const LEVELS: &str = r#"{"terra":1,"nav":0,"int":2,"gaia":0,"eco":0,"sci":3}"#;
+
+    #[test]
+    fn reads_records_as_the_platform_writes_them() {
+        let hexes = format!(
+            "[{HEX},{}]",
+            HEX.replace("-7", "-6").replace("\"m\"", "\"é\"")
+        );
+        let text = written(&hexes, [LEVELS, LEVELS]);
+        assert!(agree(&text));
+        let r = read(&text).expect("a written record takes the fast path");
+        let listed = r
+            .setup
+            .as_ref()
+            .and_then(|s| s.hexes.as_ref())
+            .expect("hexes");
+        assert_eq!(listed.len(), 2);
+        assert_eq!((listed[1].q, listed[1].r, listed[1].planet), (-6, 2, 'é'));
+        assert_eq!(listed[0].sector, "5B");
+        assert_eq!(r.moves, ["init 2 s", "p1 build m 1A1"]);
+        let levels: Vec<_> = r.snapshots[0].players[1].research.iter().collect();
+        assert_eq!(
+            levels,
+            [
+                ("eco", 0),
+                ("gaia", 0),
+                ("int", 2),
+                ("nav", 0),
+                ("sci", 3),
+                ("terra", 1)
+            ]
+        );
+        // The second seat's tracks in another order, with space, longer names: read the same
+        // as the exact reader reads them.
+        for second in [
+            r#"{"sci":3,"terra":1,"nav":0,"int":2,"gaia":0,"eco":0}"#,
+            r#"{ "terra" : 1, "nav":0,"int":2,"gaia":0,"eco":0,"sci":3}"#,
+            r#"{"terra":1,"nav":0,"int":2,"gaia":0,"eco":0}"#,
+            r#"{"terra":1,"nav":0,"int":2,"gaia":0,"eco":0,"sci":3,"economic":4}"#,
+            r#"{"terraform":1,"nav":0,"int":2,"gaia":0,"eco":0,"sci":3}"#,
+            r#"{"terra":1,"nav":0,"int":2,"gaia":0,"eco":0,"scie":3}"#,
+            r#"{"terra":1,"nav":0,"int":2,"gaia":0,"eco":0,"sc":3}"#,
+            r#"{}"#,
+        ] {
+            let text = written(&format!("[{HEX}]"), [LEVELS, second]);
+            assert!(agree(&text), "{second}");
+            let r = read(&text);
+            let exact: Record = serde_json::from_str(&text).expect("valid");
+            if let Some(r) = r {
+                assert_eq!(
+                    r.snapshots[0].players[1].research, exact.snapshots[0].players[1].research,
+                    "{second}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn hexes_and_moves_it_is_unsure_of_are_left_to_the_exact_reader() {
+        let hex = |from: &str, to: &str| {
+            assert!(HEX.contains(from), "{from}");
+            written(&format!("[{}]", HEX.replace(from, to)), [LEVELS, LEVELS])
+        };
+        // Read by hand in another form, or left in the rest for serde: the same record.
+        for text in [
+            hex(r#""q":-7,"r":2"#, r#""r":2,"q":-7"#),
+            hex(r#""q":-7"#, r#""q" : -7"#),
+            hex(r#""name":"5A6""#, r#""name":"5\u0041\u0036""#),
+            hex(r#""name":"5A6""#, r#""name":[1]"#),
+            hex(r#""5B""#, r#""5\u0042""#),
+            written("null", [LEVELS, LEVELS]),
+            written(&format!("[{HEX}]"), [LEVELS, LEVELS]).replace("build m", r#"build \"m\""#),
+        ] {
+            assert!(agree(&text), "{text}");
+            assert!(read(&text).is_some(), "{text}");
+        }
+        // Whatever the exact reader makes of a negative zero, the same.
+        assert!(agree(&hex(r#""q":-7"#, r#""q":-0"#)));
+        // Refused by the exact reader: refused here.
+        for text in [
+            hex(r#""q":-7"#, r#""q":-7,"q":-6"#),
+            hex(r#""q":-7"#, r#""q":-7.0"#),
+            hex(r#""q":-7,"#, ""),
+            hex(r#""planet":"m""#, r#""planet":"mm""#),
+            hex(r#""planet":"m""#, r#""planet":"""#),
+            hex(r#""name":"5A6""#, r#""name":"5A6","name":"x""#),
+            written(&format!("[{HEX}]"), [LEVELS, LEVELS])
+                .replace(r#""hexes":"#, r#""hexes":[],"hexes":"#),
+            written(&format!("[{HEX}]"), [LEVELS, LEVELS])
+                .replace(r#""moves":"#, r#""moves":[],"moves":"#),
+            written(&format!("[{HEX}]"), [LEVELS, LEVELS]).replace(r#""init 2 s","#, "5,"),
+            written(&format!("[{HEX}]"), [LEVELS, LEVELS])
+                .replace(r#""generation":{"a""#, r#""generation":{"a":1,"a""#),
+        ] {
+            assert!(agree(&text), "{text}");
+            assert!(read(&text).is_none(), "{text}");
+        }
     }
 }
