@@ -27,6 +27,7 @@ mod per_content;
 mod phases;
 mod placement;
 mod playable;
+mod player_list;
 mod question;
 mod research;
 mod rotation;
@@ -207,6 +208,7 @@ pub struct Gaiaformer {
     pub round: u32,
 }
 
+pub use player_list::PlayerList;
 pub use seat_list::SeatList;
 
 /// Takes the first seat off a list.
@@ -245,8 +247,8 @@ pub struct GameState {
     pub structures: Shared<Structures>,
     /// Gaiaformers on the map.
     pub gaiaformers: Shared<Vec<Gaiaformer>>,
-    /// Seats.
-    pub players: Shared<Vec<Shared<Player>>>,
+    /// Seats' players, each shared by clones until changed (held inline: [`PlayerList`]).
+    pub players: PlayerList,
     /// Round (0 during setup).
     pub round: u32,
     /// Stage.
