@@ -23,13 +23,32 @@ pub(crate) fn sum<'a>(parts: impl IntoIterator<Item = &'a Bundle>) -> Bundle {
     out
 }
 
-/// The bundle a move's written amounts name.
+/// The bundle a move's written amounts name (what the inline readings here are tested
+/// against).
+#[cfg(test)]
 pub(crate) fn of_amounts(amounts: &[Amount]) -> Bundle {
     let mut b = Bundle::default();
     for a in amounts {
         add(&mut b, &a.code, a.count as i32);
     }
     b
+}
+
+/// The amounts of [`of_amounts`]' bundle as it iterates them (by code, summed as it sums
+/// them, zero amounts left out), held inline and borrowed from the move: what paying the
+/// bundle reads, without building it.
+pub(crate) fn amounts_by_code(amounts: &[Amount]) -> SmallVec<[(&str, i32); 8]> {
+    let mut out: SmallVec<[(&str, i32); 8]> = SmallVec::new();
+    for a in amounts {
+        match out.iter_mut().find(|(c, _)| *c == a.code.as_str()) {
+            Some((_, m)) => *m += a.count as i32,
+            None => out.push((a.code.as_str(), a.count as i32)),
+        }
+    }
+    // As the bundle iterates: by code, without zero amounts.
+    out.retain(|(_, n)| *n != 0);
+    out.sort_by(|a, b| a.0.cmp(b.0));
+    out
 }
 
 /// A move's written amounts summed by code, held inline and borrowed from the move: what
@@ -184,6 +203,11 @@ mod tests {
         for amounts in &writings {
             let written = Written::of(amounts);
             let bundle = of_amounts(amounts);
+            assert_eq!(
+                amounts_by_code(amounts).into_vec(),
+                bundle.iter().collect::<Vec<_>>(),
+                "{amounts:?} paid as its bundle"
+            );
             for code in ["pw", "c", "o", "q", "tech"] {
                 assert_eq!(written.get(code), bundle.get(code), "{amounts:?} {code}");
             }

@@ -56,7 +56,7 @@ impl Game {
             });
         }
         if let Some((k, effects)) = found {
-            self.pay(seat, &bundle::of_amounts(cost))?;
+            self.pay_amounts(seat, bundle::amounts_by_code(cost))?;
             for _ in 0..k {
                 self.apply_effects(seat, effects, "other")?;
             }

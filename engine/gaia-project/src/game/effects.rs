@@ -202,16 +202,23 @@ impl Game {
         true
     }
 
-    /// Pays a bundle, or fails without changing anything.
     /// Pays a bundle. A failure leaves partial changes; callers are inside a line, which is
     /// undone as a whole on error.
     pub(crate) fn pay(&mut self, seat: usize, cost: &Bundle) -> Result<(), MoveError> {
+        self.pay_amounts(seat, cost.iter().collect())
+    }
+
+    /// [`Game::pay`] of a bundle's amounts, in the bundle's order (by code).
+    pub(crate) fn pay_amounts(
+        &mut self,
+        seat: usize,
+        mut parts: SmallVec<[(&str, i32); 8]>,
+    ) -> Result<(), MoveError> {
         let value = self.token_value(seat);
         let area = self.return_area(seat);
         let free_gf = self.free_gaiaformers(seat);
         let content = self.content.clone();
         // Resources first, so the power parts (which may ask about a special token) come last.
-        let mut parts: SmallVec<[(&str, i32); 8]> = cost.iter().collect();
         parts.sort_by_key(|(c, _)| matches!(Code::of(c), Some(Code::Charge | Code::Tokens)));
         for (code, n) in parts {
             if n < 0 {

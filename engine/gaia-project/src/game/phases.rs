@@ -510,7 +510,8 @@ impl Game {
     /// charges, or answer a question, or nothing is left.
     pub(crate) fn run_income(&mut self, seat: usize) {
         while self.state.question.is_none() {
-            let Some(events) = self.state.income_pending.get_mut(&seat) else {
+            // Read first: the pending income (shared by clones) is copied only to change it.
+            let Some(events) = self.state.income_pending.get(&seat) else {
                 return;
             };
             if Self::mixed(events) {
@@ -520,6 +521,9 @@ impl Game {
                 self.state.income_pending.remove(&seat);
                 return;
             }
+            let Some(events) = self.state.income_pending.get_mut(&seat) else {
+                return;
+            };
             let event = events.remove(0);
             self.pay_income_event(seat, event);
         }
