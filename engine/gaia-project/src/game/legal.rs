@@ -678,7 +678,15 @@ impl Game {
                 }
                 BuildingRole::Structure => {
                     if left {
-                        let own = own.get_or_insert_with(|| self.own_structures(v.seat));
+                        // Gathered inline: a seat rarely has more structures.
+                        let own = own.get_or_insert_with(|| {
+                            let mut own: SmallVec<[(usize, &super::Structure); 24]> =
+                                SmallVec::new();
+                            for (i, l) in self.state.structures.iter() {
+                                own.extend(l.iter().filter(|s| s.seat == v.seat).map(|s| (*i, s)));
+                            }
+                            own
+                        });
                         self.upgrade_parts(v, def, def_costs, own, out);
                     }
                 }
@@ -717,7 +725,7 @@ impl Game {
             }
         }
         if !self.state.fed_supply.values().all(|n| *n == 0) {
-            let tokens: Vec<&Word> = self
+            let tokens: SmallVec<[&Word; 8]> = self
                 .state
                 .fed_supply
                 .iter()
@@ -1238,22 +1246,16 @@ impl Game {
                 false => self.most_uses(v.seat, power, &form.pay, token_value),
                 true => None,
             };
-            let (mut known, mut asked);
-            let multiples: &mut dyn Iterator<Item = u32> = match most {
-                Some(most) => {
-                    known = listed_up_to(most);
-                    &mut known
-                }
-                None => {
-                    asked = listed_multiples(payable);
-                    &mut asked
-                }
-            };
-            for k in multiples {
+            let mut list = |k: u32| {
                 let cmd = form.part(k as i32);
                 if !may_repeat || !out[start..].contains(&cmd) {
                     out.push(cmd);
                 }
+            };
+            // Two plain loops (not one behind a trait object): most forms list a few parts.
+            match most {
+                Some(most) => listed_up_to(most).for_each(&mut list),
+                None => listed_multiples(payable).for_each(&mut list),
             }
         }
     }

@@ -273,9 +273,10 @@ fn find_place(
     from: impl FnOnce() -> RangeOrigins,
     fits: impl Fn(&SeatMap) -> bool,
 ) -> KeptPlace {
-    // The very same structures: the same origins.
+    // The very same structures: the same origins. Newest first: the likeliest.
     if let Some((.., found)) = kept
         .iter()
+        .rev()
         .find(|(s, k, m)| *s == seat && Shared::ptr_eq(k, structures) && fits(m))
     {
         return KeptPlace::Place(found.clone());
@@ -283,6 +284,7 @@ fn find_place(
     let from = from();
     match kept
         .iter_mut()
+        .rev()
         .find(|(s, _, m)| *s == seat && fits(m) && m.from == from)
     {
         Some((_, k, found)) => {

@@ -40,14 +40,23 @@ pub(crate) struct SeatMap {
 
 impl SeatMap {
     /// Works it out for a seat of a game; `last`: the seat's place remembered last, whose
-    /// distances are reused where they still hold (the same planets and origins, or origins
-    /// only added to).
+    /// distances are reused where they still hold (the same spaces holding planets and the
+    /// same origins, or origins only added to).
     /// `from`: where its range is measured from ([`Game::range_from`]).
     pub fn of(game: &Game, seat: usize, from: &RangeOrigins, last: Option<&SeatMap>) -> SeatMap {
-        let last = last.filter(|l| l.fits(game, seat));
-        let near = match last {
+        let last = last.filter(|l| l.same_spaces(game, seat));
+        let near: Arc<[Near]> = match last {
             // Another seat built: the same distances.
-            Some(l) if l.from == *from => l.near.clone(),
+            Some(l) if l.from == *from => {
+                return SeatMap {
+                    seat,
+                    map: game.state.map.clone(),
+                    planets: game.state.planets.clone(),
+                    from_box: l.from_box,
+                    from: from.clone(),
+                    near: l.near.clone(),
+                };
+            }
             // The seat built where it had no structure: each distance to the new origins.
             Some(l) if !l.from.is_empty() && l.from.iter().all(|h| from.contains(h)) => {
                 let added: RangeOrigins = from
@@ -95,6 +104,26 @@ impl SeatMap {
             from: from.clone(),
             near,
         }
+    }
+
+    /// Whether it was worked out for a seat on the game's map (by pointer) with the same
+    /// spaces holding a planet: its distances hold for the same origins. Planets change
+    /// (terraforming, a Gaia project) far more often than which spaces hold one.
+    fn same_spaces(&self, game: &Game, seat: usize) -> bool {
+        if self.seat != seat || !Arc::ptr_eq(&self.map, &game.state.map) {
+            return false;
+        }
+        if Shared::ptr_eq(&self.planets, &game.state.planets) {
+            return true;
+        }
+        let kinds = &game.content.planets.planets;
+        let empty = |p: u8| kinds[usize::from(p)].kind == PlanetKind::Empty;
+        self.planets.len() == game.state.planets.len()
+            && self
+                .planets
+                .iter()
+                .zip(game.state.planets.iter())
+                .all(|(&a, &b)| a == b || empty(a) == empty(b))
     }
 
     /// Whether it was worked out for a seat on the game's very map and planets (by pointer);
@@ -180,4 +209,38 @@ fn remembered_place(game: &Game, seat: usize, from: impl FnOnce() -> RangeOrigin
         |m| m.fits(game, seat),
         |from, last| SeatMap::of(game, seat, from, last),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::fixture;
+
+    #[test]
+    fn distances_are_kept_while_the_same_spaces_hold_planets_and_redone_when_not() {
+        let mut g = fixture::blips_game(5);
+        let from: RangeOrigins = [g.state.map.spaces[0].hex].into_iter().collect();
+        let afresh = |g: &Game| SeatMap::of(g, 0, &from, None).near.to_vec();
+        let first = SeatMap::of(&g, 0, &from, None);
+        let kinds: Vec<PlanetKind> = g.content.planets.planets.iter().map(|p| p.kind).collect();
+        let empty = |p: u8| kinds[usize::from(p)] == PlanetKind::Empty;
+        let planets = g.state.planets.to_vec();
+        let held = planets.iter().position(|p| !empty(*p)).expect("a planet");
+        let other = (0..kinds.len() as u8)
+            .find(|p| !empty(*p) && *p != planets[held])
+            .expect("another kind of planet");
+        // Terraformed: another planet, the same spaces holding one.
+        g.state.planets[held] = other;
+        let again = SeatMap::of(&g, 0, &from, Some(&first));
+        assert!(Arc::ptr_eq(&first.near, &again.near));
+        assert!(again.fits(&g, 0) && !first.fits(&g, 0));
+        assert_eq!(again.near.to_vec(), afresh(&g));
+        // A planet where there was none: measured again, the new planet among them.
+        let space = planets.iter().position(|p| empty(*p)).expect("empty space");
+        g.state.planets[space] = other;
+        let third = SeatMap::of(&g, 0, &from, Some(&again));
+        assert!(!Arc::ptr_eq(&again.near, &third.near));
+        assert!(third.near.iter().any(|n| n.idx == space));
+        assert_eq!(third.near.to_vec(), afresh(&g));
+    }
 }
