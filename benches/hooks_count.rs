@@ -3,8 +3,9 @@
 //! recording platform's content with the example faction `content/examples/cartographers`
 //! stacked on it, chosen by seat 1 (`seated`) or by no seat (`unseated`), every other choice
 //! drawn from the seed, as `orrery bench` plays them for its figure "list, a hooked faction
-//! seated / not seated"; `ORRERY_SEATED=0` for the games without it. Every state is listed
-//! once (`list_all`). Run it under callgrind, counting only the listing:
+//! seated / not seated"; `ORRERY_SEATED=0` for the games without it, `ORRERY_COLD=1` to load
+//! each state afresh, remembering no hook's return from the play. Every state is listed once
+//! (`list_all`). Run it under callgrind, counting only the listing:
 //! `valgrind --tool=callgrind --toggle-collect='*list_all*' target/release/deps/hooks_count-*`.
 
 mod shared;
@@ -90,7 +91,14 @@ fn main() {
     let content = hooked_content();
     let games = shared::count_var("ORRERY_COUNT_GAMES", 4) as u64;
     let seated = shared::count_var("ORRERY_SEATED", 1) == 1;
-    let states = random_states(&content, seated, games);
+    let mut states = random_states(&content, seated, games);
+    if shared::count_var("ORRERY_COLD", 0) == 1 {
+        // Each state loaded afresh: nothing the hooks returned while playing is remembered.
+        states = states
+            .into_iter()
+            .map(|g| Game::load(content.clone(), g.state).expect("loads"))
+            .collect();
+    }
     let mut out = Vec::new();
     let parts = list_all(&states, &mut out);
     println!(
