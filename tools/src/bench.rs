@@ -156,7 +156,9 @@ pub fn run(args: &ContentArgs, paths: &[PathBuf], json: bool) -> ExitCode {
     });
     // Where the faction whose abilities name hooks plays, every part runs its condition
     // hooks, so each listed part is tried on a copy: random games with it in seat 1 against
-    // the same games with a base faction there.
+    // the same games with a base faction there. The states were listed while the games were
+    // played, so the hooks' returns are remembered (`docs/scripting.md`): this is the cost of
+    // trying parts on copies, and of building what hooks are given, more than of running them.
     let seated = hooked_content.as_ref().and_then(|hooked| {
         let added = hooked
             .factions

@@ -2,13 +2,16 @@
 //! made, the schema checks on what they return, whether content names any hook, a seat's
 //! condition hooks, and what a cost hook is asked about (the cost's parts and the site).
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use serde_json::Value;
+use smallvec::SmallVec;
 
 use super::bundle;
 use crate::content::{schema, Bundle, Condition, Content, Effect, ScriptRef};
+use crate::notation::Word;
 use orrery_core::diagnostics::SchemaCheck;
 
 /// The largest amount (of a resource, steps, range) a hook may return in one effect or cost.
@@ -34,6 +37,84 @@ pub(crate) struct HookLedger {
     pub(super) error_count: AtomicU64,
     /// The calls made while recording ([`Game::record_hook_calls`]): `None` when not.
     pub(super) calls: Mutex<Option<HookCalls>>,
+    /// The condition hooks' answers, remembered by the view they were given.
+    pub(super) answers: Mutex<ConditionAnswers>,
+    /// Every other hook's returns, remembered by the argument it was given.
+    pub(super) returns: Mutex<HookReturns>,
+}
+
+/// What hooks returned, by hook and by the argument they were given: a hook is a
+/// deterministic function of its argument, so a call with an argument it has answered
+/// before returns the same. Only returns are kept, never failures; at most
+/// [`REMEMBERED_VIEWS`] arguments a hook (past it, that hook's are forgotten all at once).
+#[derive(Debug, Default)]
+pub(crate) struct HookReturns(Vec<(ScriptRef, HashMap<Value, Value>)>);
+
+impl HookReturns {
+    /// What `hook` returned when given `arg`, if it was.
+    pub(super) fn get(&self, hook: &ScriptRef, arg: &Value) -> Option<&Value> {
+        let (_, by_arg) = self.0.iter().find(|(h, _)| h == hook)?;
+        by_arg.get(arg)
+    }
+
+    /// Remembers what `hook` returned when given `arg`.
+    pub(super) fn keep(&mut self, hook: &ScriptRef, arg: Value, returned: Value) {
+        let i = match self.0.iter().position(|(h, _)| h == hook) {
+            Some(i) => i,
+            None => {
+                self.0.push((hook.clone(), HashMap::new()));
+                self.0.len() - 1
+            }
+        };
+        let by_arg = &mut self.0[i].1;
+        if by_arg.len() >= REMEMBERED_VIEWS {
+            by_arg.clear();
+        }
+        by_arg.insert(arg, returned);
+    }
+}
+
+/// What [`Game::hook_view`] is made from: the seat, its faction, the round, its resources
+/// (in the order of `rules.resources`), power areas, Gaiaformers, research levels (in the
+/// order of the tracks), and its structures in space order, each with its planet (an index
+/// into `planets`) and whether it charts its planet type (neither shared nor a station).
+/// The view is a function of these alone, so two views are equal when their facts are.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct ViewFacts {
+    pub seat: usize,
+    pub faction: Word,
+    pub round: u32,
+    pub resources: SmallVec<[i32; 8]>,
+    pub power: [u32; 4],
+    pub gaiaformers: u32,
+    pub research: SmallVec<[u32; 8]>,
+    pub buildings: Vec<(Word, u8, bool)>,
+}
+
+/// How many views' answers a game remembers; past it, the oldest are forgotten all at once.
+pub const REMEMBERED_VIEWS: usize = 4096;
+
+/// The answers of a seat's condition hooks, by the view they were asked with: the keys of
+/// those answering `true`, sorted ([`crate::player::Player::hooks_holding`]). Hooks are
+/// deterministic functions of their view (the sandbox has no time, randomness or state kept
+/// between calls), so an answer given once is the answer for that view for the whole game;
+/// only answers are kept, never failures.
+#[derive(Debug, Default)]
+pub(crate) struct ConditionAnswers(HashMap<ViewFacts, Vec<Word>>);
+
+impl ConditionAnswers {
+    /// The answers given for a view, if it was asked about.
+    pub(super) fn get(&self, view: &ViewFacts) -> Option<&Vec<Word>> {
+        self.0.get(view)
+    }
+
+    /// Remembers the answers for a view.
+    pub(super) fn keep(&mut self, view: ViewFacts, holding: Vec<Word>) {
+        if self.0.len() >= REMEMBERED_VIEWS {
+            self.0.clear();
+        }
+        self.0.insert(view, holding);
+    }
 }
 
 /// How many hook calls one recording keeps; later ones are counted, not kept.
@@ -71,11 +152,21 @@ impl Default for HookLedger {
             errors: Mutex::new(Vec::new()),
             error_count: AtomicU64::new(0),
             calls: Mutex::new(None),
+            answers: Mutex::default(),
+            returns: Mutex::default(),
         }
     }
 }
 
 impl HookLedger {
+    /// Whether calls are being recorded: then every hook runs, remembered answers unused.
+    pub(super) fn recording(&self) -> bool {
+        self.calls
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_some()
+    }
+
     /// Notes a call when recording.
     pub(super) fn record(&self, call: impl FnOnce() -> HookCall) {
         let mut calls = self.calls.lock().unwrap_or_else(|e| e.into_inner());

@@ -8,10 +8,13 @@ use std::sync::atomic::Ordering;
 use serde_json::{json, Map, Value};
 
 use super::happened::Happened;
-use super::hook_protocol::{schema_problem, CostParts, HookCall, HookCalls, Site, MAX_HOOK_AMOUNT};
+use super::hook_protocol::{
+    schema_problem, CostParts, HookCall, HookCalls, Site, ViewFacts, MAX_HOOK_AMOUNT,
+};
 use super::{Game, MoveError};
 use crate::content::{Bundle, Effect, Modifier, ResearchChoice, ScriptRef};
 use crate::lookup::by_id;
+use crate::notation::Word;
 use crate::player::hook_key;
 use orrery_core::script::ScriptError;
 
@@ -19,49 +22,33 @@ impl Game {
     /// The read-only view a hook gets of a seat: resources, power areas, research levels,
     /// buildings by kind and planet type, planet types colonized, the round and the event.
     pub(crate) fn hook_view(&self, seat: usize, event: Value) -> Value {
-        let content = &self.content;
+        self.view_facts(seat).json(self, event)
+    }
+
+    /// What [`Game::hook_view`] is made from, without building it: two seats' views are equal
+    /// exactly when their facts are (and the events are).
+    pub(crate) fn view_facts(&self, seat: usize) -> ViewFacts {
         let p = &self.state.players[seat];
-        let resources: Map<String, Value> = content
-            .rules
-            .resources
-            .iter()
-            .zip(&p.resources)
-            .map(|(r, n)| (r.id.clone(), json!(n)))
+        let buildings = self
+            .own_structures(seat)
+            .into_iter()
+            .map(|(idx, s)| {
+                let charts = !s.shared && !self.is_station(seat, &s.building);
+                (s.building.clone(), self.state.planets[idx], charts)
+            })
             .collect();
-        let research: Map<String, Value> = content
-            .research
-            .tracks
-            .iter()
-            .map(|t| (t.id.clone(), json!(p.level(&t.id))))
-            .collect();
-        let mut buildings = Map::new();
-        let mut types: Vec<&str> = Vec::new();
-        for (idx, s) in self.own_structures(seat) {
-            let planet = self.planet_id(idx);
-            let entry = buildings
-                .entry(s.building.to_string())
-                .or_insert_with(|| json!({"total": 0, "on": {}}));
-            entry["total"] = json!(entry["total"].as_i64().unwrap_or(0) + 1);
-            let on = &mut entry["on"][planet];
-            *on = json!(on.as_i64().unwrap_or(0) + 1);
-            if !s.shared && !self.is_station(seat, &s.building) && !types.contains(&planet) {
-                types.push(planet);
-            }
+        ViewFacts {
+            seat,
+            faction: p.faction.clone(),
+            round: self.state.round,
+            resources: p.resources.clone(),
+            power: p.power.areas,
+            gaiaformers: p.gaiaformers,
+            research: (self.content.research.tracks.iter())
+                .map(|t| p.level(&t.id))
+                .collect(),
+            buildings,
         }
-        types.sort_unstable();
-        let a = &p.power.areas;
-        json!({
-            "seat": seat,
-            "faction": p.faction.as_str(),
-            "round": self.state.round,
-            "resources": resources,
-            "power": {"area1": a[0], "area2": a[1], "area3": a[2], "gaia": a[3]},
-            "gaiaformers": p.gaiaformers,
-            "research": research,
-            "buildings": buildings,
-            "planet_types": types,
-            "event": event,
-        })
     }
 
     /// The event a hook sees: the trigger being fired, or the place the hook stands.
@@ -183,7 +170,20 @@ impl Game {
 
     /// Calls a hook with its one argument (validation checks each hook takes
     /// [`crate::content::HOOK_ARITY`] parameters), within what is left of the game's budget.
+    /// A call with an argument the hook has returned for before in this game (clones
+    /// included) returns that again without running, unless calls are being recorded.
     fn call_hook(&self, s: &ScriptRef, arg: &Value) -> Result<Value, MoveError> {
+        let recording = self.ledger.recording();
+        if !recording {
+            let returns = self
+                .ledger
+                .returns
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            if let Some(v) = returns.get(s, arg) {
+                return Ok(v.clone());
+            }
+        }
         let (result, operations) = self.call_hook_counted(s, arg);
         self.ledger.record(|| HookCall {
             seat: arg
@@ -195,6 +195,11 @@ impl Game {
             result: result.clone().map_err(|e| e.0),
             operations,
         });
+        if let (false, Ok(v)) = (recording, &result) {
+            (self.ledger.returns.lock())
+                .unwrap_or_else(|e| e.into_inner())
+                .keep(s, arg.clone(), v.clone());
+        }
         result
     }
 
@@ -400,6 +405,9 @@ impl Game {
     /// Asks every condition hook of every seat again and keeps the answers; abilities that
     /// become active join the income order. Every seat's hooks are asked after any seat's
     /// move, so a failing hook's error names the seat it belongs to, not only the move.
+    /// A seat whose view is one its hooks have answered for in this game (clones included)
+    /// gets those answers again without running them, unless calls are being recorded:
+    /// hooks are deterministic functions of their view.
     pub(crate) fn refresh_conditions(&mut self) -> Result<(), MoveError> {
         for seat in 0..self.state.players.len() {
             let Some(fixed) = self.seats.get(seat).and_then(Option::as_ref) else {
@@ -408,45 +416,78 @@ impl Game {
             if fixed.condition_hooks.is_empty() {
                 continue;
             }
-            let hooks = fixed.condition_hooks.clone();
-            let view = self.hook_view(seat, json!({"kind": "condition"}));
-            let owner = |e: MoveError| {
-                let p = &self.state.players[seat];
-                MoveError(format!(
-                    "the condition hook of seat {} ({}): {}",
-                    seat + 1,
-                    p.faction,
-                    e.0
-                ))
+            let facts = self.view_facts(seat);
+            let remembered = match self.ledger.recording() {
+                true => None,
+                false => (self.ledger.answers.lock())
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get(&facts)
+                    .cloned(),
             };
-            let mut holding = Vec::new();
-            for s in &hooks {
-                match self.call_hook(s, &view).map_err(owner)? {
-                    Value::Bool(true) => holding.push(hook_key(s)),
-                    Value::Bool(false) => {}
-                    other => {
-                        return Err(owner(self.hook_refusal(
-                            s,
-                            format!("a condition hook returns true or false, not {other}"),
-                        )))
-                    }
+            let holding = match remembered {
+                Some(holding) => holding,
+                None => {
+                    let holding = self.ask_conditions(seat, &facts)?;
+                    (self.ledger.answers.lock())
+                        .unwrap_or_else(|e| e.into_inner())
+                        .keep(facts, holding.clone());
+                    holding
                 }
-            }
-            holding.sort_unstable();
-            if self.state.players[seat].hooks_holding != holding {
-                let before = self.active_abilities(seat);
-                self.state.players[seat].hooks_holding = holding.into();
-                let after = self.active_abilities(seat);
-                let p = &mut self.state.players[seat];
-                for i in before.iter().filter(|i| !after.contains(i)) {
-                    p.unlog_source(&crate::player::source_key("f:", *i));
-                }
-                for i in after.iter().filter(|i| !before.contains(i)) {
-                    p.log_source(&crate::player::source_key("f:", *i));
+            };
+            self.hold(seat, holding);
+        }
+        Ok(())
+    }
+
+    /// Runs a seat's condition hooks on the view `facts` make: the keys of those answering
+    /// `true`, sorted, or the first failure, naming the seat.
+    fn ask_conditions(&self, seat: usize, facts: &ViewFacts) -> Result<Vec<Word>, MoveError> {
+        let Some(fixed) = self.seats.get(seat).and_then(Option::as_ref) else {
+            return Ok(Vec::new());
+        };
+        let view = facts.json(self, json!({"kind": "condition"}));
+        let owner = |e: MoveError| {
+            let p = &self.state.players[seat];
+            MoveError(format!(
+                "the condition hook of seat {} ({}): {}",
+                seat + 1,
+                p.faction,
+                e.0
+            ))
+        };
+        let mut holding = Vec::new();
+        for s in &fixed.condition_hooks {
+            match self.call_hook(s, &view).map_err(owner)? {
+                Value::Bool(true) => holding.push(hook_key(s)),
+                Value::Bool(false) => {}
+                other => {
+                    return Err(owner(self.hook_refusal(
+                        s,
+                        format!("a condition hook returns true or false, not {other}"),
+                    )))
                 }
             }
         }
-        Ok(())
+        holding.sort_unstable();
+        Ok(holding)
+    }
+
+    /// Keeps the answers of a seat's condition hooks; abilities that become active join the
+    /// income order, those that stop leave it.
+    fn hold(&mut self, seat: usize, holding: Vec<Word>) {
+        if self.state.players[seat].hooks_holding == holding {
+            return;
+        }
+        let before = self.active_abilities(seat);
+        self.state.players[seat].hooks_holding = holding.into();
+        let after = self.active_abilities(seat);
+        let p = &mut self.state.players[seat];
+        for i in before.iter().filter(|i| !after.contains(i)) {
+            p.unlog_source(&crate::player::source_key("f:", *i));
+        }
+        for i in after.iter().filter(|i| !before.contains(i)) {
+            p.log_source(&crate::player::source_key("f:", *i));
+        }
     }
 
     /// The action part of what a cost or placement hook gets: the building, the hex, its
@@ -616,6 +657,50 @@ impl Game {
             }
         }
         Ok(parts.total())
+    }
+}
+
+impl ViewFacts {
+    /// The view these facts make, with `event` (see [`Game::hook_view`]).
+    fn json(&self, game: &Game, event: Value) -> Value {
+        let content = &game.content;
+        let planet = |i: u8| content.planets.planets[usize::from(i)].id.as_str();
+        let resources: Map<String, Value> = (content.rules.resources.iter())
+            .zip(&self.resources)
+            .map(|(r, n)| (r.id.clone(), json!(n)))
+            .collect();
+        let research: Map<String, Value> = (content.research.tracks.iter())
+            .zip(&self.research)
+            .map(|(t, n)| (t.id.clone(), json!(n)))
+            .collect();
+        let mut buildings = Map::new();
+        let mut types: Vec<&str> = Vec::new();
+        for (building, at, charts) in &self.buildings {
+            let planet = planet(*at);
+            let entry = buildings
+                .entry(building.to_string())
+                .or_insert_with(|| json!({"total": 0, "on": {}}));
+            entry["total"] = json!(entry["total"].as_i64().unwrap_or(0) + 1);
+            let on = &mut entry["on"][planet];
+            *on = json!(on.as_i64().unwrap_or(0) + 1);
+            if *charts && !types.contains(&planet) {
+                types.push(planet);
+            }
+        }
+        types.sort_unstable();
+        let a = &self.power;
+        json!({
+            "seat": self.seat,
+            "faction": self.faction.as_str(),
+            "round": self.round,
+            "resources": resources,
+            "power": {"area1": a[0], "area2": a[1], "area3": a[2], "gaia": a[3]},
+            "gaiaformers": self.gaiaformers,
+            "research": research,
+            "buildings": buildings,
+            "planet_types": types,
+            "event": event,
+        })
     }
 }
 
@@ -1201,14 +1286,22 @@ fn start(v) { [] }
         assert!(e.0.contains("used their budget of 100 operations"), "{e}");
         assert_eq!(saved(&g), before);
         assert!(g.hook_error_lines()[0].contains("budget of 100 operations"));
-        // A budget for a few calls: spent by listing on copies too, then refused.
+        // A budget for a few calls: listing on copies spends it; asked again about the same
+        // view, the hook's return is remembered and costs nothing.
         let g = game(spin);
         g.set_hook_budget(per_listing * 3);
+        assert!(g.legal_parts().contains(&special()));
+        assert_eq!(g.hook_operations(), per_listing);
+        assert!((0..10).all(|_| g.legal_parts().contains(&special())));
+        assert_eq!(g.hook_operations(), per_listing);
+        // While calls are recorded every call runs: the budget is spent, then refused.
+        g.record_hook_calls();
         let listed = (0..10)
             .filter(|_| g.legal_parts().contains(&special()))
             .count();
-        assert!((2..=3).contains(&listed), "{listed}");
+        assert!((1..=2).contains(&listed), "{listed}");
         assert!(g.hook_operations() <= per_listing * 3 + 1);
+        assert!(g.hook_error_lines()[0].contains("budget of"));
     }
 
     #[test]
