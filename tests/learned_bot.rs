@@ -134,3 +134,89 @@ fn best_with_the_committed_weights_beats_random() {
         );
     }
 }
+
+/// A conformance record read as the engine reads it.
+fn record(name: &str) -> orrery_gp::record::Record {
+    let path = common::root().join("tests/data/conformance").join(name);
+    let text = std::fs::read_to_string(&path).expect("record readable");
+    orrery_gp::record::Record::from_json_text(&text).expect("a record")
+}
+
+#[test]
+fn a_recorded_game_gives_a_sample_per_seat_and_decision_labelled_with_its_final_score() {
+    let content = common::platform_content();
+    let rec = record("rich/rich-001.json");
+    let finals: Vec<f64> = rec
+        .final_scores
+        .as_ref()
+        .expect("the record's final scores")
+        .iter()
+        .map(|f| f64::from(f.vp))
+        .collect();
+    let seats = rec.players;
+    let samples = Game::record_samples(&content, &rec).unwrap_or_else(|e| panic!("{e}"));
+    // Count the decisions the replay starts once every seat has its faction, as self-play
+    // notes them: before each part, whenever the number of decisions done has changed.
+    let mut decisions = 0;
+    let mut last = usize::MAX;
+    let mut names = Vec::new();
+    rec.walk_parts(&content, |g, _| {
+        let chosen =
+            g.state.players.len() == seats && g.state.players.iter().all(|p| !p.faction.is_empty());
+        if chosen && g.decisions_done() != last {
+            last = g.decisions_done();
+            decisions += 1;
+            if names.is_empty() {
+                names = g.feature_names();
+            }
+        }
+        Ok::<(), String>(())
+    })
+    .expect("the record replays");
+    assert!(decisions > 50, "{decisions} decisions");
+    assert_eq!(samples.len(), decisions * seats);
+    for (i, s) in samples.iter().enumerate() {
+        assert_eq!(
+            s.target,
+            finals[i % seats],
+            "sample {i}: seat {}",
+            i % seats
+        );
+        assert_eq!(s.features.len(), names.len());
+        assert!(s.features.iter().all(|v| v.is_finite()), "sample {i}");
+    }
+    // Samples change along the game: the first and last of a seat differ.
+    assert_ne!(samples[0].features, samples[samples.len() - seats].features);
+}
+
+#[test]
+fn a_record_that_cannot_be_replayed_or_ends_early_is_refused_with_the_reason() {
+    let content = common::platform_content();
+    let good = record("rich/rich-001.json");
+    // A move the game refuses: the error names it.
+    let mut broken = good.clone();
+    let at = broken.moves.len() / 2;
+    broken.moves[at] = format!(
+        "{} build m 99Z99",
+        broken.moves[at].split(' ').next().unwrap()
+    );
+    let e = Game::record_samples(&content, &broken).expect_err("a refused move");
+    assert!(e.contains(&format!("move {at}")), "{e}");
+    // A record cut short and marked unfinished: no final score to learn.
+    let mut cut = good.clone();
+    cut.moves.truncate(at);
+    cut.finished = false;
+    let e = Game::record_samples(&content, &cut).expect_err("unfinished");
+    assert!(e.contains("before final scoring"), "{e}");
+    // Cut short but claiming to be finished: the game is not over.
+    cut.finished = true;
+    let e = Game::record_samples(&content, &cut).expect_err("not over");
+    assert!(e.contains("not over"), "{e}");
+    // Final scores that the replay does not reach.
+    let mut wrong = good.clone();
+    if let Some(f) = wrong.final_scores.as_mut() {
+        f[0].vp += 1;
+    }
+    let e = Game::record_samples(&content, &wrong).expect_err("other final scores");
+    assert!(e.contains("the record"), "{e}");
+}

@@ -43,6 +43,7 @@ mod study;
 mod tm;
 mod trace;
 mod train;
+mod train_records;
 mod viewer;
 
 use std::path::PathBuf;
@@ -647,7 +648,7 @@ fn main() -> ExitCode {
             paths,
             verbose,
         } => records::conformance(&content, &paths, verbose),
-        Command::Train(args) => train::run::<Game>(&args),
+        Command::Train(args) => train::run::<Game>(&args, Some(train_records::record_games)),
         Command::Bench {
             content,
             paths,

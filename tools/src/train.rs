@@ -17,6 +17,7 @@ use rayon::prelude::*;
 
 use crate::source::ContentSource;
 use crate::stack::Stack;
+pub use crate::train_records::RecordGame;
 use crate::ContentArgs;
 
 /// The folder of a content folder (and of the built-in copy) holding weights files.
@@ -27,9 +28,18 @@ pub const WEIGHTS_DIR: &str = "bots";
 pub struct TrainArgs {
     #[command(flatten)]
     pub content: ContentArgs,
-    /// Self-play games to learn from.
+    /// Self-play games to learn from (0: only the `--records`).
     #[arg(long, default_value_t = 200)]
     pub games: u64,
+    /// Recorded games to learn from as well (files, or folders searched for `*.json`;
+    /// repeatable, or separated by commas): each replayed on the content `replay` gives it,
+    /// every seat's features noted at the start of each decision and labelled with the
+    /// seat's final score. Every tenth record is held out of the fit whose error is reported.
+    #[arg(long, value_name = "PATH", value_delimiter = ',')]
+    pub records: Vec<PathBuf>,
+    /// How much each sample of a record counts against one of self-play (above 0).
+    #[arg(long, default_value_t = 1.0, value_name = "W")]
+    pub record_weight: f64,
     /// Seats per game: a number, or several separated by commas, taken in turn game by game.
     #[arg(long, default_value = "2,3,4")]
     pub players: String,
@@ -209,9 +219,14 @@ fn rmse(samples: &[&fit::Sample], predict: impl Fn(&fit::Sample) -> f64) -> f64 
         .sqrt()
 }
 
-/// `orrery train` for the game `G`.
-pub fn run<G: GameModule>(args: &TrainArgs) -> ExitCode {
-    match train::<G>(args) {
+/// Reads the samples of recorded games of `G` (files or folders): each game's, and the
+/// records skipped with why. Games without records to learn from have none.
+pub type RecordReader =
+    fn(&ContentArgs, &[PathBuf], &[String]) -> Result<(Vec<RecordGame>, Vec<String>), String>;
+
+/// `orrery train` for the game `G`; `records` reads its recorded games, if it has any.
+pub fn run<G: GameModule>(args: &TrainArgs, records: Option<RecordReader>) -> ExitCode {
+    match train::<G>(args, records) {
         Ok(()) => ExitCode::SUCCESS,
         Err((msg, code)) => {
             errln!("error: {msg}");
@@ -220,7 +235,10 @@ pub fn run<G: GameModule>(args: &TrainArgs) -> ExitCode {
     }
 }
 
-fn train<G: GameModule>(args: &TrainArgs) -> Result<(), (String, u8)> {
+fn train<G: GameModule>(
+    args: &TrainArgs,
+    read_records: Option<RecordReader>,
+) -> Result<(), (String, u8)> {
     let usage = |m: String| (m, 2u8);
     let failed = |m: String| (m, 1u8);
     let players: Vec<usize> = args
@@ -234,12 +252,23 @@ fn train<G: GameModule>(args: &TrainArgs) -> Result<(), (String, u8)> {
                 args.players
             ))
         })?;
-    if args.games < 2 || args.games > 1_000_000 {
+    let least = if args.records.is_empty() { 2 } else { 0 };
+    if args.games < least || args.games > 1_000_000 {
         return Err(usage(format!(
-            "--games must be 2 to 1000000, got {}",
+            "--games must be {least} to 1000000, got {}",
             args.games
         )));
     }
+    if !(args.record_weight.is_finite() && args.record_weight > 0.0 && args.record_weight <= 1e6) {
+        return Err(usage(format!(
+            "--record-weight must be above 0 and at most 1e6, got {}",
+            args.record_weight
+        )));
+    }
+    if !args.records.is_empty() && read_records.is_none() {
+        return Err(usage(format!("{} has no records to learn from", G::ID)));
+    }
+
     if args.explore > bot::EXPLORE_MAX_PER_MILLE {
         return Err(usage(format!(
             "--explore must be 0 to {} (thousandths), got {}",
@@ -323,11 +352,29 @@ fn train<G: GameModule>(args: &TrainArgs) -> Result<(), (String, u8)> {
             .collect()
     });
     let seconds = started.elapsed().as_secs_f64();
+    let (recorded, skipped) = match read_records {
+        Some(read) if !args.records.is_empty() => pool
+            .install(|| read(&args.content, &args.records, &names))
+            .map_err(failed)?,
+        _ => (Vec::new(), Vec::new()),
+    };
     let mut train_fit = fit::Fit::new(names.len());
     let mut all_fit = fit::Fit::new(names.len());
     let mut held: Vec<fit::Sample> = Vec::new();
+    let mut held_records: Vec<fit::Sample> = Vec::new();
     let mut failures = 0;
     let base = if args.from_scratch { 0.0 } else { 1.0 };
+    // The rows of one game's samples for the fit.
+    let rows_of = |samples: &[fit::Sample], seats: usize| -> Vec<(Vec<f64>, f64)> {
+        if args.td > 0 {
+            fit::td_rows(samples, seats, args.td, base)
+        } else {
+            samples
+                .iter()
+                .map(|s| (s.features.clone(), s.target - base * s.heuristic))
+                .collect()
+        }
+    };
     for (i, g) in games.into_iter().enumerate() {
         let samples = match g {
             Ok(s) => s,
@@ -338,16 +385,7 @@ fn train<G: GameModule>(args: &TrainArgs) -> Result<(), (String, u8)> {
             }
         };
         let held_out = i as u64 % HOLD_OUT == HOLD_OUT - 1;
-        let rows: Vec<(Vec<f64>, f64)> = if args.td > 0 {
-            let seats = players[i % players.len()];
-            fit::td_rows(&samples, seats, args.td, base)
-        } else {
-            samples
-                .iter()
-                .map(|s| (s.features.clone(), s.target - base * s.heuristic))
-                .collect()
-        };
-        for (x, y) in rows {
+        for (x, y) in rows_of(&samples, players[i % players.len()]) {
             let y = y - fit::floor_part(&floors, &x);
             all_fit.add(&x, y).map_err(failed)?;
             if !held_out {
@@ -363,18 +401,61 @@ fn train<G: GameModule>(args: &TrainArgs) -> Result<(), (String, u8)> {
             "{failures} self-play game(s) failed (above)"
         )));
     }
+    let mut record_rows = 0;
+    for (i, g) in recorded.iter().enumerate() {
+        let held_out = i as u64 % HOLD_OUT == HOLD_OUT - 1;
+        for (x, y) in rows_of(&g.samples, g.seats) {
+            let y = y - fit::floor_part(&floors, &x);
+            let place = |e: String| failed(format!("{}: {e}", g.path.display()));
+            all_fit
+                .add_weighted(&x, y, args.record_weight)
+                .map_err(place)?;
+            record_rows += 1;
+            if !held_out {
+                train_fit
+                    .add_weighted(&x, y, args.record_weight)
+                    .map_err(place)?;
+            }
+        }
+        if held_out {
+            held_records.extend(g.samples.iter().cloned());
+        }
+    }
+    for s in &skipped {
+        errln!("skipped {s}");
+    }
     let refs: Vec<&fit::Sample> = held.iter().collect();
-    outln!(
-        "{} games ({:.1} s), {} positions; held-out: {} positions, RMSE of the final score {:.2} by the heuristic value",
-        args.games,
-        seconds,
-        all_fit.rows(),
-        held.len(),
-        rmse(&refs, |s| s.heuristic),
-    );
+    let record_refs: Vec<&fit::Sample> = held_records.iter().collect();
+    if args.games > 0 {
+        outln!(
+            "{} games ({:.1} s), {} positions; held-out: {} positions, RMSE of the final score {:.2} by the heuristic value",
+            args.games,
+            seconds,
+            all_fit.rows() - record_rows,
+            held.len(),
+            rmse(&refs, |s| s.heuristic),
+        );
+    }
+    if !args.records.is_empty() {
+        outln!(
+            "{} records ({} skipped), {} positions; held-out: {} records, {} positions, RMSE of the final score {:.2} by the heuristic value",
+            recorded.len(),
+            skipped.len(),
+            record_rows,
+            recorded.len() / HOLD_OUT as usize,
+            held_records.len(),
+            rmse(&record_refs, |s| s.heuristic),
+        );
+    }
+    if all_fit.rows() < 2 {
+        return Err(failed(format!(
+            "{} positions to learn from, at least 2 are needed",
+            all_fit.rows()
+        )));
+    }
     for (k, ridge) in ridges.iter().enumerate() {
         let trained = format!(
-            "orrery train --games {} --players {} --bot {} --ridge {ridge}{}{}{}{}{} --seed {}",
+            "orrery train --games {} --players {} --bot {} --ridge {ridge}{}{}{}{}{}{} --seed {}",
             args.games,
             args.players,
             args.bot,
@@ -399,6 +480,17 @@ fn train<G: GameModule>(args: &TrainArgs) -> Result<(), (String, u8)> {
             } else {
                 format!(" --floor '{}'", args.floor)
             },
+            if args.records.is_empty() {
+                String::new()
+            } else if args.record_weight == 1.0 {
+                format!(" --records {}", crate::train_records::shown(&args.records))
+            } else {
+                format!(
+                    " --records {} --record-weight {}",
+                    crate::train_records::shown(&args.records),
+                    args.record_weight
+                )
+            },
             args.seed
         );
         let fitted = |f: &fit::Fit| {
@@ -415,9 +507,20 @@ fn train<G: GameModule>(args: &TrainArgs) -> Result<(), (String, u8)> {
                 .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
             out.with_file_name(format!("{stem}-ridge-{ridge}.yaml"))
         };
+        let by_model = |s: &fit::Sample| base * s.heuristic + check.eval(&s.features);
+        let mut errors = Vec::new();
+        if args.games > 0 {
+            errors.push(format!("{:.2}", rmse(&refs, by_model)));
+        }
+        if !args.records.is_empty() {
+            errors.push(format!(
+                "{:.2} on the held-out records",
+                rmse(&record_refs, by_model)
+            ));
+        }
         outln!(
-            "ridge {ridge}: held-out RMSE {:.2}; wrote {}",
-            rmse(&refs, |s| base * s.heuristic + check.eval(&s.features)),
+            "ridge {ridge}: held-out RMSE {}; wrote {}",
+            errors.join(", "),
             path.display()
         );
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {

@@ -17,6 +17,64 @@ pub struct Sample {
     pub heuristic: f64,
 }
 
+/// Samples noted along one game however it is played (by bots, or replayed from a record):
+/// every seat's features at the start of each decision, labelled at the end with the scores
+/// the seats finished with.
+#[derive(Debug, Clone)]
+pub struct Notes {
+    /// The decision last noted (`usize::MAX` before the first).
+    decision: usize,
+    decisions: usize,
+    seen: Vec<(usize, Vec<f64>, f64)>,
+}
+
+impl Default for Notes {
+    fn default() -> Notes {
+        Notes::new()
+    }
+}
+
+impl Notes {
+    /// Nothing noted yet.
+    pub fn new() -> Notes {
+        Notes {
+            decision: usize::MAX,
+            decisions: 0,
+            seen: Vec::new(),
+        }
+    }
+
+    /// Called before each part played: when `game` is at the start of a decision not noted
+    /// yet ([`crate::play_api::Playable::decisions_done`] changed), notes every seat's
+    /// features and heuristic value.
+    pub fn see<G: Evaluate>(&mut self, game: &G) {
+        if game.decisions_done() != self.decision {
+            self.decision = game.decisions_done();
+            self.decisions += 1;
+            for s in 0..game.seat_count() {
+                self.seen.push((s, game.features(s), game.value(s)));
+            }
+        }
+    }
+
+    /// The decisions noted so far (each gave one sample per seat).
+    pub fn decisions(&self) -> usize {
+        self.decisions
+    }
+
+    /// The samples, each labelled with its seat's score in `scores` (0 for a seat missing).
+    pub fn labelled(self, scores: &[i32]) -> Vec<Sample> {
+        self.seen
+            .into_iter()
+            .map(|(s, features, heuristic)| Sample {
+                features,
+                target: scores.get(s).map_or(0.0, |v| f64::from(*v)),
+                heuristic,
+            })
+            .collect()
+    }
+}
+
 /// Plays `game` to its end with one bot per seat (at most `max_parts` parts) and returns a
 /// sample per seat at the start of each decision, labelled with that seat's final score.
 pub fn self_play<G: Evaluate>(
@@ -24,26 +82,9 @@ pub fn self_play<G: Evaluate>(
     bots: &mut [Box<dyn Bot<G> + Send>],
     max_parts: usize,
 ) -> Result<Vec<Sample>, PlayError> {
-    let seats = game.seat_count();
-    let mut seen: Vec<(usize, Vec<f64>, f64)> = Vec::new();
-    let mut decision = usize::MAX;
-    play_game(game, bots, max_parts, |g, _, _| {
-        if g.decisions_done() != decision {
-            decision = g.decisions_done();
-            for s in 0..seats {
-                seen.push((s, g.features(s), g.value(s)));
-            }
-        }
-    })?;
-    let scores = game.score();
-    Ok(seen
-        .into_iter()
-        .map(|(s, features, heuristic)| Sample {
-            features,
-            target: scores.get(s).map_or(0.0, |v| f64::from(*v)),
-            heuristic,
-        })
-        .collect())
+    let mut notes = Notes::new();
+    play_game(game, bots, max_parts, |g, _, _| notes.see(g))?;
+    Ok(notes.labelled(&game.score()))
 }
 
 /// The rows of a temporal-difference fit from the samples of one game (as [`self_play`]
@@ -84,6 +125,8 @@ pub fn td_rows(samples: &[Sample], seats: usize, k: usize, base: f64) -> Vec<(Ve
 pub struct Fit {
     n: usize,
     rows: u64,
+    /// Σ of the samples' weights (the rows when every sample weighs 1).
+    weight: f64,
     /// Σ x_j (j < n), then Σ y at index n.
     sum: Vec<f64>,
     /// Σ x_j x_k, row-major n × n.
@@ -101,6 +144,7 @@ impl Fit {
         Fit {
             n,
             rows: 0,
+            weight: 0.0,
             sum: vec![0.0; n + 1],
             xx: vec![0.0; n * n],
             xy: vec![0.0; n],
@@ -115,6 +159,18 @@ impl Fit {
     /// Adds a sample; refused (and nothing added) when it has the wrong number of features
     /// or a number that is not finite.
     pub fn add(&mut self, x: &[f64], y: f64) -> Result<(), String> {
+        self.add_weighted(x, y, 1.0)
+    }
+
+    /// [`Fit::add`] of a sample counted `w` times (`w` > 0, finite): in the sums the fit
+    /// minimises, its squared error weighs `w` against 1 for a sample added by [`Fit::add`].
+    /// A weight of 1 gives the same sums as [`Fit::add`], bit for bit.
+    pub fn add_weighted(&mut self, x: &[f64], y: f64, w: f64) -> Result<(), String> {
+        if !(w.is_finite() && w > 0.0) {
+            return Err(format!(
+                "the sample's weight is {w}, expected a number above 0"
+            ));
+        }
         if x.len() != self.n {
             return Err(format!("{} features, expected {}", x.len(), self.n));
         }
@@ -125,20 +181,22 @@ impl Fit {
             return Err(format!("the target is {y}"));
         }
         self.rows += 1;
+        self.weight += w;
         for (j, xj) in x.iter().enumerate() {
-            self.sum[j] += xj;
-            self.xy[j] += xj * y;
+            let wx = xj * w;
+            self.sum[j] += wx;
+            self.xy[j] += wx * y;
             let row = &mut self.xx[j * self.n..(j + 1) * self.n];
             for (cell, xk) in row.iter_mut().zip(x) {
-                *cell += xj * xk;
+                *cell += wx * xk;
             }
         }
-        self.sum[self.n] += y;
+        self.sum[self.n] += w * y;
         Ok(())
     }
 
-    /// The ridge fit: weights and bias minimising the squared error plus `ridge` × rows × the
-    /// squared weights of the standardised features (so `ridge` does not depend on the
+    /// The ridge fit: weights and bias minimising the squared error plus `ridge` × rows (the
+    /// samples' total weight) × the squared weights of the standardised features (so `ridge` does not depend on the
     /// features' units or the number of samples). A feature constant in the data gets weight
     /// 0. Returns `(bias, weights)`.
     pub fn solve(&self, ridge: f64) -> Result<(f64, Vec<f64>), String> {
@@ -157,7 +215,8 @@ impl Fit {
             return Err(format!("ridge {ridge}, expected a number ≥ 0"));
         }
         let n = self.n;
-        let rows = self.rows as f64;
+        // The samples' total weight stands for their number in every sum.
+        let rows = self.weight;
         let mean: Vec<f64> = self.sum.iter().map(|s| s / rows).collect();
         let ybar = mean[n];
         let cov = |j: usize, k: usize| self.xx[j * n + k] - rows * mean[j] * mean[k];
@@ -512,6 +571,44 @@ mod tests {
         assert!((free[1] + 1.0).abs() < 1e-6, "{free:?}");
         let (_, held) = flipped.solve_with(0.0, true).expect("solves");
         assert!(held.iter().all(|w| *w >= 0.0) && held[1] == 0.0, "{held:?}");
+    }
+
+    #[test]
+    fn a_sample_weighing_w_counts_as_w_copies_and_weight_one_is_plain_add() {
+        let samples = steps_samples(10);
+        let (mut plain, mut ones, mut doubled, mut twice) =
+            (Fit::new(3), Fit::new(3), Fit::new(3), Fit::new(3));
+        for s in &samples {
+            plain.add(&s.features, s.target).expect("fits");
+            ones.add_weighted(&s.features, s.target, 1.0).expect("fits");
+            doubled
+                .add_weighted(&s.features, s.target, 2.0)
+                .expect("fits");
+            twice.add(&s.features, s.target).expect("fits");
+            twice.add(&s.features, s.target).expect("fits");
+        }
+        assert_eq!(
+            plain.solve(0.5),
+            ones.solve(0.5),
+            "weight 1 is bit for bit add"
+        );
+        let (b1, w1) = doubled.solve(0.5).expect("solves");
+        let (b2, w2) = twice.solve(0.5).expect("solves");
+        assert!((b1 - b2).abs() < 1e-9, "{b1} {b2}");
+        for (a, b) in w1.iter().zip(&w2) {
+            assert!((a - b).abs() < 1e-9, "{w1:?} {w2:?}");
+        }
+        // One sample weighing much more pulls the fit toward it.
+        let mut leaning = Fit::new(1);
+        for (x, y, w) in [(0.0, 0.0, 1.0), (1.0, 1.0, 1.0), (2.0, 0.0, 100.0)] {
+            leaning.add_weighted(&[x], y, w).expect("fits");
+        }
+        let (_, w) = leaning.solve(0.0).expect("solves");
+        assert!(w[0] < 0.0, "{w:?}");
+        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            assert!(leaning.add_weighted(&[1.0], 1.0, bad).is_err(), "{bad}");
+        }
+        assert_eq!(leaning.rows(), 3);
     }
 
     #[test]

@@ -10,15 +10,19 @@
 //! each final scoring tile's count and what final scoring would give now, the heuristic value
 //! itself, and what is still to come (power toward federations, green tokens and the advanced
 //! tiles they open, what held tiles and boosters will still give, each round scoring tile to
-//! come).
+//! come). And the samples a recorded game gives a fit of those features
+//! ([`Game::record_samples`]).
 
 use super::{Game, Stage};
 use crate::content::{Bundle, Content, Effect, Event, Modifier, Resource, Scope};
 use crate::lookup::by_id;
 use crate::player::VP;
 use crate::power::{Area, Code};
-use orrery_core::play_api::Evaluate;
+use crate::record::Record;
+use orrery_core::bot::fit;
+use orrery_core::play_api::{Evaluate, Playable};
 use smallvec::SmallVec;
+use std::sync::Arc;
 
 /// The worth of one unit of a resource that content gives none (and of a code that names no
 /// resource), in hundredths of a VP.
@@ -582,6 +586,52 @@ impl Game {
             vp += f64::from(sum) / tied as f64;
         }
         (vp, lead, own_counts)
+    }
+}
+
+impl Game {
+    /// The samples a recorded game gives a fit of the learned evaluation, as self-play gives
+    /// them ([`orrery_core::bot::fit::self_play`]): the record replayed part by part from its
+    /// setup under `content`, every seat's features noted at the start of each decision once
+    /// every seat has its faction, each
+    /// labelled with the score its seat finished with. Refused with the reason (the move,
+    /// where one is to blame) when the record stops before final scoring, the setup fails, a
+    /// line does not parse, the game refuses a part, or the record's final scores differ from
+    /// the replay's.
+    pub fn record_samples(
+        content: &Arc<Content>,
+        record: &Record,
+    ) -> Result<Vec<fit::Sample>, String> {
+        if !record.finished {
+            return Err("the record stops before final scoring: no final score to learn".into());
+        }
+        let mut notes = fit::Notes::new();
+        let game = record
+            .walk_parts(content, |g, _| {
+                // Features describe seats with factions: none is noted while they are chosen
+                // (self-play starts with every faction given).
+                if g.seats.len() == g.seat_count() && g.seats.iter().all(Option::is_some) {
+                    notes.see(g);
+                }
+                Ok::<(), std::convert::Infallible>(())
+            })
+            .map_err(|e| e.to_string())?;
+        if !game.is_over() {
+            return Err(format!(
+                "the game is not over after the record's {} lines",
+                record.moves.len()
+            ));
+        }
+        let scores = game.score();
+        if let Some(finals) = &record.final_scores {
+            let recorded: Vec<i32> = finals.iter().map(|f| f.vp).collect();
+            if recorded != scores {
+                return Err(format!(
+                    "the replay scores {scores:?}, the record {recorded:?}"
+                ));
+            }
+        }
+        Ok(notes.labelled(&scores))
     }
 }
 
