@@ -75,18 +75,6 @@ fn random_states(content: &Arc<Content>, seated: bool, games: u64) -> Vec<Game> 
     out
 }
 
-/// Lists every state once into one buffer, as a bot lists; the parts listed.
-#[inline(never)]
-fn list_all(states: &[Game], out: &mut Vec<Command>) -> usize {
-    states
-        .iter()
-        .map(|g| {
-            g.legal_parts_into(out);
-            std::hint::black_box(&*out).len()
-        })
-        .sum()
-}
-
 fn main() {
     let content = hooked_content();
     let games = shared::count_var("ORRERY_COUNT_GAMES", 4) as u64;
@@ -100,7 +88,7 @@ fn main() {
             .collect();
     }
     let mut out = Vec::new();
-    let parts = list_all(&states, &mut out);
+    let parts = shared::list_all(&states, &mut out);
     println!(
         "{} states ({}), {parts} parts listed",
         states.len(),

@@ -18,19 +18,6 @@ use orrery_gp::game::Game;
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-/// Lists the legal parts of every state once, into one buffer as `orrery bench` and the
-/// bots list; the number of parts listed.
-#[inline(never)]
-fn list_all(states: &[Game], out: &mut Vec<orrery_gp::notation::Command>) -> usize {
-    states
-        .iter()
-        .map(|g| {
-            g.legal_parts_into(out);
-            std::hint::black_box(&*out).len()
-        })
-        .sum()
-}
-
 fn main() {
     let content = shared::platform_content();
     let states: Vec<Game> =
@@ -49,7 +36,7 @@ fn main() {
         })
         .sum();
     let mut parts = 0;
-    let allocs = allocations(|| parts = list_all(&states, &mut out));
+    let allocs = allocations(|| parts = shared::list_all(&states, &mut out));
     assert_eq!(warm, parts, "listing twice lists the same parts");
     println!(
         "{} states, {parts} parts listed, {:.2} allocations per listing",

@@ -101,3 +101,16 @@ pub fn count_var(name: &str, default: usize) -> usize {
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
 }
+
+/// Lists the legal parts of every state once, into one buffer as `orrery bench` and the bots
+/// list; the number of parts listed (kept out of line, so callgrind can count it alone).
+#[inline(never)]
+pub fn list_all(states: &[Game], out: &mut Vec<Command>) -> usize {
+    states
+        .iter()
+        .map(|g| {
+            g.legal_parts_into(out);
+            std::hint::black_box(&*out).len()
+        })
+        .sum()
+}

@@ -38,15 +38,11 @@ pub(crate) fn of_amounts(amounts: &[Amount]) -> Bundle {
 /// them, zero amounts left out), held inline and borrowed from the move: what paying the
 /// bundle reads, without building it.
 pub(crate) fn amounts_by_code(amounts: &[Amount]) -> SmallVec<[(&str, i32); 8]> {
-    let mut out: SmallVec<[(&str, i32); 8]> = SmallVec::new();
-    for a in amounts {
-        match out.iter_mut().find(|(c, _)| *c == a.code.as_str()) {
-            Some((_, m)) => *m += a.count as i32,
-            None => out.push((a.code.as_str(), a.count as i32)),
-        }
-    }
-    // As the bundle iterates: by code, without zero amounts.
-    out.retain(|(_, n)| *n != 0);
+    let mut out: SmallVec<[(&str, i32); 8]> = Written::of(amounts)
+        .0
+        .into_iter()
+        .filter(|(_, n)| *n != 0)
+        .collect();
     out.sort_by(|a, b| a.0.cmp(b.0));
     out
 }
