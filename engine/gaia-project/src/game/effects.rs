@@ -476,8 +476,10 @@ impl Game {
         Ok(())
     }
 
-    /// Space indices holding a seat's structures (not Gaiaformers), with the structure.
-    pub(crate) fn own_structures(&self, seat: usize) -> Vec<(usize, &super::Structure)> {
+    /// Space indices holding a seat's structures (not Gaiaformers), with the structure, in
+    /// space order; held inline (a seat rarely has more than 24), so listing and hooks gather
+    /// them without a heap list.
+    pub(crate) fn own_structures(&self, seat: usize) -> SmallVec<[(usize, &super::Structure); 24]> {
         self.state
             .structures
             .iter()

@@ -678,15 +678,7 @@ impl Game {
                 }
                 BuildingRole::Structure => {
                     if left {
-                        // Gathered inline: a seat rarely has more structures.
-                        let own = own.get_or_insert_with(|| {
-                            let mut own: SmallVec<[(usize, &super::Structure); 24]> =
-                                SmallVec::new();
-                            for (i, l) in self.state.structures.iter() {
-                                own.extend(l.iter().filter(|s| s.seat == v.seat).map(|s| (*i, s)));
-                            }
-                            own
-                        });
+                        let own = own.get_or_insert_with(|| self.own_structures(v.seat));
                         self.upgrade_parts(v, def, def_costs, own, out);
                     }
                 }
