@@ -80,25 +80,11 @@ impl Game {
 
     /// [`Game::federation_input`] with the modifiers in force given.
     fn federation_input_with(&self, seat: usize, mods: &[&Modifier]) -> FedParts {
-        let single = mods.iter().any(|m| matches!(m, Modifier::SingleFederation));
-        let threshold = mods
-            .iter()
-            .find_map(|m| match m {
-                Modifier::FederationThreshold(t) => Some(*t),
-                _ => None,
-            })
-            .unwrap_or(self.content.rules.federation_threshold);
+        let (threshold, single) = self.federation_threshold(seat, mods);
         let p = &self.state.players[seat];
         let mut federated: Vec<Hex> = p.federations.iter().flatten().copied().collect();
         federated.sort_unstable();
         federated.dedup();
-        // Under the single-federation rule every formation counts (a growth merges into the
-        // one federation, so the number of federations would stay 1).
-        let threshold = if single {
-            threshold.saturating_mul(p.formations.saturating_add(1))
-        } else {
-            threshold
-        };
         let mut buildings = Vec::new();
         for (idx, list) in self.state.structures.iter() {
             for s in list.iter().filter(|s| s.seat == seat) {
@@ -120,6 +106,51 @@ impl Game {
             threshold,
             single,
         }
+    }
+
+    /// The power a federation of the seat needs, and whether the single-federation rule
+    /// holds, under the modifiers in force `mods`.
+    fn federation_threshold(&self, seat: usize, mods: &[&Modifier]) -> (u32, bool) {
+        let single = mods.iter().any(|m| matches!(m, Modifier::SingleFederation));
+        let threshold = mods
+            .iter()
+            .find_map(|m| match m {
+                Modifier::FederationThreshold(t) => Some(*t),
+                _ => None,
+            })
+            .unwrap_or(self.content.rules.federation_threshold);
+        // Under the single-federation rule every formation counts (a growth merges into the
+        // one federation, so the number of federations would stay 1).
+        let threshold = match single {
+            true => {
+                let formations = self.state.players[seat].formations;
+                threshold.saturating_mul(formations.saturating_add(1))
+            }
+            false => threshold,
+        };
+        (threshold, single)
+    }
+
+    /// The power of the seat's buildings not yet federated (the sum
+    /// [`Game::federation_input_with`]'s buildings' values make), worked out without
+    /// gathering them.
+    fn unfederated_power(&self, seat: usize, mods: &[&Modifier]) -> u32 {
+        let p = &self.state.players[seat];
+        let federated = |hex: Hex| p.federations.iter().flatten().any(|h| *h == hex);
+        let mut total = 0u32;
+        for (idx, list) in self.state.structures.iter() {
+            for s in list.iter().filter(|s| s.seat == seat) {
+                if federated(self.state.map.spaces[*idx].hex) {
+                    continue;
+                }
+                let value = match s.shared {
+                    true => 1,
+                    false => self.power_value_with(seat, *idx, &s.building, mods),
+                };
+                total = total.wrapping_add(value);
+            }
+        }
+        total
     }
 
     /// Every federation the seat could form now (not outclassed; at most as many new
@@ -147,10 +178,12 @@ impl Game {
         seat: usize,
         mods: &[&Modifier],
     ) -> Arc<Vec<federation::Federation>> {
-        let parts = self.federation_input_with(seat, mods);
-        if !parts.single && parts.buildings.iter().map(|(_, v)| v).sum::<u32>() < parts.threshold {
+        // Most seats asked have too little power: told before the input is gathered.
+        let (threshold, single) = self.federation_threshold(seat, mods);
+        if !single && self.unfederated_power(seat, mods) < threshold {
             return Arc::default();
         }
+        let parts = self.federation_input_with(seat, mods);
         let max = self.affordable_satellites_with(seat, mods);
         let own_sats = &self.state.players[seat].satellites;
         let mut blocked: Vec<Hex> = own_sats.to_vec();
