@@ -369,3 +369,54 @@ fn satellite_cost(content: &crate::content::Content, mods: &[&Modifier]) -> Bund
         })
         .unwrap_or_else(|| content.rules.satellite_cost.clone())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::fixture;
+
+    /// The power summed before the input is gathered (and the threshold read with it) is
+    /// that of the input, as buildings are placed and federated.
+    #[test]
+    fn unfederated_power_is_the_sum_of_the_input() {
+        let mut g = fixture::blips_game(5);
+        let check = |g: &Game| {
+            for seat in 0..2 {
+                let mods = g.modifiers(seat);
+                let input = g.federation_input_with(seat, &mods);
+                let sum = input.buildings.iter().map(|(_, v)| v).sum::<u32>();
+                assert_eq!(g.unfederated_power(seat, &mods), sum, "seat {seat}");
+                let read = g.federation_threshold(seat, &mods);
+                assert_eq!(read, (input.threshold, input.single));
+            }
+        };
+        check(&g);
+        let buildings: Vec<String> = g.board(0).buildings.iter().map(|b| b.id.clone()).collect();
+        let planets: Vec<usize> = (0..g.state.map.spaces.len())
+            .filter(|i| g.planet_kind(*i) != PlanetKind::Empty)
+            .take(8)
+            .collect();
+        for (n, idx) in planets.iter().enumerate() {
+            let building = &buildings[n % buildings.len()];
+            g.put_structure(n % 2, *idx, building, n == 7, false);
+            check(&g);
+        }
+        let seat0 = |g: &Game| {
+            let mods = g.modifiers(0);
+            g.unfederated_power(0, &mods)
+        };
+        let before = seat0(&g);
+        assert!(before > 0, "the fixture's buildings have power");
+        // A federated building counts no more.
+        let hex = g.state.map.spaces[planets[0]].hex;
+        g.state.players[0].federations.push(vec![hex]);
+        check(&g);
+        assert!(seat0(&g) < before);
+        // Short of the threshold: nothing searched.
+        let mods = g.modifiers(0);
+        let (threshold, _) = g.federation_threshold(0, &mods);
+        if seat0(&g) < threshold {
+            assert!(g.federation_layouts_with(0, &mods).is_empty());
+        }
+    }
+}

@@ -98,13 +98,54 @@ impl Game {
     fn view_with<'a>(&'a self, seat: usize, map: LazySeatMap<'a>) -> SeatView<'a> {
         let grants = self.seat_grants(seat);
         let (content, faction, board) = (&*self.content, self.faction(seat), self.board(seat));
-        let mut view = self.view_from(seat, Some(map), |f| {
-            for at in &grants.at {
-                if let Some(g) = at.grants(content, faction, board) {
-                    f(g);
+        let values = grants.rules;
+        let from_box = match map.known() {
+            Some(m) => m.from_box,
+            None => orrery_core::hex::HexBox::around(map.from()),
+        };
+        // Made in place, the lists filled where they stay: a view is made for every
+        // listing, and moving it is a good part of making it.
+        let mut view = SeatView {
+            seat,
+            conversions: SmallVec::new(),
+            actions: SmallVec::new(),
+            mods: SmallVec::new(),
+            rules: SeatRules {
+                from: map.from().clone(),
+                nav_range: values.nav_range,
+                ore_per_step: values.ore_per_step,
+                gaia_fee: &content.rules.gaia_planet_fee,
+                may_share: values.may_share,
+                range_have: self.state.players[seat]
+                    .resource(content, &content.rules.range_resource),
+                token_value: values.token_value,
+                from_box,
+                range_per_qic: content.rules.range_per_qic,
+            },
+            spent: Vec::new(),
+            power: self.state.players[seat].power,
+            from_scratch: false,
+            grants: None,
+            map: Some(map),
+        };
+        for at in &grants.at {
+            if let Some(g) = at.grants(content, faction, board) {
+                // Most grants bring none of these: pushed one by one, skipped cheaply.
+                for m in g.modifiers {
+                    view.mods.push(m);
+                }
+                for c in g.conversions {
+                    view.conversions.push(c);
+                }
+                if let Some(a) = g.action {
+                    view.actions.push(a);
                 }
             }
-        });
+        }
+        // The placement values were read from these modifiers with the grants.
+        if let Some(Modifier::GaiaPlanetFee(fee)) = values.fee.and_then(|i| view.mods.get(i)) {
+            view.rules.gaia_fee = fee;
+        }
         view.grants = Some(grants);
         view
     }

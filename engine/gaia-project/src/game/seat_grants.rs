@@ -11,7 +11,8 @@ use smallvec::SmallVec;
 
 use super::conversion_form::ConversionForm;
 use super::{Game, Seats};
-use crate::content::{Content, Conversion, Phase};
+use crate::board::FactionBoard;
+use crate::content::{Content, Conversion, Faction, Modifier, Phase};
 use crate::lookup::index_of;
 use crate::notation::Word;
 use crate::player::{GrantAt, OwnedTile};
@@ -49,6 +50,59 @@ pub(crate) struct SeatGrants {
     /// The granted conversions in listing form (shared with the seat's next grants while
     /// the conversions stay the same).
     forms: Arc<Forms>,
+    /// The placement values their modifiers set.
+    pub rules: RuleValues,
+}
+
+/// The placement values a seat's modifiers set ([`Game::seat_rules_with`] reads them from
+/// the modifiers on every call), worked out with the grants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct RuleValues {
+    /// Navigation range.
+    pub nav_range: u32,
+    /// Terraforming resource per step.
+    pub ore_per_step: u32,
+    /// The modifier setting the Gaia planet fee, by place among the grants' modifiers in
+    /// income order (`None`: the rules' fee).
+    pub fee: Option<usize>,
+    /// May colonize planets other players colonized.
+    pub may_share: bool,
+    /// Power one area-III token is worth.
+    pub token_value: u32,
+}
+
+impl RuleValues {
+    /// The values the modifiers `mods` (in income order) set, as
+    /// [`Game::seat_rules_with`] reads them.
+    fn of<'m>(mods: impl Iterator<Item = &'m Modifier>) -> RuleValues {
+        let (mut nav, mut ore) = (None::<u32>, None::<u32>);
+        let mut r = RuleValues {
+            nav_range: 1,
+            ore_per_step: 3,
+            fee: None,
+            may_share: false,
+            token_value: 1,
+        };
+        for (i, m) in mods.enumerate() {
+            match m {
+                Modifier::NavRange(n) => nav = Some(nav.map_or(*n, |x| x.max(*n))),
+                Modifier::OrePerStep(n) => ore = Some(ore.map_or(*n, |x| x.min(*n))),
+                Modifier::GaiaPlanetFee(_) if r.fee.is_none() => r.fee = Some(i),
+                Modifier::ShareOccupiedPlanets => r.may_share = true,
+                Modifier::Area3TokenValue(v) if r.token_value == 1 => r.token_value = *v,
+                _ => {}
+            }
+        }
+        r.nav_range = nav.unwrap_or(1);
+        r.ore_per_step = ore.unwrap_or(3);
+        r
+    }
+
+    /// The values of the grants at `at`.
+    fn at(content: &Content, faction: &Faction, board: &FactionBoard, at: &[GrantAt]) -> Self {
+        let grants = at.iter().filter_map(|a| a.grants(content, faction, board));
+        RuleValues::of(grants.flat_map(|g| g.modifiers))
+    }
 }
 
 /// The granted conversions of each phase that has some, in listing form, with
@@ -60,7 +114,7 @@ impl SeatGrants {
     /// work is reused where it still holds.
     pub fn of(game: &Game, seat: usize, last: Option<&SeatGrants>) -> SeatGrants {
         let p = &game.state.players[seat];
-        let key = |at, conversions_at, forms| SeatGrants {
+        let key = |at: SmallVec<[GrantAt; 16]>, conversions_at, forms, rules| SeatGrants {
             seat,
             content: game.content.clone(),
             seats: game.seats.clone(),
@@ -74,11 +128,17 @@ impl SeatGrants {
             at,
             conversions_at,
             forms,
+            rules,
         };
         let last = last.filter(|l| l.same_sources(game, seat));
         if let Some(l) = last.filter(|l| l.same_values(game, seat)) {
             // Other copies of equal values (a building built again): only the key is new.
-            return key(l.at.clone(), l.conversions_at.clone(), l.forms.clone());
+            return key(
+                l.at.clone(),
+                l.conversions_at.clone(),
+                l.forms.clone(),
+                l.rules,
+            );
         }
         let (content, faction, board) = (&*game.content, game.faction(seat), game.board(seat));
         if let Some(l) = last.filter(|l| l.same_but_booster(game, seat)) {
@@ -112,7 +172,8 @@ impl SeatGrants {
                     Arc::new(forms(game, seat, &conversions))
                 }
             };
-            return key(at, conversions_at, forms);
+            let rules = RuleValues::at(content, faction, board, &at);
+            return key(at, conversions_at, forms, rules);
         }
         let mut at = SmallVec::new();
         let mut conversions_at = SmallVec::new();
@@ -133,7 +194,8 @@ impl SeatGrants {
             Some(l) if l.conversions_at == conversions_at => l.forms.clone(),
             _ => Arc::new(forms(game, seat, &conversions)),
         };
-        key(at, conversions_at, forms)
+        let rules = RuleValues::at(content, faction, board, &at);
+        key(at, conversions_at, forms, rules)
     }
 
     /// Whether they were worked out from the game's content and seats.
@@ -250,6 +312,18 @@ mod tests {
         for (x, y) in cached.actions.iter().zip(&afresh.actions) {
             assert!(std::ptr::eq(*x, *y));
         }
+        // The placement values read with the grants are those read from the modifiers.
+        let (r, a) = (&cached.rules, &afresh.rules);
+        assert_eq!(
+            (r.nav_range, r.ore_per_step, r.may_share, r.token_value),
+            (a.nav_range, a.ore_per_step, a.may_share, a.token_value)
+        );
+        assert!(std::ptr::eq(r.gaia_fee, a.gaia_fee));
+        assert_eq!(
+            (r.range_have, r.range_per_qic),
+            (a.range_have, a.range_per_qic)
+        );
+        assert_eq!((&r.from, r.from_box), (&a.from, a.from_box));
         let grants = cached.grants.as_ref().expect("remembered");
         for phase in [Phase::Actions, Phase::Gaia] {
             let own: &[ConversionForm] = match phase {
