@@ -165,7 +165,7 @@ impl Game {
 
     /// The view of a seat with its grants walked afresh, as the tests compare with.
     pub(crate) fn view_afresh(&self, seat: usize) -> SeatView<'_> {
-        self.view_from(seat, None, |f| {
+        self.view_from(seat, |f| {
             self.state.players[seat].each_active(
                 &self.content,
                 self.faction(seat),
@@ -175,12 +175,11 @@ impl Game {
         })
     }
 
-    /// The view of a seat whose grants `walk` calls its argument with, in income order, and
-    /// whose place on the map is `map` (`None`: worked out afresh).
+    /// The view of a seat whose grants `walk` calls its argument with, in income order, its
+    /// place on the map worked out afresh.
     fn view_from<'a>(
         &'a self,
         seat: usize,
-        map: Option<LazySeatMap<'a>>,
         walk: impl FnOnce(&mut dyn FnMut(crate::content::Grants<'a>)),
     ) -> SeatView<'a> {
         // Small lists of references, gathered in one walk over the seat's grants.
@@ -200,16 +199,7 @@ impl Game {
                 actions.push(a);
             }
         });
-        let rules = match &map {
-            Some(lazy) => {
-                let from_box = match lazy.known() {
-                    Some(m) => m.from_box,
-                    None => orrery_core::hex::HexBox::around(lazy.from()),
-                };
-                self.seat_rules_with(seat, &mods, lazy.from().clone(), from_box)
-            }
-            None => self.seat_rules_from(seat, &mods),
-        };
+        let rules = self.seat_rules_from(seat, &mods);
         SeatView {
             seat,
             conversions,
@@ -220,7 +210,7 @@ impl Game {
             power: self.state.players[seat].power,
             from_scratch: false,
             grants: None,
-            map,
+            map: None,
         }
     }
 
