@@ -213,7 +213,7 @@ pub use seat_list::SeatList;
 
 /// Takes the first seat off a list.
 fn pop_front(list: &mut SeatList) -> Option<usize> {
-    (!list.is_empty()).then(|| list.remove(0))
+    list.pop_front()
 }
 
 /// The phase the game is in.

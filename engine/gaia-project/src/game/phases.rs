@@ -176,7 +176,7 @@ impl Game {
 
     /// Queues starting placements by pass, then booster choices in reverse seat order.
     fn queue_setup(&mut self) {
-        let order = self.state.order.clone();
+        let order = self.state.order;
         // Per pass: the placements that go first, then the others, as (seat, building).
         type Pass = (Vec<(usize, String)>, Vec<(usize, String)>);
         let mut passes: BTreeMap<u32, Pass> = BTreeMap::new();
@@ -662,7 +662,7 @@ impl Game {
     }
 
     fn next_turn(&mut self) {
-        let order = self.state.order.clone();
+        let order = self.state.order;
         if order.iter().all(|&s| self.state.players[s].passed) {
             self.end_round();
             return;
