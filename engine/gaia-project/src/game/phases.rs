@@ -193,7 +193,9 @@ impl Game {
             }
             first.append(&mut items);
             for (seat, b) in first {
-                self.state.queue.push_back(Decision::Place(seat, b));
+                self.state
+                    .queue
+                    .push_back(Decision::Place(seat, b.as_str().into()));
             }
         }
         for &seat in order.iter().rev() {
