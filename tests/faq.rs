@@ -174,7 +174,7 @@ fn faq_04_starting_structures_depend_on_the_faction() {
     let places: Vec<(usize, String)> = queue
         .iter()
         .filter_map(|d| match d {
-            Decision::Place(s, b) => Some((*s, b.clone())),
+            Decision::Place(s, b) => Some((*s, b.to_string())),
             _ => None,
         })
         .collect();

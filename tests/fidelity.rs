@@ -493,10 +493,7 @@ fn bid_while_choosing_auction_follows_the_platform() {
     let factions: Vec<String> = (0..3).map(|s| g.seat_name(s)).collect();
     assert_eq!(factions, ["gleens", "terrans", "nevlas"]);
     assert_eq!(g.state.bids, [1, 2, 0]);
-    assert_eq!(
-        g.next_decision(),
-        Some(&Decision::Place(1, "m".to_string()))
-    );
+    assert_eq!(g.next_decision(), Some(&Decision::Place(1, "m".into())));
 }
 
 #[test]
@@ -511,7 +508,7 @@ fn more_balanced_two_player_game_places_the_ivits_pi_second() {
         .queue
         .iter()
         .filter_map(|d| match d {
-            Decision::Place(s, b) => Some((g.seat_name(*s), b.clone())),
+            Decision::Place(s, b) => Some((g.seat_name(*s), b.to_string())),
             _ => None,
         })
         .collect();

@@ -29,6 +29,7 @@ mod placement;
 mod playable;
 mod player_list;
 mod question;
+mod queue;
 mod research;
 mod rotation;
 pub mod saved;
@@ -44,7 +45,7 @@ mod tech;
 mod turn;
 mod upgrade;
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -141,7 +142,7 @@ pub enum Decision {
     /// Bid for one of the chosen factions (faction auction).
     Bid(usize),
     /// Place a starting building.
-    Place(usize, String),
+    Place(usize, Word),
     /// Choose a starting booster.
     Booster(usize),
     /// Order token gains and charges of income.
@@ -209,11 +210,12 @@ pub struct Gaiaformer {
 }
 
 pub use player_list::PlayerList;
+pub use queue::DecisionQueue;
 pub use seat_list::SeatList;
 
 /// Takes the first seat off a list.
 fn pop_front(list: &mut SeatList) -> Option<usize> {
-    (!list.is_empty()).then(|| list.remove(0))
+    list.pop_front()
 }
 
 /// The phase the game is in.
@@ -271,8 +273,8 @@ pub struct GameState {
     pub fed_supply: Shared<BTreeMap<Word, u32>>,
     /// The token on top of a track, until taken.
     pub track_token: Option<Word>,
-    /// Decisions waited for, first first.
-    pub queue: Shared<VecDeque<Decision>>,
+    /// Decisions waited for, first first (held inline: [`DecisionQueue`]).
+    pub queue: DecisionQueue,
     /// Income events not yet paid, by seat, in order.
     pub income_pending: Shared<BTreeMap<usize, Vec<crate::content::Bundle>>>,
     /// An open question about a special token.
@@ -794,15 +796,8 @@ impl Game {
         }
     }
 
-    /// Takes the first decision off the queue. The queue is shared by clones: its last
-    /// decision is taken by starting a new empty queue instead of copying the queue to empty
-    /// it (one small block instead of a copy of the queue and its buffer).
+    /// Takes the first decision off the queue.
     fn take_decision(&mut self) -> Option<Decision> {
-        if self.state.queue.len() == 1 {
-            let d = self.state.queue.front().cloned();
-            self.state.queue = Shared::default();
-            return d;
-        }
         self.state.queue.pop_front()
     }
 

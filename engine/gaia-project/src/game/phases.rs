@@ -176,7 +176,7 @@ impl Game {
 
     /// Queues starting placements by pass, then booster choices in reverse seat order.
     fn queue_setup(&mut self) {
-        let order = self.state.order.clone();
+        let order = self.state.order;
         // Per pass: the placements that go first, then the others, as (seat, building).
         type Pass = (Vec<(usize, String)>, Vec<(usize, String)>);
         let mut passes: BTreeMap<u32, Pass> = BTreeMap::new();
@@ -193,7 +193,9 @@ impl Game {
             }
             first.append(&mut items);
             for (seat, b) in first {
-                self.state.queue.push_back(Decision::Place(seat, b));
+                self.state
+                    .queue
+                    .push_back(Decision::Place(seat, b.as_str().into()));
             }
         }
         for &seat in order.iter().rev() {
@@ -662,7 +664,7 @@ impl Game {
     }
 
     fn next_turn(&mut self) {
-        let order = self.state.order.clone();
+        let order = self.state.order;
         if order.iter().all(|&s| self.state.players[s].passed) {
             self.end_round();
             return;
