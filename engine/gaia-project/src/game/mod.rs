@@ -17,6 +17,7 @@ mod follow;
 mod handles;
 mod happened;
 mod hook_protocol;
+mod hook_trials;
 mod hooks;
 pub mod invariants;
 mod legal;
@@ -352,6 +353,10 @@ pub(crate) struct MayHave {
     /// The kinds of event a trigger it could own reacts to, a bit each
     /// ([`MayHave::event_bit`]).
     pub(crate) triggers: u8,
+    /// A trigger it could own (or a round's scoring tile) or a faction ability's immediate
+    /// effects may leave follow-ups owed or run an effect hook
+    /// ([`hook_trials::brings_follows`]).
+    pub(crate) follow_triggers: bool,
 }
 
 impl MayHave {
@@ -364,6 +369,7 @@ impl MayHave {
         charge_gains_tokens: true,
         gaia_conversion: true,
         triggers: u8::MAX,
+        follow_triggers: true,
     };
 
     /// The bits of the kinds of event in [`MayHave::triggers`].
@@ -401,7 +407,10 @@ impl MayHave {
             charge_gains_tokens: false,
             gaia_conversion: false,
             triggers: 0,
+            follow_triggers: false,
         };
+        let follows =
+            |effects: &[crate::content::Effect]| hook_trials::brings_follows(content, effects);
         let mut see = |g: Grants<'_>| {
             for m in g.modifiers {
                 match m {
@@ -419,6 +428,7 @@ impl MayHave {
                 .any(|c| c.phase == crate::content::Phase::Gaia);
             for t in g.triggers {
                 may.triggers |= MayHave::event_bit(&t.on);
+                may.follow_triggers |= follows(&t.effects);
             }
         };
         for a in &faction.abilities {
@@ -441,6 +451,9 @@ impl MayHave {
         for t in tiles {
             see(t.grants());
         }
+        may.follow_triggers |= faction.abilities.iter().any(|a| follows(&a.immediate))
+            || (content.round_scoring.tiles.iter())
+                .any(|t| t.grants().triggers.iter().any(|t| follows(&t.effects)));
         may
     }
 }
