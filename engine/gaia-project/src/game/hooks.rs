@@ -127,8 +127,9 @@ impl Game {
     }
 
     /// The first hook errors the game met (in play, in listing, in bots' lookahead), each with
-    /// how often it occurred, and the count of all hook errors. Listing leaves out a part whose
-    /// hook fails; this says why.
+    /// how often it occurred, and the count of all hook errors. A part a hook fails on is
+    /// listed and refused when played; a candidate hex a cost or placement hook fails on is
+    /// left out of listing; this says why.
     pub fn hook_errors(&self) -> (Vec<(String, u64)>, u64) {
         let kept = self
             .ledger

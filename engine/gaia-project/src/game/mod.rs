@@ -523,7 +523,7 @@ pub struct Game {
     memo: memo::Memo,
     /// A hook may run in this game (content names one that a seated faction or the shared
     /// parts hold; before every seat has its faction, content names one at all): listing
-    /// then checks each part by applying it to a copy.
+    /// then tries on a copy the parts a hook's answer can decide ([`Game::needs_trial`]).
     hooked: bool,
     /// Where content names hooks, worked out once for the game.
     naming: Arc<hook_protocol::HookNaming>,
