@@ -368,9 +368,12 @@ pub(crate) struct SiteFacts {
     pub upgrade_from: Option<Word>,
     /// The spaces within the neighbour distance, in space order: index, planet, and each
     /// owner's seat, faction and building.
-    pub neighbours: SmallVec<[(usize, u8, SmallVec<[(usize, Word, Word); 2]>); 8]>,
+    pub neighbours: SmallVec<[(usize, u8, Owners); 8]>,
     pub cost: CostParts,
 }
+
+/// The owners of a space's buildings: seat, faction and building each.
+pub(crate) type Owners = SmallVec<[(usize, Word, Word); 2]>;
 
 /// What a seat's cost and placement hooks made of sites, by the facts they were asked with:
 /// the cost to pay, or a placement hook's refusal. Never a hook's failure. Hashed as the
