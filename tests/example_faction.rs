@@ -371,7 +371,8 @@ fn hostile_versions_of_the_script_are_stopped_and_change_nothing() {
         let src = shipped_src.replace(body, &format!("{hostile}}}\nfn old_chart(view) {{"));
         let mut g = at_first_turn(&src);
         let before = serde_json::to_string(&g.state).expect("state");
-        assert!(!g.legal_parts().contains(&chart), "{name}: listed");
+        // A failing hook is a content error: the action is listed, and playing it fails.
+        assert!(g.legal_parts().contains(&chart), "{name}: not listed");
         let e = g.apply_part(&chart).unwrap_err();
         assert!(e.0.contains(says), "{name}: {e}");
         assert!(

@@ -147,18 +147,20 @@ pub fn run(args: &ContentArgs, paths: &[PathBuf], json: bool) -> ExitCode {
     let states = states(&content, &records);
     let n = states.len().max(1) as f64;
     let list = list_mean(states.iter().map(|(g, _)| g));
-    // The hooks path: the same records with content that names hooks, where listing tries
-    // each part on a copy; as a ratio to the hook-free listing above.
+    // The hooks path: the same records with content that names hooks (no seat's faction
+    // names one there, so no part is tried on a copy); as a ratio to the hook-free listing
+    // above.
     let hooked_content = hooked_content(&stack, files.as_ref(), &overlays);
     let hooked = hooked_content.as_ref().map(|content| {
         let states = self::states(content, &records);
         list_mean(states.iter().map(|(g, _)| g))
     });
-    // Where the faction whose abilities name hooks plays, every part runs its condition
-    // hooks, so each listed part is tried on a copy: random games with it in seat 1 against
-    // the same games with a base faction there. The states were listed while the games were
+    // Where the faction whose abilities name hooks plays, its cost hook is asked per
+    // candidate hex and the parts its hooks' answers can decide (its special action, upgrades
+    // owing a tech tile, …) are tried on a copy: random games with it in seat 1 against the
+    // same games with a base faction there. The states were listed while the games were
     // played, so the hooks' returns are remembered (`docs/scripting.md`): this is the cost of
-    // trying parts on copies, and of building what hooks are given, more than of running them.
+    // the few trials and of matching what hooks are asked with what they answered before.
     let seated = hooked_content.as_ref().and_then(|hooked| {
         let added = hooked
             .factions
@@ -209,7 +211,7 @@ pub fn run(args: &ContentArgs, paths: &[PathBuf], json: bool) -> ExitCode {
             name: "list, a hooked faction seated / not seated",
             value: seated.unwrap_or(f64::NAN),
             unit: "×",
-            target: None,
+            target: Some(3.0),
         },
         Figure {
             name: "clone a state, mean",

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 /// `k`, `q`, `vp`, …) and the power-cycle codes `pw` (charge, or spend from area III when paid),
 /// `t` (gain tokens into area I, or discard tokens when paid), `tg` (tokens in the Gaia area),
 /// `t-a3` (move a token from area III to the Gaia area), `gf` (a Gaiaformer).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Bundle(pub BTreeMap<String, i32>);
 

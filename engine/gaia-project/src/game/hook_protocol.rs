@@ -3,6 +3,7 @@
 //! condition hooks, and what a cost hook is asked about (the cost's parts and the site).
 
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -10,6 +11,7 @@ use serde_json::Value;
 use smallvec::SmallVec;
 
 use super::bundle;
+use super::memo::WordHasher;
 use crate::content::{schema, Bundle, Condition, Content, Effect, ScriptRef};
 use crate::notation::Word;
 use orrery_core::diagnostics::SchemaCheck;
@@ -41,6 +43,8 @@ pub(crate) struct HookLedger {
     pub(super) answers: Mutex<ConditionAnswers>,
     /// Every other hook's returns, remembered by the argument it was given.
     pub(super) returns: Mutex<HookReturns>,
+    /// What a seat's cost and placement hooks made of a site, remembered by its facts.
+    pub(super) sites: Mutex<SiteAnswers>,
 }
 
 /// What hooks returned, by hook and by the argument they were given: a hook is a
@@ -154,6 +158,7 @@ impl Default for HookLedger {
             calls: Mutex::new(None),
             answers: Mutex::default(),
             returns: Mutex::default(),
+            sites: Mutex::default(),
         }
     }
 }
@@ -314,7 +319,7 @@ pub(crate) fn condition_hooks(
 }
 
 /// What a cost hook may change: the parts of what an action costs.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub(crate) struct CostParts {
     /// The building's own cost.
     pub building: Bundle,
@@ -343,4 +348,52 @@ pub(crate) struct Site<'a> {
     pub idx: usize,
     /// The building it replaces (an upgrade), if any.
     pub upgrade_from: Option<&'a str>,
+}
+
+/// What the context a seat's cost and placement hooks get about a site is made from (see
+/// [`Game::hooked_cost`]): the hooks asked, the seat's view, the map's sector rotations (which
+/// fix every hex's name), the site and the planets around it with their owners, and the cost.
+/// The context is a function of these alone, and hooks are deterministic functions of their
+/// context, so two askings with equal facts get the same answer.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct SiteFacts {
+    /// The seat's placement and cost hooks in the order asked, by their place in the
+    /// content (which every game sharing the ledger shares).
+    pub hooks: SmallVec<[usize; 2]>,
+    pub view: ViewFacts,
+    pub rotations: SmallVec<[u8; 16]>,
+    pub building: Word,
+    pub idx: usize,
+    pub planet: u8,
+    pub upgrade_from: Option<Word>,
+    /// The spaces within the neighbour distance, in space order: index, planet, and each
+    /// owner's seat, faction and building.
+    pub neighbours: SmallVec<[(usize, u8, Owners); 8]>,
+    pub cost: CostParts,
+}
+
+/// The owners of a space's buildings: seat, faction and building each.
+pub(crate) type Owners = SmallVec<[(usize, Word, Word); 2]>;
+
+/// What a seat's cost and placement hooks made of sites, by the facts they were asked with:
+/// the cost to pay, or a placement hook's refusal. Never a hook's failure. Hashed as the
+/// federation memo hashes its keys (many small numbers and short words).
+#[derive(Debug, Default)]
+pub(crate) struct SiteAnswers(
+    HashMap<SiteFacts, Result<Bundle, String>, BuildHasherDefault<WordHasher>>,
+);
+
+impl SiteAnswers {
+    /// What the hooks made of a site with these facts, if they were asked.
+    pub(super) fn get(&self, facts: &SiteFacts) -> Option<&Result<Bundle, String>> {
+        self.0.get(facts)
+    }
+
+    /// Remembers what the hooks made of a site.
+    pub(super) fn keep(&mut self, facts: SiteFacts, answer: Result<Bundle, String>) {
+        if self.0.len() >= REMEMBERED_VIEWS {
+            self.0.clear();
+        }
+        self.0.insert(facts, answer);
+    }
 }

@@ -9,13 +9,14 @@ use serde_json::{json, Map, Value};
 
 use super::happened::Happened;
 use super::hook_protocol::{
-    schema_problem, CostParts, HookCall, HookCalls, Site, ViewFacts, MAX_HOOK_AMOUNT,
+    schema_problem, CostParts, HookCall, HookCalls, Site, SiteFacts, ViewFacts, MAX_HOOK_AMOUNT,
 };
 use super::{Game, MoveError};
 use crate::content::{Bundle, Effect, Modifier, ResearchChoice, ScriptRef};
 use crate::lookup::by_id;
 use crate::notation::Word;
 use crate::player::hook_key;
+use orrery_core::hex::Hex;
 use orrery_core::script::ScriptError;
 
 impl Game {
@@ -126,8 +127,9 @@ impl Game {
     }
 
     /// The first hook errors the game met (in play, in listing, in bots' lookahead), each with
-    /// how often it occurred, and the count of all hook errors. Listing leaves out a part whose
-    /// hook fails; this says why.
+    /// how often it occurred, and the count of all hook errors. A part a hook fails on is
+    /// listed and refused when played; a candidate hex a cost or placement hook fails on is
+    /// left out of listing; this says why.
     pub fn hook_errors(&self) -> (Vec<(String, u64)>, u64) {
         let kept = self
             .ledger
@@ -496,12 +498,10 @@ impl Game {
         let hex = self.state.map.spaces[site.idx].hex;
         let reach = self.content.rules.neighbour_distance;
         let mut neighbours = Vec::new();
-        for (i, space) in self.state.map.spaces.iter().enumerate() {
+        for i in self.spaces_within(hex, reach) {
+            let space = &self.state.map.spaces[i];
             let d = space.hex.distance(hex);
-            if i == site.idx
-                || d > reach
-                || self.planet_kind(i) == crate::content::PlanetKind::Empty
-            {
+            if i == site.idx || self.planet_kind(i) == crate::content::PlanetKind::Empty {
                 continue;
             }
             let owners: Vec<Value> = self
@@ -534,6 +534,31 @@ impl Game {
             "upgrade_from": site.upgrade_from,
             "neighbours": neighbours,
         })
+    }
+
+    /// The spaces within distance `reach` of `hex`, in space order: the hexes around it looked
+    /// up in the map's index (a few dozen), not every space measured.
+    fn spaces_within(&self, hex: Hex, reach: u32) -> Vec<usize> {
+        let map = &self.state.map;
+        let r = i32::try_from(reach).unwrap_or(i32::MAX);
+        if usize::try_from(reach).map_or(true, |n| 3 * n * (n + 1) + 1 >= map.spaces.len()) {
+            // As many hexes around it as the map has spaces: measure every space.
+            return (map.spaces.iter().enumerate())
+                .filter(|(_, s)| s.hex.distance(hex) <= reach)
+                .map(|(i, _)| i)
+                .collect();
+        }
+        let mut found = Vec::new();
+        for dq in -r..=r {
+            for dr in (-r).max(-dq - r)..=r.min(r - dq) {
+                let at = hex + Hex { q: dq, r: dr };
+                if let Some(i) = map.space_index(at) {
+                    found.push(i);
+                }
+            }
+        }
+        found.sort_unstable();
+        found
     }
 
     /// Whether a seat's modifiers name a cost or placement hook.
@@ -586,17 +611,80 @@ impl Game {
     }
 
     /// Runs a seat's placement hooks, then its cost hooks in turn, on an action's cost; the
-    /// cost to pay, or why the building may not go there.
+    /// cost to pay, or why the building may not go there. A site whose facts
+    /// ([`SiteFacts`]) the hooks have answered for in this game (clones included) gets that
+    /// answer again without building their context, unless calls are being recorded.
     pub(crate) fn hooked_cost(
+        &self,
+        seat: usize,
+        mods: &[&Modifier],
+        site: Site<'_>,
+        parts: CostParts,
+    ) -> Result<Bundle, MoveError> {
+        if !Self::names_site_hooks(mods) {
+            return Ok(parts.total());
+        }
+        let lock = || self.ledger.sites.lock().unwrap_or_else(|e| e.into_inner());
+        let facts = (!self.ledger.recording()).then(|| self.site_facts(seat, mods, site, &parts));
+        if let Some(answer) = facts.as_ref().and_then(|f| lock().get(f).cloned()) {
+            return answer.map_err(MoveError);
+        }
+        let errors = self.hook_error_count();
+        let answer = self.ask_site_hooks(seat, mods, site, parts);
+        // A placement hook's refusal is an answer; a hook's failure is not remembered.
+        if let Some(f) = facts.filter(|_| answer.is_ok() || self.hook_error_count() == errors) {
+            lock().keep(f, answer.clone().map_err(|e| e.0));
+        }
+        answer
+    }
+
+    /// What the context of a seat's cost and placement hooks about a site is made from.
+    fn site_facts(
+        &self,
+        seat: usize,
+        mods: &[&Modifier],
+        site: Site<'_>,
+        parts: &CostParts,
+    ) -> SiteFacts {
+        let map = &self.state.map;
+        let hex = map.spaces[site.idx].hex;
+        let neighbours = self
+            .spaces_within(hex, self.content.rules.neighbour_distance)
+            .into_iter()
+            .map(|i| {
+                let owners = (self.state.structures.get(&i).into_iter().flatten())
+                    .map(|s| {
+                        let faction = self.state.players[s.seat].faction.clone();
+                        (s.seat, faction, s.building.clone())
+                    })
+                    .collect();
+                (i, self.state.planets[i], owners)
+            })
+            .collect();
+        SiteFacts {
+            hooks: (mods.iter())
+                .filter(|m| matches!(m, Modifier::CostHook(_) | Modifier::PlacementHook(_)))
+                .map(|m| std::ptr::from_ref::<Modifier>(m) as usize)
+                .collect(),
+            view: self.view_facts(seat),
+            rotations: map.placements.iter().map(|p| p.rotation).collect(),
+            building: Word::from(site.building),
+            idx: site.idx,
+            planet: self.state.planets[site.idx],
+            upgrade_from: site.upgrade_from.map(Word::from),
+            neighbours,
+            cost: parts.clone(),
+        }
+    }
+
+    /// [`Game::hooked_cost`], every hook asked.
+    fn ask_site_hooks(
         &self,
         seat: usize,
         mods: &[&Modifier],
         site: Site<'_>,
         mut parts: CostParts,
     ) -> Result<Bundle, MoveError> {
-        if !Self::names_site_hooks(mods) {
-            return Ok(parts.total());
-        }
         let mut ctx = self.site_context(seat, site);
         self.ask_placement_hooks(mods, site, &ctx)?;
         ctx["event"] = json!({"kind": "cost"});
@@ -910,7 +998,8 @@ fn start(v) { [] }
         ] {
             let mut g = game(src);
             let before = saved(&g);
-            assert!(!g.legal_parts().contains(&special()), "{src}");
+            // A failing hook is a content error: the part is listed, and playing it fails.
+            assert!(g.legal_parts().contains(&special()), "{src}");
             let e = g.apply_part(&special()).unwrap_err();
             assert!(e.0.contains(says), "{src}: {e}");
             assert!(e.0.starts_with("script t.rhai, function act, line "), "{e}");
@@ -942,7 +1031,7 @@ fn start(v) { [] }
             assert!(e.0.contains(says), "{src}: {e}");
             assert!(e.0.contains("script t.rhai, function act, line "), "{e}");
             assert_eq!(saved(&g), before, "{src}");
-            assert!(!g.legal_parts().contains(&special()), "{src}");
+            assert!(g.legal_parts().contains(&special()), "{src}");
         }
         // The line is where the error arose when the script knows it.
         let mut g = game("fn act(v) {\n  let x = 1;\n  x / 0\n}");
@@ -1067,7 +1156,7 @@ fn start(v) { [] }
         let mut g = game("fn built(v) {\n  throw \"no\";\n}");
         let before = saved(&g);
         let hut = |c: &Command| matches!(c, Command::Build { building, .. } if building == "hut");
-        assert!(!g.legal_parts().iter().any(hut));
+        assert!(g.legal_parts().iter().any(hut));
         let e = g.apply_part(&part).unwrap_err();
         assert!(e.0.contains("script t.rhai, function built, line 2"), "{e}");
         assert_eq!(saved(&g), before);
@@ -1157,7 +1246,7 @@ fn start(v) { [] }
         let e = g.apply_part(&zorgs).unwrap_err();
         assert!(e.0.contains("script t.rhai, function start, line 2"), "{e}");
         assert_eq!(saved(&g), before);
-        assert!(!g.legal_parts().contains(&zorgs));
+        assert!(g.legal_parts().contains(&zorgs));
     }
 
     #[test]
@@ -1238,13 +1327,14 @@ fn start(v) { [] }
     }
 
     #[test]
-    fn failing_hooks_are_kept_and_counted_where_listing_leaves_parts_out() {
-        // An action hook failing on every call: the special action is not listed, and the
-        // game says why, counted, without repeating one error.
+    fn failing_hooks_met_in_listing_are_kept_and_counted_and_their_parts_listed() {
+        // An action hook failing on every call: listing tries the special action (its hook
+        // could return a follow-up), meets the failure, and lists the action all the same;
+        // the game says why, counted, without repeating one error.
         let g = game("fn act(v) {\n  throw \"broken map\"\n}");
         assert!(g.hook_errors().0.is_empty());
         for _ in 0..3 {
-            assert!(!g.legal_parts().contains(&special()));
+            assert!(g.legal_parts().contains(&special()));
         }
         let (kept, total) = g.hook_errors();
         assert_eq!(kept.len(), 1, "{kept:?}");
@@ -1262,7 +1352,7 @@ fn start(v) { [] }
         );
         // Clones (listing's copies, bots' lookahead) report into the same account.
         let copy = g.clone();
-        assert!(!copy.legal_parts().contains(&special()));
+        assert!(copy.legal_parts().contains(&special()));
         assert_eq!(g.hook_errors().1, 4);
         // Only the first few distinct errors are kept; the rest are counted.
         let g = game("fn act(v) { throw `broken ${v.round}${g_salt()}` }\nfn g_salt() { 0 }");
@@ -1281,7 +1371,7 @@ fn start(v) { [] }
         let mut g = game(spin);
         g.set_hook_budget(100);
         let before = saved(&g);
-        assert!(!g.legal_parts().contains(&special()));
+        assert!(g.legal_parts().contains(&special()));
         let e = g.apply_part(&special()).unwrap_err();
         assert!(e.0.contains("used their budget of 100 operations"), "{e}");
         assert_eq!(saved(&g), before);
@@ -1294,20 +1384,20 @@ fn start(v) { [] }
         assert_eq!(g.hook_operations(), per_listing);
         assert!((0..10).all(|_| g.legal_parts().contains(&special())));
         assert_eq!(g.hook_operations(), per_listing);
-        // While calls are recorded every call runs: the budget is spent, then refused.
+        // While calls are recorded every call runs: the budget is spent, and the action,
+        // still listed, is refused with the budget's error.
         g.record_hook_calls();
-        let listed = (0..10)
-            .filter(|_| g.legal_parts().contains(&special()))
-            .count();
-        assert!((1..=2).contains(&listed), "{listed}");
+        assert!((0..10).all(|_| g.legal_parts().contains(&special())));
         assert!(g.hook_operations() <= per_listing * 3 + 1);
         assert!(g.hook_error_lines()[0].contains("budget of"));
+        let e = g.clone().apply_part(&special()).unwrap_err();
+        assert!(e.0.contains("used their budget of"), "{e}");
     }
 
     #[test]
-    fn a_bot_stuck_on_failing_hooks_says_which_hook_failed() {
-        // An income hook that loops: the game cannot start round 1, and the failure carries
-        // the script's error instead of only "no legal part".
+    fn a_bot_meeting_a_failing_hook_says_which_hook_failed() {
+        // An income hook that loops: the game cannot start round 1, and the failure is the
+        // listed part refused with the script's error.
         let content = content("fn income(v) {\n  loop { }\n}");
         let mut g = Game::new(
             content.clone(),
@@ -1320,7 +1410,7 @@ fn start(v) { [] }
         let e = orrery_core::bot::play_game(&mut g, &mut bots, 1000, |_, _, _| {}).unwrap_err();
         let shown = e.to_string();
         assert!(
-            shown.starts_with("no legal part at decision")
+            shown.contains("refused")
                 && shown.contains("hook error (")
                 && shown.contains(
                     "function income, line 1 (where the function begins): too many operations"
@@ -1330,11 +1420,12 @@ fn start(v) { [] }
     }
 
     #[test]
-    fn a_pass_is_listed_only_when_the_income_it_leads_to_lets_the_line_apply() {
-        // The income hook fails from round 2 on: passing in round 1 ends the round, so a
-        // listed pass must be one whose line (with its implied end) applies.
+    fn a_listed_pass_whose_income_hook_fails_is_refused_with_the_hook_error() {
+        // The income hook fails from round 2 on: passing last in round 1 ends the round, and
+        // a listed pass whose line (with its implied end) does not apply is refused with the
+        // hook's error, the state as it was.
         let mut g = game("fn income(v) { if v.round >= 2 { throw \"no income\" } [] }");
-        let mut checked = 0;
+        let (mut checked, mut refused) = (0, 0);
         for _ in 0..200 {
             if g.state.round > 1 || g.deciding_seat().is_none() {
                 break;
@@ -1342,10 +1433,18 @@ fn start(v) { [] }
             let parts = g.legal_parts();
             for p in parts.iter().filter(|p| matches!(p, Command::Pass(_))) {
                 let mut line = g.clone();
-                let applied = line
-                    .apply_part(p)
-                    .and_then(|()| line.apply_part(&Command::EndTurn));
-                assert!(applied.is_ok(), "listed `{p}` is refused: {applied:?}");
+                let applied = line.apply(&crate::notation::MoveLine::Turn {
+                    actor: crate::notation::Actor::Seat(g.deciding_seat().unwrap_or(0) as u8 + 1),
+                    parts: vec![p.clone()],
+                });
+                if let Err(e) = applied {
+                    assert!(
+                        e.0.contains("function income") && e.0.contains("no income"),
+                        "{e}"
+                    );
+                    assert_eq!(saved(&line), saved(&g));
+                    refused += 1;
+                }
                 checked += 1;
             }
             let Some(next) = parts.into_iter().next() else {
@@ -1355,7 +1454,7 @@ fn start(v) { [] }
                 break;
             }
         }
-        assert!(checked > 0);
+        assert!(checked > 0 && refused > 0, "{checked} {refused}");
     }
 
     #[test]
@@ -1378,40 +1477,37 @@ fn start(v) { [] }
             g.apply_part(&Command::Faction(f.into())).expect("faction");
             g.apply_part(&Command::EndTurn).expect("end");
         }
-        // Listing leaves out the part that would fail, so setup stops at the last booster
-        // choice, whose end starts round 1 and its income; a line choosing any booster there
-        // is refused with the hook's error, as listing said.
-        while let Some(part) = g.legal_parts().into_iter().next() {
-            g.apply_part(&part).expect("a listed part applies");
-        }
-        assert_eq!(g.state.round, 0);
-        let before = saved(&g);
-        let ids: Vec<String> = g
-            .content
-            .boosters
-            .boosters
-            .iter()
-            .map(|b| b.id.clone())
-            .collect();
-        let refusals: Vec<String> = ids
-            .iter()
-            .filter_map(|id| {
-                let mut line = g.clone();
-                line.apply_part(&Command::Booster(id.as_str().into()))
-                    .and_then(|()| line.apply_part(&Command::EndTurn))
-                    .err()
-                    .map(|e| e.0)
-            })
-            .collect();
-        assert_eq!(refusals.len(), ids.len());
+        // The first listed part that runs the hook is refused with its error: the end of the
+        // last booster choice, which starts round 1 and its income; a line choosing any
+        // booster there is refused the same way.
+        let e = first_refusal(&mut g);
         assert!(
-            refusals
-                .iter()
-                .any(|e| e.contains("script t.rhai, function income, line 2: ")
-                    && e.contains("broke")),
-            "{refusals:?}"
+            e.contains("script t.rhai, function income, line 2: ") && e.contains("broke"),
+            "{e}"
         );
+        assert_eq!(g.state.round, 0);
+        // It stays refused, with the same error, the state as it was.
+        let before = saved(&g);
+        let part = g
+            .legal_parts()
+            .into_iter()
+            .next()
+            .expect("the refused part");
+        let again = g.apply_part(&part).unwrap_err();
+        assert_eq!(again.0, e);
         assert_eq!(saved(&g), before);
+    }
+
+    /// Plays the first listed part until one is refused: its reason, the state left as it was.
+    fn first_refusal(g: &mut Game) -> String {
+        while let Some(part) = g.legal_parts().into_iter().next() {
+            let before = saved(g);
+            if let Err(e) = g.apply_part(&part) {
+                assert_eq!(saved(g), before);
+                return e.0;
+            }
+        }
+        panic!("no part was refused");
     }
 
     #[test]
@@ -1428,9 +1524,8 @@ fn start(v) { [] }
             g.apply_part(&Command::Faction(f.into())).expect("faction");
             g.apply_part(&Command::EndTurn).expect("end");
         }
-        while let Some(part) = g.legal_parts().into_iter().next() {
-            g.apply_part(&part).expect("a listed part applies");
-        }
+        let e = first_refusal(&mut g);
+        assert!(e.contains("income pays without a choice"), "{e}");
         assert_eq!(
             g.state.round, 0,
             "setup stops before the income that would fail"
@@ -1489,7 +1584,7 @@ fn start(v) { [] }
         assert!(vp(&after) >= vp(&g) + 2);
         // A pass hook returning a follow-up (nothing can follow a pass): refused, kept.
         let mut g = pass_game("fn leave(v) { \"tech_tile\" }");
-        assert!(!g.legal_parts().iter().any(is_pass));
+        assert!(g.legal_parts().iter().any(is_pass));
         let before = saved(&g);
         let e = g.apply_part(&pass).unwrap_err();
         assert!(

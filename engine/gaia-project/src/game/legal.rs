@@ -295,10 +295,23 @@ impl Game {
             }
         }
         if self.hooked {
-            // A part whose application runs a hook is legal only if the hook lets it apply:
-            // each part is tried on a copy (a game where no hook can run never gets here).
-            out.retain(|part| self.trial(part));
+            // Only a part whose legality can hang on a hook's answer is tried on a copy
+            // (`hook_trials`); a part a hook would fail on is listed, and playing it fails
+            // with the hook's error (a game where no hook can run never gets here).
+            out.retain(|part| !self.needs_trial(part) || self.trial(part, true));
         }
+    }
+
+    /// [`Game::legal_parts`] with every listed part tried on a copy and left out if it fails
+    /// for any reason, a hook's failure included: how listing was done before it tried only
+    /// the parts a hook's answer can decide. What tests compare the listing with.
+    #[doc(hidden)]
+    pub fn legal_parts_tried(&self) -> Vec<Command> {
+        let mut out = self.legal_parts();
+        if self.hooked {
+            out.retain(|part| self.trial(part, false));
+        }
+        out
     }
 
     /// Every legal bid: each chosen faction, from just above its current bid to 9 more.
@@ -315,17 +328,21 @@ impl Game {
         }
     }
 
-    /// Whether a part applies to a copy of the game, with the follow-ups it leaves possible.
-    fn trial(&self, part: &Command) -> bool {
+    /// Whether a part applies to a copy of the game, with the follow-ups it leaves possible;
+    /// when `failing_hooks_list`, also when a hook fails on the way (a content error: the part
+    /// is listed, and playing it fails with the hook's error).
+    fn trial(&self, part: &Command, failing_hooks_list: bool) -> bool {
+        let errors = self.hook_error_count();
+        let hook_failed = || failing_hooks_list && self.hook_error_count() > errors;
         let mut g = self.clone();
         if g.part(part).is_err() {
-            return false;
+            return hook_failed();
         }
         if g.decision_done() {
             // Nothing but the decision's end can follow (a pass): a line ending with this part
             // ends it, and what that runs (the next income's hooks) must let it, as applying
             // the line would.
-            return g.part(&Command::EndTurn).is_ok();
+            return g.part(&Command::EndTurn).is_ok() || hook_failed();
         }
         let Some(Decision::Turn(seat)) = g.state.open.clone() else {
             return true;
@@ -333,11 +350,12 @@ impl Game {
         let gv = g.view(seat);
         let reach = g.reach();
         let mut scratch = Vec::new();
-        g.state.turn.follows.iter().all(|f| {
+        let possible = g.state.turn.follows.iter().all(|f| {
             scratch.clear();
             g.follow_parts_of(&gv, f, reach, true, &mut scratch);
             g.lapses_in(&gv, f) || !scratch.is_empty()
-        })
+        });
+        possible || hook_failed()
     }
 
     fn faction_parts(&self, out: &mut Vec<Command>) {
@@ -550,7 +568,7 @@ impl Game {
         v: &SeatView<'a>,
         part: &Command,
     ) -> Option<(SeatView<'a>, bool)> {
-        if self.hooked {
+        if self.hooked && self.seat_names_hooks(v.seat) {
             // A hook sees the state itself, not a view of it: ask on a copy.
             return None;
         }

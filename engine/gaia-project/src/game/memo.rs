@@ -40,7 +40,7 @@ const CAPACITY: usize = 256;
 /// time, multiplied and rotated, so a key's planet list hashes in a few dozen steps instead of
 /// SipHash's one round per eight bytes and a finish.
 #[derive(Default)]
-struct WordHasher(u64);
+pub(crate) struct WordHasher(u64);
 
 impl Hasher for WordHasher {
     fn write(&mut self, bytes: &[u8]) {

@@ -17,6 +17,7 @@ mod follow;
 mod handles;
 mod happened;
 mod hook_protocol;
+mod hook_trials;
 mod hooks;
 pub mod invariants;
 mod legal;
@@ -354,6 +355,10 @@ pub(crate) struct MayHave {
     /// The kinds of event a trigger it could own reacts to, a bit each
     /// ([`MayHave::event_bit`]).
     pub(crate) triggers: u8,
+    /// A trigger it could own (or a round's scoring tile) or a faction ability's immediate
+    /// effects may leave follow-ups owed or run an effect hook
+    /// ([`hook_trials::brings_follows`]).
+    pub(crate) follow_triggers: bool,
 }
 
 impl MayHave {
@@ -366,6 +371,7 @@ impl MayHave {
         charge_gains_tokens: true,
         gaia_conversion: true,
         triggers: u8::MAX,
+        follow_triggers: true,
     };
 
     /// The bits of the kinds of event in [`MayHave::triggers`].
@@ -403,7 +409,10 @@ impl MayHave {
             charge_gains_tokens: false,
             gaia_conversion: false,
             triggers: 0,
+            follow_triggers: false,
         };
+        let follows =
+            |effects: &[crate::content::Effect]| hook_trials::brings_follows(content, effects);
         let mut see = |g: Grants<'_>| {
             for m in g.modifiers {
                 match m {
@@ -421,6 +430,7 @@ impl MayHave {
                 .any(|c| c.phase == crate::content::Phase::Gaia);
             for t in g.triggers {
                 may.triggers |= MayHave::event_bit(&t.on);
+                may.follow_triggers |= follows(&t.effects);
             }
         };
         for a in &faction.abilities {
@@ -443,6 +453,9 @@ impl MayHave {
         for t in tiles {
             see(t.grants());
         }
+        may.follow_triggers |= faction.abilities.iter().any(|a| follows(&a.immediate))
+            || (content.round_scoring.tiles.iter())
+                .any(|t| t.grants().triggers.iter().any(|t| follows(&t.effects)));
         may
     }
 }
@@ -512,7 +525,7 @@ pub struct Game {
     memo: memo::Memo,
     /// A hook may run in this game (content names one that a seated faction or the shared
     /// parts hold; before every seat has its faction, content names one at all): listing
-    /// then checks each part by applying it to a copy.
+    /// then tries on a copy the parts a hook's answer can decide ([`Game::needs_trial`]).
     hooked: bool,
     /// Where content names hooks, worked out once for the game.
     naming: Arc<hook_protocol::HookNaming>,
