@@ -99,7 +99,8 @@ impl Game {
         let c = &self.content;
         let p = &self.state.players[seat];
         let vp = f64::from(p.resource(c, VP));
-        if self.state.stage == Stage::Finished || p.faction.is_empty() {
+        let seated = self.seats.get(seat).is_some_and(Option::is_some);
+        if self.state.stage == Stage::Finished || p.faction.is_empty() || !seated {
             return vp;
         }
         let rules = &c.rules;
@@ -247,14 +248,20 @@ fn feature_names(c: &Content) -> Vec<String> {
 }
 
 impl Game {
-    /// The features of the position for `seat`, in the order of [`feature_names`]; before the
-    /// seat has a faction, only its VP and the game's shape are non-zero.
+    /// Whether every seat has its faction (the features compare a seat with the others).
+    fn every_seat_seated(&self) -> bool {
+        self.seats.len() == self.state.players.len() && self.seats.iter().all(Option::is_some)
+    }
+
+    /// The features of the position for `seat`, in the order of [`feature_names`]; before
+    /// every seat has a faction, only the seat's VP, the game's shape and the heuristic value
+    /// are non-zero.
     fn feature_values(&self, seat: usize) -> Vec<f64> {
         let c = &self.content;
         let rules = &c.rules;
         let p = &self.state.players[seat];
         let rounds_left = f64::from(rules.rounds.saturating_sub(self.state.round));
-        if p.faction.is_empty() || self.state.stage == Stage::Finished {
+        if !self.every_seat_seated() || self.state.stage == Stage::Finished {
             let mut v = vec![
                 f64::from(p.resource(c, VP)),
                 rounds_left,
