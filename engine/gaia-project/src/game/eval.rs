@@ -99,8 +99,7 @@ impl Game {
         let c = &self.content;
         let p = &self.state.players[seat];
         let vp = f64::from(p.resource(c, VP));
-        let seated = self.seats.get(seat).is_some_and(Option::is_some);
-        if self.state.stage == Stage::Finished || p.faction.is_empty() || !seated {
+        if self.state.stage == Stage::Finished || p.faction.is_empty() || !self.seated(seat) {
             return vp;
         }
         let rules = &c.rules;
@@ -248,20 +247,21 @@ fn feature_names(c: &Content) -> Vec<String> {
 }
 
 impl Game {
-    /// Whether every seat has its faction (the features compare a seat with the others).
-    fn every_seat_seated(&self) -> bool {
-        self.seats.len() == self.state.players.len() && self.seats.iter().all(Option::is_some)
+    /// Whether the seat's faction is seated: its board and fixed values are looked up (a
+    /// faction just chosen in play is seated once the game seats every faction).
+    fn seated(&self, seat: usize) -> bool {
+        self.seats.get(seat).is_some_and(Option::is_some)
     }
 
-    /// The features of the position for `seat`, in the order of [`feature_names`]; before
-    /// every seat has a faction, only the seat's VP, the game's shape and the heuristic value
-    /// are non-zero.
+    /// The features of the position for `seat`, in the order of [`feature_names`]; before the
+    /// seat's faction is seated, only its VP, the game's shape and the heuristic value are
+    /// non-zero.
     fn feature_values(&self, seat: usize) -> Vec<f64> {
         let c = &self.content;
         let rules = &c.rules;
         let p = &self.state.players[seat];
         let rounds_left = f64::from(rules.rounds.saturating_sub(self.state.round));
-        if !self.every_seat_seated() || self.state.stage == Stage::Finished {
+        if !self.seated(seat) || self.state.stage == Stage::Finished {
             let mut v = vec![
                 f64::from(p.resource(c, VP)),
                 rounds_left,
