@@ -146,3 +146,44 @@ fn each_round_tile_counts_the_rounds_it_still_scores_in() {
     assert!((feature(&g, 0, &name) - (before - means)).abs() < 1e-9);
     assert!((sum(&g) - (to_come - 1.0) * means).abs() < 1e-9);
 }
+
+/// A 3-player base game right after setup, before any seat has chosen its faction.
+fn before_factions() -> Game {
+    let content = std::sync::Arc::new(common::base());
+    let setup = orrery_gp::game::Setup::random(&content, 3, &mut orrery_core::rng::Rng::new(11))
+        .expect("setup");
+    Game::new(content, setup).expect("game")
+}
+
+#[test]
+fn features_are_defined_before_every_seat_has_its_faction() {
+    let mut g = before_factions();
+    let names = g.feature_names();
+    let mut bot = bot::RandomBot::new(4, bot::MAX_FREE);
+    // Right after setup, then after each faction chosen, until every seat has one.
+    let mut checked = 0;
+    while g.state.players.iter().any(|p| p.faction.is_empty()) {
+        for seat in 0..3 {
+            let f = g.features(seat);
+            assert_eq!(f.len(), names.len());
+            let vp = f64::from(g.state.players[seat].resource(&g.content, "vp"));
+            assert_eq!(f[0], vp, "the seat's VP");
+            assert_eq!(f[2], 3.0, "the number of seats");
+            // Before its faction is seated, only the VP, the rounds left, the seats and the
+            // heuristic value are given.
+            if g.state.players[seat].faction.is_empty() {
+                assert!(f[4..].iter().all(|x| *x == 0.0), "seat {seat}: {f:?}");
+            }
+            assert_eq!(g.value_and_features(seat).1, f);
+        }
+        checked += 1;
+        bot.step(&mut g).expect("a legal part");
+    }
+    assert!(
+        checked >= 3,
+        "a faction is chosen per seat: {checked} positions"
+    );
+    // Once every seat is seated, the features describe the position.
+    let f = g.features(0);
+    assert!(f[4..].iter().any(|x| *x != 0.0), "{f:?}");
+}

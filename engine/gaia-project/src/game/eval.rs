@@ -99,7 +99,7 @@ impl Game {
         let c = &self.content;
         let p = &self.state.players[seat];
         let vp = f64::from(p.resource(c, VP));
-        if self.state.stage == Stage::Finished || p.faction.is_empty() {
+        if self.state.stage == Stage::Finished || p.faction.is_empty() || !self.seated(seat) {
             return vp;
         }
         let rules = &c.rules;
@@ -247,14 +247,21 @@ fn feature_names(c: &Content) -> Vec<String> {
 }
 
 impl Game {
+    /// Whether the seat's faction is seated: its board and fixed values are looked up (a
+    /// faction just chosen in play is seated once the game seats every faction).
+    fn seated(&self, seat: usize) -> bool {
+        self.seats.get(seat).is_some_and(Option::is_some)
+    }
+
     /// The features of the position for `seat`, in the order of [`feature_names`]; before the
-    /// seat has a faction, only its VP and the game's shape are non-zero.
+    /// seat's faction is seated, only its VP, the game's shape and the heuristic value are
+    /// non-zero.
     fn feature_values(&self, seat: usize) -> Vec<f64> {
         let c = &self.content;
         let rules = &c.rules;
         let p = &self.state.players[seat];
         let rounds_left = f64::from(rules.rounds.saturating_sub(self.state.round));
-        if p.faction.is_empty() || self.state.stage == Stage::Finished {
+        if !self.seated(seat) || self.state.stage == Stage::Finished {
             let mut v = vec![
                 f64::from(p.resource(c, VP)),
                 rounds_left,
