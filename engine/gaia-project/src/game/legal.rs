@@ -116,8 +116,10 @@ impl Game {
                 ore_per_step: values.ore_per_step,
                 gaia_fee: &content.rules.gaia_planet_fee,
                 may_share: values.may_share,
-                range_have: self.state.players[seat]
-                    .resource(content, &content.rules.range_resource),
+                // As `Player::resource` reads it, the code's place resolved with the grants.
+                range_have: grants
+                    .range_at
+                    .map_or(0, |i| self.state.players[seat].resources[i]),
                 token_value: values.token_value,
                 from_box,
                 range_per_qic: content.rules.range_per_qic,

@@ -52,6 +52,9 @@ pub(crate) struct SeatGrants {
     forms: Arc<Forms>,
     /// The placement values their modifiers set.
     pub rules: RuleValues,
+    /// The range resource's place among the content's resources (read on every view
+    /// instead of looking its code up).
+    pub range_at: Option<usize>,
 }
 
 /// The placement values a seat's modifiers set ([`Game::seat_rules_with`] reads them from
@@ -114,6 +117,15 @@ impl SeatGrants {
     /// work is reused where it still holds.
     pub fn of(game: &Game, seat: usize, last: Option<&SeatGrants>) -> SeatGrants {
         let p = &game.state.players[seat];
+        let last = last.filter(|l| l.same_sources(game, seat));
+        // The same content: the range resource at the same place.
+        let range_at = match last {
+            Some(l) => l.range_at,
+            None => index_of(
+                &game.content.rules.resources,
+                &game.content.rules.range_resource,
+            ),
+        };
         let key = |at: SmallVec<[GrantAt; 16]>, conversions_at, forms, rules| SeatGrants {
             seat,
             content: game.content.clone(),
@@ -129,8 +141,8 @@ impl SeatGrants {
             conversions_at,
             forms,
             rules,
+            range_at,
         };
-        let last = last.filter(|l| l.same_sources(game, seat));
         if let Some(l) = last.filter(|l| l.same_values(game, seat)) {
             // Other copies of equal values (a building built again): only the key is new.
             return key(
@@ -383,6 +395,17 @@ mod tests {
         g.state.players[0]
             .advanced
             .push(content.advanced_tiles.tiles[0].id.as_str().into());
-        check(&g, &now);
+        let now = check(&g, &now);
+        // The range resource, read through its place remembered with the grants, follows
+        // the seat's holding while the grants stay.
+        let range = content.rules.range_resource.clone();
+        let at = index_of(&content.rules.resources, &range).expect("a range resource");
+        assert_eq!(now.range_at, Some(at));
+        for held in [0, 3, 11] {
+            g.state.players[0].resources[at] = held;
+            assert!(Arc::ptr_eq(&now, &g.seat_grants(0)));
+            assert_eq!(g.view(0).rules.range_have, held);
+            same_as_each_active(&g, 0);
+        }
     }
 }
