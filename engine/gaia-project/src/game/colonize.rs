@@ -297,20 +297,25 @@ impl Game {
             codes[*i].1 += n;
         }
         let p = &self.state.players[seat];
+        // Each code resolved once: what it is held as, and so how much the seat holds.
+        let mut power = false;
         for (code, _, have) in &mut codes {
             let less: i32 = spent
                 .iter()
                 .filter(|(c, _)| c == code)
                 .map(|(_, n)| n)
                 .sum();
-            *have = p.resource(&self.content, code) - less;
+            let held = match PayCode::of(&self.content, code) {
+                PayCode::Resource(i) => p.resources[i],
+                PayCode::Unknown => 0,
+                _ => {
+                    // Power, tokens, Gaiaformers: not a content resource (`resource` reads 0).
+                    power = true;
+                    p.resource(&self.content, code)
+                }
+            };
+            *have = held - less;
         }
-        let power = codes.iter().any(|(c, ..)| {
-            !matches!(
-                PayCode::of(&self.content, c),
-                PayCode::Resource(_) | PayCode::Unknown
-            )
-        });
         ColonyBudget {
             codes,
             terraform,
