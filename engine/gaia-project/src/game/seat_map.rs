@@ -64,20 +64,37 @@ impl SeatMap {
                     .filter(|h| !l.from.contains(h))
                     .copied()
                     .collect();
-                l.near
-                    .iter()
-                    .map(|n| {
-                        let hex = game.state.map.spaces[n.idx].hex;
-                        let to_added = added.iter().map(|h| h.distance(hex)).min();
-                        Near {
-                            idx: n.idx,
-                            distance: match (n.distance, to_added) {
-                                (Some(a), Some(b)) => Some(a.min(b)),
-                                (a, b) => a.or(b),
-                            },
-                        }
-                    })
-                    .collect()
+                let spaces = &game.state.map.spaces;
+                match added.as_slice() {
+                    // Mostly one structure built where the seat had none: its distance
+                    // alone, read without a list of one.
+                    [one] => l
+                        .near
+                        .iter()
+                        .map(|n| {
+                            let d = one.distance(spaces[n.idx].hex);
+                            Near {
+                                idx: n.idx,
+                                distance: Some(n.distance.map_or(d, |a| a.min(d))),
+                            }
+                        })
+                        .collect(),
+                    _ => l
+                        .near
+                        .iter()
+                        .map(|n| {
+                            let hex = spaces[n.idx].hex;
+                            let to_added = added.iter().map(|h| h.distance(hex)).min();
+                            Near {
+                                idx: n.idx,
+                                distance: match (n.distance, to_added) {
+                                    (Some(a), Some(b)) => Some(a.min(b)),
+                                    (a, b) => a.or(b),
+                                },
+                            }
+                        })
+                        .collect(),
+                }
             }
             _ => {
                 let kinds = &game.content.planets.planets;
@@ -215,6 +232,34 @@ fn remembered_place(game: &Game, seat: usize, from: impl FnOnce() -> RangeOrigin
 mod tests {
     use super::*;
     use crate::content::fixture;
+
+    #[test]
+    fn distances_to_origins_added_are_those_measured_afresh() {
+        let g = fixture::blips_game(5);
+        let hexes: Vec<_> = g.state.map.spaces.iter().map(|s| s.hex).collect();
+        let last = hexes.len() - 1;
+        let origins = |at: &[usize]| -> RangeOrigins { at.iter().map(|&i| hexes[i]).collect() };
+        let afresh = |from: &RangeOrigins| SeatMap::of(&g, 0, from, None).near.to_vec();
+        for start in [&[0][..], &[0, last]] {
+            let before = SeatMap::of(&g, 0, &origins(start), None);
+            // One origin added, two, the same ones in another order.
+            for grown in [
+                &[0, 5][..],
+                &[0, last],
+                &[last, 0],
+                &[0, 5, 9],
+                &[9, 0, last, 5],
+            ] {
+                if !start.iter().all(|i| grown.contains(i)) {
+                    continue;
+                }
+                let from = origins(grown);
+                let after = SeatMap::of(&g, 0, &from, Some(&before));
+                assert_eq!(after.near.to_vec(), afresh(&from), "{start:?} to {grown:?}");
+                assert_eq!(after.from, from);
+            }
+        }
+    }
 
     #[test]
     fn distances_are_kept_while_the_same_spaces_hold_planets_and_redone_when_not() {
