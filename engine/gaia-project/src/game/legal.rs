@@ -17,7 +17,7 @@ use super::seat_grants::SeatGrants;
 use super::seat_map::LazySeatMap;
 use super::{Decision, Game};
 use crate::content::{BuildingRole, Effect, Modifier, Phase, PlanetKind};
-use crate::lookup::by_id;
+use crate::lookup::{by_id, same_id};
 use crate::notation::{Amount, Command, HexRef, Word};
 use crate::power::{Area, Power};
 use orrery_core::hex::Hex;
@@ -751,7 +751,8 @@ impl Game {
             .iter()
             .zip(&costs.actions)
         {
-            if !self.state.actions_used.iter().any(|u| *u == a.id)
+            // Ids compared by length and last byte first, inline: most differ there.
+            if !self.state.actions_used.iter().any(|u| same_id(u, &a.id))
                 && self.can_pay_fixed(v.seat, cost, v.rules.token_value)
                 && !self.gain_wholly_capped(v.seat, &a.effects)
                 && self.effects_possible(v, &a.effects, out)
@@ -761,7 +762,8 @@ impl Game {
         }
         let used = &self.state.players[v.seat].specials_used;
         for a in &v.actions {
-            if !used.iter().any(|u| *u == a.key) && self.effects_possible(v, &a.effects, out) {
+            if !used.iter().any(|u| same_id(u, &a.key)) && self.effects_possible(v, &a.effects, out)
+            {
                 if let Ok(amounts) = crate::notation::parse_amounts(&a.key) {
                     out.push(Command::Special(amounts));
                 }
@@ -919,7 +921,8 @@ impl Game {
             .as_ref()
             .map(|c| self.can_pay_fixed(v.seat, c, v.rules.token_value));
         for &(idx, s) in own {
-            if s.shared || s.off_board || !def.upgrades_from.iter().any(|u| *u == s.building) {
+            if s.shared || s.off_board || !def.upgrades_from.iter().any(|u| same_id(u, &s.building))
+            {
                 continue;
             }
             let hex = self.state.map.spaces[idx].hex;
