@@ -744,6 +744,8 @@ impl Game {
                 }
             }
         }
+        // Most board actions cost power, a few amounts between them: each amount asked once.
+        let mut power_answers = PowerAnswers::default();
         for (a, cost) in self
             .content
             .board_actions
@@ -753,7 +755,12 @@ impl Game {
         {
             // Ids compared by length and last byte first, inline: most differ there.
             if !self.state.actions_used.iter().any(|u| same_id(u, &a.id))
-                && self.can_pay_fixed(v.seat, cost, v.rules.token_value)
+                && self.can_pay_fixed_remembered(
+                    v.seat,
+                    cost,
+                    v.rules.token_value,
+                    &mut power_answers,
+                )
                 && !self.gain_wholly_capped(v.seat, &a.effects)
                 && self.effects_possible(v, &a.effects, out)
             {
@@ -950,6 +957,26 @@ impl Game {
     fn can_pay_fixed(&self, seat: usize, cost: &Coded, token_value: u32) -> bool {
         let power = self.state.players[seat].power;
         self.can_pay_coded(seat, power, &[], cost.iter().copied(), token_value)
+    }
+
+    /// [`Game::can_pay_fixed`], its answers for costs of power alone remembered by amount in
+    /// `known` (which must have been filled for the same seat, power and `token_value`).
+    fn can_pay_fixed_remembered(
+        &self,
+        seat: usize,
+        cost: &Coded,
+        token_value: u32,
+        known: &mut PowerAnswers,
+    ) -> bool {
+        let &[(PayCode::Power, n)] = cost.as_slice() else {
+            return self.can_pay_fixed(seat, cost, token_value);
+        };
+        if let Some(&(_, ok)) = known.0.iter().find(|(m, _)| *m == n) {
+            return ok;
+        }
+        let ok = self.can_pay_fixed(seat, cost, token_value);
+        known.0.push((n, ok));
+        ok
     }
 
     /// Whether another player's building (not a station) is within neighbour distance.
@@ -1412,6 +1439,11 @@ impl Game {
     }
 }
 
+/// Answers of [`Game::can_pay_fixed`] for costs of power alone, by amount, for one seat and
+/// its power as one listing finds them.
+#[derive(Default)]
+struct PowerAnswers(SmallVec<[(i32, bool); 8]>);
+
 /// How many multiples of an amount part (a conversion, a burn) are listed one by one; above
 /// that only the largest possible one is listed too, so a listing does not grow with a
 /// seat's resources. Any multiple in between is still accepted when applied.
@@ -1561,6 +1593,35 @@ mod tests {
                 assert_eq!(first.is_empty(), g.tech_positions(0).next().is_none());
             }
         }
+    }
+
+    #[test]
+    fn power_answers_remembered_by_amount_are_those_asked_for() {
+        let mut g = crate::content::fixture::blips_game(5);
+        let power = |n: i32| -> Coded { smallvec::smallvec![(PayCode::Power, n)] };
+        let mut costs: Vec<Coded> = [3, 7, 3, 0, 12, 7, 4, 3].into_iter().map(power).collect();
+        // Not power alone: asked each time.
+        costs.push(smallvec::smallvec![
+            (PayCode::Power, 2),
+            (PayCode::Power, 2)
+        ]);
+        costs.push(smallvec::smallvec![(PayCode::Area3Tokens, 2)]);
+        let mut answers = HashSet::new();
+        for areas in [[0, 0, 0], [2, 3, 4], [0, 0, 12], [5, 0, 7], [0, 9, 3]] {
+            g.state.players[0].power.areas[..3].copy_from_slice(&areas);
+            for token_value in [1, 2] {
+                let mut known = PowerAnswers::default();
+                for cost in &costs {
+                    let afresh = g.can_pay_fixed(0, cost, token_value);
+                    let remembered = g.can_pay_fixed_remembered(0, cost, token_value, &mut known);
+                    assert_eq!(remembered, afresh, "{cost:?} with {areas:?}, {token_value}");
+                    answers.insert(afresh);
+                }
+                // Each amount of power alone asked once.
+                assert_eq!(known.0.len(), 5);
+            }
+        }
+        assert_eq!(answers.len(), 2, "some costs payable, some not");
     }
 
     #[test]
