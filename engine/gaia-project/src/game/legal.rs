@@ -845,6 +845,7 @@ impl Game {
         }
         // Structures are kept by space index, as the planets are walked: one pass over both.
         let mut structures = self.state.structures.iter().peekable();
+        let farthest = rules.farthest(reach.range);
         // The planets with their distances, remembered; afresh, every space, measured.
         for (idx, distance) in v.placement_spaces(self.state.map.spaces.len()) {
             let space = &self.state.map.spaces[idx];
@@ -859,7 +860,7 @@ impl Game {
                     .any(|g| g.hex == space.hex && g.seat == v.seat)
             };
             let far = match distance {
-                Some(d) => rules.out_of_reach_at(d, reach.range),
+                Some(d) => SeatRules::beyond(d, farthest),
                 None => rules.surely_out_of_reach(space.hex, reach.range),
             };
             if far && !own_gaiaformer() {
@@ -1008,6 +1009,7 @@ impl Game {
             return;
         }
         let rules = &v.rules;
+        let farthest = rules.farthest(reach.range);
         // The planets with their distances, remembered; afresh, every space, measured.
         for (idx, distance) in v.placement_spaces(self.state.map.spaces.len()) {
             let space = &self.state.map.spaces[idx];
@@ -1019,7 +1021,7 @@ impl Game {
             }
             let reachable = match distance {
                 Some(d) => {
-                    !rules.out_of_reach_at(d, reach.range)
+                    !SeatRules::beyond(d, farthest)
                         && d.is_some_and(|d| self.qic_for_distance(d, rules, reach.range).is_ok())
                 }
                 None => {
@@ -1591,6 +1593,34 @@ mod tests {
                 g.tech_parts(0, true, &mut first);
                 assert!(first.len() <= 1);
                 assert_eq!(first.is_empty(), g.tech_positions(0).next().is_none());
+            }
+        }
+    }
+
+    /// The farthest distance within reach, worked out once per walk, rules out exactly the
+    /// distances beyond navigation, extra range and every range resource held.
+    #[test]
+    fn distances_beyond_the_farthest_are_those_out_of_reach() {
+        let g = crate::content::fixture::blips_game(5);
+        let view = g.view(0);
+        let mut rules = view.rules.clone();
+        for (nav, have, per_qic) in [(1, 0, 2), (2, 3, 2), (3, -4, 2), (1, 5, 1)] {
+            rules.nav_range = nav;
+            rules.range_have = have;
+            rules.range_per_qic = per_qic;
+            for extra in [0, 1, 3] {
+                let farthest = rules.farthest(extra);
+                let reach = nav + extra + have.max(0) as u32 * per_qic;
+                assert!(SeatRules::beyond(None, farthest));
+                for d in 0..20 {
+                    let beyond = SeatRules::beyond(Some(d), farthest);
+                    assert_eq!(
+                        beyond,
+                        d > reach,
+                        "{d} with {nav}, {have}, {per_qic}, {extra}"
+                    );
+                    assert_eq!(beyond, rules.out_of_reach_at(Some(d), extra));
+                }
             }
         }
     }

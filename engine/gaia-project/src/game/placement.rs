@@ -55,13 +55,22 @@ impl SeatRules<'_> {
     /// Whether a hex at distance `d` from the nearest range origin (`None`: no origin) is
     /// surely out of reach, as [`SeatRules::surely_out_of_reach`] answers for it.
     pub fn out_of_reach_at(&self, d: Option<u32>, extra: u32) -> bool {
-        let Some(d) = d else {
-            return true;
-        };
-        let most = u64::from(self.nav_range)
+        Self::beyond(d, self.farthest(extra))
+    }
+
+    /// The farthest distance within reach with `extra` range, paying every range resource
+    /// held (what [`SeatRules::out_of_reach_at`] compares with; a walk over many planets
+    /// works it out once).
+    pub fn farthest(&self, extra: u32) -> u64 {
+        u64::from(self.nav_range)
             + u64::from(extra)
-            + u64::from(self.range_have.max(0).unsigned_abs()) * u64::from(self.range_per_qic);
-        u64::from(d) > most
+            + u64::from(self.range_have.max(0).unsigned_abs()) * u64::from(self.range_per_qic)
+    }
+
+    /// Whether a distance `d` (`None`: no origin) is past the farthest distance within
+    /// reach `farthest` ([`SeatRules::farthest`]).
+    pub fn beyond(d: Option<u32>, farthest: u64) -> bool {
+        d.is_none_or(|d| u64::from(d) > farthest)
     }
 }
 
