@@ -289,10 +289,12 @@ impl Game {
             return;
         }
         let earliest = places.remove(0);
+        let mut log = p.income_log.to_vec();
         for (k, at) in alike.iter().filter(|k| **k != n).zip(&places) {
-            p.income_log[*at] = key(*k);
+            log[*at] = key(*k);
         }
-        p.income_log.remove(earliest);
+        log.remove(earliest);
+        p.income_log = log.into();
     }
 
     /// Puts a building on a space (no costs, no triggers).
