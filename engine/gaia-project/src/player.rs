@@ -691,7 +691,12 @@ impl Player {
     pub fn unlog_source(&mut self, key: &str) {
         // Looked for first: a list shared with a copy is copied only when it changes.
         if self.income_log.iter().any(|k| k == key) {
-            self.income_log = self.income_log.iter().filter(|k| *k != key).cloned().collect();
+            self.income_log = self
+                .income_log
+                .iter()
+                .filter(|k| *k != key)
+                .cloned()
+                .collect();
         }
     }
 }

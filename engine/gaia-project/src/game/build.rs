@@ -7,8 +7,8 @@ use super::{err, Gaiaformer, Game, MoveError};
 use crate::content::{BuildingRole, Bundle, Downgrade, Modifier, Place, PlanetKind, Swap};
 use crate::lookup::index_of;
 use crate::notation::Word;
-use smallvec::SmallVec;
 use orrery_core::hex::Hex;
+use smallvec::SmallVec;
 
 impl Game {
     /// `build`: founds a colony, upgrades a building, or starts a Gaia project (`follow`: as a
@@ -278,8 +278,12 @@ impl Game {
         plan: &super::colonize::ColonyPlan,
         rules: &super::placement::SeatRules,
     ) -> SmallVec<[(Word, i32); 8]> {
-        let mut out: SmallVec<[(Word, i32); 8]> =
-            def.cost.0.iter().map(|(c, n)| (Word::from(c.as_str()), *n)).collect();
+        let mut out: SmallVec<[(Word, i32); 8]> = def
+            .cost
+            .0
+            .iter()
+            .map(|(c, n)| (Word::from(c.as_str()), *n))
+            .collect();
         for (code, n) in self.colonize_extras(plan, rules) {
             match out.iter_mut().find(|(c, _)| c == code) {
                 Some((_, m)) => *m += n,

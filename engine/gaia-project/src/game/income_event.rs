@@ -19,7 +19,11 @@ pub struct IncomeEvent(SmallVec<[(Word, i32); 3]>);
 impl IncomeEvent {
     /// The event of a bundle: its entries, in its order.
     pub fn of(b: &Bundle) -> IncomeEvent {
-        IncomeEvent(b.0.iter().map(|(k, n)| (Word::from(k.as_str()), *n)).collect())
+        IncomeEvent(
+            b.0.iter()
+                .map(|(k, n)| (Word::from(k.as_str()), *n))
+                .collect(),
+        )
     }
 
     /// A bundle's amounts times `k`, amounts that become 0 left out.

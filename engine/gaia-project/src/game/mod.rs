@@ -64,10 +64,10 @@ use orrery_core::shared::Shared;
 
 pub use follow::{Follow, TurnProgress};
 pub use happened::ChargeFrom;
-pub use income_event::IncomeEvent;
 pub use hook_protocol::{
     HookCall, HookCalls, DEFAULT_HOOK_BUDGET, KEPT_HOOK_CALLS, KEPT_HOOK_ERRORS, MAX_HOOK_AMOUNT,
 };
+pub use income_event::IncomeEvent;
 pub use question::Question;
 pub use structures::{OnSpace, Structures};
 

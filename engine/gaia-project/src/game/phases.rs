@@ -487,12 +487,7 @@ impl Game {
 
     /// Leaves the events not yet paid pending, `first` before them, and queues the question
     /// that stopped the payment.
-    fn keep_income_pending(
-        &mut self,
-        seat: usize,
-        first: Option<IncomeEvent>,
-        rest: &[&Bundle],
-    ) {
+    fn keep_income_pending(&mut self, seat: usize, first: Option<IncomeEvent>, rest: &[&Bundle]) {
         let pending: Vec<IncomeEvent> = first
             .into_iter()
             .chain(rest.iter().map(|e| IncomeEvent::of(e)))
@@ -862,5 +857,26 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Pending income saves as the bundles it was laid out from (a JSON object per event,
+    /// codes in order, zero amounts kept) and loads back equal.
+    #[test]
+    fn pending_income_saves_as_bundles_and_loads_back() {
+        let mut g = fixture::blips_game(1);
+        let events = [
+            Bundle::of(&[("t", 2), ("gold", 1)]),
+            Bundle::of(&[("pw", 3), ("vp", 0)]),
+        ];
+        let pending: Vec<IncomeEvent> = events.iter().map(IncomeEvent::of).collect();
+        g.state.income_pending.insert(1, pending);
+        let saved = serde_json::to_value(&g.state).expect("saves");
+        assert_eq!(
+            saved["income_pending"],
+            serde_json::json!({ "1": [{ "gold": 1, "t": 2 }, { "pw": 3, "vp": 0 }] })
+        );
+        let back: crate::game::GameState = serde_json::from_value(saved).expect("loads");
+        assert_eq!(back.income_pending, g.state.income_pending);
+        assert!(Game::mixed(&back.income_pending[&1]));
     }
 }
