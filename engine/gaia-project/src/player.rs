@@ -1,5 +1,7 @@
 //! A player's holdings and the effects that change them.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 use smallvec::SmallVec;
 
@@ -151,7 +153,7 @@ pub struct Player {
     pub vp_sources: WordMap<i32, 12>,
     /// Income sources in the order they were acquired; income is paid in this order.
     #[serde(default)]
-    pub income_log: Shared<Vec<Word>>,
+    pub income_log: Arc<[Word]>,
     /// The condition hooks (`script#function`) that held when last asked (after the last
     /// part of a move); empty when content names none.
     #[serde(default, skip_serializing_if = "is_empty")]
@@ -275,7 +277,7 @@ impl Player {
             specials_used: Shared::default(),
             passed: false,
             vp_sources: WordMap::default(),
-            income_log: Shared::default(),
+            income_log: Arc::default(),
             hooks_holding: Shared::default(),
         }
     }
@@ -308,7 +310,7 @@ impl Player {
             .iter()
             .map(|t| (Word::from(t.id.as_str()), 0))
             .collect();
-        p.income_log = Shared::new(vec!["base".into()]);
+        p.income_log = Arc::from([Word::from("base")]);
         for (i, a) in faction.abilities.iter().enumerate() {
             if a.when.is_none() {
                 p.log_source(&source_key("f:", i));
@@ -664,18 +666,37 @@ impl Player {
 
     /// Records that an income source was acquired now (it moves to the end of the order).
     pub fn log_source(&mut self, key: &str) {
-        // One new list, sized for the key: not a copy of the shared list grown by a push.
-        let mut log = Vec::with_capacity(self.income_log.len() + 1);
-        log.extend(self.income_log.iter().filter(|k| *k != key).cloned());
-        log.push(key.into());
-        self.income_log = Shared::new(log);
+        // One new block, sized for the list: the entries before and after the key's old place
+        // (if any), then the key.
+        let log = &self.income_log;
+        let at = log.iter().position(|k| k == key);
+        let (before, after) = match at {
+            Some(i) if !log[i + 1..].iter().any(|k| k == key) => (&log[..i], &log[i + 1..]),
+            Some(_) => {
+                // A key logged twice (a hand-made state): every copy leaves.
+                let mut rest: Vec<Word> = log.iter().filter(|k| *k != key).cloned().collect();
+                rest.push(key.into());
+                self.income_log = rest.into();
+                return;
+            }
+            None => (&log[..], &log[..0]),
+        };
+        let new: Arc<[Word]> = (before.iter().chain(after).cloned())
+            .chain(std::iter::once(Word::from(key)))
+            .collect();
+        self.income_log = new;
     }
 
     /// Forgets an income source.
     pub fn unlog_source(&mut self, key: &str) {
         // Looked for first: a list shared with a copy is copied only when it changes.
         if self.income_log.iter().any(|k| k == key) {
-            self.income_log.retain(|k| k != key);
+            self.income_log = self
+                .income_log
+                .iter()
+                .filter(|k| *k != key)
+                .cloned()
+                .collect();
         }
     }
 }

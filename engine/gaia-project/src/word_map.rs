@@ -6,16 +6,16 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use smallvec::SmallVec;
 
 use crate::notation::Word;
-use orrery_core::shared::Shared;
 
 /// Keys sorted and shared, values inline in the keys' order (up to `N` of them).
 pub struct WordMap<V: Copy, const N: usize> {
-    keys: Shared<Vec<Word>>,
+    keys: Arc<[Word]>,
     values: SmallVec<[V; N]>,
 }
 
@@ -34,7 +34,7 @@ impl<V: Copy + PartialEq, const N: usize> PartialEq for WordMap<V, N> {
     #[inline]
     fn eq(&self, other: &Self) -> bool {
         self.values == other.values
-            && (Shared::ptr_eq(&self.keys, &other.keys) || *self.keys == *other.keys)
+            && (Arc::ptr_eq(&self.keys, &other.keys) || *self.keys == *other.keys)
     }
 }
 
@@ -43,7 +43,7 @@ impl<V: Copy + Eq, const N: usize> Eq for WordMap<V, N> {}
 impl<V: Copy, const N: usize> Default for WordMap<V, N> {
     fn default() -> Self {
         WordMap {
-            keys: Shared::default(),
+            keys: Arc::default(),
             values: SmallVec::new(),
         }
     }
@@ -78,7 +78,14 @@ impl<V: Copy, const N: usize> WordMap<V, N> {
         match self.find(&key) {
             Ok(i) => (i, true),
             Err(i) => {
-                self.keys.insert(i, key);
+                // The new keys in one block of their size (a shared list copied and grown
+                // was two blocks and a regrowth).
+                let (before, after) = self.keys.split_at(i);
+                let keys: Arc<[Word]> = (before.iter().cloned())
+                    .chain(std::iter::once(key))
+                    .chain(after.iter().cloned())
+                    .collect();
+                self.keys = keys;
                 self.values.insert(i, value);
                 (i, false)
             }
@@ -94,7 +101,11 @@ impl<V: Copy, const N: usize> WordMap<V, N> {
     /// Takes a key out; its value, if it was there.
     pub fn remove(&mut self, key: &str) -> Option<V> {
         let i = self.find(key).ok()?;
-        self.keys.remove(i);
+        let keys: Arc<[Word]> = (self.keys[..i].iter())
+            .chain(&self.keys[i + 1..])
+            .cloned()
+            .collect();
+        self.keys = keys;
         Some(self.values.remove(i))
     }
 
@@ -228,7 +239,7 @@ impl<V: Copy, const N: usize> From<BTreeMap<Word, V>> for WordMap<V, N> {
     fn from(map: BTreeMap<Word, V>) -> Self {
         let values = map.values().copied().collect();
         WordMap {
-            keys: Shared::new(map.into_keys().collect()),
+            keys: map.into_keys().collect(),
             values,
         }
     }

@@ -6,7 +6,9 @@ use super::happened::Happened;
 use super::{err, Gaiaformer, Game, MoveError};
 use crate::content::{BuildingRole, Bundle, Downgrade, Modifier, Place, PlanetKind, Swap};
 use crate::lookup::index_of;
+use crate::notation::Word;
 use orrery_core::hex::Hex;
+use smallvec::SmallVec;
 
 impl Game {
     /// `build`: founds a colony, upgrades a building, or starts a Gaia project (`follow`: as a
@@ -266,6 +268,31 @@ impl Game {
             }
         }
         Ok(())
+    }
+
+    /// [`Game::colonize_cost`]'s amounts as paying it reads them (by code, zero amounts left
+    /// out), held inline.
+    pub(super) fn colonize_amounts(
+        &self,
+        def: &crate::content::Building,
+        plan: &super::colonize::ColonyPlan,
+        rules: &super::placement::SeatRules,
+    ) -> SmallVec<[(Word, i32); 8]> {
+        let mut out: SmallVec<[(Word, i32); 8]> = def
+            .cost
+            .0
+            .iter()
+            .map(|(c, n)| (Word::from(c.as_str()), *n))
+            .collect();
+        for (code, n) in self.colonize_extras(plan, rules) {
+            match out.iter_mut().find(|(c, _)| c == code) {
+                Some((_, m)) => *m += n,
+                None => out.push((Word::from(code), n)),
+            }
+        }
+        out.retain(|(_, n)| *n != 0);
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out
     }
 
     /// What `q` QIC for range cost, in the content's range resource.

@@ -82,13 +82,23 @@ impl Game {
             let plan = self
                 .colonize_plan(seat, idx, hex, &rules, self.reach())
                 .map_err(|r| self.refusal(r, hex, &def.id))?;
-            let cost = self.hooked_colonize_cost(seat, def, idx, &plan, &rules, &mods)?;
+            // Without hooks, the amounts alone, held inline (no bundle built and dropped).
+            let cost = match Self::names_site_hooks(&mods) {
+                false => Ok(self.colonize_amounts(def, &plan, &rules)),
+                true => Err(self.hooked_colonize_cost(seat, def, idx, &plan, &rules, &mods)?),
+            };
             (plan, cost)
         };
         if let Some(g) = plan.own_gaiaformer {
             self.state.gaiaformers.remove(g);
         }
-        self.pay(seat, &cost)?;
+        match &cost {
+            Ok(amounts) => {
+                let parts = amounts.iter().map(|(c, n)| (c.as_str(), *n)).collect();
+                self.pay_amounts(seat, parts)?;
+            }
+            Err(bundle) => self.pay(seat, bundle)?,
+        }
         for _ in 0..plan.steps {
             self.fire(seat, &Happened::TerraformStep { idx })?;
         }
@@ -242,7 +252,7 @@ impl Game {
     }
 
     /// What a colonization costs on top of the building's own cost.
-    fn colonize_extras<'a>(
+    pub(super) fn colonize_extras<'a>(
         &'a self,
         plan: &ColonyPlan,
         rules: &'a SeatRules<'a>,

@@ -19,6 +19,7 @@ mod happened;
 mod hook_protocol;
 mod hook_trials;
 mod hooks;
+mod income_event;
 pub mod invariants;
 mod legal;
 mod memo;
@@ -66,6 +67,7 @@ pub use happened::ChargeFrom;
 pub use hook_protocol::{
     HookCall, HookCalls, DEFAULT_HOOK_BUDGET, KEPT_HOOK_CALLS, KEPT_HOOK_ERRORS, MAX_HOOK_AMOUNT,
 };
+pub use income_event::IncomeEvent;
 pub use question::Question;
 pub use structures::{OnSpace, Structures};
 
@@ -277,7 +279,7 @@ pub struct GameState {
     /// Decisions waited for, first first (held inline: [`DecisionQueue`]).
     pub queue: DecisionQueue,
     /// Income events not yet paid, by seat, in order.
-    pub income_pending: Shared<BTreeMap<usize, Vec<crate::content::Bundle>>>,
+    pub income_pending: Shared<BTreeMap<usize, Vec<IncomeEvent>>>,
     /// An open question about a special token.
     #[serde(default)]
     pub question: Option<Question>,

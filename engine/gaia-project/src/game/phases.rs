@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use smallvec::SmallVec;
 
-use super::{err, Decision, Game, MoveError, Stage, Structure};
+use super::{err, Decision, Game, IncomeEvent, MoveError, Stage, Structure};
 use crate::content::{Auction, Bundle, Effect, Modifier, Phase, PlanetKind};
 use crate::lookup::by_id;
 use crate::notation::Command;
@@ -289,10 +289,12 @@ impl Game {
             return;
         }
         let earliest = places.remove(0);
+        let mut log = p.income_log.to_vec();
         for (k, at) in alike.iter().filter(|k| **k != n).zip(&places) {
-            p.income_log[*at] = key(*k);
+            log[*at] = key(*k);
         }
-        p.income_log.remove(earliest);
+        log.remove(earliest);
+        p.income_log = log.into();
     }
 
     /// Puts a building on a space (no costs, no triggers).
@@ -399,7 +401,7 @@ impl Game {
                 return Ok(());
             }
         }
-        let mut events: Vec<Bundle> = Vec::with_capacity(effects.len());
+        let mut events: Vec<IncomeEvent> = Vec::with_capacity(effects.len());
         for &e in &effects {
             match e {
                 Effect::Script(s) => {
@@ -424,10 +426,10 @@ impl Game {
 
     /// What an income effect pays, as one income event: a gain, or a gain per counted thing;
     /// `None` for an effect income cannot hold.
-    fn income_event(&self, seat: usize, e: &Effect) -> Option<Bundle> {
+    fn income_event(&self, seat: usize, e: &Effect) -> Option<IncomeEvent> {
         match e {
-            Effect::Gain(b) => Some(b.clone()),
-            Effect::GainPer(g) => Some(super::bundle::scaled(
+            Effect::Gain(b) => Some(IncomeEvent::of(b)),
+            Effect::GainPer(g) => Some(IncomeEvent::scaled(
                 &g.gain,
                 self.count(seat, &g.per) as i32,
             )),
@@ -436,11 +438,11 @@ impl Game {
     }
 
     /// Whether pending income mixes token gains and charges (so the player orders them).
-    pub(crate) fn mixed(events: &[Bundle]) -> bool {
-        Self::mixed_in(events.iter())
+    pub(crate) fn mixed(events: &[IncomeEvent]) -> bool {
+        events.iter().any(|e| e.get("t") > 0) && events.iter().any(|e| e.get("pw") > 0)
     }
 
-    /// [`Game::mixed`] over borrowed events.
+    /// [`Game::mixed`] over income bundles of content.
     fn mixed_in<'a>(mut events: impl Iterator<Item = &'a Bundle> + Clone) -> bool {
         events.clone().any(|e| e.get("t") > 0) && events.any(|e| e.get("pw") > 0)
     }
@@ -463,9 +465,9 @@ impl Game {
             if let Some(&pw) = event.0.get("pw") {
                 self.gain_code(seat, "pw", pw, "income");
                 if self.state.question.is_some() {
-                    let mut rest = (*event).clone();
-                    rest.0.remove("pw");
-                    let rest = (!rest.0.is_empty()).then_some(rest);
+                    let mut rest = IncomeEvent::of(event);
+                    rest.remove("pw");
+                    let rest = (!rest.is_empty()).then_some(rest);
                     self.keep_income_pending(seat, rest, &events[i + 1..]);
                     return;
                 }
@@ -485,10 +487,10 @@ impl Game {
 
     /// Leaves the events not yet paid pending, `first` before them, and queues the question
     /// that stopped the payment.
-    fn keep_income_pending(&mut self, seat: usize, first: Option<Bundle>, rest: &[&Bundle]) {
-        let pending: Vec<Bundle> = first
+    fn keep_income_pending(&mut self, seat: usize, first: Option<IncomeEvent>, rest: &[&Bundle]) {
+        let pending: Vec<IncomeEvent> = first
             .into_iter()
-            .chain(rest.iter().map(|e| (*e).clone()))
+            .chain(rest.iter().map(|e| IncomeEvent::of(e)))
             .collect();
         self.state.income_pending.insert(seat, pending);
         self.queue_open_question();
@@ -533,11 +535,11 @@ impl Game {
 
     /// Pays one income event, its charge first: when the charge opens a question, the rest of
     /// the event waits at the front of the pending income.
-    fn pay_income_event(&mut self, seat: usize, mut event: Bundle) {
-        if let Some(pw) = event.0.remove("pw") {
+    fn pay_income_event(&mut self, seat: usize, mut event: IncomeEvent) {
+        if let Some(pw) = event.remove("pw") {
             self.gain_code(seat, "pw", pw, "income");
             if self.state.question.is_some() {
-                if !event.0.is_empty() {
+                if !event.is_empty() {
                     self.state
                         .income_pending
                         .entry(seat)
@@ -547,7 +549,9 @@ impl Game {
                 return;
             }
         }
-        self.gain_bundle(seat, &event, "income");
+        for (code, n) in event.iter() {
+            self.gain_code(seat, code, n, "income");
+        }
     }
 
     /// Pays income seat by seat in turn order, stopping at a seat that must decide.
@@ -806,7 +810,7 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use crate::content::{fixture, Bundle};
-    use crate::game::Game;
+    use crate::game::{Game, IncomeEvent};
 
     /// Income paid in place leaves the state exactly as laying it out as pending events and
     /// settling them does: charges, tokens and resources in order, a seat's stale pending
@@ -828,7 +832,8 @@ mod tests {
             let g = fixture::blips_game(seed);
             for seat in 0..2 {
                 for (n, list) in lists.iter().enumerate() {
-                    let events: Vec<Bundle> = list.iter().map(|e| Bundle::of(e)).collect();
+                    let bundles: Vec<Bundle> = list.iter().map(|e| Bundle::of(e)).collect();
+                    let events: Vec<IncomeEvent> = bundles.iter().map(IncomeEvent::of).collect();
                     assert!(!Game::mixed(&events), "list {n} needs no ordering");
                     for stale in [false, true] {
                         let mut laid_out = g.clone();
@@ -836,12 +841,12 @@ mod tests {
                             laid_out
                                 .state
                                 .income_pending
-                                .insert(seat, vec![Bundle::of(&[("gold", 5)])]);
+                                .insert(seat, vec![IncomeEvent::of(&Bundle::of(&[("gold", 5)]))]);
                         }
                         let mut in_place = laid_out.clone();
                         laid_out.state.income_pending.insert(seat, events.clone());
                         laid_out.settle_income(seat);
-                        let refs: Vec<&Bundle> = events.iter().collect();
+                        let refs: Vec<&Bundle> = bundles.iter().collect();
                         in_place.pay_income_in_place(seat, &refs);
                         assert_eq!(
                             in_place.state, laid_out.state,
@@ -852,5 +857,26 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Pending income saves as the bundles it was laid out from (a JSON object per event,
+    /// codes in order, zero amounts kept) and loads back equal.
+    #[test]
+    fn pending_income_saves_as_bundles_and_loads_back() {
+        let mut g = fixture::blips_game(1);
+        let events = [
+            Bundle::of(&[("t", 2), ("gold", 1)]),
+            Bundle::of(&[("pw", 3), ("vp", 0)]),
+        ];
+        let pending: Vec<IncomeEvent> = events.iter().map(IncomeEvent::of).collect();
+        g.state.income_pending.insert(1, pending);
+        let saved = serde_json::to_value(&g.state).expect("saves");
+        assert_eq!(
+            saved["income_pending"],
+            serde_json::json!({ "1": [{ "gold": 1, "t": 2 }, { "pw": 3, "vp": 0 }] })
+        );
+        let back: crate::game::GameState = serde_json::from_value(saved).expect("loads");
+        assert_eq!(back.income_pending, g.state.income_pending);
+        assert!(Game::mixed(&back.income_pending[&1]));
     }
 }

@@ -1,5 +1,7 @@
 //! Upgrading a building of the seat into another (a main action), and what it costs.
 
+use std::borrow::Cow;
+
 use super::{err, Game, MoveError, Structure};
 use crate::content::{Building, Bundle, Modifier};
 
@@ -40,25 +42,25 @@ impl Game {
     }
 
     /// What upgrading the seat's `from` on a space to `def` costs (more near a rival when the
-    /// building says so), as the seat's hooks adjust it.
-    pub(crate) fn upgrade_cost(
+    /// building says so), as the seat's hooks adjust it: without hooks, borrowed from `def`.
+    pub(crate) fn upgrade_cost<'d>(
         &self,
         seat: usize,
-        def: &Building,
+        def: &'d Building,
         idx: usize,
         from: &str,
         mods: &[&Modifier],
-    ) -> Result<Bundle, MoveError> {
+    ) -> Result<Cow<'d, Bundle>, MoveError> {
         let hex = self.state.map.spaces[idx].hex;
         let cost = match &def.cost_near_rival {
-            Some(c) if self.rival_near(seat, hex) => c.clone(),
-            _ => def.cost.clone(),
+            Some(c) if self.rival_near(seat, hex) => c,
+            _ => &def.cost,
         };
         if !Self::names_site_hooks(mods) {
-            return Ok(cost);
+            return Ok(Cow::Borrowed(cost));
         }
         let parts = super::hook_protocol::CostParts {
-            building: cost,
+            building: cost.clone(),
             ..Default::default()
         };
         let site = super::hook_protocol::Site {
@@ -66,6 +68,6 @@ impl Game {
             idx,
             upgrade_from: Some(from),
         };
-        self.hooked_cost(seat, mods, site, parts)
+        self.hooked_cost(seat, mods, site, parts).map(Cow::Owned)
     }
 }
