@@ -45,6 +45,8 @@ pub(crate) struct HookLedger {
     pub(super) returns: Mutex<HookReturns>,
     /// What a seat's cost and placement hooks made of a site, remembered by its facts.
     pub(super) sites: Mutex<SiteAnswers>,
+    /// What effect hooks returned (checked), remembered by their view's facts.
+    pub(super) effects: Mutex<EffectAnswers>,
 }
 
 /// What hooks returned, by hook and by the argument they were given: a hook is a
@@ -159,6 +161,7 @@ impl Default for HookLedger {
             answers: Mutex::default(),
             returns: Mutex::default(),
             sites: Mutex::default(),
+            effects: Mutex::default(),
         }
     }
 }
@@ -350,50 +353,81 @@ pub(crate) struct Site<'a> {
     pub upgrade_from: Option<&'a str>,
 }
 
-/// What the context a seat's cost and placement hooks get about a site is made from (see
-/// [`Game::hooked_cost`]): the hooks asked, the seat's view, the map's sector rotations (which
-/// fix every hex's name), the site and the planets around it with their owners, and the cost.
-/// The context is a function of these alone, and hooks are deterministic functions of their
-/// context, so two askings with equal facts get the same answer.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub(crate) struct SiteFacts {
-    /// The seat's placement and cost hooks in the order asked, by their place in the
-    /// content (which every game sharing the ledger shares).
-    pub hooks: SmallVec<[usize; 2]>,
-    pub view: ViewFacts,
-    pub rotations: SmallVec<[u8; 16]>,
-    pub building: Word,
-    pub idx: usize,
-    pub planet: u8,
-    pub upgrade_from: Option<Word>,
-    /// The spaces within the neighbour distance, in space order: index, planet, and each
-    /// owner's seat, faction and building.
-    pub neighbours: SmallVec<[(usize, u8, Owners); 8]>,
-    pub cost: CostParts,
-}
+/// The facts a hook's argument is made from, written as words: each fact a number or a
+/// length-prefixed text, lists prefixed by their length, so two keys are equal only when every
+/// fact is (the key is exact, not a digest). Written on the stack from the state as it is,
+/// without copying a word of it, and copied to the heap only to be remembered.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(crate) struct FactKey(pub SmallVec<[u64; 128]>);
 
-/// The owners of a space's buildings: seat, faction and building each.
-pub(crate) type Owners = SmallVec<[(usize, Word, Word); 2]>;
-
-/// What a seat's cost and placement hooks made of sites, by the facts they were asked with:
-/// the cost to pay, or a placement hook's refusal. Never a hook's failure. Hashed as the
-/// federation memo hashes its keys (many small numbers and short words).
-#[derive(Debug, Default)]
-pub(crate) struct SiteAnswers(
-    HashMap<SiteFacts, Result<Bundle, String>, BuildHasherDefault<WordHasher>>,
-);
-
-impl SiteAnswers {
-    /// What the hooks made of a site with these facts, if they were asked.
-    pub(super) fn get(&self, facts: &SiteFacts) -> Option<&Result<Bundle, String>> {
-        self.0.get(facts)
+impl FactKey {
+    /// A number (a count, an index, an amount as its bits).
+    pub(crate) fn n(&mut self, v: u64) {
+        self.0.push(v);
     }
 
-    /// Remembers what the hooks made of a site.
-    pub(super) fn keep(&mut self, facts: SiteFacts, answer: Result<Bundle, String>) {
+    /// A signed amount.
+    pub(crate) fn i(&mut self, v: i32) {
+        self.0.push(u64::from(v as u32));
+    }
+
+    /// A text: its length, then its bytes eight to a word.
+    pub(crate) fn text(&mut self, s: &str) {
+        self.0.push(s.len() as u64);
+        for c in s.as_bytes().chunks(8) {
+            let mut w = [0u8; 8];
+            w[..c.len()].copy_from_slice(c);
+            self.0.push(u64::from_le_bytes(w));
+        }
+    }
+
+    /// Amounts by code: how many, then each code and amount.
+    pub(crate) fn bundle(&mut self, b: &Bundle) {
+        self.n(b.0.len() as u64);
+        for (code, &n) in &b.0 {
+            self.text(code);
+            self.i(n);
+        }
+    }
+
+    /// The key as remembered.
+    pub(crate) fn boxed(&self) -> Box<[u64]> {
+        self.0.as_slice().into()
+    }
+}
+
+/// Answers remembered by their [`FactKey`], found from a key written on the stack; at most
+/// [`REMEMBERED_VIEWS`] (past it, all are forgotten at once). Hashed as the federation memo
+/// hashes its keys.
+#[derive(Debug)]
+pub(crate) struct KeyedAnswers<V>(HashMap<Box<[u64]>, V, BuildHasherDefault<WordHasher>>);
+
+impl<V> Default for KeyedAnswers<V> {
+    fn default() -> Self {
+        KeyedAnswers(HashMap::default())
+    }
+}
+
+impl<V> KeyedAnswers<V> {
+    /// The answer remembered for `key`, if any.
+    pub(super) fn get(&self, key: &FactKey) -> Option<&V> {
+        self.0.get(key.0.as_slice())
+    }
+
+    /// Remembers the answer for `key`.
+    pub(super) fn keep(&mut self, key: &FactKey, answer: V) {
         if self.0.len() >= REMEMBERED_VIEWS {
             self.0.clear();
         }
-        self.0.insert(facts, answer);
+        self.0.insert(key.boxed(), answer);
     }
 }
+
+/// What a seat's cost and placement hooks made of sites, by the facts their context is made
+/// from ([`Game::site_key`]): the cost to pay, or a placement hook's refusal. Never a hook's
+/// failure.
+pub(crate) type SiteAnswers = KeyedAnswers<Result<Bundle, String>>;
+
+/// What effect hooks returned, checked, by the facts their view is made from and the place
+/// they stand ([`Game::effect_key`]). Never a failure.
+pub(crate) type EffectAnswers = KeyedAnswers<Vec<Effect>>;

@@ -9,7 +9,7 @@ use serde_json::{json, Map, Value};
 
 use super::happened::Happened;
 use super::hook_protocol::{
-    schema_problem, CostParts, HookCall, HookCalls, Site, SiteFacts, ViewFacts, MAX_HOOK_AMOUNT,
+    schema_problem, CostParts, FactKey, HookCall, HookCalls, Site, ViewFacts, MAX_HOOK_AMOUNT,
 };
 use super::{Game, MoveError};
 use crate::content::{Bundle, Effect, Modifier, ResearchChoice, ScriptRef};
@@ -277,6 +277,35 @@ impl Game {
         s: &ScriptRef,
         source: &str,
     ) -> Result<Vec<Effect>, MoveError> {
+        // Asked about a view it has answered for in this game (clones included), the hook's
+        // checked effects again, without building the view, unless calls are being recorded.
+        let key = match self.ledger.recording() {
+            true => None,
+            false => self.effect_key(seat, s, source),
+        };
+        let lock = || {
+            self.ledger
+                .effects
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+        };
+        if let Some(effects) = key.as_ref().and_then(|k| lock().get(k).cloned()) {
+            return Ok(effects);
+        }
+        let effects = self.ask_effect_hook(seat, s, source)?;
+        if let Some(k) = &key {
+            lock().keep(k, effects.clone());
+        }
+        Ok(effects)
+    }
+
+    /// [`Game::hook_effects`], the hook asked (or its return by argument remembered).
+    fn ask_effect_hook(
+        &self,
+        seat: usize,
+        s: &ScriptRef,
+        source: &str,
+    ) -> Result<Vec<Effect>, MoveError> {
         let view = self.hook_view(seat, self.hook_event(source));
         let out = self.call_hook(s, &view)?;
         let items = match out {
@@ -536,29 +565,36 @@ impl Game {
         })
     }
 
-    /// The spaces within distance `reach` of `hex`, in space order: the hexes around it looked
-    /// up in the map's index (a few dozen), not every space measured.
+    /// The spaces within distance `reach` of `hex`, in space order.
     fn spaces_within(&self, hex: Hex, reach: u32) -> Vec<usize> {
+        let mut found = Vec::new();
+        self.for_spaces_within(hex, reach, |i| found.push(i));
+        found.sort_unstable();
+        found
+    }
+
+    /// Calls `f` with each space within distance `reach` of `hex`, in an order fixed by the
+    /// map and the hex: the hexes around it looked up in the map's index (a few dozen), not
+    /// every space measured.
+    fn for_spaces_within(&self, hex: Hex, reach: u32, mut f: impl FnMut(usize)) {
         let map = &self.state.map;
         let r = i32::try_from(reach).unwrap_or(i32::MAX);
         if usize::try_from(reach).map_or(true, |n| 3 * n * (n + 1) + 1 >= map.spaces.len()) {
             // As many hexes around it as the map has spaces: measure every space.
-            return (map.spaces.iter().enumerate())
-                .filter(|(_, s)| s.hex.distance(hex) <= reach)
-                .map(|(i, _)| i)
-                .collect();
+            for (i, s) in map.spaces.iter().enumerate() {
+                if s.hex.distance(hex) <= reach {
+                    f(i);
+                }
+            }
+            return;
         }
-        let mut found = Vec::new();
         for dq in -r..=r {
             for dr in (-r).max(-dq - r)..=r.min(r - dq) {
-                let at = hex + Hex { q: dq, r: dr };
-                if let Some(i) = map.space_index(at) {
-                    found.push(i);
+                if let Some(i) = map.space_index(hex + Hex { q: dq, r: dr }) {
+                    f(i);
                 }
             }
         }
-        found.sort_unstable();
-        found
     }
 
     /// Whether a seat's modifiers name a cost or placement hook.
@@ -624,57 +660,141 @@ impl Game {
         if !Self::names_site_hooks(mods) {
             return Ok(parts.total());
         }
+        if self.ledger.recording() {
+            return self.ask_site_hooks(seat, mods, site, parts);
+        }
         let lock = || self.ledger.sites.lock().unwrap_or_else(|e| e.into_inner());
-        let facts = (!self.ledger.recording()).then(|| self.site_facts(seat, mods, site, &parts));
-        if let Some(answer) = facts.as_ref().and_then(|f| lock().get(f).cloned()) {
+        let mut key = FactKey::default();
+        self.site_key(seat, mods, site, &parts, &mut key);
+        if let Some(answer) = lock().get(&key).cloned() {
             return answer.map_err(MoveError);
         }
         let errors = self.hook_error_count();
         let answer = self.ask_site_hooks(seat, mods, site, parts);
         // A placement hook's refusal is an answer; a hook's failure is not remembered.
-        if let Some(f) = facts.filter(|_| answer.is_ok() || self.hook_error_count() == errors) {
-            lock().keep(f, answer.clone().map_err(|e| e.0));
+        if answer.is_ok() || self.hook_error_count() == errors {
+            lock().keep(&key, answer.clone().map_err(|e| e.0));
         }
         answer
     }
 
-    /// What the context of a seat's cost and placement hooks about a site is made from.
-    fn site_facts(
+    /// Writes what the context of a seat's cost and placement hooks about a site is made from:
+    /// the hooks asked (by their place in the content, which every game sharing the ledger
+    /// shares), the seat's view ([`Game::view_key`]), the map's sector rotations (which fix
+    /// every hex's name), the building, the space, its planet, what it replaces, the spaces
+    /// within the neighbour distance (index, planet, each owner's seat, faction and building)
+    /// and the cost's parts. The context is a function of these alone, and hooks are
+    /// deterministic functions of their context, so two askings with equal keys get the same
+    /// answer.
+    pub(crate) fn site_key(
         &self,
         seat: usize,
         mods: &[&Modifier],
         site: Site<'_>,
         parts: &CostParts,
-    ) -> SiteFacts {
-        let map = &self.state.map;
-        let hex = map.spaces[site.idx].hex;
-        let neighbours = self
-            .spaces_within(hex, self.content.rules.neighbour_distance)
-            .into_iter()
-            .map(|i| {
-                let owners = (self.state.structures.get(&i).into_iter().flatten())
-                    .map(|s| {
-                        let faction = self.state.players[s.seat].faction.clone();
-                        (s.seat, faction, s.building.clone())
-                    })
-                    .collect();
-                (i, self.state.planets[i], owners)
-            })
-            .collect();
-        SiteFacts {
-            hooks: (mods.iter())
-                .filter(|m| matches!(m, Modifier::CostHook(_) | Modifier::PlacementHook(_)))
-                .map(|m| std::ptr::from_ref::<Modifier>(m) as usize)
-                .collect(),
-            view: self.view_facts(seat),
-            rotations: map.placements.iter().map(|p| p.rotation).collect(),
-            building: Word::from(site.building),
-            idx: site.idx,
-            planet: self.state.planets[site.idx],
-            upgrade_from: site.upgrade_from.map(Word::from),
-            neighbours,
-            cost: parts.clone(),
+        key: &mut FactKey,
+    ) {
+        let hooks = (mods.iter())
+            .filter(|m| matches!(m, Modifier::CostHook(_) | Modifier::PlacementHook(_)));
+        key.n(hooks.clone().count() as u64);
+        for m in hooks {
+            key.n(std::ptr::from_ref::<Modifier>(m) as usize as u64);
         }
+        self.view_key(seat, key);
+        let map = &self.state.map;
+        key.n(map.placements.len() as u64);
+        for p in &map.placements {
+            key.n(u64::from(p.rotation));
+        }
+        key.text(site.building);
+        key.n(site.idx as u64);
+        key.n(u64::from(self.state.planets[site.idx]));
+        match site.upgrade_from {
+            Some(from) => {
+                key.n(1);
+                key.text(from);
+            }
+            None => key.n(0),
+        }
+        let at = key.0.len();
+        key.n(0);
+        let mut count = 0;
+        let hex = map.spaces[site.idx].hex;
+        self.for_spaces_within(hex, self.content.rules.neighbour_distance, |i| {
+            count += 1;
+            key.n(i as u64);
+            key.n(u64::from(self.state.planets[i]));
+            let owners = self
+                .state
+                .structures
+                .get(&i)
+                .map_or(&[][..], |l| l.as_slice());
+            key.n(owners.len() as u64);
+            for s in owners {
+                key.n(s.seat as u64);
+                key.text(&self.state.players[s.seat].faction);
+                key.text(&s.building);
+            }
+        });
+        key.0[at] = count;
+        for b in [
+            &parts.building,
+            &parts.terraform,
+            &parts.range,
+            &parts.gaia_fee,
+        ] {
+            key.bundle(b);
+        }
+    }
+
+    /// Writes what [`Game::view_facts`] holds, in the same order, without copying it: two
+    /// seats' views (with the same event) are equal when their keys are.
+    pub(crate) fn view_key(&self, seat: usize, key: &mut FactKey) {
+        let p = &self.state.players[seat];
+        key.n(seat as u64);
+        key.text(&p.faction);
+        key.n(u64::from(self.state.round));
+        key.n(p.resources.len() as u64);
+        for &r in &p.resources {
+            key.i(r);
+        }
+        for a in p.power.areas {
+            key.n(u64::from(a));
+        }
+        key.n(u64::from(p.gaiaformers));
+        let tracks = &self.content.research.tracks;
+        key.n(tracks.len() as u64);
+        for t in tracks {
+            key.n(u64::from(p.level(&t.id)));
+        }
+        let at = key.0.len();
+        key.n(0);
+        let mut count = 0;
+        for (idx, l) in self.state.structures.iter() {
+            for s in l.iter().filter(|s| s.seat == seat) {
+                count += 1;
+                key.text(&s.building);
+                key.n(u64::from(self.state.planets[*idx]));
+                key.n(u64::from(!s.shared && !self.is_station(seat, &s.building)));
+            }
+        }
+        key.0[at] = count;
+    }
+
+    /// Writes what an effect hook's argument is made from when no trigger is being fired:
+    /// the hook, the seat's view ([`Game::view_key`]) and the place it stands (`source`, the
+    /// event's kind). `None` while a trigger's event is set (its hooks are not remembered
+    /// this way).
+    pub(crate) fn effect_key(&self, seat: usize, s: &ScriptRef, source: &str) -> Option<FactKey> {
+        if self.event.is_some() {
+            return None;
+        }
+        let mut key = FactKey::default();
+        key.text(&s.script);
+        key.text(&s.function);
+        self.view_key(seat, &mut key);
+        key.text(source);
+        Some(key)
     }
 
     /// [`Game::hooked_cost`], every hook asked.
@@ -1628,5 +1748,80 @@ fn rich(v) { v.resources.gold > 4 }
                 assert!(n < 5000, "no end");
             }
         }
+    }
+
+    #[test]
+    fn remembered_site_and_effect_answers_are_the_afresh_answers_and_follow_the_facts() {
+        use crate::content::{Bundle, ScriptRef};
+        use crate::game::hook_protocol::{CostParts, FactKey, Site};
+        use std::collections::HashMap;
+        let script = "fn cost(v) { let c = v.action.cost; if v.action.neighbours.len() > 3 { c.building = #{gold: v.resources.gold % 3}; } c }\n\
+                      fn place(v) { if v.action.planet == \"red\" && v.round < 3 { \"not yet\" } else { true } }\n\
+                      fn act(v) { #{gain: #{vp: v.resources.gold + v.buildings.len()}} }";
+        let mut g = game(script);
+        let act = ScriptRef {
+            script: "t.rhai".into(),
+            function: "act".into(),
+        };
+        let mut bot = RandomBot::new(5, 2);
+        // Every key met, with the context (or view) it stands for: equal keys, equal contexts.
+        let mut sites: HashMap<Box<[u64]>, (serde_json::Value, CostParts)> = HashMap::new();
+        let mut views: HashMap<Box<[u64]>, super::ViewFacts> = HashMap::new();
+        let (mut hits, mut steps) = (0, 0);
+        while !g.finished() && steps < 120 {
+            steps += 1;
+            for seat in 0..2 {
+                let mut key = FactKey::default();
+                g.view_key(seat, &mut key);
+                let facts = g.view_facts(seat);
+                let known = views.entry(key.boxed()).or_insert_with(|| facts.clone());
+                assert_eq!(*known, facts, "one key, two views");
+            }
+            if steps % 4 == 0 {
+                let mods = g.modifiers(0);
+                for idx in 0..g.state.map.spaces.len() {
+                    let site = Site {
+                        building: "hut",
+                        idx,
+                        upgrade_from: None,
+                    };
+                    let parts = CostParts {
+                        building: Bundle::of(&[("gold", 2)]),
+                        range: Bundle::of(&[("gold", (idx % 2) as i32)]),
+                        ..Default::default()
+                    };
+                    let first = g.hooked_cost(0, &mods, site, parts.clone());
+                    let remembered = g.hooked_cost(0, &mods, site, parts.clone());
+                    let afresh = g.ask_site_hooks(0, &mods, site, parts.clone());
+                    let text = |r: Result<Bundle, crate::game::MoveError>| r.map_err(|e| e.0);
+                    assert_eq!(text(first), text(afresh.clone()));
+                    assert_eq!(text(remembered), text(afresh));
+                    let mut key = FactKey::default();
+                    g.site_key(0, &mods, site, &parts, &mut key);
+                    let ctx = (g.site_context(0, site), parts);
+                    match sites.get(&key.boxed()) {
+                        Some(known) => {
+                            assert_eq!(*known, ctx, "one key, two contexts");
+                            hits += 1;
+                        }
+                        None => {
+                            sites.insert(key.boxed(), ctx);
+                        }
+                    }
+                }
+                let first = g.hook_effects(0, &act, "action").expect("effects");
+                let remembered = g.hook_effects(0, &act, "action").expect("effects");
+                let afresh = g.ask_effect_hook(0, &act, "action").expect("effects");
+                assert_eq!((&first, &remembered), (&afresh, &afresh));
+            }
+            bot.step(&mut g).expect("a step");
+        }
+        // The state moved on (new keys) and came back to facts met before (the same keys).
+        assert!(
+            views.len() > 10 && sites.len() > 100 && hits > 0,
+            "{} {} {hits}",
+            views.len(),
+            sites.len()
+        );
     }
 }
