@@ -9,7 +9,7 @@ use orrery_core::bot;
 use orrery_core::play_api::{Evaluate, Playable};
 use orrery_gp::content::{Count, Effect};
 use orrery_gp::game::{Game, Stage};
-use orrery_gp::player::OwnedToken;
+use orrery_gp::player::{OwnedTile, OwnedToken};
 
 /// A 2-player base game drawn from `seed`, played by random bots until round 2 has begun.
 fn in_round_two(seed: u64) -> Game {
@@ -186,4 +186,96 @@ fn features_are_defined_before_every_seat_has_its_faction() {
     // Once every seat is seated, the features describe the position.
     let f = g.features(0);
     assert!(f[4..].iter().any(|x| *x != 0.0), "{f:?}");
+}
+
+/// The advanced tile on offer whose only effect is VP per own building of some kinds when
+/// taken, with those kinds and the VP each gives.
+fn advanced_tile_paying_per_building(g: &Game) -> (String, Vec<String>, f64) {
+    g.content
+        .advanced_tiles
+        .tiles
+        .iter()
+        .find_map(|t| {
+            let only = t.pass.is_empty() && t.triggers.is_empty() && t.action.is_none();
+            match t.immediate.as_slice() {
+                [Effect::GainPer(per)] if only => match &per.per {
+                    Count::Buildings(b) if per.gain.get("vp") > 0 => {
+                        Some((t.id.clone(), b.clone(), f64::from(per.gain.get("vp"))))
+                    }
+                    _ => None,
+                },
+                _ => None,
+            }
+        })
+        .expect("an advanced tile paying VP per building when taken")
+}
+
+#[test]
+fn the_worth_of_the_advanced_tile_a_green_token_opens_is_what_it_would_still_bring() {
+    let mut g = in_round_two(5);
+    let (tile, buildings, vp) = advanced_tile_paying_per_building(&g);
+    let adv = g.content.advanced_tiles.clone();
+    let track = g.content.research.tracks[0].id.clone();
+    // That tile alone on offer, above the first track.
+    let pos = format!("{}{track}", adv.position_prefix);
+    g.state.adv_left.clear();
+    g.state
+        .adv_left
+        .insert(pos.as_str().into(), tile.as_str().into());
+    let id = g
+        .content
+        .federation_tokens
+        .tokens
+        .iter()
+        .find(|t| t.green)
+        .expect("a token with a green side")
+        .id
+        .clone();
+    g.state.players[0].tokens.push(OwnedToken {
+        id: id.as_str().into(),
+        green: true,
+    });
+    let built: u32 = buildings
+        .iter()
+        .map(|b| g.state.players[0].built_count(b))
+        .sum();
+    assert!(built > 0, "seat 0 holds none of {buildings:?}");
+    let worth = vp * f64::from(built);
+    let standard = g.content.tech_tiles.tiles[0].id.clone();
+    g.state.players[0].techs.push(OwnedTile {
+        id: standard.as_str().into(),
+        covered: false,
+    });
+    g.state.players[0]
+        .research
+        .insert(track.as_str().into(), adv.min_level);
+    assert_eq!(feature(&g, 0, "advanced worth open"), worth);
+    assert_eq!(feature(&g, 0, "advanced worth one level off"), 0.0);
+    // One level lower, the same worth is one level off.
+    g.state.players[0]
+        .research
+        .insert(track.as_str().into(), adv.min_level - 1);
+    assert_eq!(feature(&g, 0, "advanced worth open"), 0.0);
+    assert_eq!(feature(&g, 0, "advanced worth one level off"), worth);
+    // Two levels lower, nothing.
+    g.state.players[0]
+        .research
+        .insert(track.as_str().into(), adv.min_level - 2);
+    assert_eq!(feature(&g, 0, "advanced worth one level off"), 0.0);
+    g.state.players[0]
+        .research
+        .insert(track.as_str().into(), adv.min_level);
+    // Without a green token, or without a standard tile to cover, or taken: nothing.
+    let mut flipped = g.clone();
+    for t in flipped.state.players[0].tokens.iter_mut() {
+        t.green = false;
+    }
+    assert_eq!(feature(&flipped, 0, "advanced worth open"), 0.0);
+    let mut covered = g.clone();
+    for t in covered.state.players[0].techs.iter_mut() {
+        t.covered = true;
+    }
+    assert_eq!(feature(&covered, 0, "advanced worth open"), 0.0);
+    g.state.adv_left.clear();
+    assert_eq!(feature(&g, 0, "advanced worth open"), 0.0);
 }

@@ -9,7 +9,7 @@
 //! are 0 or above), buildings, research levels and their end-game VP, tiles and federations,
 //! each final scoring tile's count and what final scoring would give now, the heuristic value
 //! itself, and what is still to come (power toward federations, green tokens and the advanced
-//! tiles they open, what held tiles and boosters will still give, each round scoring tile to
+//! tiles they open, with what the best of those would still bring, what held tiles and boosters will still give, each round scoring tile to
 //! come). And the samples a recorded game gives a fit of those features
 //! ([`Game::record_samples`]).
 
@@ -157,6 +157,7 @@ fn feature_count(c: &Content) -> usize {
         + c.final_scoring.tiles.len()
         + 4
         + 19
+        + 2
         + c.round_scoring.tiles.len()
 }
 
@@ -237,6 +238,8 @@ fn feature_names(c: &Content) -> Vec<String> {
         "tracks one below top",
         "power value raised x rounds left",
         "trigger vp x past rate x passes left",
+        "advanced worth open",
+        "advanced worth one level off",
     ] {
         n.push(name.into());
     }
@@ -503,6 +506,9 @@ impl Game {
         v.push(below_top);
         v.push(raised * rounds_left);
         v.push(by_rate);
+        let (open_worth, off_worth) = self.advanced_worths(seat, passes_left);
+        v.push(open_worth);
+        v.push(off_worth);
         // Each round scoring tile, by the rounds it still scores in (this one while the seat
         // has not passed), weighed by what the seat holds and earns to act on it.
         let round = self.state.round as usize;
@@ -518,6 +524,76 @@ impl Game {
                 .count() as f64;
             v.push(to_come * means);
         }
+    }
+
+    /// What the best advanced tile on offer would still bring the seat if it took one now (its
+    /// immediate gains, its pass VP × passes left, its triggers' VP × how often the seat's
+    /// position so far shows their event a round × passes left, its special action's worth ×
+    /// passes left), among tracks at the level that takes one and among tracks one level
+    /// below it; both 0 unless the seat holds a green federation token and an uncovered
+    /// standard tile to cover, and has a pass still to come.
+    fn advanced_worths(&self, seat: usize, passes_left: f64) -> (f64, f64) {
+        let c = &self.content;
+        let p = &self.state.players[seat];
+        let adv = &c.advanced_tiles;
+        if passes_left <= 0.0
+            || !p.tokens.iter().any(|t| t.green)
+            || !p.techs.iter().any(|t| !t.covered)
+        {
+            return (0.0, 0.0);
+        }
+        let (mut open, mut off) = (0.0_f64, 0.0_f64);
+        for (pos, tile) in self.state.adv_left.iter() {
+            let Some(track) = pos.strip_prefix(adv.position_prefix.as_str()) else {
+                continue;
+            };
+            let level = p.level(track);
+            let best = if level >= adv.min_level {
+                &mut open
+            } else if level + 1 == adv.min_level {
+                &mut off
+            } else {
+                continue;
+            };
+            if let Some(def) = by_id(&adv.tiles, tile.as_str()) {
+                *best = best.max(self.grants_worth(seat, &def.grants(), passes_left));
+            }
+        }
+        (open, off)
+    }
+
+    /// What a tile's grants would bring `seat` from now on: immediate gains (per counts as the
+    /// seat's position gives them), pass VP × passes left, own triggers' VP × the seat's past
+    /// rate of their event × passes left, and a special action's worth × passes left.
+    fn grants_worth(&self, seat: usize, g: &crate::content::Grants<'_>, passes_left: f64) -> f64 {
+        let c = &self.content;
+        let gains = |effects: &[Effect], only_vp: bool| -> f64 {
+            effects
+                .iter()
+                .map(|e| match e {
+                    Effect::Gain(b) if only_vp => f64::from(b.get(VP)),
+                    Effect::Gain(b) => bundle_worth(c, b),
+                    Effect::GainPer(x) => {
+                        let per = f64::from(self.count(seat, &x.per));
+                        per * if only_vp {
+                            f64::from(x.gain.get(VP))
+                        } else {
+                            bundle_worth(c, &x.gain)
+                        }
+                    }
+                    _ => 0.0,
+                })
+                .sum()
+        };
+        let rounds_so_far = f64::from(self.state.round + 1);
+        let triggers: f64 = g
+            .triggers
+            .iter()
+            .filter(|t| t.by == Scope::Own)
+            .map(|t| gains(&t.effects, true) * self.past_events(seat, &t.on) / rounds_so_far)
+            .sum();
+        let action = g.action.map_or(0.0, |a| effects_worth(c, &a.effects));
+        gains(g.immediate, false) + (gains(g.pass, true) + triggers + action) * passes_left
     }
 
     /// How many events of a kind the seat's position shows so far: for a build, its
