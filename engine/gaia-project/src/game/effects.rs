@@ -344,8 +344,9 @@ impl Game {
         id: &str,
         source: &str,
     ) -> Result<(), MoveError> {
-        let token = by_id(&self.content.federation_tokens.tokens, id)
-            .cloned()
+        // Content is shared: the token (and its reward) is read in place, not copied.
+        let content = self.content.clone();
+        let token = by_id(&content.federation_tokens.tokens, id)
             .ok_or_else(|| MoveError(format!("unknown federation token {id}")))?;
         self.state.players[seat]
             .tokens

@@ -156,9 +156,10 @@ impl Game {
                     return self.advance_research(seat, track);
                 }
                 self.main_action()?;
-                let cost = self.content.research.cost.clone();
+                // Content is shared: the step's cost is read in place, not copied.
+                let content = self.content.clone();
                 self.can_advance(seat, track)?;
-                self.pay(seat, &cost)?;
+                self.pay(seat, &content.research.cost)?;
                 self.advance_research(seat, track)
             }
             // A free research step is declined with `decline up` or a bare `decline`.
