@@ -92,7 +92,11 @@ impl Game {
     fn federation_input_with(&self, seat: usize, mods: &[&Modifier]) -> FedParts {
         let (threshold, single) = self.federation_threshold(seat, mods);
         let p = &self.state.players[seat];
-        let mut federated: Hexes<16> = p.federations.iter().flatten().copied().collect();
+        // Copied a federation at a time (not hex by hex through a generic `extend`).
+        let mut federated = Hexes::<16>::new();
+        for f in p.federations.iter() {
+            federated.extend_from_slice(f);
+        }
         federated.sort_unstable();
         federated.dedup();
         let mut buildings = ValuedHexes::new();
@@ -196,7 +200,7 @@ impl Game {
         let parts = self.federation_input_with(seat, mods);
         let max = self.affordable_satellites_with(seat, mods);
         let own_sats = &self.state.players[seat].satellites;
-        let mut blocked: Hexes<48> = own_sats.iter().copied().collect();
+        let mut blocked = Hexes::<48>::from_slice(own_sats);
         for (idx, list) in self.state.structures.iter() {
             if list
                 .iter()
