@@ -5,6 +5,8 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
+use smallvec::SmallVec;
+
 use super::bundle::scaled;
 use super::{err, Game, MoveError};
 use crate::content::{Bundle, Modifier, PlanetKind};
@@ -15,12 +17,20 @@ use orrery_core::hex::Hex;
 /// The most federations (counting every satellite layout) listed in one state.
 pub const FEDERATION_LIMIT: usize = 5000;
 
+/// Hexes with a value each, inline: a seat rarely has more buildings, so gathering a
+/// federation search's input (on every listing where a seat reaches the threshold) allocates
+/// nothing.
+pub(crate) type ValuedHexes = SmallVec<[(Hex, u32); 16]>;
+
+/// Hexes, inline up to a seat's federations or a map's structures in a usual game.
+pub(crate) type Hexes<const N: usize> = SmallVec<[Hex; N]>;
+
 /// What the federation rules need to know about a seat (see [`Game::federation_input`]).
 pub(crate) struct FedParts {
     /// Buildings that may join a federation, with their power values, sorted by hex.
-    pub buildings: Vec<(Hex, u32)>,
+    pub buildings: ValuedHexes,
     /// Hexes already in a federation, sorted.
-    pub federated: Vec<Hex>,
+    pub federated: Hexes<16>,
     /// The power a federation needs.
     pub threshold: u32,
     /// The single-federation rule holds.
@@ -82,10 +92,14 @@ impl Game {
     fn federation_input_with(&self, seat: usize, mods: &[&Modifier]) -> FedParts {
         let (threshold, single) = self.federation_threshold(seat, mods);
         let p = &self.state.players[seat];
-        let mut federated: Vec<Hex> = p.federations.iter().flatten().copied().collect();
+        // Copied a federation at a time (not hex by hex through a generic `extend`).
+        let mut federated = Hexes::<16>::new();
+        for f in p.federations.iter() {
+            federated.extend_from_slice(f);
+        }
         federated.sort_unstable();
         federated.dedup();
-        let mut buildings = Vec::new();
+        let mut buildings = ValuedHexes::new();
         for (idx, list) in self.state.structures.iter() {
             for s in list.iter().filter(|s| s.seat == seat) {
                 let hex = self.state.map.spaces[*idx].hex;
@@ -186,7 +200,7 @@ impl Game {
         let parts = self.federation_input_with(seat, mods);
         let max = self.affordable_satellites_with(seat, mods);
         let own_sats = &self.state.players[seat].satellites;
-        let mut blocked: Vec<Hex> = own_sats.to_vec();
+        let mut blocked = Hexes::<48>::from_slice(own_sats);
         for (idx, list) in self.state.structures.iter() {
             if list
                 .iter()

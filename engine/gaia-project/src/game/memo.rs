@@ -5,13 +5,13 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex};
 
+use super::federate::{Hexes, ValuedHexes};
 use super::placement::RangeOrigins;
 use super::seat_grants::SeatGrants;
 use super::seat_map::SeatMap;
 use super::structures::Structures;
 use crate::federation::Federation;
 use crate::notation::HexRef;
-use orrery_core::hex::Hex;
 use orrery_core::shared::Shared;
 
 /// Everything the federation search of one seat depends on (the map and content are those of
@@ -20,11 +20,11 @@ use orrery_core::shared::Shared;
 pub(crate) struct FedKey {
     pub seat: usize,
     /// Usable buildings with their power values.
-    pub buildings: Vec<(Hex, u32)>,
+    pub buildings: ValuedHexes,
     /// Hexes already in the seat's federations.
-    pub federated: Vec<Hex>,
+    pub federated: Hexes<16>,
     /// Spaces where a satellite cannot go because of a building or satellite.
-    pub blocked: Vec<Hex>,
+    pub blocked: Hexes<48>,
     /// Planet of every space.
     pub planets: orrery_core::shared::Shared<Vec<u8>>,
     pub threshold: u32,
