@@ -156,8 +156,8 @@ pub enum Command {
     Special(Amounts),
     /// `federation <hex>,<hex>,… <token>`: form a federation and take a token.
     Federation {
-        /// The hexes in the order written.
-        hexes: Vec<HexRef>,
+        /// The hexes in the order written (shared: a listing offers each layout once per token).
+        hexes: std::sync::Arc<[HexRef]>,
         /// The federation token id taken.
         token: Word,
     },
@@ -293,10 +293,10 @@ impl Command {
                 gain: merged(gain),
             },
             Command::Federation { hexes, token } => {
-                let mut hexes = hexes.clone();
+                let mut hexes = hexes.to_vec();
                 hexes.sort_by_key(|h| h.to_string());
                 Command::Federation {
-                    hexes,
+                    hexes: hexes.into(),
                     token: token.clone(),
                 }
             }
@@ -1207,7 +1207,7 @@ mod tests {
         assert_eq!(
             one("zorgs federation 2A3,8A10,1C token4"),
             Command::Federation {
-                hexes: vec![named("2", "A3"), named("8", "A10"), named("1", "C")],
+                hexes: vec![named("2", "A3"), named("8", "A10"), named("1", "C")].into(),
                 token: "token4".into()
             }
         );

@@ -201,7 +201,7 @@ mod tests {
             hexes.push(crate::notation::HexRef::Axial { q: hex.q, r: hex.r });
         }
         Command::Federation {
-            hexes,
+            hexes: hexes.into(),
             token: "star".into(),
         }
     }
@@ -284,7 +284,7 @@ mod tests {
         let mut w = Watch::new(2);
         let hex = g.state.map.spaces[0].hex;
         let part = Command::Federation {
-            hexes: vec![crate::notation::HexRef::Axial { q: hex.q, r: hex.r }],
+            hexes: vec![crate::notation::HexRef::Axial { q: hex.q, r: hex.r }].into(),
             token: "fedx".into(),
         };
         let e = w.before(&g, 0, &part).expect_err("nothing built there");

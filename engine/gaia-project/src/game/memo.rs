@@ -104,7 +104,7 @@ pub(crate) struct Memo {
 
 /// The hex names of each federation of a search's result, in the order a `federation` part
 /// writes them.
-pub(crate) type FedNames = Vec<Vec<HexRef>>;
+pub(crate) type FedNames = Vec<Arc<[HexRef]>>;
 
 /// Federation searches' results with their names, the one remembered longest first.
 type KeptNames = Vec<(Arc<Vec<Federation>>, Arc<FedNames>)>;
@@ -303,7 +303,7 @@ mod tests {
     fn federation_names_are_made_once_per_result_and_found_by_its_pointer() {
         let memo = Memo::default();
         let found: Arc<Vec<Federation>> = Arc::default();
-        let name = |n: u32| vec![vec![HexRef::Axial { q: n as i32, r: 0 }]];
+        let name = |n: u32| -> FedNames { vec![vec![HexRef::Axial { q: n as i32, r: 0 }].into()] };
         let made = std::cell::Cell::new(0);
         let make = |n: u32| {
             made.set(made.get() + 1);
