@@ -1,10 +1,12 @@
 //! A deterministic measure of applying parts, for instruction and allocation counts: builds
 //! every recorded state where a part is chosen (the first `ORRERY_COUNT_GAMES` records, default
 //! all), then clones each state (`clone_all`) and clones each and applies its recorded part
-//! (`apply_all`), as `orrery bench` does, counting the heap allocations of each; then plays
-//! `ORRERY_COUNT_RANDOM` random four-player games (default 0; `random_games`).
+//! (`apply_all`), as `orrery bench` does, and clones each and applies its part to the clone
+//! given up on error (`with_part_all`, a bot's trial), counting the heap allocations of each;
+//! then plays `ORRERY_COUNT_RANDOM` random four-player games (default 0; `random_games`).
 //! Run it under callgrind, counting only the applying:
-//! `valgrind --tool=callgrind --toggle-collect='*apply_all*' target/release/deps/apply_count-*`.
+//! `valgrind --tool=callgrind --toggle-collect='*apply_all*' target/release/deps/apply_count-*`
+//! (or `'*with_part_all*'`, or `'*clone_all*'` for the clones alone).
 
 mod shared;
 
@@ -36,6 +38,16 @@ fn apply_all(states: &[(Game, Command)]) -> usize {
         .count()
 }
 
+/// Clones every state and applies its recorded part to the clone given up on error
+/// ([`Game::with_part`], a bot's trial: no undo copy); how many applied.
+#[inline(never)]
+fn with_part_all(states: &[(Game, Command)]) -> usize {
+    states
+        .iter()
+        .filter(|(g, p)| std::hint::black_box(g.clone().with_part(p).is_ok()))
+        .count()
+}
+
 fn main() {
     let content = shared::platform_content();
     let states = shared::decision_points(
@@ -53,6 +65,18 @@ fn main() {
         cloned as f64 / n,
         both as f64 / n,
         (both as f64 - cloned as f64) / n
+    );
+    let mut trials = 0;
+    let tried = allocations(|| trials = with_part_all(&states));
+    assert_eq!(
+        trials,
+        states.len(),
+        "every recorded part applies to a copy"
+    );
+    println!(
+        "allocations per clone and apply to the copy given up on error {:.2} (apply {:.2})",
+        tried as f64 / n,
+        (tried as f64 - cloned as f64) / n
     );
     let games = shared::count_var("ORRERY_COUNT_RANDOM", 0) as u64;
     if games > 0 {

@@ -2,7 +2,8 @@
 //! earlier parts changed (resources, power, the open decision, the condition hooks' answers),
 //! in the base game and on the hooks path (the example faction of `content/examples/`, whose
 //! hooks run after every part, seated). And hooks that only a faction nobody plays names change
-//! nothing: such a game lists and plays exactly as the same game without them.
+//! nothing: such a game lists and plays exactly as the same game without them. A part applied
+//! to a copy given up on error (`Game::with_part`, no undo copy) ends as `apply_part` ends.
 
 mod common;
 
@@ -156,4 +157,59 @@ fn hooks_only_an_absent_faction_names_change_nothing() {
         }
         assert!(hooked.finished());
     }
+}
+
+/// Plays a random game; before every part, applies it to a copy given up on error
+/// ([`Game::with_part`], a bot's trial, which keeps no undo copy) and checks the copy ends as
+/// [`Game::apply_part`] leaves the game and the game copied from is untouched; a part off
+/// the map is refused by both with the same words. Returns how many parts were compared.
+fn copies_match_apply_part(mut g: Game, seed: u64) -> usize {
+    let mut rng = Rng::new(seed);
+    let off_map = Command::Build {
+        building: "m".into(),
+        hex: HexRef::Axial { q: 99, r: 99 },
+    };
+    let mut compared = 0;
+    while !g.finished() && compared < 20_000 {
+        let listed = g.legal_parts();
+        let part = listed[rng.below(listed.len())].clone();
+        let before = g.state.clone();
+        let want = g.clone().apply_part(&off_map).expect_err("off the map");
+        let got = g.clone().with_part(&off_map).expect_err("off the map");
+        assert_eq!(got, want, "the copy's refusal differs");
+        let copy = g
+            .clone()
+            .with_part(&part)
+            .expect("a listed part applies to a copy");
+        assert!(g.state == before, "applying to a copy changed the game");
+        g.apply_part(&part).expect("a listed part applies");
+        assert!(copy.state == g.state, "the copy differs after {part}");
+        assert_eq!(
+            copy.legal_parts(),
+            g.legal_parts(),
+            "listings differ after {part}"
+        );
+        compared += 1;
+    }
+    assert!(g.finished(), "the game did not finish");
+    compared
+}
+
+#[test]
+fn a_part_applied_to_a_copy_given_up_on_error_matches_apply_part() {
+    let content = common::platform_content();
+    let setup = Setup::random(&content, 3, &mut Rng::new(11)).expect("setup");
+    let compared = copies_match_apply_part(start(&content, setup, None), 11);
+    assert!(compared >= 100, "only {compared} parts compared");
+}
+
+#[test]
+fn a_part_applied_to_a_copy_matches_on_the_hooks_path_too() {
+    let base = common::base();
+    let content = example_content();
+    let added = added_factions(&content, &base);
+    let setup = Setup::random(&content, 3, &mut Rng::new(12)).expect("setup");
+    let g = start(&content, setup, Some(&added[0]));
+    let compared = copies_match_apply_part(g, 12);
+    assert!(compared >= 100, "only {compared} parts compared");
 }

@@ -270,10 +270,10 @@ pub trait GameModule: Evaluate<Action: Send> + Send + Sized + 'static {
     /// refusal, `None` when no seat decides.
     fn explain_action(&self, action: &Self::Action) -> Option<Result<Change, String>> {
         let seat = self.to_decide()?;
-        let mut copy = self.clone();
-        if let Err(e) = copy.play(action) {
-            return Some(Err(e));
-        }
+        let copy = match self.clone().played(action) {
+            Ok(copy) => copy,
+            Err(e) => return Some(Err(e)),
+        };
         Some(Ok(copy.seat_change(self, seat).unwrap_or_else(|| Change {
             text: "no change".into(),
             data: Value::Object(Default::default()),

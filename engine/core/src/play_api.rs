@@ -24,6 +24,13 @@ pub trait Playable: Clone {
     }
     /// Plays an action; on error the game is unchanged.
     fn play(&mut self, action: &Self::Action) -> Result<(), String>;
+    /// The game with an action played, for a caller that gives the game up when the action
+    /// is refused (a bot's trial on a copy): on error the game is dropped with the refusal,
+    /// so a game may skip what keeps [`Playable::play`]'s game unchanged (an undo copy). By
+    /// default it plays and returns the game.
+    fn played(mut self, action: &Self::Action) -> Result<Self, String> {
+        self.play(action).map(|()| self)
+    }
     /// Whether the game is over.
     fn is_over(&self) -> bool;
     /// Score per seat (final once the game is over).

@@ -155,4 +155,16 @@ mod tests {
         assert!(g.legal().is_empty());
         assert!(g.play(&Move::Take(1)).is_err());
     }
+
+    /// By default, playing on a game given up returns the game `play` leaves, or `play`'s
+    /// refusal.
+    #[test]
+    fn played_returns_what_play_leaves_or_its_refusal() {
+        let g = Stones::new(4);
+        let mut want = g.clone();
+        want.play(&Move::Take(2)).unwrap();
+        assert_eq!(g.clone().played(&Move::Take(2)), Ok(want));
+        let refused = g.clone().play(&Move::Take(5)).unwrap_err();
+        assert_eq!(g.played(&Move::Take(5)), Err(refused));
+    }
 }

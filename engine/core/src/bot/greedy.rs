@@ -46,11 +46,10 @@ pub(crate) fn best_index<G: Evaluate>(
         if !free && any_paid && game.is_free(a) {
             continue;
         }
-        let mut g = game.clone();
         *spent += 1;
-        if g.play(a).is_err() {
+        let Ok(g) = game.clone().played(a) else {
             continue;
-        }
+        };
         let v = value(&g, seat);
         if v > best + 1e-9 {
             best = v;

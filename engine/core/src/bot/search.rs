@@ -227,9 +227,8 @@ fn expand<G: Evaluate>(
         if game.is_free(a) && (!free_ok && any_paid) {
             continue;
         }
-        let mut g = game.clone();
         *spent += 1;
-        if g.play(a).is_ok() {
+        if let Ok(g) = game.clone().played(a) {
             starts.push((a, g));
         }
     }
@@ -293,9 +292,8 @@ fn branches<G: Evaluate>(
                     if a == part || g.is_free(a) {
                         continue;
                     }
-                    let mut h = g.clone();
                     *spent += 1;
-                    if h.play(a).is_ok() {
+                    if let Ok(h) = g.clone().played(a) {
                         others.push((value(&h, seat), h, a));
                     }
                 }

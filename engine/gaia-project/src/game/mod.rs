@@ -687,6 +687,14 @@ impl Game {
         self.transaction(|g| g.part(part))
     }
 
+    /// The game with one part applied, as [`Game::apply_part`], for a caller that gives the
+    /// game up when the part is refused (a trial on a copy): on error the game is dropped
+    /// with the refusal, so no undo copy of the state is taken.
+    pub fn with_part(mut self, part: &Command) -> Result<Game, MoveError> {
+        self.part(part)?;
+        Ok(self)
+    }
+
     /// Runs `f`; if it fails, the state is restored. The saved copy shares every collection
     /// with the state (see [`GameState`]): only what `f` changes is copied.
     fn transaction(

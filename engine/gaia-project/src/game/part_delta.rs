@@ -223,8 +223,7 @@ impl Game {
         let seat = self
             .deciding_seat()
             .ok_or_else(|| MoveError("the game is over: no seat decides".into()))?;
-        let mut copy = self.clone();
-        copy.apply_part(part)?;
+        let copy = self.clone().with_part(part)?;
         Ok(SeatDelta::between(
             &self.content,
             &self.state.players[seat],

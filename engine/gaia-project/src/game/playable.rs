@@ -27,6 +27,10 @@ impl Playable for Game {
         self.apply_part(action).map_err(|e| e.0)
     }
 
+    fn played(self, action: &Command) -> Result<Game, String> {
+        self.with_part(action).map_err(|e| e.0)
+    }
+
     fn is_over(&self) -> bool {
         self.finished()
     }
