@@ -5,7 +5,7 @@
 
 mod common;
 
-use orrery_gp::record::{replay, Record};
+use orrery_gp::record::{replay, Mismatch, Record};
 
 #[test]
 fn recorded_games_replay_identically() {
@@ -87,6 +87,38 @@ fn an_illegal_move_leaves_the_state_untouched() {
 /// Every state of every recorded game (one in `ORRERY_LOAD_EVERY` moves, default 7, and
 /// the last) saves to JSON and loads back through the validating `Game::load` unchanged,
 /// with the same legal parts: the checks on load refuse nothing the engine makes.
+/// A recorded line refused part-way (its own parts applied, then a part that fails) is
+/// reported at its index, with the game as it was before the line: the replay applies lines
+/// with no undo copy and replays the game before a refused line again for the report.
+#[test]
+fn a_line_refused_part_way_reports_the_game_before_it() {
+    let content = common::platform_content();
+    for path in common::records().iter().step_by(17) {
+        let record = Record::from_json(&common::read_record(path)).expect("a record");
+        for k in (1..record.moves.len()).step_by(37) {
+            let mut edited = record.clone();
+            edited.moves[k] = format!("{}. build m 99Z9", record.moves[k]);
+            let (mismatch, game) = match replay(content.clone(), &edited, None, false) {
+                Ok(_) => panic!("{}: line {k} edited yet accepted", path.display()),
+                Err(e) => e,
+            };
+            match &mismatch {
+                Mismatch::Refused { index, .. } => assert_eq!(*index, k, "{}", path.display()),
+                other => panic!("{}: line {k}: {other}", path.display()),
+            }
+            let before = replay(content.clone(), &record, Some(k - 1), false)
+                .map_err(|(m, _)| m.to_string())
+                .expect("the record replays");
+            let game = game.expect("the game before the refused line");
+            assert!(
+                game.state == before.state,
+                "{}: the game reported for line {k} is not the game before it",
+                path.display()
+            );
+        }
+    }
+}
+
 #[test]
 fn saved_states_load_back_identically() {
     let content = common::platform_content();

@@ -235,8 +235,9 @@ fn bench_reports_every_figure_with_its_target() {
     assert_eq!(v["failed_records"], 0);
     let figures = v["figures"].as_array().expect("figures");
     // Load, replay, listing, listing on the hooks path (a ratio), listing with a hooked
-    // faction seated (a ratio), clone, apply, random game: each with its target.
-    assert_eq!(figures.len(), 8);
+    // faction seated (a ratio), clone, apply, apply to a copy given up on error, random game:
+    // each with its target.
+    assert_eq!(figures.len(), 9);
     for f in figures {
         assert!(f["value"].as_f64().expect("a number") > 0.0, "{f}");
         assert!(f["target"].as_f64().is_some_and(|t| t > 0.0), "{f}");

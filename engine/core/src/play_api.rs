@@ -24,12 +24,19 @@ pub trait Playable: Clone {
     }
     /// Plays an action; on error the game is unchanged.
     fn play(&mut self, action: &Self::Action) -> Result<(), String>;
+    /// Plays an action for a caller that gives the game up when the action is refused (a
+    /// game played to its end, where a refusal ends it): on error the game may be left
+    /// part-way through the action, fit only to be dropped or asked for its
+    /// [`Playable::problems`], so a game may skip what keeps [`Playable::play`]'s game
+    /// unchanged (an undo copy). By default it is [`Playable::play`].
+    fn play_unguarded(&mut self, action: &Self::Action) -> Result<(), String> {
+        self.play(action)
+    }
     /// The game with an action played, for a caller that gives the game up when the action
-    /// is refused (a bot's trial on a copy): on error the game is dropped with the refusal,
-    /// so a game may skip what keeps [`Playable::play`]'s game unchanged (an undo copy). By
-    /// default it plays and returns the game.
+    /// is refused (a bot's trial on a copy): on error the game is dropped with the refusal
+    /// ([`Playable::play_unguarded`]).
     fn played(mut self, action: &Self::Action) -> Result<Self, String> {
-        self.play(action).map(|()| self)
+        self.play_unguarded(action).map(|()| self)
     }
     /// Whether the game is over.
     fn is_over(&self) -> bool;

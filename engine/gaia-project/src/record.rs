@@ -668,6 +668,9 @@ fn replay_from(
     check: bool,
 ) -> Result<Game, (Mismatch, Option<Box<Game>>)> {
     let codes = SnapshotCodes::of(&content);
+    // Lines are applied with no undo copy (a refused line leaves the game part-way through
+    // it), so the game before a refused line is replayed again for the report.
+    let again = (content.clone(), setup.clone());
     let mut game =
         Game::new(content, setup).map_err(|e| (Mismatch::BadRecord(e.to_string()), None))?;
     let snaps: BTreeMap<usize, &Snapshot> = record.snapshots.iter().map(|s| (s.i, s)).collect();
@@ -675,14 +678,17 @@ fn replay_from(
         .unwrap_or(record.moves.len().saturating_sub(1))
         .min(record.moves.len().saturating_sub(1));
     for (i, line) in record.moves.iter().enumerate().take(last + 1).skip(1) {
-        if let Err(e) = game.apply_text(line) {
+        if let Err(e) = game.apply_text_unguarded(line) {
+            drop(game);
+            let (content, setup) = again;
+            let before = replay_from(content, record, setup, Some(i - 1), false).ok();
             return Err((
                 Mismatch::Refused {
                     index: i,
                     line: line.clone(),
                     reason: e.0,
                 },
-                Some(Box::new(game)),
+                before.map(Box::new),
             ));
         }
         if check {

@@ -245,7 +245,9 @@ pub fn step<G: Playable, B: Bot<G> + ?Sized>(
 }
 
 /// Plays a game to its end with one bot per seat, at most `max_parts` actions; calls `seen`
-/// with the seat and each action played. Returns the number of actions.
+/// with the seat and each action played. Returns the number of actions. A refused action
+/// ends the game with the error, the game left part-way through it
+/// ([`Playable::play_unguarded`]: no undo copy is taken for each action).
 pub fn play_game<G: Playable>(
     game: &mut G,
     bots: &mut [Box<dyn Bot<G> + Send>],
@@ -277,10 +279,11 @@ fn play_to_end<G: Playable>(
             .choose(game, &legal)
             .ok_or(PlayError::Stuck(game.decisions_done()))?;
         seen(game, seat, &action);
-        game.play(&action).map_err(|reason| PlayError::Refused {
-            part: action.to_string(),
-            reason,
-        })?;
+        game.play_unguarded(&action)
+            .map_err(|reason| PlayError::Refused {
+                part: action.to_string(),
+                reason,
+            })?;
     }
     if game.is_over() {
         Ok(max_parts)

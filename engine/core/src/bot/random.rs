@@ -28,7 +28,9 @@ impl RandomBot {
     }
 
     /// Plays until the game is over, at most `max_parts` parts; returns the parts played.
-    /// Plays as [`RandomBot::step`] does, listing into one buffer for the whole game.
+    /// Plays as [`RandomBot::step`] does, listing into one buffer for the whole game. A
+    /// refused part ends the game with the error, the game left part-way through it
+    /// ([`Playable::play_unguarded`]: no undo copy is taken for each part).
     pub fn play_out<G: Playable>(
         &mut self,
         game: &mut G,
@@ -43,7 +45,7 @@ impl RandomBot {
             let Some(i) = self.pick(game, &legal) else {
                 return Err(PlayError::Stuck(game.decisions_done()).with_problems_of(game));
             };
-            game.play(&legal[i]).map_err(|reason| {
+            game.play_unguarded(&legal[i]).map_err(|reason| {
                 PlayError::Refused {
                     part: legal[i].to_string(),
                     reason,

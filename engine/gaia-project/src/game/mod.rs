@@ -681,6 +681,15 @@ impl Game {
         self.transaction(|g| g.apply_line(line))
     }
 
+    /// Applies a move line in the notation, as [`Game::apply_text`], for a caller that gives
+    /// the game up when the line is refused (a record's replay): no undo copy of the state is
+    /// taken, so on error the game may be left part-way through the line, fit only to be
+    /// dropped or asked for its hook errors.
+    pub fn apply_text_unguarded(&mut self, line: &str) -> Result<(), MoveError> {
+        let parsed = notation::parse_line(line).map_err(|e| MoveError(e.to_string()))?;
+        self.apply_line(&parsed)
+    }
+
     /// Applies one part of the decision at hand (taking the decision off the queue if it is
     /// not open yet); `endturn` ends the decision. On error the state is unchanged.
     pub fn apply_part(&mut self, part: &Command) -> Result<(), MoveError> {
@@ -691,8 +700,16 @@ impl Game {
     /// game up when the part is refused (a trial on a copy): on error the game is dropped
     /// with the refusal, so no undo copy of the state is taken.
     pub fn with_part(mut self, part: &Command) -> Result<Game, MoveError> {
-        self.part(part)?;
+        self.apply_part_unguarded(part)?;
         Ok(self)
+    }
+
+    /// Applies one part, as [`Game::apply_part`], for a caller that gives the game up when
+    /// the part is refused (a game played to its end): no undo copy of the state is taken,
+    /// so on error the game may be left part-way through the part, fit only to be dropped
+    /// or asked for its hook errors.
+    pub fn apply_part_unguarded(&mut self, part: &Command) -> Result<(), MoveError> {
+        self.part(part)
     }
 
     /// Runs `f`; if it fails, the state is restored. The saved copy shares every collection

@@ -27,8 +27,8 @@ impl Playable for Game {
         self.apply_part(action).map_err(|e| e.0)
     }
 
-    fn played(self, action: &Command) -> Result<Game, String> {
-        self.with_part(action).map_err(|e| e.0)
+    fn play_unguarded(&mut self, action: &Command) -> Result<(), String> {
+        self.apply_part_unguarded(action).map_err(|e| e.0)
     }
 
     fn is_over(&self) -> bool {
