@@ -143,15 +143,6 @@ impl SeatGrants {
             rules,
             range_at,
         };
-        if let Some(l) = last.filter(|l| l.same_values(game, seat)) {
-            // Other copies of equal values (a building built again): only the key is new.
-            return key(
-                l.at.clone(),
-                l.conversions_at.clone(),
-                l.forms.clone(),
-                l.rules,
-            );
-        }
         let (content, faction, board) = (&*game.content, game.faction(seat), game.board(seat));
         if let Some(l) = last.filter(|l| l.same_but_booster(game, seat)) {
             // A new booster (every pass): the grants before it are the same, the booster's
@@ -217,42 +208,30 @@ impl SeatGrants {
             && Arc::ptr_eq(&self.content, &game.content)
     }
 
-    /// Whether they are those of a seat of a game as it is now, by pointers alone (the
-    /// parts they depend on are the very parts held).
+    /// Whether they are those of a seat of a game as it is now: the same levels, tiles,
+    /// booster, holding hooks, and the same buildings taken at least once (grants do not
+    /// depend on how many, so building one more of a kind keeps them). Shared parts compare
+    /// by pointer first, by value only when they are other copies.
     pub fn fits(&self, game: &Game, seat: usize) -> bool {
         let p = &game.state.players[seat];
         self.same_sources(game, seat)
-            && self.built == p.built
             && self.research == p.research
             && self.booster == p.booster
-            && Shared::ptr_eq(&self.techs, &p.techs)
-            && Shared::ptr_eq(&self.advanced, &p.advanced)
-            && Shared::ptr_eq(&self.hooks_holding, &p.hooks_holding)
-            && self.faction == p.faction
-    }
-
-    /// Whether what they depend on has the same values for the seat now: the same levels,
-    /// tiles, booster, holding hooks, and the same buildings taken at least once (grants
-    /// do not depend on how many).
-    fn same_values(&self, game: &Game, seat: usize) -> bool {
-        let p = &game.state.players[seat];
-        taken(&self.built).eq(taken(&p.built))
-            && self.research == p.research
-            && self.booster == p.booster
+            && same_taken(&self.built, &p.built)
             && self.techs == p.techs
             && self.advanced == p.advanced
             && self.hooks_holding == p.hooks_holding
             && self.faction == p.faction
     }
 
-    /// Whether all they depend on but the booster is the very same for the seat now.
+    /// Whether all they depend on but the booster is the same for the seat now.
     fn same_but_booster(&self, game: &Game, seat: usize) -> bool {
         let p = &game.state.players[seat];
-        self.built == p.built
+        same_taken(&self.built, &p.built)
             && self.research == p.research
-            && Shared::ptr_eq(&self.techs, &p.techs)
-            && Shared::ptr_eq(&self.advanced, &p.advanced)
-            && Shared::ptr_eq(&self.hooks_holding, &p.hooks_holding)
+            && self.techs == p.techs
+            && self.advanced == p.advanced
+            && self.hooks_holding == p.hooks_holding
             && self.faction == p.faction
     }
 
@@ -290,6 +269,12 @@ fn forms(game: &Game, seat: usize, conversions: &[&Conversion]) -> Forms {
 /// The ids of the buildings taken at least once, in id order.
 fn taken(built: &Levels) -> impl Iterator<Item = &Word> {
     built.iter().filter(|(_, n)| **n > 0).map(|(id, _)| id)
+}
+
+/// Whether two seats' buildings taken are the same kinds, each taken at least once (equal
+/// counts, the usual case, compared at once).
+fn same_taken(a: &Levels, b: &Levels) -> bool {
+    a == b || taken(a).eq(taken(b))
 }
 
 impl Game {
@@ -380,8 +365,12 @@ mod tests {
         g.state.players[0].research.insert(track, 2);
         let now = check(&g, &first);
         let building = g.board(0).buildings[0].id.clone();
-        g.state.players[0].built.insert(building.into(), 1);
+        g.state.players[0].built.insert(building.as_str().into(), 1);
         let now = check(&g, &now);
+        // One more of a kind taken already: the same grants, kept.
+        g.state.players[0].built.insert(building.into(), 2);
+        assert!(Arc::ptr_eq(&now, &g.seat_grants(0)));
+        same_as_each_active(&g, 0);
         let tile = content.tech_tiles.tiles[0].id.clone();
         g.state.players[0].techs.push(OwnedTile {
             id: tile.into(),
