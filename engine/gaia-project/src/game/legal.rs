@@ -51,16 +51,21 @@ pub(crate) struct SeatView<'a> {
 
 impl SeatView<'_> {
     /// The spaces a placement listing walks, in space order: the planets of the seat's
-    /// remembered place with their distance (`Some`), or else every one of the map's `all`
-    /// spaces, to be measured (`None`).
+    /// remembered place with their distance (`Some`), those beyond `within` (the farthest
+    /// distance in reach, [`SeatRules::farthest`]) left out when it is given; or else every
+    /// one of the map's `all` spaces, to be measured (`None`).
     fn placement_spaces(
         &self,
         all: usize,
+        within: Option<u64>,
     ) -> impl Iterator<Item = (usize, Option<Option<u32>>)> + '_ {
         let map = self.map.as_ref().map(LazySeatMap::get);
         let near = map.map_or(&[][..], |m| &m.near[..]);
         let afresh = if self.map.is_some() { 0 } else { all };
+        // Most planets are out of reach: passed over here, a compare each, before anything
+        // else is read of them.
         near.iter()
+            .filter(move |n| within.is_none_or(|f| !SeatRules::beyond(n.distance, f)))
             .map(|n| (n.idx, Some(n.distance)))
             .chain((0..afresh).map(|i| (i, None)))
     }
@@ -846,8 +851,12 @@ impl Game {
         // Structures are kept by space index, as the planets are walked: one pass over both.
         let mut structures = self.state.structures.iter().peekable();
         let farthest = rules.farthest(reach.range);
+        // Range is not measured to one's own Gaiaformer: with one on the map, every planet is
+        // walked, else only those in reach.
+        let own_gaiaformers = self.state.gaiaformers.iter().any(|g| g.seat == v.seat);
+        let within = (!own_gaiaformers).then_some(farthest);
         // The planets with their distances, remembered; afresh, every space, measured.
-        for (idx, distance) in v.placement_spaces(self.state.map.spaces.len()) {
+        for (idx, distance) in v.placement_spaces(self.state.map.spaces.len(), within) {
             let space = &self.state.map.spaces[idx];
             if distance.is_none() && self.planet_kind(idx) == PlanetKind::Empty {
                 continue;
@@ -1010,8 +1019,9 @@ impl Game {
         }
         let rules = &v.rules;
         let farthest = rules.farthest(reach.range);
-        // The planets with their distances, remembered; afresh, every space, measured.
-        for (idx, distance) in v.placement_spaces(self.state.map.spaces.len()) {
+        // The planets in reach with their distances, remembered; afresh, every space,
+        // measured.
+        for (idx, distance) in v.placement_spaces(self.state.map.spaces.len(), Some(farthest)) {
             let space = &self.state.map.spaces[idx];
             if self.planet_kind(idx) != PlanetKind::Transdim
                 || self.state.structures.contains_key(&idx)
