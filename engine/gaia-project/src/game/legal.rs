@@ -1302,45 +1302,53 @@ impl Game {
                 &afresh
             }
         };
-        let start = out.len();
         let power = self.state.players[v.seat].power;
         let token_value = v.rules.token_value;
+        // Where each form's parts start in `out`, with its key: a form that may repeat a part
+        // compares its parts only with those of the forms with its key (no other can equal
+        // them).
+        let mut made: SmallVec<[(u64, usize); 16]> = SmallVec::new();
         for form in board.iter().chain(granted) {
             if !form.listable() {
+                continue;
+            }
+            // Most forms cannot be paid even once: passed over before anything else.
+            let most = match v.from_scratch {
+                false => self.most_uses(v.seat, power, &form.pay, token_value),
+                true => None,
+            };
+            if most == Some(0) {
                 continue;
             }
             if form.tech && !self.effects_possible(v, &[Effect::TechTile], out) {
                 continue;
             }
-            // Two conversions can list the same part only if they pay and gain the same codes.
-            let may_repeat = form.may_repeat;
-            let payable = |k: u32| {
-                let Ok(k) = i32::try_from(k) else {
-                    return false;
-                };
-                let mut cost = SmallVec::<[(PayCode, i32); 2]>::new();
-                for &(c, n) in &form.pay {
-                    match n.checked_mul(k) {
-                        Some(total) => cost.push((c, total)),
-                        None => return false,
-                    }
-                }
-                self.can_pay_coded(v.seat, power, &[], cost, token_value)
-            };
-            let most = match v.from_scratch {
-                false => self.most_uses(v.seat, power, &form.pay, token_value),
-                true => None,
-            };
+            made.push((form.key, out.len()));
             let mut list = |k: u32| {
                 let cmd = form.part(k as i32);
-                if !may_repeat || !out[start..].contains(&cmd) {
+                if !form.may_repeat || !listed_by(out, &made, form.key, &cmd) {
                     out.push(cmd);
                 }
             };
-            // Two plain loops (not one behind a trait object): most forms list a few parts.
+            // Plain loops (not one behind a trait object): most forms list a few parts.
             match most {
-                Some(most) => listed_up_to(most).for_each(&mut list),
-                None => listed_multiples(payable).for_each(&mut list),
+                Some(most) => each_listed_up_to(most, list),
+                None => {
+                    let payable = |k: u32| {
+                        let Ok(k) = i32::try_from(k) else {
+                            return false;
+                        };
+                        let mut cost = SmallVec::<[(PayCode, i32); 2]>::new();
+                        for &(c, n) in &form.pay {
+                            match n.checked_mul(k) {
+                                Some(total) => cost.push((c, total)),
+                                None => return false,
+                            }
+                        }
+                        self.can_pay_coded(v.seat, power, &[], cost, token_value)
+                    };
+                    listed_multiples(payable).for_each(&mut list)
+                }
             }
         }
     }
@@ -1492,10 +1500,25 @@ fn listed_multiples(possible: impl Fn(u32) -> bool) -> impl Iterator<Item = u32>
     small.into_iter()
 }
 
-/// The multiples [`listed_multiples`] offers when exactly `1..=most` uses are possible.
-fn listed_up_to(most: u32) -> impl Iterator<Item = u32> {
+/// Calls `f` with the multiples [`listed_multiples`] offers when exactly `1..=most` uses are
+/// possible, in a plain loop.
+fn each_listed_up_to(most: u32, mut f: impl FnMut(u32)) {
     let most = most.min(crate::notation::MAX_AMOUNT);
-    (1..=most.min(LISTED_MULTIPLES)).chain((most > LISTED_MULTIPLES).then_some(most))
+    for k in 1..=most.min(LISTED_MULTIPLES) {
+        f(k);
+    }
+    if most > LISTED_MULTIPLES {
+        f(most);
+    }
+}
+
+/// Whether `part` is listed already by a form with the key `key`; `made`: where each form's
+/// parts start in `out`, with its key, in order.
+fn listed_by(out: &[Command], made: &[(u64, usize)], key: u64, part: &Command) -> bool {
+    made.iter().enumerate().any(|(i, &(k, from))| {
+        let to = made.get(i + 1).map_or(out.len(), |&(_, to)| to);
+        k == key && out[from..to].contains(part)
+    })
 }
 
 /// A notation word for an id.
@@ -1665,6 +1688,24 @@ mod tests {
     }
 
     #[test]
+    fn a_part_that_may_repeat_is_looked_for_among_the_parts_of_forms_with_its_key() {
+        let part = |n: u32| Command::Spend {
+            cost: smallvec::smallvec![Amount::new(n, "pw")],
+            gain: smallvec::smallvec![Amount::new(n, "c")],
+        };
+        let out = vec![part(1), part(2), part(3), part(4)];
+        // Three forms: key 7 listed the first two parts, key 9 the third, key 7 the rest.
+        let made = [(7, 0), (9, 2), (7, 3)];
+        assert!(listed_by(&out, &made, 7, &part(2)));
+        assert!(listed_by(&out, &made, 7, &part(4)));
+        assert!(!listed_by(&out, &made, 7, &part(3)));
+        assert!(listed_by(&out, &made, 9, &part(3)));
+        assert!(!listed_by(&out, &made, 9, &part(1)));
+        assert!(!listed_by(&out, &made, 8, &part(1)));
+        assert!(!listed_by(&out, &[], 7, &part(1)));
+    }
+
+    #[test]
     fn multiples_up_to_a_known_most_are_those_found_by_asking() {
         for most in [
             0,
@@ -1677,11 +1718,9 @@ mod tests {
             crate::notation::MAX_AMOUNT,
             u32::MAX,
         ] {
-            assert_eq!(
-                listed_up_to(most).collect::<Vec<_>>(),
-                listed(most),
-                "most {most}"
-            );
+            let mut each = Vec::new();
+            each_listed_up_to(most, |k| each.push(k));
+            assert_eq!(each, listed(most), "most {most}");
         }
     }
 }
