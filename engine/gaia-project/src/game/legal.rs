@@ -1449,6 +1449,11 @@ impl Game {
 
     /// The notation reference of a hex: its name on this map.
     pub(crate) fn hex_ref(&self, hex: Hex) -> HexRef {
+        // Worked out once with the map, copied here.
+        let map = &self.state.map;
+        if let Some(named) = map.space_index(hex).and_then(|i| map.space_ref(i)) {
+            return named.clone();
+        }
         match self.state.map.name_parts(hex) {
             Some((sector, position)) => HexRef::Named {
                 sector: word(sector),
