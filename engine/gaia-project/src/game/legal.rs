@@ -725,15 +725,16 @@ impl Game {
         let costs = self.fixed_costs(v.seat);
         let mut own = None;
         for (def, def_costs) in board.buildings.iter().zip(&costs.buildings) {
-            let left = self.left_on_board(v.seat, def);
+            // Only structures are counted on the board.
+            let left = || self.left_on_board(v.seat, def);
             match def.role {
                 BuildingRole::Structure if def.founds_colony() => {
-                    if left {
+                    if left() {
                         self.colonize_parts(v, &def.id, reach, false, out);
                     }
                 }
                 BuildingRole::Structure => {
-                    if left {
+                    if left() {
                         let own = own.get_or_insert_with(|| self.own_structures(v.seat));
                         self.upgrade_parts(v, def, def_costs, own, out);
                     }
@@ -782,14 +783,18 @@ impl Game {
             }
         }
         if !self.state.fed_supply.values().all(|n| *n == 0) {
-            let tokens: SmallVec<[&Word; 8]> = self
-                .state
-                .fed_supply
-                .iter()
-                .filter(|(_, n)| **n > 0)
-                .map(|(id, _)| id)
-                .collect();
             let found = self.federation_layouts_with(v.seat, &v.mods);
+            // Mostly none: the tokens left are gathered only for some.
+            let tokens: SmallVec<[&Word; 8]> = match found.is_empty() {
+                true => SmallVec::new(),
+                false => self
+                    .state
+                    .fed_supply
+                    .iter()
+                    .filter(|(_, n)| **n > 0)
+                    .map(|(id, _)| id)
+                    .collect(),
+            };
             if !found.is_empty() && !tokens.is_empty() {
                 // Named once per search result, remembered with it.
                 let names = self
