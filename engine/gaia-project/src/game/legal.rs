@@ -1411,14 +1411,10 @@ impl Game {
         u32::try_from(most).ok()
     }
 
+    /// Burns of power, in every multiple the seat can burn (what [`Power::burn`] accepts).
     fn burn_parts(&self, v: &SeatView<'_>, out: &mut Vec<Command>) {
-        let to_gaia = v.mods.iter().any(|m| matches!(m, Modifier::BurnToGaia));
-        let power = self.state.players[v.seat].power;
-        let burnable = |n: u32| {
-            let mut p = power;
-            p.burn(n, to_gaia).is_ok()
-        };
-        out.extend(listed_multiples(burnable).map(Command::Burn));
+        let most = self.state.players[v.seat].power.most_burnable();
+        each_listed_up_to(most, |n| out.push(Command::Burn(n)));
     }
 
     /// The name of a hex as one notation word.

@@ -364,10 +364,13 @@ fn taken(built: &Levels) -> impl Iterator<Item = &Word> {
     built.iter().filter(|(_, n)| **n > 0).map(|(id, _)| id)
 }
 
-/// Whether two seats' buildings taken are the same kinds, each taken at least once (equal
-/// counts, the usual case, compared at once).
+/// Whether two seats' buildings taken are the same kinds, each taken at least once (with
+/// the very same keys, the usual case, compared value by value).
 fn same_taken(a: &Levels, b: &Levels) -> bool {
-    a == b || taken(a).eq(taken(b))
+    match a.same_keys(b) {
+        true => a.values().zip(b.values()).all(|(x, y)| (*x > 0) == (*y > 0)),
+        false => taken(a).eq(taken(b)),
+    }
 }
 
 impl Game {
@@ -433,6 +436,25 @@ mod tests {
             }
             assert_eq!(format!("{:?}", grants.forms(phase)), format!("{forms:?}"));
         }
+    }
+
+    #[test]
+    fn buildings_taken_compare_by_kind_whether_the_keys_are_shared_or_not() {
+        let mut a = Levels::default();
+        a.insert("m".into(), 2);
+        a.insert("ts".into(), 0);
+        let mut b = a.clone();
+        b.insert("m".into(), 5);
+        assert!(a.same_keys(&b));
+        assert!(same_taken(&a, &b));
+        b.insert("ts".into(), 1);
+        assert!(!same_taken(&a, &b));
+        // Other keys: a kind held at none is as if it were not there.
+        let mut c = Levels::default();
+        c.insert("m".into(), 1);
+        assert!(!a.same_keys(&c));
+        assert!(same_taken(&a, &c));
+        assert!(!same_taken(&b, &c));
     }
 
     #[test]
