@@ -937,16 +937,19 @@ impl Game {
         // depend on where it stands: asked once. So is each of the two costs.
         let mut follows_ok = None;
         let hooks = self.hooked && Self::names_site_hooks(&v.mods);
-        let payable = self.can_pay_fixed(v.seat, &costs.0, v.rules.token_value);
-        let near_payable = costs
-            .1
-            .as_ref()
-            .map(|c| self.can_pay_fixed(v.seat, c, v.rules.token_value));
+        // Asked when a structure to upgrade is found (often none is).
+        let mut costs_payable = None;
         for &(idx, s) in own {
             if s.shared || s.off_board || !def.upgrades_from.iter().any(|u| same_id(u, &s.building))
             {
                 continue;
             }
+            let &mut (payable, near_payable) = costs_payable.get_or_insert_with(|| {
+                let token_value = v.rules.token_value;
+                let payable = self.can_pay_fixed(v.seat, &costs.0, token_value);
+                let near = costs.1.as_ref();
+                (payable, near.map(|c| self.can_pay_fixed(v.seat, c, token_value)))
+            });
             let hex = self.state.map.spaces[idx].hex;
             let can_pay = match near_payable {
                 _ if hooks => self
