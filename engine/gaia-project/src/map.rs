@@ -403,7 +403,9 @@ impl Map {
     /// The reference of the space at an index as a move names it, as worked out with the
     /// index (`None` off the map, or when the index was not rebuilt after deserialising).
     pub fn space_ref(&self, idx: usize) -> Option<&HexRef> {
-        self.refs.get(idx).filter(|_| self.refs.len() == self.spaces.len())
+        self.refs
+            .get(idx)
+            .filter(|_| self.refs.len() == self.spaces.len())
     }
 
     /// The space at a hex.

@@ -368,7 +368,10 @@ fn taken(built: &Levels) -> impl Iterator<Item = &Word> {
 /// the very same keys, the usual case, compared value by value).
 fn same_taken(a: &Levels, b: &Levels) -> bool {
     match a.same_keys(b) {
-        true => a.values().zip(b.values()).all(|(x, y)| (*x > 0) == (*y > 0)),
+        true => a
+            .values()
+            .zip(b.values())
+            .all(|(x, y)| (*x > 0) == (*y > 0)),
         false => taken(a).eq(taken(b)),
     }
 }
