@@ -12,7 +12,7 @@ use super::colonize::ColonySite;
 use super::conversion_form::{ConversionForm, PayCode};
 use super::follow::Follow;
 use super::memo::FedNames;
-use super::placement::{Reach, SeatRules};
+use super::placement::{RangeOrigins, Reach, SeatRules};
 use super::seat_grants::SeatGrants;
 use super::seat_map::LazySeatMap;
 use super::{Decision, Game};
@@ -116,7 +116,8 @@ impl Game {
             actions: SmallVec::new(),
             mods: SmallVec::new(),
             rules: SeatRules {
-                from: map.from().clone(),
+                // Copied as one block (a clone copies hex by hex).
+                from: RangeOrigins::from_slice(map.from()),
                 nav_range: values.nav_range,
                 ore_per_step: values.ore_per_step,
                 gaia_fee: &content.rules.gaia_planet_fee,
@@ -948,7 +949,10 @@ impl Game {
                 let token_value = v.rules.token_value;
                 let payable = self.can_pay_fixed(v.seat, &costs.0, token_value);
                 let near = costs.1.as_ref();
-                (payable, near.map(|c| self.can_pay_fixed(v.seat, c, token_value)))
+                (
+                    payable,
+                    near.map(|c| self.can_pay_fixed(v.seat, c, token_value)),
+                )
             });
             let hex = self.state.map.spaces[idx].hex;
             let can_pay = match near_payable {
