@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::content::{Content, Layout, Planet, PlanetKind, Sector, SlotGroup};
+use crate::notation::HexRef;
 use crate::sector::{offset_index, position_index, POSITION_NAMES, SECTOR_OFFSETS};
 use orrery_core::hex::Hex;
 use orrery_core::rng::Rng;
@@ -120,6 +121,10 @@ pub struct Map {
     pub spaces: Vec<Space>,
     #[serde(skip)]
     index: HexIndex,
+    /// Every space's reference as a move names it, by space index (worked out with the
+    /// index: listing names a space in every placement part it lists).
+    #[serde(skip)]
+    refs: Vec<HexRef>,
 }
 
 /// Space indices on a rectangle of axial coordinates covering the map: a hex is found by
@@ -229,12 +234,15 @@ impl Map {
                 });
             }
         }
-        Ok(Map {
+        let mut map = Map {
             placements: placements.to_vec(),
             labels,
             index: HexIndex::new(&spaces),
+            refs: Vec::new(),
             spaces,
-        })
+        };
+        map.refs = map.space_refs();
+        Ok(map)
     }
 
     /// The map of a placement whose spaces are listed one by one (as a record's
@@ -368,9 +376,36 @@ impl Map {
         Some(())
     }
 
-    /// Rebuilds the hex index (after deserialising).
+    /// Rebuilds the hex index and the spaces' references (after deserialising).
     pub fn reindex(&mut self) {
         self.index = HexIndex::new(&self.spaces);
+        self.refs = self.space_refs();
+    }
+
+    /// Every space's reference as a move names it: its name in two parts, or its
+    /// coordinates where it has none.
+    fn space_refs(&self) -> Vec<HexRef> {
+        self.spaces
+            .iter()
+            .map(|s| match self.space_name_parts(s) {
+                Some((sector, position)) => HexRef::Named {
+                    sector: sector.into(),
+                    position: position.into(),
+                },
+                None => HexRef::Axial {
+                    q: s.hex.q,
+                    r: s.hex.r,
+                },
+            })
+            .collect()
+    }
+
+    /// The reference of the space at an index as a move names it, as worked out with the
+    /// index (`None` off the map, or when the index was not rebuilt after deserialising).
+    pub fn space_ref(&self, idx: usize) -> Option<&HexRef> {
+        self.refs
+            .get(idx)
+            .filter(|_| self.refs.len() == self.spaces.len())
     }
 
     /// The space at a hex.
@@ -570,6 +605,30 @@ mod tests {
         let e = Map::random(&c, 2, &mut Rng::new(1)).unwrap_err();
         assert!(matches!(e, MapError::FixedClash(2, _, _)), "{e}");
         assert!(e.to_string().contains("no valid map exists"), "{e}");
+    }
+
+    #[test]
+    fn space_references_are_the_names_of_their_spaces_and_follow_a_rotation() {
+        let c = two_slot_content("eeeeeeeeeeeeeeeeeeb", None);
+        let mut map = Map::random(&c, 2, &mut Rng::new(3)).expect("a map");
+        let check = |map: &Map| {
+            for (i, s) in map.spaces.iter().enumerate() {
+                let (sector, position) = map.name_parts(s.hex).expect("a named space");
+                let named = HexRef::Named {
+                    sector: sector.into(),
+                    position: position.into(),
+                };
+                assert_eq!(map.space_ref(i), Some(&named));
+            }
+            assert_eq!(map.space_ref(map.spaces.len()), None);
+        };
+        check(&map);
+        let centre = map.placements[1].center;
+        map.rotate_sector(centre, 1).expect("a sector to rotate");
+        check(&map);
+        // Deserialised without its index rebuilt: no reference rather than a wrong one.
+        let loaded: Map = serde_json::from_str(&serde_json::to_string(&map).unwrap()).unwrap();
+        assert_eq!(loaded.space_ref(0), None);
     }
 
     #[test]

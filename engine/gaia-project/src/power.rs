@@ -320,6 +320,12 @@ impl Power {
         Ok(())
     }
 
+    /// The largest `n` that [`Power::burn`] accepts now (half of area II's tokens, the special
+    /// token counted; 0: no burn is possible).
+    pub fn most_burnable(&self) -> u32 {
+        self.tokens(Area::II) / 2
+    }
+
     /// Burns as much as area II allows (half its tokens, the special token counted); the
     /// amount burned.
     pub fn burn_all(&mut self, to_gaia: bool) -> u32 {
@@ -406,6 +412,29 @@ mod tests {
         Power {
             areas: a,
             special: None,
+        }
+    }
+
+    #[test]
+    fn the_most_burnable_is_the_largest_burn_accepted() {
+        let special = |area| Special {
+            area: Some(area),
+            value: 3,
+        };
+        for two in 0..7 {
+            for s in [None, Some(special(Area::II)), Some(special(Area::I))] {
+                let x = Power {
+                    areas: [1, two, 2, 0],
+                    special: s,
+                };
+                let burns = |n: u32, to_gaia: bool| {
+                    let mut y = x;
+                    y.burn(n, to_gaia).is_ok()
+                };
+                let accepted = (1..20).filter(|&n| burns(n, false));
+                assert_eq!(accepted.max().unwrap_or(0), x.most_burnable(), "{x:?}");
+                assert!(!burns(x.most_burnable() + 1, true));
+            }
         }
     }
 

@@ -127,6 +127,12 @@ impl<V: Copy, const N: usize> WordMap<V, N> {
         self.keys.iter().zip(self.values.iter_mut())
     }
 
+    /// Whether two maps hold the very same list of keys (shared, not only equal): their
+    /// values then pair up place by place.
+    pub fn same_keys(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.keys, &other.keys)
+    }
+
     /// The keys in order.
     pub fn keys(&self) -> std::slice::Iter<'_, Word> {
         self.keys.iter()

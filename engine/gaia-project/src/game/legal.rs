@@ -12,7 +12,7 @@ use super::colonize::ColonySite;
 use super::conversion_form::{ConversionForm, PayCode};
 use super::follow::Follow;
 use super::memo::FedNames;
-use super::placement::{Reach, SeatRules};
+use super::placement::{RangeOrigins, Reach, SeatRules};
 use super::seat_grants::SeatGrants;
 use super::seat_map::LazySeatMap;
 use super::{Decision, Game};
@@ -51,16 +51,21 @@ pub(crate) struct SeatView<'a> {
 
 impl SeatView<'_> {
     /// The spaces a placement listing walks, in space order: the planets of the seat's
-    /// remembered place with their distance (`Some`), or else every one of the map's `all`
-    /// spaces, to be measured (`None`).
+    /// remembered place with their distance (`Some`), those beyond `within` (the farthest
+    /// distance in reach, [`SeatRules::farthest`]) left out when it is given; or else every
+    /// one of the map's `all` spaces, to be measured (`None`).
     fn placement_spaces(
         &self,
         all: usize,
+        within: Option<u64>,
     ) -> impl Iterator<Item = (usize, Option<Option<u32>>)> + '_ {
         let map = self.map.as_ref().map(LazySeatMap::get);
         let near = map.map_or(&[][..], |m| &m.near[..]);
         let afresh = if self.map.is_some() { 0 } else { all };
+        // Most planets are out of reach: passed over here, a compare each, before anything
+        // else is read of them.
         near.iter()
+            .filter(move |n| within.is_none_or(|f| !SeatRules::beyond(n.distance, f)))
             .map(|n| (n.idx, Some(n.distance)))
             .chain((0..afresh).map(|i| (i, None)))
     }
@@ -111,7 +116,8 @@ impl Game {
             actions: SmallVec::new(),
             mods: SmallVec::new(),
             rules: SeatRules {
-                from: map.from().clone(),
+                // Copied as one block (a clone copies hex by hex).
+                from: RangeOrigins::from_slice(map.from()),
                 nav_range: values.nav_range,
                 ore_per_step: values.ore_per_step,
                 gaia_fee: &content.rules.gaia_planet_fee,
@@ -720,15 +726,16 @@ impl Game {
         let costs = self.fixed_costs(v.seat);
         let mut own = None;
         for (def, def_costs) in board.buildings.iter().zip(&costs.buildings) {
-            let left = self.left_on_board(v.seat, def);
+            // Only structures are counted on the board.
+            let left = || self.left_on_board(v.seat, def);
             match def.role {
                 BuildingRole::Structure if def.founds_colony() => {
-                    if left {
+                    if left() {
                         self.colonize_parts(v, &def.id, reach, false, out);
                     }
                 }
                 BuildingRole::Structure => {
-                    if left {
+                    if left() {
                         let own = own.get_or_insert_with(|| self.own_structures(v.seat));
                         self.upgrade_parts(v, def, def_costs, own, out);
                     }
@@ -777,14 +784,18 @@ impl Game {
             }
         }
         if !self.state.fed_supply.values().all(|n| *n == 0) {
-            let tokens: SmallVec<[&Word; 8]> = self
-                .state
-                .fed_supply
-                .iter()
-                .filter(|(_, n)| **n > 0)
-                .map(|(id, _)| id)
-                .collect();
             let found = self.federation_layouts_with(v.seat, &v.mods);
+            // Mostly none: the tokens left are gathered only for some.
+            let tokens: SmallVec<[&Word; 8]> = match found.is_empty() {
+                true => SmallVec::new(),
+                false => self
+                    .state
+                    .fed_supply
+                    .iter()
+                    .filter(|(_, n)| **n > 0)
+                    .map(|(id, _)| id)
+                    .collect(),
+            };
             if !found.is_empty() && !tokens.is_empty() {
                 // Named once per search result, remembered with it.
                 let names = self
@@ -846,8 +857,12 @@ impl Game {
         // Structures are kept by space index, as the planets are walked: one pass over both.
         let mut structures = self.state.structures.iter().peekable();
         let farthest = rules.farthest(reach.range);
+        // Range is not measured to one's own Gaiaformer: with one on the map, every planet is
+        // walked, else only those in reach.
+        let own_gaiaformers = self.state.gaiaformers.iter().any(|g| g.seat == v.seat);
+        let within = (!own_gaiaformers).then_some(farthest);
         // The planets with their distances, remembered; afresh, every space, measured.
-        for (idx, distance) in v.placement_spaces(self.state.map.spaces.len()) {
+        for (idx, distance) in v.placement_spaces(self.state.map.spaces.len(), within) {
             let space = &self.state.map.spaces[idx];
             if distance.is_none() && self.planet_kind(idx) == PlanetKind::Empty {
                 continue;
@@ -923,16 +938,22 @@ impl Game {
         // depend on where it stands: asked once. So is each of the two costs.
         let mut follows_ok = None;
         let hooks = self.hooked && Self::names_site_hooks(&v.mods);
-        let payable = self.can_pay_fixed(v.seat, &costs.0, v.rules.token_value);
-        let near_payable = costs
-            .1
-            .as_ref()
-            .map(|c| self.can_pay_fixed(v.seat, c, v.rules.token_value));
+        // Asked when a structure to upgrade is found (often none is).
+        let mut costs_payable = None;
         for &(idx, s) in own {
             if s.shared || s.off_board || !def.upgrades_from.iter().any(|u| same_id(u, &s.building))
             {
                 continue;
             }
+            let &mut (payable, near_payable) = costs_payable.get_or_insert_with(|| {
+                let token_value = v.rules.token_value;
+                let payable = self.can_pay_fixed(v.seat, &costs.0, token_value);
+                let near = costs.1.as_ref();
+                (
+                    payable,
+                    near.map(|c| self.can_pay_fixed(v.seat, c, token_value)),
+                )
+            });
             let hex = self.state.map.spaces[idx].hex;
             let can_pay = match near_payable {
                 _ if hooks => self
@@ -1010,8 +1031,9 @@ impl Game {
         }
         let rules = &v.rules;
         let farthest = rules.farthest(reach.range);
-        // The planets with their distances, remembered; afresh, every space, measured.
-        for (idx, distance) in v.placement_spaces(self.state.map.spaces.len()) {
+        // The planets in reach with their distances, remembered; afresh, every space,
+        // measured.
+        for (idx, distance) in v.placement_spaces(self.state.map.spaces.len(), Some(farthest)) {
             let space = &self.state.map.spaces[idx];
             if self.planet_kind(idx) != PlanetKind::Transdim
                 || self.state.structures.contains_key(&idx)
@@ -1292,45 +1314,53 @@ impl Game {
                 &afresh
             }
         };
-        let start = out.len();
         let power = self.state.players[v.seat].power;
         let token_value = v.rules.token_value;
+        // Where each form's parts start in `out`, with its key: a form that may repeat a part
+        // compares its parts only with those of the forms with its key (no other can equal
+        // them).
+        let mut made: SmallVec<[(u64, usize); 16]> = SmallVec::new();
         for form in board.iter().chain(granted) {
             if !form.listable() {
+                continue;
+            }
+            // Most forms cannot be paid even once: passed over before anything else.
+            let most = match v.from_scratch {
+                false => self.most_uses(v.seat, power, &form.pay, token_value),
+                true => None,
+            };
+            if most == Some(0) {
                 continue;
             }
             if form.tech && !self.effects_possible(v, &[Effect::TechTile], out) {
                 continue;
             }
-            // Two conversions can list the same part only if they pay and gain the same codes.
-            let may_repeat = form.may_repeat;
-            let payable = |k: u32| {
-                let Ok(k) = i32::try_from(k) else {
-                    return false;
-                };
-                let mut cost = SmallVec::<[(PayCode, i32); 2]>::new();
-                for &(c, n) in &form.pay {
-                    match n.checked_mul(k) {
-                        Some(total) => cost.push((c, total)),
-                        None => return false,
-                    }
-                }
-                self.can_pay_coded(v.seat, power, &[], cost, token_value)
-            };
-            let most = match v.from_scratch {
-                false => self.most_uses(v.seat, power, &form.pay, token_value),
-                true => None,
-            };
+            made.push((form.key, out.len()));
             let mut list = |k: u32| {
                 let cmd = form.part(k as i32);
-                if !may_repeat || !out[start..].contains(&cmd) {
+                if !form.may_repeat || !listed_by(out, &made, form.key, &cmd) {
                     out.push(cmd);
                 }
             };
-            // Two plain loops (not one behind a trait object): most forms list a few parts.
+            // Plain loops (not one behind a trait object): most forms list a few parts.
             match most {
-                Some(most) => listed_up_to(most).for_each(&mut list),
-                None => listed_multiples(payable).for_each(&mut list),
+                Some(most) => each_listed_up_to(most, list),
+                None => {
+                    let payable = |k: u32| {
+                        let Ok(k) = i32::try_from(k) else {
+                            return false;
+                        };
+                        let mut cost = SmallVec::<[(PayCode, i32); 2]>::new();
+                        for &(c, n) in &form.pay {
+                            match n.checked_mul(k) {
+                                Some(total) => cost.push((c, total)),
+                                None => return false,
+                            }
+                        }
+                        self.can_pay_coded(v.seat, power, &[], cost, token_value)
+                    };
+                    listed_multiples(payable).for_each(&mut list)
+                }
             }
         }
     }
@@ -1388,14 +1418,10 @@ impl Game {
         u32::try_from(most).ok()
     }
 
+    /// Burns of power, in every multiple the seat can burn (what [`Power::burn`] accepts).
     fn burn_parts(&self, v: &SeatView<'_>, out: &mut Vec<Command>) {
-        let to_gaia = v.mods.iter().any(|m| matches!(m, Modifier::BurnToGaia));
-        let power = self.state.players[v.seat].power;
-        let burnable = |n: u32| {
-            let mut p = power;
-            p.burn(n, to_gaia).is_ok()
-        };
-        out.extend(listed_multiples(burnable).map(Command::Burn));
+        let most = self.state.players[v.seat].power.most_burnable();
+        each_listed_up_to(most, |n| out.push(Command::Burn(n)));
     }
 
     /// The name of a hex as one notation word.
@@ -1431,6 +1457,11 @@ impl Game {
 
     /// The notation reference of a hex: its name on this map.
     pub(crate) fn hex_ref(&self, hex: Hex) -> HexRef {
+        // Worked out once with the map, copied here.
+        let map = &self.state.map;
+        if let Some(named) = map.space_index(hex).and_then(|i| map.space_ref(i)) {
+            return named.clone();
+        }
         match self.state.map.name_parts(hex) {
             Some((sector, position)) => HexRef::Named {
                 sector: word(sector),
@@ -1482,10 +1513,25 @@ fn listed_multiples(possible: impl Fn(u32) -> bool) -> impl Iterator<Item = u32>
     small.into_iter()
 }
 
-/// The multiples [`listed_multiples`] offers when exactly `1..=most` uses are possible.
-fn listed_up_to(most: u32) -> impl Iterator<Item = u32> {
+/// Calls `f` with the multiples [`listed_multiples`] offers when exactly `1..=most` uses are
+/// possible, in a plain loop.
+fn each_listed_up_to(most: u32, mut f: impl FnMut(u32)) {
     let most = most.min(crate::notation::MAX_AMOUNT);
-    (1..=most.min(LISTED_MULTIPLES)).chain((most > LISTED_MULTIPLES).then_some(most))
+    for k in 1..=most.min(LISTED_MULTIPLES) {
+        f(k);
+    }
+    if most > LISTED_MULTIPLES {
+        f(most);
+    }
+}
+
+/// Whether `part` is listed already by a form with the key `key`; `made`: where each form's
+/// parts start in `out`, with its key, in order.
+fn listed_by(out: &[Command], made: &[(u64, usize)], key: u64, part: &Command) -> bool {
+    made.iter().enumerate().any(|(i, &(k, from))| {
+        let to = made.get(i + 1).map_or(out.len(), |&(_, to)| to);
+        k == key && out[from..to].contains(part)
+    })
 }
 
 /// A notation word for an id.
@@ -1655,6 +1701,24 @@ mod tests {
     }
 
     #[test]
+    fn a_part_that_may_repeat_is_looked_for_among_the_parts_of_forms_with_its_key() {
+        let part = |n: u32| Command::Spend {
+            cost: smallvec::smallvec![Amount::new(n, "pw")],
+            gain: smallvec::smallvec![Amount::new(n, "c")],
+        };
+        let out = vec![part(1), part(2), part(3), part(4)];
+        // Three forms: key 7 listed the first two parts, key 9 the third, key 7 the rest.
+        let made = [(7, 0), (9, 2), (7, 3)];
+        assert!(listed_by(&out, &made, 7, &part(2)));
+        assert!(listed_by(&out, &made, 7, &part(4)));
+        assert!(!listed_by(&out, &made, 7, &part(3)));
+        assert!(listed_by(&out, &made, 9, &part(3)));
+        assert!(!listed_by(&out, &made, 9, &part(1)));
+        assert!(!listed_by(&out, &made, 8, &part(1)));
+        assert!(!listed_by(&out, &[], 7, &part(1)));
+    }
+
+    #[test]
     fn multiples_up_to_a_known_most_are_those_found_by_asking() {
         for most in [
             0,
@@ -1667,11 +1731,9 @@ mod tests {
             crate::notation::MAX_AMOUNT,
             u32::MAX,
         ] {
-            assert_eq!(
-                listed_up_to(most).collect::<Vec<_>>(),
-                listed(most),
-                "most {most}"
-            );
+            let mut each = Vec::new();
+            each_listed_up_to(most, |k| each.push(k));
+            assert_eq!(each, listed(most), "most {most}");
         }
     }
 }

@@ -15,7 +15,7 @@ use crate::board::FactionBoard;
 use crate::content::{Content, Conversion, Faction, Modifier, Phase};
 use crate::lookup::index_of;
 use crate::notation::Word;
-use crate::player::{GrantAt, OwnedTile};
+use crate::player::{GrantAt, OwnedTile, Player};
 use crate::word_map::WordMap;
 use orrery_core::shared::Shared;
 
@@ -143,39 +143,45 @@ impl SeatGrants {
             rules,
             range_at,
         };
-        if let Some(l) = last.filter(|l| l.same_values(game, seat)) {
-            // Other copies of equal values (a building built again): only the key is new.
-            return key(
-                l.at.clone(),
-                l.conversions_at.clone(),
-                l.forms.clone(),
-                l.rules,
-            );
-        }
         let (content, faction, board) = (&*game.content, game.faction(seat), game.board(seat));
-        if let Some(l) = last.filter(|l| l.same_but_booster(game, seat)) {
-            // A new booster (every pass): the grants before it are the same, the booster's
-            // last of all.
-            let mut at = l.at.clone();
-            let mut conversions_at = l.conversions_at.clone();
-            at.retain(|a| !matches!(a, GrantAt::Booster(_)));
-            conversions_at.retain(|a| !matches!(a, GrantAt::Booster(_)));
-            let booster = p.booster.as_ref().and_then(|b| {
-                let at = GrantAt::Booster(index_of(&content.boosters.boosters, b)?);
-                Some((at, at.grants(content, faction, board)?))
-            });
-            let mut conversions: SmallVec<[&Conversion; 8]> = SmallVec::new();
-            if let Some((a, g)) = booster {
+        if let Some(l) = last.filter(|l| l.same_conditions(game, seat)) {
+            // The same abilities and buildings granting (their conditions hold as before):
+            // each other kind of grant is the last one's where what it comes from is the same
+            // (a research step, a tile, a booster change one kind), else found again.
+            let mut at: SmallVec<[GrantAt; 16]> = SmallVec::new();
+            let mut conversions_at: SmallVec<[GrantAt; 4]> = SmallVec::new();
+            let mut add = |a: GrantAt| {
+                let Some(g) = a.grants(content, faction, board) else {
+                    return;
+                };
                 if !g.modifiers.is_empty() || !g.conversions.is_empty() || g.action.is_some() {
                     at.push(a);
                 }
                 if !g.conversions.is_empty() {
                     conversions_at.push(a);
                 }
+            };
+            for kind in GrantKind::ALL {
+                let same = match kind {
+                    GrantKind::Level => l.research == p.research,
+                    GrantKind::Ability | GrantKind::Building => true,
+                    GrantKind::Tech => l.techs == p.techs,
+                    GrantKind::Advanced => l.advanced == p.advanced,
+                    GrantKind::Booster => l.booster == p.booster,
+                };
+                if same {
+                    // Kept in income order, each kind in one run: the run of this kind.
+                    for &a in l.at.iter().filter(|a| GrantKind::of(a) == kind) {
+                        add(a);
+                    }
+                } else {
+                    kind.active(content, p, &mut add);
+                }
             }
             let forms = match conversions_at == l.conversions_at {
                 true => l.forms.clone(),
                 false => {
+                    let mut conversions: SmallVec<[&Conversion; 8]> = SmallVec::new();
                     for a in &conversions_at {
                         if let Some(g) = a.grants(content, faction, board) {
                             conversions.extend(g.conversions);
@@ -217,42 +223,28 @@ impl SeatGrants {
             && Arc::ptr_eq(&self.content, &game.content)
     }
 
-    /// Whether they are those of a seat of a game as it is now, by pointers alone (the
-    /// parts they depend on are the very parts held).
+    /// Whether they are those of a seat of a game as it is now: the same levels, tiles,
+    /// booster, holding hooks, and the same buildings taken at least once (grants do not
+    /// depend on how many, so building one more of a kind keeps them). Shared parts compare
+    /// by pointer first, by value only when they are other copies.
     pub fn fits(&self, game: &Game, seat: usize) -> bool {
         let p = &game.state.players[seat];
         self.same_sources(game, seat)
-            && self.built == p.built
             && self.research == p.research
             && self.booster == p.booster
-            && Shared::ptr_eq(&self.techs, &p.techs)
-            && Shared::ptr_eq(&self.advanced, &p.advanced)
-            && Shared::ptr_eq(&self.hooks_holding, &p.hooks_holding)
-            && self.faction == p.faction
-    }
-
-    /// Whether what they depend on has the same values for the seat now: the same levels,
-    /// tiles, booster, holding hooks, and the same buildings taken at least once (grants
-    /// do not depend on how many).
-    fn same_values(&self, game: &Game, seat: usize) -> bool {
-        let p = &game.state.players[seat];
-        taken(&self.built).eq(taken(&p.built))
-            && self.research == p.research
-            && self.booster == p.booster
+            && same_taken(&self.built, &p.built)
             && self.techs == p.techs
             && self.advanced == p.advanced
             && self.hooks_holding == p.hooks_holding
             && self.faction == p.faction
     }
 
-    /// Whether all they depend on but the booster is the very same for the seat now.
-    fn same_but_booster(&self, game: &Game, seat: usize) -> bool {
+    /// Whether the conditions of the seat's abilities and buildings hold as they did: the
+    /// same buildings taken at least once and the same holding hooks (and faction).
+    fn same_conditions(&self, game: &Game, seat: usize) -> bool {
         let p = &game.state.players[seat];
-        self.built == p.built
-            && self.research == p.research
-            && Shared::ptr_eq(&self.techs, &p.techs)
-            && Shared::ptr_eq(&self.advanced, &p.advanced)
-            && Shared::ptr_eq(&self.hooks_holding, &p.hooks_holding)
+        same_taken(&self.built, &p.built)
+            && self.hooks_holding == p.hooks_holding
             && self.faction == p.faction
     }
 
@@ -262,6 +254,86 @@ impl SeatGrants {
             .iter()
             .find(|(p, _)| *p == phase)
             .map_or(&[], |(_, l)| l.as_slice())
+    }
+}
+
+/// The kinds of grant, in income order ([`Player::active_at`] walks them kind by kind).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum GrantKind {
+    Level,
+    Ability,
+    Building,
+    Tech,
+    Advanced,
+    Booster,
+}
+
+impl GrantKind {
+    /// Every kind, in income order.
+    const ALL: [GrantKind; 6] = [
+        GrantKind::Level,
+        GrantKind::Ability,
+        GrantKind::Building,
+        GrantKind::Tech,
+        GrantKind::Advanced,
+        GrantKind::Booster,
+    ];
+
+    /// The kind of a grant.
+    fn of(at: &GrantAt) -> GrantKind {
+        match at {
+            GrantAt::Level { .. } => GrantKind::Level,
+            GrantAt::Ability(_) => GrantKind::Ability,
+            GrantAt::Building(_) => GrantKind::Building,
+            GrantAt::Tech(_) => GrantKind::Tech,
+            GrantAt::Advanced(_) => GrantKind::Advanced,
+            GrantAt::Booster(_) => GrantKind::Booster,
+        }
+    }
+
+    /// Calls `f` with where each active grant of this kind is, in income order, as
+    /// [`Player::active_at`] finds them; nothing for abilities and buildings (whose
+    /// conditions it does not ask).
+    fn active(self, content: &Content, p: &Player, f: &mut impl FnMut(GrantAt)) {
+        match self {
+            GrantKind::Level => {
+                let tracks = &content.research.tracks;
+                let mut levels: SmallVec<[u32; 8]> = smallvec::smallvec![0; tracks.len()];
+                for (id, level) in &p.research {
+                    if let Some(i) = index_of(tracks, id) {
+                        levels[i] = *level;
+                    }
+                }
+                for (track, (t, level)) in tracks.iter().zip(&levels).enumerate() {
+                    let level = *level as usize;
+                    if t.levels.get(level).is_some() {
+                        f(GrantAt::Level { track, level });
+                    }
+                }
+            }
+            GrantKind::Ability | GrantKind::Building => {}
+            GrantKind::Tech => {
+                let tiles = &content.tech_tiles.tiles;
+                for t in p.techs.iter().filter(|t| !t.covered) {
+                    if let Some(i) = index_of(tiles, &t.id) {
+                        f(GrantAt::Tech(i));
+                    }
+                }
+            }
+            GrantKind::Advanced => {
+                for id in p.advanced.iter() {
+                    if let Some(i) = index_of(&content.advanced_tiles.tiles, id) {
+                        f(GrantAt::Advanced(i));
+                    }
+                }
+            }
+            GrantKind::Booster => {
+                let boosters = &content.boosters.boosters;
+                if let Some(i) = p.booster.as_ref().and_then(|b| index_of(boosters, b)) {
+                    f(GrantAt::Booster(i));
+                }
+            }
+        }
     }
 }
 
@@ -290,6 +362,18 @@ fn forms(game: &Game, seat: usize, conversions: &[&Conversion]) -> Forms {
 /// The ids of the buildings taken at least once, in id order.
 fn taken(built: &Levels) -> impl Iterator<Item = &Word> {
     built.iter().filter(|(_, n)| **n > 0).map(|(id, _)| id)
+}
+
+/// Whether two seats' buildings taken are the same kinds, each taken at least once (with
+/// the very same keys, the usual case, compared value by value).
+fn same_taken(a: &Levels, b: &Levels) -> bool {
+    match a.same_keys(b) {
+        true => a
+            .values()
+            .zip(b.values())
+            .all(|(x, y)| (*x > 0) == (*y > 0)),
+        false => taken(a).eq(taken(b)),
+    }
 }
 
 impl Game {
@@ -358,6 +442,25 @@ mod tests {
     }
 
     #[test]
+    fn buildings_taken_compare_by_kind_whether_the_keys_are_shared_or_not() {
+        let mut a = Levels::default();
+        a.insert("m".into(), 2);
+        a.insert("ts".into(), 0);
+        let mut b = a.clone();
+        b.insert("m".into(), 5);
+        assert!(a.same_keys(&b));
+        assert!(same_taken(&a, &b));
+        b.insert("ts".into(), 1);
+        assert!(!same_taken(&a, &b));
+        // Other keys: a kind held at none is as if it were not there.
+        let mut c = Levels::default();
+        c.insert("m".into(), 1);
+        assert!(!a.same_keys(&c));
+        assert!(same_taken(&a, &c));
+        assert!(!same_taken(&b, &c));
+    }
+
+    #[test]
     fn grants_found_by_index_are_those_walked_and_follow_every_change() {
         let mut g = fixture::blips_game(5);
         let content = g.content.clone();
@@ -377,11 +480,15 @@ mod tests {
         };
         // Each change to what grants depend on is seen.
         let track = Word::from(content.research.tracks[0].id.as_str());
-        g.state.players[0].research.insert(track, 2);
+        g.state.players[0].research.insert(track.clone(), 2);
         let now = check(&g, &first);
         let building = g.board(0).buildings[0].id.clone();
-        g.state.players[0].built.insert(building.into(), 1);
+        g.state.players[0].built.insert(building.as_str().into(), 1);
         let now = check(&g, &now);
+        // One more of a kind taken already: the same grants, kept.
+        g.state.players[0].built.insert(building.into(), 2);
+        assert!(Arc::ptr_eq(&now, &g.seat_grants(0)));
+        same_as_each_active(&g, 0);
         let tile = content.tech_tiles.tiles[0].id.clone();
         g.state.players[0].techs.push(OwnedTile {
             id: tile.into(),
@@ -395,6 +502,16 @@ mod tests {
         g.state.players[0]
             .advanced
             .push(content.advanced_tiles.tiles[0].id.as_str().into());
+        let now = check(&g, &now);
+        // Several kinds at once: a research step, a tile and another booster.
+        g.state.players[0].research.insert(track, 3);
+        let last_booster = content.boosters.boosters.last().expect("a booster");
+        g.state.players[0].booster = Some(last_booster.id.as_str().into());
+        let last_tile = content.tech_tiles.tiles.last().expect("a tile");
+        g.state.players[0].techs.push(OwnedTile {
+            id: last_tile.id.as_str().into(),
+            covered: false,
+        });
         let now = check(&g, &now);
         // The range resource, read through its place remembered with the grants, follows
         // the seat's holding while the grants stay.

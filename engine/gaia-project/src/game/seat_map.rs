@@ -53,7 +53,7 @@ impl SeatMap {
                     map: game.state.map.clone(),
                     planets: game.state.planets.clone(),
                     from_box: l.from_box,
-                    from: from.clone(),
+                    from: RangeOrigins::from_slice(from),
                     near: l.near.clone(),
                 };
             }
@@ -118,7 +118,7 @@ impl SeatMap {
             map: game.state.map.clone(),
             planets: game.state.planets.clone(),
             from_box: HexBox::around(from),
-            from: from.clone(),
+            from: RangeOrigins::from_slice(from),
             near,
         }
     }
