@@ -18,6 +18,7 @@
 //! ignored trailing arguments dropped. Parsing the printed form gives back an equal value.
 
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::fmt;
 
 /// A word of the notation: an id, a code or part of a hex name. Words are short, so they are
@@ -524,32 +525,102 @@ fn remove_all(s: &str, matcher: fn(&[u8], usize) -> Option<usize>) -> Option<Str
     Some(out)
 }
 
-/// Removes the leftmost match of `matcher` that ends exactly at the end of `s` (regex `…$`);
-/// `None` when there is none.
-fn remove_suffix(s: &str, matcher: fn(&[u8], usize) -> Option<usize>) -> Option<String> {
-    let bytes = s.as_bytes();
-    (0..bytes.len())
-        .find(|&i| bytes[i] == b' ' && matcher(bytes, i) == Some(bytes.len()))
-        .map(|i| s.get(..i).unwrap_or_default().to_string())
+/// Where the power bowls annotation starts when it ends the line (regex `…$`); `None` when it
+/// does not. The annotation holds one `(`, its second byte, so the only start that can reach
+/// the end is the last ` (`.
+fn trailing_bowls(s: &str) -> Option<usize> {
+    let at = s.rfind(" (")?;
+    (match_bowls(s.as_bytes(), at) == Some(s.len())).then_some(at)
 }
 
-/// Whether a line may hold an annotation: every one starts with ` (`, ` returning ` or
-/// ` using `.
-fn may_be_annotated(line: &str) -> bool {
-    line.contains(" (") || line.contains(" returning ") || line.contains(" using ")
+/// Which annotation starts a text holds: every annotation starts with ` (`, ` returning ` or
+/// ` using `, so a matcher can only remove something where its start occurs.
+#[derive(Clone, Copy, Default)]
+struct Marks {
+    paren: bool,
+    returning: bool,
+    using: bool,
 }
 
-/// One pass of every removal; `None` when nothing was removed.
-fn strip_once(line: &str) -> Option<String> {
-    if !may_be_annotated(line) {
+impl Marks {
+    fn of(s: &str) -> Marks {
+        let bytes = s.as_bytes();
+        let mut marks = Marks::default();
+        for (i, _) in bytes.iter().enumerate().filter(|(_, b)| **b == b' ') {
+            let after = bytes.get(i..).unwrap_or_default();
+            marks.paren |= after.starts_with(b" (");
+            marks.returning |= after.starts_with(b" returning ");
+            marks.using |= after.starts_with(b" using ");
+        }
+        marks
+    }
+}
+
+/// What one pass of removals left: the text cut to its first `n` bytes (only the trailing
+/// bowls removed), or a new text.
+enum Stripped {
+    Prefix(usize),
+    Owned(String),
+}
+
+/// The removals after the trailing bowls, in order, each with the start it needs.
+const REMOVALS: [(fn(&[u8], usize) -> Option<usize>, fn(Marks) -> bool); 4] = [
+    (match_returning, |m| m.returning),
+    (match_using, |m| m.using),
+    (match_level, |m| m.paren),
+    (match_from, |m| m.paren),
+];
+
+/// One pass of every removal (the trailing bowls, then every match of each other annotation
+/// in turn); `None` when nothing was removed. A removal whose start the text lacks is skipped.
+fn strip_once(line: &str) -> Option<Stripped> {
+    let mut marks = Marks::of(line);
+    if !(marks.paren || marks.returning || marks.using) {
         return None;
     }
-    let mut current: Option<String> = remove_suffix(line, match_bowls);
-    for matcher in [match_returning, match_using, match_level, match_from] {
-        let s = current.as_deref().unwrap_or(line);
-        if let Some(next) = remove_all(s, matcher) {
-            current = Some(next);
+    let mut prefix = line.len();
+    if marks.paren {
+        if let Some(at) = trailing_bowls(line) {
+            prefix = at;
+            marks = Marks::of(line.get(..at).unwrap_or_default());
         }
+    }
+    let mut owned: Option<String> = None;
+    for (matcher, needed) in REMOVALS {
+        if !needed(marks) {
+            continue;
+        }
+        let current = match &owned {
+            Some(s) => s.as_str(),
+            None => line.get(..prefix).unwrap_or_default(),
+        };
+        if let Some(next) = remove_all(current, matcher) {
+            marks = Marks::of(&next);
+            owned = Some(next);
+        }
+    }
+    match owned {
+        Some(s) => Some(Stripped::Owned(s)),
+        None => (prefix < line.len()).then_some(Stripped::Prefix(prefix)),
+    }
+}
+
+/// [`strip_annotations`] without copying a line that holds no annotation, or only the
+/// trailing power bowls.
+fn strip(line: &str) -> Cow<'_, str> {
+    let mut current = Cow::Borrowed(line);
+    // A removal always shortens the line, so "nothing removed" is "nothing changed".
+    while let Some(step) = strip_once(&current) {
+        current = match (current, step) {
+            (Cow::Borrowed(s), Stripped::Prefix(n)) => {
+                Cow::Borrowed(s.get(..n).unwrap_or_default())
+            }
+            (Cow::Owned(mut s), Stripped::Prefix(n)) => {
+                s.truncate(n);
+                Cow::Owned(s)
+            }
+            (_, Stripped::Owned(s)) => Cow::Owned(s),
+        };
     }
     current
 }
@@ -569,15 +640,7 @@ fn strip_once(line: &str) -> Option<String> {
 /// annotation (on recorded lines one pass already suffices). Whitespace is left as is.
 #[must_use]
 pub fn strip_annotations(line: &str) -> String {
-    // A removal always shortens the line, so "nothing removed" is "nothing changed".
-    let mut current = match strip_once(line) {
-        Some(next) => next,
-        None => return line.to_string(),
-    };
-    while let Some(next) = strip_once(&current) {
-        current = next;
-    }
-    current
+    strip(line).into_owned()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -732,13 +795,15 @@ pub fn unwritable_id(id: &str) -> Option<String> {
     ))
 }
 
-/// Parses one trimmed part (without its index context).
+/// Parses one trimmed part (without its index context) of a normalized line (single spaces
+/// its only whitespace).
 fn parse_part(text: &str) -> Result<Command, NotationError> {
-    let mut words = text.split_whitespace();
+    // The line was normalized: single spaces are its only whitespace.
+    let mut words = text.split(' ').filter(|w| !w.is_empty());
     let Some(verb) = words.next() else {
         return Ok(Command::EndTurn);
     };
-    let args: Vec<&str> = words.collect();
+    let args: smallvec::SmallVec<[&str; 4]> = words.collect();
     let arg = |i: usize, what: &str| -> Result<&str, NotationError> {
         args.get(i)
             .copied()
@@ -856,8 +921,8 @@ pub fn parse_line(line: &str) -> Result<MoveLine, NotationError> {
             "too many parts in one move line (at most {MAX_PARTS})"
         )));
     }
-    let normalized = line.split_whitespace().collect::<Vec<_>>().join(" ");
-    let stripped = strip_annotations(&normalized);
+    let normalized = normalize_whitespace(line);
+    let stripped = strip(&normalized);
     let stripped = stripped.trim();
     if stripped.is_empty() {
         return Err(NotationError::new("empty move line"));
@@ -903,14 +968,63 @@ pub fn parse_line(line: &str) -> Result<MoveLine, NotationError> {
         MoveLine::Turn { actor, parts }
     };
     // Text that only looks like an annotation once printed canonically (e.g. a part starting
-    // with `(1 ⇒ 2)` right after a dot) would not survive a round trip: reject it.
-    let printed = parsed.to_string();
-    if strip_annotations(&printed) != printed {
-        return Err(NotationError::new(format!(
-            "annotation-like text outside an annotation position in \"{stripped}\""
-        )));
+    // with `(1 ⇒ 2)` right after a dot) would not survive a round trip: reject it. Only a line
+    // that could print an annotation's start is printed to find out.
+    if may_print_annotation(stripped) {
+        let printed = parsed.to_string();
+        if strip(&printed) != printed {
+            return Err(NotationError::new(format!(
+                "annotation-like text outside an annotation position in \"{stripped}\""
+            )));
+        }
     }
     Ok(parsed)
+}
+
+/// The line with every whitespace run made one space and none at either end (what
+/// `split_whitespace` joined by spaces gives); borrowed when it already is so.
+fn normalize_whitespace(line: &str) -> Cow<'_, str> {
+    if is_normalized(line) {
+        Cow::Borrowed(line)
+    } else {
+        Cow::Owned(line.split_whitespace().collect::<Vec<_>>().join(" "))
+    }
+}
+
+/// Whether the only whitespace of a line is single spaces between other characters.
+fn is_normalized(line: &str) -> bool {
+    let bytes = line.as_bytes();
+    if bytes.first() == Some(&b' ') || bytes.last() == Some(&b' ') {
+        return false;
+    }
+    let mut after_space = false;
+    let mut ascii = true;
+    for &b in bytes {
+        match b {
+            b' ' if after_space => return false,
+            b' ' => after_space = true,
+            // The ASCII characters `char::is_whitespace` counts besides the space.
+            b'\t' | b'\n' | 0x0b | 0x0c | b'\r' => return false,
+            _ => {
+                after_space = false;
+                ascii &= b.is_ascii();
+            }
+        }
+    }
+    ascii || !line.chars().any(|c| !c.is_ascii() && c.is_whitespace())
+}
+
+/// Whether the canonical print of a line parsed from `text` could hold an annotation's start
+/// (` (`, ` returning `, ` using `): the print adds no `(` and no letters but the verbs' and
+/// `for`, so it can only when `text` holds a `(`, `returning` or `using`.
+fn may_print_annotation(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.iter().enumerate().any(|(i, &b)| {
+        let after = bytes.get(i..).unwrap_or_default();
+        b == b'('
+            || (b == b'r' && after.starts_with(b"returning"))
+            || (b == b'u' && after.starts_with(b"using"))
+    })
 }
 
 #[cfg(test)]
@@ -1533,6 +1647,90 @@ mod tests {
         round_trips_or_explains(&long_garbage);
         let deep = " (1/".repeat(50_000);
         assert!(strip_annotations(&deep).len() <= deep.len());
+    }
+
+    /// The annotation removal spelled plainly: each pass tries every matcher at every space,
+    /// copying the line, until a pass removes nothing.
+    fn plain_strip(line: &str) -> String {
+        fn remove_suffix(s: &str) -> Option<String> {
+            let bytes = s.as_bytes();
+            (0..bytes.len())
+                .find(|&i| bytes[i] == b' ' && match_bowls(bytes, i) == Some(bytes.len()))
+                .map(|i| s[..i].to_string())
+        }
+        let mut current = line.to_string();
+        loop {
+            let mut next = remove_suffix(&current).unwrap_or_else(|| current.clone());
+            for matcher in [match_returning, match_using, match_level, match_from] {
+                if let Some(s) = remove_all(&next, matcher) {
+                    next = s;
+                }
+            }
+            if next == current {
+                return current;
+            }
+            current = next;
+        }
+    }
+
+    #[test]
+    fn stripping_and_normalizing_match_their_plain_forms() {
+        let pieces = [
+            " ",
+            "  ",
+            ".",
+            "(",
+            ")",
+            "/",
+            " ⇒ ",
+            ",B",
+            "0",
+            "12",
+            "A",
+            "x",
+            ":",
+            ", ",
+            " (",
+            " (1 ⇒ 2)",
+            " (1/2/3/4 ⇒ 4/3/2,B/1)",
+            " (0/0/0/0 ⇒ ",
+            " (from 3A)",
+            " returning ",
+            "widget8",
+            " using ",
+            "area1: 4",
+            "using",
+            "returning",
+            "zorgs",
+            "\t",
+            "\n",
+            "\u{b}",
+            "\u{c}",
+            "\r",
+            "\u{1c}",
+            "\u{85}",
+            "\u{a0}",
+            "\u{2003}",
+            "\u{3000}",
+            "é",
+            "⇒",
+        ];
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+        for _ in 0..40_000 {
+            let len = rng.below(16);
+            let line: String = (0..len).map(|_| pieces[rng.below(pieces.len())]).collect();
+            assert_eq!(strip_annotations(&line), plain_strip(&line), "{line:?}");
+            let joined = line.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert_eq!(normalize_whitespace(&line), joined, "{line:?}");
+            if may_print_annotation(&line) {
+                continue;
+            }
+            // A line that cannot print an annotation's start prints none.
+            if let Ok(parsed) = parse_line(&line) {
+                let printed = parsed.to_string();
+                assert_eq!(plain_strip(&printed), printed, "{line:?}");
+            }
+        }
     }
 
     /// A line either parses into a move that prints back to itself, or is refused with a
