@@ -32,7 +32,7 @@ pub enum Actor {
     /// A seat number (1-based), written `pN`; used before the seat has chosen its faction.
     Seat(u8),
     /// A faction id as written (e.g. `zorgs`).
-    Faction(String),
+    Faction(Word),
 }
 
 /// One move line.
@@ -529,30 +529,42 @@ fn remove_all(s: &str, matcher: fn(&[u8], usize) -> Option<usize>) -> Option<Str
 /// does not. The annotation holds one `(`, its second byte, so the only start that can reach
 /// the end is the last ` (`.
 fn trailing_bowls(s: &str) -> Option<usize> {
-    let at = s.rfind(" (")?;
-    (match_bowls(s.as_bytes(), at) == Some(s.len())).then_some(at)
+    let bytes = s.as_bytes();
+    let at = bytes.iter().rposition(|b| *b == b'(')?.checked_sub(1)?;
+    (match_bowls(bytes, at) == Some(bytes.len())).then_some(at)
 }
 
-/// Which annotation starts a text holds: every annotation starts with ` (`, ` returning ` or
-/// ` using `, so a matcher can only remove something where its start occurs.
+/// What a text holds of the annotations' starts: every annotation starts with ` (`,
+/// ` returning ` or ` using `, so a matcher can only remove something where its start occurs;
+/// and every canonical print that could look like one holds a `(`, `returning` or `using`.
 #[derive(Clone, Copy, Default)]
 struct Marks {
+    /// ` (` somewhere.
     paren: bool,
+    /// ` returning ` somewhere.
     returning: bool,
+    /// ` using ` somewhere.
     using: bool,
+    /// How many `(` anywhere.
+    opens: usize,
+    /// `returning` or `using` anywhere.
+    words: bool,
 }
 
 impl Marks {
     fn of(s: &str) -> Marks {
-        let bytes = s.as_bytes();
-        let mut marks = Marks::default();
-        for (i, _) in bytes.iter().enumerate().filter(|(_, b)| **b == b' ') {
-            let after = bytes.get(i..).unwrap_or_default();
-            marks.paren |= after.starts_with(b" (");
-            marks.returning |= after.starts_with(b" returning ");
-            marks.using |= after.starts_with(b" using ");
-        }
-        marks
+        Scan::of(s).marks
+    }
+
+    /// Whether an annotation may start in the text.
+    fn starts(self) -> bool {
+        self.paren || self.returning || self.using
+    }
+
+    /// Whether the text holds an annotation's start, or a line parsed from it could print one
+    /// (the print adds no `(` and no letters but the verbs' and `for`).
+    fn loose(self) -> bool {
+        self.opens > 0 || self.words
     }
 }
 
@@ -572,17 +584,20 @@ const REMOVALS: [(fn(&[u8], usize) -> Option<usize>, fn(Marks) -> bool); 4] = [
 ];
 
 /// One pass of every removal (the trailing bowls, then every match of each other annotation
-/// in turn); `None` when nothing was removed. A removal whose start the text lacks is skipped.
-fn strip_once(line: &str) -> Option<Stripped> {
-    let mut marks = Marks::of(line);
-    if !(marks.paren || marks.returning || marks.using) {
-        return None;
-    }
+/// in turn) on a text with `marks`; `None` when nothing was removed, else what is left and its
+/// marks. A removal whose start the text lacks is skipped.
+fn strip_once(line: &str, mut marks: Marks) -> Option<(Stripped, Marks)> {
     let mut prefix = line.len();
     if marks.paren {
         if let Some(at) = trailing_bowls(line) {
             prefix = at;
-            marks = Marks::of(line.get(..at).unwrap_or_default());
+            // The bowls hold one `(` and no letters: without another `(` or word, nothing of
+            // the marks is left before them.
+            marks = if marks.opens == 1 && !marks.words {
+                Marks::default()
+            } else {
+                Marks::of(line.get(..at).unwrap_or_default())
+            };
         }
     }
     let mut owned: Option<String> = None;
@@ -600,17 +615,21 @@ fn strip_once(line: &str) -> Option<Stripped> {
         }
     }
     match owned {
-        Some(s) => Some(Stripped::Owned(s)),
-        None => (prefix < line.len()).then_some(Stripped::Prefix(prefix)),
+        Some(s) => Some((Stripped::Owned(s), marks)),
+        None => (prefix < line.len()).then_some((Stripped::Prefix(prefix), marks)),
     }
 }
 
-/// [`strip_annotations`] without copying a line that holds no annotation, or only the
-/// trailing power bowls.
-fn strip(line: &str) -> Cow<'_, str> {
+/// [`strip_annotations`] of a text with `marks`, without copying a text that holds no
+/// annotation or only the trailing power bowls; with the marks of what is left.
+fn strip(line: &str, mut marks: Marks) -> (Cow<'_, str>, Marks) {
     let mut current = Cow::Borrowed(line);
     // A removal always shortens the line, so "nothing removed" is "nothing changed".
-    while let Some(step) = strip_once(&current) {
+    while marks.starts() {
+        let Some((step, left)) = strip_once(&current, marks) else {
+            break;
+        };
+        marks = left;
         current = match (current, step) {
             (Cow::Borrowed(s), Stripped::Prefix(n)) => {
                 Cow::Borrowed(s.get(..n).unwrap_or_default())
@@ -622,7 +641,7 @@ fn strip(line: &str) -> Cow<'_, str> {
             (_, Stripped::Owned(s)) => Cow::Owned(s),
         };
     }
-    current
+    (current, marks)
 }
 
 /// Removes the display annotations the recording engine adds to move lines
@@ -640,7 +659,7 @@ fn strip(line: &str) -> Cow<'_, str> {
 /// annotation (on recorded lines one pass already suffices). Whitespace is left as is.
 #[must_use]
 pub fn strip_annotations(line: &str) -> String {
-    strip(line).into_owned()
+    strip(line, Marks::of(line)).0.into_owned()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -747,7 +766,7 @@ fn parse_actor(token: &str) -> Result<Actor, NotationError> {
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'));
     if ok {
-        Ok(Actor::Faction(token.to_string()))
+        Ok(Actor::Faction(token.into()))
     } else {
         Err(NotationError::new(format!("bad actor \"{token}\"")))
     }
@@ -756,16 +775,64 @@ fn parse_actor(token: &str) -> Result<Actor, NotationError> {
 /// How the recording platform's bot writes a missing argument (`pass undefined`).
 pub const NO_VALUE: &str = "undefined";
 
-/// How many words a known verb takes at most; `None` for verbs kept as [`Command::Other`].
-fn known_arity(verb: &str) -> Option<usize> {
-    Some(match verb {
-        "endturn" => 0,
-        "faction" | "booster" | "pass" | "up" | "tech" | "cover" | "decline" | "charge"
-        | "income" | "action" | "special" | "fedtile" | "burn" => 1,
-        "bid" | "build" | "federation" => 2,
-        "spend" => 3,
-        _ => return None,
-    })
+/// A verb of a known command (any other is kept as [`Command::Other`]).
+#[derive(Clone, Copy)]
+enum Verb {
+    EndTurn,
+    Faction,
+    Bid,
+    Build,
+    Booster,
+    Pass,
+    Up,
+    Tech,
+    Cover,
+    Decline,
+    Charge,
+    Income,
+    Action,
+    Special,
+    Federation,
+    FedTile,
+    Spend,
+    Burn,
+}
+
+impl Verb {
+    /// The known verb a word is, if any (matched byte by byte, without comparing texts).
+    fn of(word: &str) -> Option<Verb> {
+        Some(match word.as_bytes() {
+            b"endturn" => Verb::EndTurn,
+            b"faction" => Verb::Faction,
+            b"bid" => Verb::Bid,
+            b"build" => Verb::Build,
+            b"booster" => Verb::Booster,
+            b"pass" => Verb::Pass,
+            b"up" => Verb::Up,
+            b"tech" => Verb::Tech,
+            b"cover" => Verb::Cover,
+            b"decline" => Verb::Decline,
+            b"charge" => Verb::Charge,
+            b"income" => Verb::Income,
+            b"action" => Verb::Action,
+            b"special" => Verb::Special,
+            b"federation" => Verb::Federation,
+            b"fedtile" => Verb::FedTile,
+            b"spend" => Verb::Spend,
+            b"burn" => Verb::Burn,
+            _ => return None,
+        })
+    }
+
+    /// How many words the verb takes at most.
+    fn arity(self) -> usize {
+        match self {
+            Verb::EndTurn => 0,
+            Verb::Bid | Verb::Build | Verb::Federation => 2,
+            Verb::Spend => 3,
+            _ => 1,
+        }
+    }
 }
 
 /// Why `id` cannot be written as an id of the notation (a faction, building, tile, booster,
@@ -795,15 +862,31 @@ pub fn unwritable_id(id: &str) -> Option<String> {
     ))
 }
 
+/// The words of a part of a normalized line (single spaces its only whitespace).
+fn words(text: &str) -> smallvec::SmallVec<[&str; 5]> {
+    let mut words = smallvec::SmallVec::new();
+    let mut start = 0;
+    for (i, b) in text.bytes().enumerate() {
+        if b == b' ' {
+            if i > start {
+                words.push(text.get(start..i).unwrap_or_default());
+            }
+            start = i + 1;
+        }
+    }
+    if start < text.len() {
+        words.push(text.get(start..).unwrap_or_default());
+    }
+    words
+}
+
 /// Parses one trimmed part (without its index context) of a normalized line (single spaces
 /// its only whitespace).
 fn parse_part(text: &str) -> Result<Command, NotationError> {
-    // The line was normalized: single spaces are its only whitespace.
-    let mut words = text.split(' ').filter(|w| !w.is_empty());
-    let Some(verb) = words.next() else {
+    let words = words(text);
+    let Some((&verb, args)) = words.split_first() else {
         return Ok(Command::EndTurn);
     };
-    let args: smallvec::SmallVec<[&str; 4]> = words.collect();
     let arg = |i: usize, what: &str| -> Result<&str, NotationError> {
         args.get(i)
             .copied()
@@ -813,7 +896,8 @@ fn parse_part(text: &str) -> Result<Command, NotationError> {
     let optional = |i: usize| args.get(i).map(|s| Word::from(*s));
     // A known verb takes at most this many words; anything after them is refused, not
     // ignored (a typo or a pasted sentence must not replay as something else).
-    if let Some(most) = known_arity(verb) {
+    let known = Verb::of(verb);
+    if let Some(most) = known.map(Verb::arity) {
         if args.len() > most {
             return Err(NotationError::new(format!(
                 "unexpected \"{}\" after {verb} (it takes {})",
@@ -826,10 +910,16 @@ fn parse_part(text: &str) -> Result<Command, NotationError> {
             )));
         }
     }
-    Ok(match verb {
-        "endturn" => Command::EndTurn,
-        "faction" => Command::Faction(owned(0, "faction id")?),
-        "bid" => {
+    let Some(known) = known else {
+        return Ok(Command::Other {
+            verb: verb.into(),
+            args: args.iter().map(|s| Word::from(*s)).collect(),
+        });
+    };
+    Ok(match known {
+        Verb::EndTurn => Command::EndTurn,
+        Verb::Faction => Command::Faction(owned(0, "faction id")?),
+        Verb::Bid => {
             let amount = arg(1, "amount")?;
             Command::Bid {
                 faction: owned(0, "faction id")?,
@@ -840,30 +930,30 @@ fn parse_part(text: &str) -> Result<Command, NotationError> {
                     .ok_or_else(|| NotationError::new(format!("bad bid \"{amount}\"")))?,
             }
         }
-        "build" => Command::Build {
+        Verb::Build => Command::Build {
             building: owned(0, "building")?,
             hex: parse_hex_ref(arg(1, "hex")?)?,
         },
-        "booster" => Command::Booster(owned(0, "booster id")?),
+        Verb::Booster => Command::Booster(owned(0, "booster id")?),
         // The platform's bot writes a missing booster as `pass undefined`: no booster.
-        "pass" => Command::Pass(optional(0).filter(|b| b != NO_VALUE)),
-        "up" => Command::Up(owned(0, "research field")?),
-        "tech" => Command::Tech(owned(0, "tech position")?),
-        "cover" => Command::Cover(owned(0, "tech position")?),
-        "decline" => Command::Decline(optional(0)),
-        "charge" => Command::Charge(parse_amounts(arg(0, "offer")?)?),
-        "income" => Command::Income(parse_amounts(arg(0, "income items")?)?),
-        "action" => Command::Action(owned(0, "action id")?),
-        "special" => Command::Special(parse_amounts(arg(0, "special action")?)?),
-        "federation" => Command::Federation {
+        Verb::Pass => Command::Pass(optional(0).filter(|b| b != NO_VALUE)),
+        Verb::Up => Command::Up(owned(0, "research field")?),
+        Verb::Tech => Command::Tech(owned(0, "tech position")?),
+        Verb::Cover => Command::Cover(owned(0, "tech position")?),
+        Verb::Decline => Command::Decline(optional(0)),
+        Verb::Charge => Command::Charge(parse_amounts(arg(0, "offer")?)?),
+        Verb::Income => Command::Income(parse_amounts(arg(0, "income items")?)?),
+        Verb::Action => Command::Action(owned(0, "action id")?),
+        Verb::Special => Command::Special(parse_amounts(arg(0, "special action")?)?),
+        Verb::Federation => Command::Federation {
             hexes: arg(0, "hex list")?
                 .split(',')
                 .map(parse_hex_ref)
                 .collect::<Result<_, _>>()?,
             token: owned(1, "federation token")?,
         },
-        "fedtile" => Command::FedTile(owned(0, "federation token")?),
-        "spend" => {
+        Verb::FedTile => Command::FedTile(owned(0, "federation token")?),
+        Verb::Spend => {
             let cost = parse_amounts(arg(0, "cost")?)?;
             let word = arg(1, "\"for\"")?;
             if word != "for" {
@@ -874,7 +964,7 @@ fn parse_part(text: &str) -> Result<Command, NotationError> {
             let gain = parse_amounts(arg(2, "gain")?)?;
             Command::Spend { cost, gain }
         }
-        "burn" => {
+        Verb::Burn => {
             let n = arg(0, "amount")?;
             if !n.bytes().all(|b| b.is_ascii_digit()) {
                 return Err(NotationError::new(format!("bad burn amount \"{n}\"")));
@@ -885,10 +975,6 @@ fn parse_part(text: &str) -> Result<Command, NotationError> {
                 ))
             })?)
         }
-        _ => Command::Other {
-            verb: verb.into(),
-            args: args.iter().map(|s| Word::from(*s)).collect(),
-        },
     })
 }
 
@@ -916,13 +1002,20 @@ pub fn parse_line(line: &str) -> Result<MoveLine, NotationError> {
             line.len()
         )));
     }
-    if line.bytes().filter(|b| *b == b'.').count() >= MAX_PARTS {
+    let scan = Scan::of(line);
+    if scan.dots >= MAX_PARTS {
         return Err(NotationError::new(format!(
             "too many parts in one move line (at most {MAX_PARTS})"
         )));
     }
-    let normalized = normalize_whitespace(line);
-    let stripped = strip(&normalized);
+    let (normalized, marks) = if scan.normalized {
+        (Cow::Borrowed(line), scan.marks)
+    } else {
+        let joined = line.split_whitespace().collect::<Vec<_>>().join(" ");
+        let marks = Marks::of(&joined);
+        (Cow::Owned(joined), marks)
+    };
+    let (stripped, marks) = strip(&normalized, marks);
     let stripped = stripped.trim();
     if stripped.is_empty() {
         return Err(NotationError::new("empty move line"));
@@ -957,22 +1050,21 @@ pub fn parse_line(line: &str) -> Result<MoveLine, NotationError> {
                 "no command after actor \"{head}\""
             )));
         }
-        let parts = rest
-            .split('.')
-            .enumerate()
-            .map(|(i, piece)| {
-                let piece = piece.trim();
-                parse_part(piece).map_err(|e| e.in_part(i + 1, piece))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        // Annotations hold no dot: the line has a part per dot, and one more.
+        let mut parts = Vec::with_capacity(scan.dots + 1);
+        for (i, piece) in rest.split('.').enumerate() {
+            // Single spaces are the normalized line's only whitespace.
+            let piece = piece.trim_matches(' ');
+            parts.push(parse_part(piece).map_err(|e| e.in_part(i + 1, piece))?);
+        }
         MoveLine::Turn { actor, parts }
     };
     // Text that only looks like an annotation once printed canonically (e.g. a part starting
     // with `(1 ⇒ 2)` right after a dot) would not survive a round trip: reject it. Only a line
     // that could print an annotation's start is printed to find out.
-    if may_print_annotation(stripped) {
+    if marks.loose() {
         let printed = parsed.to_string();
-        if strip(&printed) != printed {
+        if strip_annotations(&printed) != printed {
             return Err(NotationError::new(format!(
                 "annotation-like text outside an annotation position in \"{stripped}\""
             )));
@@ -981,50 +1073,88 @@ pub fn parse_line(line: &str) -> Result<MoveLine, NotationError> {
     Ok(parsed)
 }
 
-/// The line with every whitespace run made one space and none at either end (what
-/// `split_whitespace` joined by spaces gives); borrowed when it already is so.
-fn normalize_whitespace(line: &str) -> Cow<'_, str> {
-    if is_normalized(line) {
-        Cow::Borrowed(line)
-    } else {
-        Cow::Owned(line.split_whitespace().collect::<Vec<_>>().join(" "))
-    }
+/// What one pass over a move line finds.
+struct Scan {
+    /// How many `.` it holds.
+    dots: usize,
+    /// Whether its only whitespace is single spaces between other characters (what
+    /// `split_whitespace` joined by spaces gives).
+    normalized: bool,
+    /// What it holds of the annotations' starts.
+    marks: Marks,
 }
 
-/// Whether the only whitespace of a line is single spaces between other characters.
-fn is_normalized(line: &str) -> bool {
-    let bytes = line.as_bytes();
-    if bytes.first() == Some(&b' ') || bytes.last() == Some(&b' ') {
-        return false;
+/// What [`Scan`] looks at in a byte: most bytes are [`PLAIN`].
+const PLAIN: u8 = 0;
+const SPACE: u8 = 1;
+/// The ASCII characters `char::is_whitespace` counts besides the space.
+const OTHER_SPACE: u8 = 2;
+const DOT: u8 = 3;
+const OPEN: u8 = 4;
+const LETTER_R: u8 = 5;
+const LETTER_U: u8 = 6;
+/// The first byte of a character beyond ASCII (which may be whitespace).
+const LEAD: u8 = 7;
+
+/// Each byte's class, for [`Scan`].
+const CLASSES: [u8; 256] = {
+    let mut classes = [PLAIN; 256];
+    classes[b' ' as usize] = SPACE;
+    let mut b = 0x09;
+    while b <= 0x0d {
+        classes[b] = OTHER_SPACE;
+        b += 1;
     }
-    let mut after_space = false;
-    let mut ascii = true;
-    for &b in bytes {
-        match b {
-            b' ' if after_space => return false,
-            b' ' => after_space = true,
-            // The ASCII characters `char::is_whitespace` counts besides the space.
-            b'\t' | b'\n' | 0x0b | 0x0c | b'\r' => return false,
-            _ => {
-                after_space = false;
-                ascii &= b.is_ascii();
+    classes[b'.' as usize] = DOT;
+    classes[b'(' as usize] = OPEN;
+    classes[b'r' as usize] = LETTER_R;
+    classes[b'u' as usize] = LETTER_U;
+    let mut b = 0xc0;
+    while b < 0x100 {
+        classes[b] = LEAD;
+        b += 1;
+    }
+    classes
+};
+
+impl Scan {
+    fn of(line: &str) -> Scan {
+        let bytes = line.as_bytes();
+        let mut scan = Scan {
+            dots: 0,
+            normalized: bytes.first() != Some(&b' ') && bytes.last() != Some(&b' '),
+            marks: Marks::default(),
+        };
+        let marks = &mut scan.marks;
+        for (i, &b) in bytes.iter().enumerate() {
+            let class = CLASSES[usize::from(b)];
+            if class == PLAIN {
+                continue;
+            }
+            let after = bytes.get(i..).unwrap_or_default();
+            match class {
+                SPACE => {
+                    scan.normalized &= i == 0 || bytes.get(i - 1) != Some(&b' ');
+                    match after.get(1) {
+                        Some(b'(') => marks.paren = true,
+                        Some(b'r') => marks.returning |= after.starts_with(b" returning "),
+                        Some(b'u') => marks.using |= after.starts_with(b" using "),
+                        _ => {}
+                    }
+                }
+                OTHER_SPACE => scan.normalized = false,
+                DOT => scan.dots += 1,
+                OPEN => marks.opens += 1,
+                LETTER_R => marks.words |= after.starts_with(b"returning"),
+                LETTER_U => marks.words |= after.starts_with(b"using"),
+                _ => {
+                    let c = line.get(i..).and_then(|t| t.chars().next());
+                    scan.normalized &= !c.is_some_and(char::is_whitespace);
+                }
             }
         }
+        scan
     }
-    ascii || !line.chars().any(|c| !c.is_ascii() && c.is_whitespace())
-}
-
-/// Whether the canonical print of a line parsed from `text` could hold an annotation's start
-/// (` (`, ` returning `, ` using `): the print adds no `(` and no letters but the verbs' and
-/// `for`, so it can only when `text` holds a `(`, `returning` or `using`.
-fn may_print_annotation(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    bytes.iter().enumerate().any(|(i, &b)| {
-        let after = bytes.get(i..).unwrap_or_default();
-        b == b'('
-            || (b == b'r' && after.starts_with(b"returning"))
-            || (b == b'u' && after.starts_with(b"using"))
-    })
 }
 
 #[cfg(test)]
@@ -1721,8 +1851,28 @@ mod tests {
             let line: String = (0..len).map(|_| pieces[rng.below(pieces.len())]).collect();
             assert_eq!(strip_annotations(&line), plain_strip(&line), "{line:?}");
             let joined = line.split_whitespace().collect::<Vec<_>>().join(" ");
-            assert_eq!(normalize_whitespace(&line), joined, "{line:?}");
-            if may_print_annotation(&line) {
+            assert_eq!(Scan::of(&line).normalized, joined == line, "{line:?}");
+            let split: Vec<&str> = joined.split(' ').filter(|w| !w.is_empty()).collect();
+            assert_eq!(words(&joined).as_slice(), split.as_slice(), "{line:?}");
+            let scan = Scan::of(&line);
+            assert_eq!(scan.dots, line.matches('.').count(), "{line:?}");
+            let marks = scan.marks;
+            assert_eq!(marks.opens, line.matches('(').count(), "{line:?}");
+            assert_eq!(
+                marks.words,
+                line.contains("returning") || line.contains("using"),
+                "{line:?}"
+            );
+            assert_eq!(
+                (marks.paren, marks.returning, marks.using),
+                (
+                    line.contains(" ("),
+                    line.contains(" returning "),
+                    line.contains(" using ")
+                ),
+                "{line:?}"
+            );
+            if marks.loose() {
                 continue;
             }
             // A line that cannot print an annotation's start prints none.
