@@ -708,6 +708,25 @@ pub fn parse_hex_ref(s: &str) -> Result<HexRef, NotationError> {
     }
 }
 
+/// The pieces of `s` between the bytes `sep` (an ASCII byte), as `str::split` gives them,
+/// found without a searcher (the pieces of a move line are short).
+fn split_ascii(s: &str, sep: u8) -> impl Iterator<Item = &str> {
+    let mut rest = Some(s);
+    std::iter::from_fn(move || {
+        let r = rest?;
+        match r.bytes().position(|b| b == sep) {
+            Some(at) => {
+                rest = r.get(at + 1..);
+                r.get(..at)
+            }
+            None => {
+                rest = None;
+                Some(r)
+            }
+        }
+    })
+}
+
 /// Parses one reward item: optional decimal count, then a code starting with an ASCII letter
 /// and made of ASCII letters, digits, `-`, `+` and `_` (`4pw`, `q`, `1t-a3`, `range+3`).
 fn parse_amount(item: &str) -> Result<Amount, NotationError> {
@@ -745,7 +764,11 @@ fn parse_amount(item: &str) -> Result<Amount, NotationError> {
 /// containing other characters than ASCII letters, digits, `-`, `+`, `_`, or a count above
 /// [`MAX_AMOUNT`].
 pub fn parse_amounts(s: &str) -> Result<Amounts, NotationError> {
-    s.split(',').map(parse_amount).collect()
+    let mut amounts = Amounts::new();
+    for item in split_ascii(s, b',') {
+        amounts.push(parse_amount(item)?);
+    }
+    Ok(amounts)
 }
 
 /// Parses a line-leading actor token.
@@ -946,8 +969,7 @@ fn parse_part(text: &str) -> Result<Command, NotationError> {
         Verb::Action => Command::Action(owned(0, "action id")?),
         Verb::Special => Command::Special(parse_amounts(arg(0, "special action")?)?),
         Verb::Federation => Command::Federation {
-            hexes: arg(0, "hex list")?
-                .split(',')
+            hexes: split_ascii(arg(0, "hex list")?, b',')
                 .map(parse_hex_ref)
                 .collect::<Result<_, _>>()?,
             token: owned(1, "federation token")?,
@@ -1016,11 +1038,18 @@ pub fn parse_line(line: &str) -> Result<MoveLine, NotationError> {
         (Cow::Owned(joined), marks)
     };
     let (stripped, marks) = strip(&normalized, marks);
-    let stripped = stripped.trim();
+    // Single spaces are the normalized line's only whitespace, so trimming ASCII is trimming.
+    let stripped = stripped.trim_ascii();
     if stripped.is_empty() {
         return Err(NotationError::new("empty move line"));
     }
-    let (head, rest) = stripped.split_once(' ').unwrap_or((stripped, ""));
+    let (head, rest) = match stripped.bytes().position(|b| b == b' ') {
+        Some(at) => (
+            stripped.get(..at).unwrap_or_default(),
+            stripped.get(at + 1..).unwrap_or_default(),
+        ),
+        None => (stripped, ""),
+    };
     let parsed = if head == "init" {
         let mut words = rest.split_whitespace();
         let players = words
@@ -1045,16 +1074,15 @@ pub fn parse_line(line: &str) -> Result<MoveLine, NotationError> {
         }
     } else {
         let actor = parse_actor(head)?;
-        if rest.trim().is_empty() {
+        if rest.trim_ascii().is_empty() {
             return Err(NotationError::new(format!(
                 "no command after actor \"{head}\""
             )));
         }
         // Annotations hold no dot: the line has a part per dot, and one more.
         let mut parts = Vec::with_capacity(scan.dots + 1);
-        for (i, piece) in rest.split('.').enumerate() {
-            // Single spaces are the normalized line's only whitespace.
-            let piece = piece.trim_matches(' ');
+        for (i, piece) in split_ascii(rest, b'.').enumerate() {
+            let piece = piece.trim_ascii();
             parts.push(parse_part(piece).map_err(|e| e.in_part(i + 1, piece))?);
         }
         MoveLine::Turn { actor, parts }
@@ -1852,6 +1880,11 @@ mod tests {
             assert_eq!(strip_annotations(&line), plain_strip(&line), "{line:?}");
             let joined = line.split_whitespace().collect::<Vec<_>>().join(" ");
             assert_eq!(Scan::of(&line).normalized, joined == line, "{line:?}");
+            for sep in [b' ', b'.', b','] {
+                let by_str: Vec<&str> = line.split(char::from(sep)).collect();
+                let by_byte: Vec<&str> = split_ascii(&line, sep).collect();
+                assert_eq!(by_byte, by_str, "{line:?}");
+            }
             let split: Vec<&str> = joined.split(' ').filter(|w| !w.is_empty()).collect();
             assert_eq!(words(&joined).as_slice(), split.as_slice(), "{line:?}");
             let scan = Scan::of(&line);
