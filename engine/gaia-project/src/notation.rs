@@ -503,7 +503,7 @@ fn match_from(bytes: &[u8], start: usize) -> Option<usize> {
 /// Removes every non-overlapping match of `matcher`, scanning left to right (regex `/g`);
 /// `None` when nothing matched. All matchers start with an ASCII space and end on an ASCII
 /// byte, so every cut is on a character boundary.
-fn remove_all(s: &str, matcher: fn(&[u8], usize) -> Option<usize>) -> Option<String> {
+fn remove_all(s: &str, matcher: Matcher) -> Option<String> {
     let bytes = s.as_bytes();
     let mut out: Option<String> = None;
     let mut kept_from = 0;
@@ -575,8 +575,14 @@ enum Stripped {
     Owned(String),
 }
 
+/// A matcher of one annotation: where its match from a start ends, if it matches there.
+type Matcher = fn(&[u8], usize) -> Option<usize>;
+
+/// Whether a text's marks hold the start a matcher needs.
+type Needs = fn(Marks) -> bool;
+
 /// The removals after the trailing bowls, in order, each with the start it needs.
-const REMOVALS: [(fn(&[u8], usize) -> Option<usize>, fn(Marks) -> bool); 4] = [
+const REMOVALS: [(Matcher, Needs); 4] = [
     (match_returning, |m| m.returning),
     (match_using, |m| m.using),
     (match_level, |m| m.paren),

@@ -117,7 +117,10 @@ const REMEMBERED: usize = 8;
 /// order. Each list is held, so neither is freed (and its place reused by other tracks) while
 /// it is remembered.
 #[derive(Default)]
-pub(crate) struct SameTracks(SmallVec<[(Arc<[Word]>, Arc<[Word]>); 2]>);
+pub(crate) struct SameTracks(SmallVec<[TrackPair; 2]>);
+
+/// A record's tracks and a seat's, found the same.
+type TrackPair = (Arc<[Word]>, Arc<[Word]>);
 
 impl FromIterator<(Word, u32)> for Research {
     /// The levels of a list of tracks (a track named twice keeps its last level).
