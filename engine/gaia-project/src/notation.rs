@@ -18,6 +18,7 @@
 //! ignored trailing arguments dropped. Parsing the printed form gives back an equal value.
 
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::fmt;
 
 /// A word of the notation: an id, a code or part of a hex name. Words are short, so they are
@@ -31,7 +32,7 @@ pub enum Actor {
     /// A seat number (1-based), written `pN`; used before the seat has chosen its faction.
     Seat(u8),
     /// A faction id as written (e.g. `zorgs`).
-    Faction(String),
+    Faction(Word),
 }
 
 /// One move line.
@@ -502,7 +503,7 @@ fn match_from(bytes: &[u8], start: usize) -> Option<usize> {
 /// Removes every non-overlapping match of `matcher`, scanning left to right (regex `/g`);
 /// `None` when nothing matched. All matchers start with an ASCII space and end on an ASCII
 /// byte, so every cut is on a character boundary.
-fn remove_all(s: &str, matcher: fn(&[u8], usize) -> Option<usize>) -> Option<String> {
+fn remove_all(s: &str, matcher: Matcher) -> Option<String> {
     let bytes = s.as_bytes();
     let mut out: Option<String> = None;
     let mut kept_from = 0;
@@ -524,34 +525,129 @@ fn remove_all(s: &str, matcher: fn(&[u8], usize) -> Option<usize>) -> Option<Str
     Some(out)
 }
 
-/// Removes the leftmost match of `matcher` that ends exactly at the end of `s` (regex `…$`);
-/// `None` when there is none.
-fn remove_suffix(s: &str, matcher: fn(&[u8], usize) -> Option<usize>) -> Option<String> {
+/// Where the power bowls annotation starts when it ends the line (regex `…$`); `None` when it
+/// does not. The annotation holds one `(`, its second byte, so the only start that can reach
+/// the end is the last ` (`.
+fn trailing_bowls(s: &str) -> Option<usize> {
     let bytes = s.as_bytes();
-    (0..bytes.len())
-        .find(|&i| bytes[i] == b' ' && matcher(bytes, i) == Some(bytes.len()))
-        .map(|i| s.get(..i).unwrap_or_default().to_string())
+    let at = bytes.iter().rposition(|b| *b == b'(')?.checked_sub(1)?;
+    (match_bowls(bytes, at) == Some(bytes.len())).then_some(at)
 }
 
-/// Whether a line may hold an annotation: every one starts with ` (`, ` returning ` or
-/// ` using `.
-fn may_be_annotated(line: &str) -> bool {
-    line.contains(" (") || line.contains(" returning ") || line.contains(" using ")
+/// What a text holds of the annotations' starts: every annotation starts with ` (`,
+/// ` returning ` or ` using `, so a matcher can only remove something where its start occurs;
+/// and every canonical print that could look like one holds a `(`, `returning` or `using`.
+#[derive(Clone, Copy, Default)]
+struct Marks {
+    /// ` (` somewhere.
+    paren: bool,
+    /// ` returning ` somewhere.
+    returning: bool,
+    /// ` using ` somewhere.
+    using: bool,
+    /// How many `(` anywhere.
+    opens: usize,
+    /// `returning` or `using` anywhere.
+    words: bool,
 }
 
-/// One pass of every removal; `None` when nothing was removed.
-fn strip_once(line: &str) -> Option<String> {
-    if !may_be_annotated(line) {
-        return None;
+impl Marks {
+    fn of(s: &str) -> Marks {
+        Scan::of(s).marks
     }
-    let mut current: Option<String> = remove_suffix(line, match_bowls);
-    for matcher in [match_returning, match_using, match_level, match_from] {
-        let s = current.as_deref().unwrap_or(line);
-        if let Some(next) = remove_all(s, matcher) {
-            current = Some(next);
+
+    /// Whether an annotation may start in the text.
+    fn starts(self) -> bool {
+        self.paren || self.returning || self.using
+    }
+
+    /// Whether the text holds an annotation's start, or a line parsed from it could print one
+    /// (the print adds no `(` and no letters but the verbs' and `for`).
+    fn loose(self) -> bool {
+        self.opens > 0 || self.words
+    }
+}
+
+/// What one pass of removals left: the text cut to its first `n` bytes (only the trailing
+/// bowls removed), or a new text.
+enum Stripped {
+    Prefix(usize),
+    Owned(String),
+}
+
+/// A matcher of one annotation: where its match from a start ends, if it matches there.
+type Matcher = fn(&[u8], usize) -> Option<usize>;
+
+/// Whether a text's marks hold the start a matcher needs.
+type Needs = fn(Marks) -> bool;
+
+/// The removals after the trailing bowls, in order, each with the start it needs.
+const REMOVALS: [(Matcher, Needs); 4] = [
+    (match_returning, |m| m.returning),
+    (match_using, |m| m.using),
+    (match_level, |m| m.paren),
+    (match_from, |m| m.paren),
+];
+
+/// One pass of every removal (the trailing bowls, then every match of each other annotation
+/// in turn) on a text with `marks`; `None` when nothing was removed, else what is left and its
+/// marks. A removal whose start the text lacks is skipped.
+fn strip_once(line: &str, mut marks: Marks) -> Option<(Stripped, Marks)> {
+    let mut prefix = line.len();
+    if marks.paren {
+        if let Some(at) = trailing_bowls(line) {
+            prefix = at;
+            // The bowls hold one `(` and no letters: without another `(` or word, nothing of
+            // the marks is left before them.
+            marks = if marks.opens == 1 && !marks.words {
+                Marks::default()
+            } else {
+                Marks::of(line.get(..at).unwrap_or_default())
+            };
         }
     }
-    current
+    let mut owned: Option<String> = None;
+    for (matcher, needed) in REMOVALS {
+        if !needed(marks) {
+            continue;
+        }
+        let current = match &owned {
+            Some(s) => s.as_str(),
+            None => line.get(..prefix).unwrap_or_default(),
+        };
+        if let Some(next) = remove_all(current, matcher) {
+            marks = Marks::of(&next);
+            owned = Some(next);
+        }
+    }
+    match owned {
+        Some(s) => Some((Stripped::Owned(s), marks)),
+        None => (prefix < line.len()).then_some((Stripped::Prefix(prefix), marks)),
+    }
+}
+
+/// [`strip_annotations`] of a text with `marks`, without copying a text that holds no
+/// annotation or only the trailing power bowls; with the marks of what is left.
+fn strip(line: &str, mut marks: Marks) -> (Cow<'_, str>, Marks) {
+    let mut current = Cow::Borrowed(line);
+    // A removal always shortens the line, so "nothing removed" is "nothing changed".
+    while marks.starts() {
+        let Some((step, left)) = strip_once(&current, marks) else {
+            break;
+        };
+        marks = left;
+        current = match (current, step) {
+            (Cow::Borrowed(s), Stripped::Prefix(n)) => {
+                Cow::Borrowed(s.get(..n).unwrap_or_default())
+            }
+            (Cow::Owned(mut s), Stripped::Prefix(n)) => {
+                s.truncate(n);
+                Cow::Owned(s)
+            }
+            (_, Stripped::Owned(s)) => Cow::Owned(s),
+        };
+    }
+    (current, marks)
 }
 
 /// Removes the display annotations the recording engine adds to move lines
@@ -569,15 +665,7 @@ fn strip_once(line: &str) -> Option<String> {
 /// annotation (on recorded lines one pass already suffices). Whitespace is left as is.
 #[must_use]
 pub fn strip_annotations(line: &str) -> String {
-    // A removal always shortens the line, so "nothing removed" is "nothing changed".
-    let mut current = match strip_once(line) {
-        Some(next) => next,
-        None => return line.to_string(),
-    };
-    while let Some(next) = strip_once(&current) {
-        current = next;
-    }
-    current
+    strip(line, Marks::of(line)).0.into_owned()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -626,6 +714,25 @@ pub fn parse_hex_ref(s: &str) -> Result<HexRef, NotationError> {
     }
 }
 
+/// The pieces of `s` between the bytes `sep` (an ASCII byte), as `str::split` gives them,
+/// found without a searcher (the pieces of a move line are short).
+fn split_ascii(s: &str, sep: u8) -> impl Iterator<Item = &str> {
+    let mut rest = Some(s);
+    std::iter::from_fn(move || {
+        let r = rest?;
+        match r.bytes().position(|b| b == sep) {
+            Some(at) => {
+                rest = r.get(at + 1..);
+                r.get(..at)
+            }
+            None => {
+                rest = None;
+                Some(r)
+            }
+        }
+    })
+}
+
 /// Parses one reward item: optional decimal count, then a code starting with an ASCII letter
 /// and made of ASCII letters, digits, `-`, `+` and `_` (`4pw`, `q`, `1t-a3`, `range+3`).
 fn parse_amount(item: &str) -> Result<Amount, NotationError> {
@@ -663,7 +770,11 @@ fn parse_amount(item: &str) -> Result<Amount, NotationError> {
 /// containing other characters than ASCII letters, digits, `-`, `+`, `_`, or a count above
 /// [`MAX_AMOUNT`].
 pub fn parse_amounts(s: &str) -> Result<Amounts, NotationError> {
-    s.split(',').map(parse_amount).collect()
+    let mut amounts = Amounts::new();
+    for item in split_ascii(s, b',') {
+        amounts.push(parse_amount(item)?);
+    }
+    Ok(amounts)
 }
 
 /// Parses a line-leading actor token.
@@ -684,7 +795,7 @@ fn parse_actor(token: &str) -> Result<Actor, NotationError> {
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'));
     if ok {
-        Ok(Actor::Faction(token.to_string()))
+        Ok(Actor::Faction(token.into()))
     } else {
         Err(NotationError::new(format!("bad actor \"{token}\"")))
     }
@@ -693,16 +804,64 @@ fn parse_actor(token: &str) -> Result<Actor, NotationError> {
 /// How the recording platform's bot writes a missing argument (`pass undefined`).
 pub const NO_VALUE: &str = "undefined";
 
-/// How many words a known verb takes at most; `None` for verbs kept as [`Command::Other`].
-fn known_arity(verb: &str) -> Option<usize> {
-    Some(match verb {
-        "endturn" => 0,
-        "faction" | "booster" | "pass" | "up" | "tech" | "cover" | "decline" | "charge"
-        | "income" | "action" | "special" | "fedtile" | "burn" => 1,
-        "bid" | "build" | "federation" => 2,
-        "spend" => 3,
-        _ => return None,
-    })
+/// A verb of a known command (any other is kept as [`Command::Other`]).
+#[derive(Clone, Copy)]
+enum Verb {
+    EndTurn,
+    Faction,
+    Bid,
+    Build,
+    Booster,
+    Pass,
+    Up,
+    Tech,
+    Cover,
+    Decline,
+    Charge,
+    Income,
+    Action,
+    Special,
+    Federation,
+    FedTile,
+    Spend,
+    Burn,
+}
+
+impl Verb {
+    /// The known verb a word is, if any (matched byte by byte, without comparing texts).
+    fn of(word: &str) -> Option<Verb> {
+        Some(match word.as_bytes() {
+            b"endturn" => Verb::EndTurn,
+            b"faction" => Verb::Faction,
+            b"bid" => Verb::Bid,
+            b"build" => Verb::Build,
+            b"booster" => Verb::Booster,
+            b"pass" => Verb::Pass,
+            b"up" => Verb::Up,
+            b"tech" => Verb::Tech,
+            b"cover" => Verb::Cover,
+            b"decline" => Verb::Decline,
+            b"charge" => Verb::Charge,
+            b"income" => Verb::Income,
+            b"action" => Verb::Action,
+            b"special" => Verb::Special,
+            b"federation" => Verb::Federation,
+            b"fedtile" => Verb::FedTile,
+            b"spend" => Verb::Spend,
+            b"burn" => Verb::Burn,
+            _ => return None,
+        })
+    }
+
+    /// How many words the verb takes at most.
+    fn arity(self) -> usize {
+        match self {
+            Verb::EndTurn => 0,
+            Verb::Bid | Verb::Build | Verb::Federation => 2,
+            Verb::Spend => 3,
+            _ => 1,
+        }
+    }
 }
 
 /// Why `id` cannot be written as an id of the notation (a faction, building, tile, booster,
@@ -732,13 +891,31 @@ pub fn unwritable_id(id: &str) -> Option<String> {
     ))
 }
 
-/// Parses one trimmed part (without its index context).
+/// The words of a part of a normalized line (single spaces its only whitespace).
+fn words(text: &str) -> smallvec::SmallVec<[&str; 5]> {
+    let mut words = smallvec::SmallVec::new();
+    let mut start = 0;
+    for (i, b) in text.bytes().enumerate() {
+        if b == b' ' {
+            if i > start {
+                words.push(text.get(start..i).unwrap_or_default());
+            }
+            start = i + 1;
+        }
+    }
+    if start < text.len() {
+        words.push(text.get(start..).unwrap_or_default());
+    }
+    words
+}
+
+/// Parses one trimmed part (without its index context) of a normalized line (single spaces
+/// its only whitespace).
 fn parse_part(text: &str) -> Result<Command, NotationError> {
-    let mut words = text.split_whitespace();
-    let Some(verb) = words.next() else {
+    let words = words(text);
+    let Some((&verb, args)) = words.split_first() else {
         return Ok(Command::EndTurn);
     };
-    let args: Vec<&str> = words.collect();
     let arg = |i: usize, what: &str| -> Result<&str, NotationError> {
         args.get(i)
             .copied()
@@ -748,7 +925,8 @@ fn parse_part(text: &str) -> Result<Command, NotationError> {
     let optional = |i: usize| args.get(i).map(|s| Word::from(*s));
     // A known verb takes at most this many words; anything after them is refused, not
     // ignored (a typo or a pasted sentence must not replay as something else).
-    if let Some(most) = known_arity(verb) {
+    let known = Verb::of(verb);
+    if let Some(most) = known.map(Verb::arity) {
         if args.len() > most {
             return Err(NotationError::new(format!(
                 "unexpected \"{}\" after {verb} (it takes {})",
@@ -761,10 +939,16 @@ fn parse_part(text: &str) -> Result<Command, NotationError> {
             )));
         }
     }
-    Ok(match verb {
-        "endturn" => Command::EndTurn,
-        "faction" => Command::Faction(owned(0, "faction id")?),
-        "bid" => {
+    let Some(known) = known else {
+        return Ok(Command::Other {
+            verb: verb.into(),
+            args: args.iter().map(|s| Word::from(*s)).collect(),
+        });
+    };
+    Ok(match known {
+        Verb::EndTurn => Command::EndTurn,
+        Verb::Faction => Command::Faction(owned(0, "faction id")?),
+        Verb::Bid => {
             let amount = arg(1, "amount")?;
             Command::Bid {
                 faction: owned(0, "faction id")?,
@@ -775,30 +959,29 @@ fn parse_part(text: &str) -> Result<Command, NotationError> {
                     .ok_or_else(|| NotationError::new(format!("bad bid \"{amount}\"")))?,
             }
         }
-        "build" => Command::Build {
+        Verb::Build => Command::Build {
             building: owned(0, "building")?,
             hex: parse_hex_ref(arg(1, "hex")?)?,
         },
-        "booster" => Command::Booster(owned(0, "booster id")?),
+        Verb::Booster => Command::Booster(owned(0, "booster id")?),
         // The platform's bot writes a missing booster as `pass undefined`: no booster.
-        "pass" => Command::Pass(optional(0).filter(|b| b != NO_VALUE)),
-        "up" => Command::Up(owned(0, "research field")?),
-        "tech" => Command::Tech(owned(0, "tech position")?),
-        "cover" => Command::Cover(owned(0, "tech position")?),
-        "decline" => Command::Decline(optional(0)),
-        "charge" => Command::Charge(parse_amounts(arg(0, "offer")?)?),
-        "income" => Command::Income(parse_amounts(arg(0, "income items")?)?),
-        "action" => Command::Action(owned(0, "action id")?),
-        "special" => Command::Special(parse_amounts(arg(0, "special action")?)?),
-        "federation" => Command::Federation {
-            hexes: arg(0, "hex list")?
-                .split(',')
+        Verb::Pass => Command::Pass(optional(0).filter(|b| b != NO_VALUE)),
+        Verb::Up => Command::Up(owned(0, "research field")?),
+        Verb::Tech => Command::Tech(owned(0, "tech position")?),
+        Verb::Cover => Command::Cover(owned(0, "tech position")?),
+        Verb::Decline => Command::Decline(optional(0)),
+        Verb::Charge => Command::Charge(parse_amounts(arg(0, "offer")?)?),
+        Verb::Income => Command::Income(parse_amounts(arg(0, "income items")?)?),
+        Verb::Action => Command::Action(owned(0, "action id")?),
+        Verb::Special => Command::Special(parse_amounts(arg(0, "special action")?)?),
+        Verb::Federation => Command::Federation {
+            hexes: split_ascii(arg(0, "hex list")?, b',')
                 .map(parse_hex_ref)
                 .collect::<Result<_, _>>()?,
             token: owned(1, "federation token")?,
         },
-        "fedtile" => Command::FedTile(owned(0, "federation token")?),
-        "spend" => {
+        Verb::FedTile => Command::FedTile(owned(0, "federation token")?),
+        Verb::Spend => {
             let cost = parse_amounts(arg(0, "cost")?)?;
             let word = arg(1, "\"for\"")?;
             if word != "for" {
@@ -809,7 +992,7 @@ fn parse_part(text: &str) -> Result<Command, NotationError> {
             let gain = parse_amounts(arg(2, "gain")?)?;
             Command::Spend { cost, gain }
         }
-        "burn" => {
+        Verb::Burn => {
             let n = arg(0, "amount")?;
             if !n.bytes().all(|b| b.is_ascii_digit()) {
                 return Err(NotationError::new(format!("bad burn amount \"{n}\"")));
@@ -820,10 +1003,6 @@ fn parse_part(text: &str) -> Result<Command, NotationError> {
                 ))
             })?)
         }
-        _ => Command::Other {
-            verb: verb.into(),
-            args: args.iter().map(|s| Word::from(*s)).collect(),
-        },
     })
 }
 
@@ -851,18 +1030,32 @@ pub fn parse_line(line: &str) -> Result<MoveLine, NotationError> {
             line.len()
         )));
     }
-    if line.bytes().filter(|b| *b == b'.').count() >= MAX_PARTS {
+    let scan = Scan::of(line);
+    if scan.dots >= MAX_PARTS {
         return Err(NotationError::new(format!(
             "too many parts in one move line (at most {MAX_PARTS})"
         )));
     }
-    let normalized = line.split_whitespace().collect::<Vec<_>>().join(" ");
-    let stripped = strip_annotations(&normalized);
-    let stripped = stripped.trim();
+    let (normalized, marks) = if scan.normalized {
+        (Cow::Borrowed(line), scan.marks)
+    } else {
+        let joined = line.split_whitespace().collect::<Vec<_>>().join(" ");
+        let marks = Marks::of(&joined);
+        (Cow::Owned(joined), marks)
+    };
+    let (stripped, marks) = strip(&normalized, marks);
+    // Single spaces are the normalized line's only whitespace, so trimming ASCII is trimming.
+    let stripped = stripped.trim_ascii();
     if stripped.is_empty() {
         return Err(NotationError::new("empty move line"));
     }
-    let (head, rest) = stripped.split_once(' ').unwrap_or((stripped, ""));
+    let (head, rest) = match stripped.bytes().position(|b| b == b' ') {
+        Some(at) => (
+            stripped.get(..at).unwrap_or_default(),
+            stripped.get(at + 1..).unwrap_or_default(),
+        ),
+        None => (stripped, ""),
+    };
     let parsed = if head == "init" {
         let mut words = rest.split_whitespace();
         let players = words
@@ -887,30 +1080,115 @@ pub fn parse_line(line: &str) -> Result<MoveLine, NotationError> {
         }
     } else {
         let actor = parse_actor(head)?;
-        if rest.trim().is_empty() {
+        if rest.trim_ascii().is_empty() {
             return Err(NotationError::new(format!(
                 "no command after actor \"{head}\""
             )));
         }
-        let parts = rest
-            .split('.')
-            .enumerate()
-            .map(|(i, piece)| {
-                let piece = piece.trim();
-                parse_part(piece).map_err(|e| e.in_part(i + 1, piece))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        // Annotations hold no dot: the line has a part per dot, and one more.
+        let mut parts = Vec::with_capacity(scan.dots + 1);
+        for (i, piece) in split_ascii(rest, b'.').enumerate() {
+            let piece = piece.trim_ascii();
+            parts.push(parse_part(piece).map_err(|e| e.in_part(i + 1, piece))?);
+        }
         MoveLine::Turn { actor, parts }
     };
     // Text that only looks like an annotation once printed canonically (e.g. a part starting
-    // with `(1 ⇒ 2)` right after a dot) would not survive a round trip: reject it.
-    let printed = parsed.to_string();
-    if strip_annotations(&printed) != printed {
-        return Err(NotationError::new(format!(
-            "annotation-like text outside an annotation position in \"{stripped}\""
-        )));
+    // with `(1 ⇒ 2)` right after a dot) would not survive a round trip: reject it. Only a line
+    // that could print an annotation's start is printed to find out.
+    if marks.loose() {
+        let printed = parsed.to_string();
+        if strip_annotations(&printed) != printed {
+            return Err(NotationError::new(format!(
+                "annotation-like text outside an annotation position in \"{stripped}\""
+            )));
+        }
     }
     Ok(parsed)
+}
+
+/// What one pass over a move line finds.
+struct Scan {
+    /// How many `.` it holds.
+    dots: usize,
+    /// Whether its only whitespace is single spaces between other characters (what
+    /// `split_whitespace` joined by spaces gives).
+    normalized: bool,
+    /// What it holds of the annotations' starts.
+    marks: Marks,
+}
+
+/// What [`Scan`] looks at in a byte: most bytes are [`PLAIN`].
+const PLAIN: u8 = 0;
+const SPACE: u8 = 1;
+/// The ASCII characters `char::is_whitespace` counts besides the space.
+const OTHER_SPACE: u8 = 2;
+const DOT: u8 = 3;
+const OPEN: u8 = 4;
+const LETTER_R: u8 = 5;
+const LETTER_U: u8 = 6;
+/// The first byte of a character beyond ASCII (which may be whitespace).
+const LEAD: u8 = 7;
+
+/// Each byte's class, for [`Scan`].
+const CLASSES: [u8; 256] = {
+    let mut classes = [PLAIN; 256];
+    classes[b' ' as usize] = SPACE;
+    let mut b = 0x09;
+    while b <= 0x0d {
+        classes[b] = OTHER_SPACE;
+        b += 1;
+    }
+    classes[b'.' as usize] = DOT;
+    classes[b'(' as usize] = OPEN;
+    classes[b'r' as usize] = LETTER_R;
+    classes[b'u' as usize] = LETTER_U;
+    let mut b = 0xc0;
+    while b < 0x100 {
+        classes[b] = LEAD;
+        b += 1;
+    }
+    classes
+};
+
+impl Scan {
+    fn of(line: &str) -> Scan {
+        let bytes = line.as_bytes();
+        let mut scan = Scan {
+            dots: 0,
+            normalized: bytes.first() != Some(&b' ') && bytes.last() != Some(&b' '),
+            marks: Marks::default(),
+        };
+        let marks = &mut scan.marks;
+        for (i, &b) in bytes.iter().enumerate() {
+            let class = CLASSES[usize::from(b)];
+            if class == PLAIN {
+                continue;
+            }
+            let after = bytes.get(i..).unwrap_or_default();
+            match class {
+                SPACE => {
+                    scan.normalized &= i == 0 || bytes.get(i - 1) != Some(&b' ');
+                    match after.get(1) {
+                        Some(b'(') => marks.paren = true,
+                        Some(b'r') => marks.returning |= after.starts_with(b" returning "),
+                        Some(b'u') => marks.using |= after.starts_with(b" using "),
+                        _ => {}
+                    }
+                }
+                OTHER_SPACE => scan.normalized = false,
+                DOT => scan.dots += 1,
+                OPEN => marks.opens += 1,
+                LETTER_R => marks.words |= after.starts_with(b"returning"),
+                LETTER_U => marks.words |= after.starts_with(b"using"),
+                _ => {
+                    let c = line.get(i..).and_then(|t| t.chars().next());
+                    scan.normalized &= !c.is_some_and(char::is_whitespace);
+                }
+            }
+        }
+        scan
+    }
 }
 
 #[cfg(test)]
@@ -1533,6 +1811,115 @@ mod tests {
         round_trips_or_explains(&long_garbage);
         let deep = " (1/".repeat(50_000);
         assert!(strip_annotations(&deep).len() <= deep.len());
+    }
+
+    /// The annotation removal spelled plainly: each pass tries every matcher at every space,
+    /// copying the line, until a pass removes nothing.
+    fn plain_strip(line: &str) -> String {
+        fn remove_suffix(s: &str) -> Option<String> {
+            let bytes = s.as_bytes();
+            (0..bytes.len())
+                .find(|&i| bytes[i] == b' ' && match_bowls(bytes, i) == Some(bytes.len()))
+                .map(|i| s[..i].to_string())
+        }
+        let mut current = line.to_string();
+        loop {
+            let mut next = remove_suffix(&current).unwrap_or_else(|| current.clone());
+            for matcher in [match_returning, match_using, match_level, match_from] {
+                if let Some(s) = remove_all(&next, matcher) {
+                    next = s;
+                }
+            }
+            if next == current {
+                return current;
+            }
+            current = next;
+        }
+    }
+
+    #[test]
+    fn stripping_and_normalizing_match_their_plain_forms() {
+        let pieces = [
+            " ",
+            "  ",
+            ".",
+            "(",
+            ")",
+            "/",
+            " ⇒ ",
+            ",B",
+            "0",
+            "12",
+            "A",
+            "x",
+            ":",
+            ", ",
+            " (",
+            " (1 ⇒ 2)",
+            " (1/2/3/4 ⇒ 4/3/2,B/1)",
+            " (0/0/0/0 ⇒ ",
+            " (from 3A)",
+            " returning ",
+            "widget8",
+            " using ",
+            "area1: 4",
+            "using",
+            "returning",
+            "zorgs",
+            "\t",
+            "\n",
+            "\u{b}",
+            "\u{c}",
+            "\r",
+            "\u{1c}",
+            "\u{85}",
+            "\u{a0}",
+            "\u{2003}",
+            "\u{3000}",
+            "é",
+            "⇒",
+        ];
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+        for _ in 0..40_000 {
+            let len = rng.below(16);
+            let line: String = (0..len).map(|_| pieces[rng.below(pieces.len())]).collect();
+            assert_eq!(strip_annotations(&line), plain_strip(&line), "{line:?}");
+            let joined = line.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert_eq!(Scan::of(&line).normalized, joined == line, "{line:?}");
+            for sep in [b' ', b'.', b','] {
+                let by_str: Vec<&str> = line.split(char::from(sep)).collect();
+                let by_byte: Vec<&str> = split_ascii(&line, sep).collect();
+                assert_eq!(by_byte, by_str, "{line:?}");
+            }
+            let split: Vec<&str> = joined.split(' ').filter(|w| !w.is_empty()).collect();
+            assert_eq!(words(&joined).as_slice(), split.as_slice(), "{line:?}");
+            let scan = Scan::of(&line);
+            assert_eq!(scan.dots, line.matches('.').count(), "{line:?}");
+            let marks = scan.marks;
+            assert_eq!(marks.opens, line.matches('(').count(), "{line:?}");
+            assert_eq!(
+                marks.words,
+                line.contains("returning") || line.contains("using"),
+                "{line:?}"
+            );
+            assert_eq!(
+                (marks.paren, marks.returning, marks.using),
+                (
+                    line.contains(" ("),
+                    line.contains(" returning "),
+                    line.contains(" using ")
+                ),
+                "{line:?}"
+            );
+            if marks.loose() {
+                continue;
+            }
+            // A line that cannot print an annotation's start prints none.
+            if let Ok(parsed) = parse_line(&line) {
+                let printed = parsed.to_string();
+                assert_eq!(plain_strip(&printed), printed, "{line:?}");
+            }
+        }
     }
 
     /// A line either parses into a move that prints back to itself, or is refused with a

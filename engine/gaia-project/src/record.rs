@@ -514,7 +514,7 @@ impl std::fmt::Display for Mismatch {
 
 fn compare(
     game: &Game,
-    codes: &SnapshotCodes,
+    codes: &mut SnapshotCodes,
     snap: &Snapshot,
     index: usize,
     line: &str,
@@ -562,6 +562,8 @@ fn compare(
 /// Where the amounts a snapshot holds are among the content's resources, looked up once a
 /// replay (a code the content lacks reads 0, as [`crate::player::Player::resource`] does).
 struct SnapshotCodes {
+    /// The record's and the seats' research tracks found the same.
+    same_tracks: research::SameTracks,
     vp: Option<usize>,
     c: Option<usize>,
     o: Option<usize>,
@@ -573,6 +575,7 @@ impl SnapshotCodes {
     fn of(content: &Content) -> SnapshotCodes {
         let at = |code: &str| crate::lookup::index_of(&content.rules.resources, code);
         SnapshotCodes {
+            same_tracks: research::SameTracks::default(),
             vp: at("vp"),
             c: at("c"),
             o: at("o"),
@@ -583,7 +586,7 @@ impl SnapshotCodes {
 
     /// Whether a seat matches its snapshot (research: every recorded track at its level),
     /// read straight from the game without building a snapshot.
-    fn seat_matches(&self, game: &Game, seat: usize, want: &SeatSnapshot) -> bool {
+    fn seat_matches(&mut self, game: &Game, seat: usize, want: &SeatSnapshot) -> bool {
         let p = &game.state.players[seat];
         let amount = |at: Option<usize>| at.map_or(0, |i| p.resources[i]);
         let brainstone = p.power.special.and_then(|s| s.area).map(|a| match a {
@@ -599,7 +602,7 @@ impl SnapshotCodes {
             && amount(self.q) == want.q
             && p.power.areas == want.pw
             && brainstone == want.brainstone.as_deref()
-            && want.research.matches(&p.research)
+            && want.research.matches(&p.research, &mut self.same_tracks)
     }
 }
 
@@ -667,7 +670,7 @@ fn replay_from(
     until: Option<usize>,
     check: bool,
 ) -> Result<Game, (Mismatch, Option<Box<Game>>)> {
-    let codes = SnapshotCodes::of(&content);
+    let mut codes = SnapshotCodes::of(&content);
     // Lines are applied with no undo copy (a refused line leaves the game part-way through
     // it), so the game before a refused line is replayed again for the report.
     let again = (content.clone(), setup.clone());
@@ -693,7 +696,7 @@ fn replay_from(
         }
         if check {
             if let Some(s) = snaps.get(&i) {
-                compare(&game, &codes, s, i, line)
+                compare(&game, &mut codes, s, i, line)
                     .map_err(|m| (m, Some(Box::new(game.clone()))))?;
             }
         }

@@ -77,7 +77,7 @@ impl LineWriter {
                     self.actor = Some(if f.is_empty() {
                         Actor::Seat(u8::try_from(seat + 1).unwrap_or(u8::MAX))
                     } else {
-                        Actor::Faction(f.to_string())
+                        Actor::Faction(f.clone())
                     });
                 }
             }

@@ -138,6 +138,11 @@ impl<V: Copy, const N: usize> WordMap<V, N> {
         self.keys.iter()
     }
 
+    /// The keys in order, as shared (one list while no key is added).
+    pub(crate) fn shared_keys(&self) -> &Arc<[Word]> {
+        &self.keys
+    }
+
     /// The values in key order.
     pub fn values(&self) -> std::slice::Iter<'_, V> {
         self.values.iter()

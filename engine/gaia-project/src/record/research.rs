@@ -83,14 +83,44 @@ impl Research {
     /// Whether a seat's research levels hold every track of these at its level (a track the
     /// seat lacks stands at 0). Both are in track-name order, so when they name the same
     /// tracks (as a record of the seat's game does) the levels are compared in place.
-    pub(crate) fn matches<const N: usize>(&self, have: &WordMap<u32, N>) -> bool {
-        if have.len() == self.tracks.len() && have.keys().eq(self.tracks.iter()) {
+    ///
+    /// Tracks found the same before (in `same`) are compared by where they are held, not word
+    /// by word; tracks found the same now are remembered there.
+    pub(crate) fn matches<const N: usize>(
+        &self,
+        have: &WordMap<u32, N>,
+        same: &mut SameTracks,
+    ) -> bool {
+        let keys = have.shared_keys();
+        let known = same
+            .0
+            .iter()
+            .any(|(ours, theirs)| Arc::ptr_eq(ours, &self.tracks) && Arc::ptr_eq(theirs, keys));
+        if known {
+            return have.values().eq(self.levels.iter());
+        }
+        if have.len() == self.tracks.len() && keys.iter().eq(self.tracks.iter()) {
+            if same.0.len() < REMEMBERED {
+                same.0.push((self.tracks.clone(), keys.clone()));
+            }
             return have.values().eq(self.levels.iter());
         }
         self.iter()
             .all(|(t, l)| have.get(t).copied().unwrap_or(0) == l)
     }
 }
+
+/// Most pairs of track lists a [`SameTracks`] remembers.
+const REMEMBERED: usize = 8;
+
+/// Pairs of track lists (a record's, a seat's) found to name the same tracks in the same
+/// order. Each list is held, so neither is freed (and its place reused by other tracks) while
+/// it is remembered.
+#[derive(Default)]
+pub(crate) struct SameTracks(SmallVec<[TrackPair; 2]>);
+
+/// A record's tracks and a seat's, found the same.
+type TrackPair = (Arc<[Word]>, Arc<[Word]>);
 
 impl FromIterator<(Word, u32)> for Research {
     /// The levels of a list of tracks (a track named twice keeps its last level).
@@ -196,12 +226,47 @@ mod tests {
         for (t, l) in [("eco", 1), ("nav", 2), ("terra", 0)] {
             have.insert(t.into(), l);
         }
-        assert!(levels(&[("eco", 1), ("nav", 2), ("terra", 0)]).matches(&have));
-        assert!(!levels(&[("eco", 1), ("nav", 3), ("terra", 0)]).matches(&have));
+        assert!(levels(&[("eco", 1), ("nav", 2), ("terra", 0)])
+            .matches(&have, &mut SameTracks::default()));
+        assert!(!levels(&[("eco", 1), ("nav", 3), ("terra", 0)])
+            .matches(&have, &mut SameTracks::default()));
         // Fewer tracks, or one the seat lacks (standing at 0), compared track by track.
-        assert!(levels(&[("nav", 2)]).matches(&have));
-        assert!(levels(&[("gaia", 0), ("nav", 2)]).matches(&have));
-        assert!(!levels(&[("gaia", 1), ("nav", 2)]).matches(&have));
-        assert!(!levels(&[("eco", 1), ("gaia", 2), ("terra", 0)]).matches(&have));
+        assert!(levels(&[("nav", 2)]).matches(&have, &mut SameTracks::default()));
+        assert!(levels(&[("gaia", 0), ("nav", 2)]).matches(&have, &mut SameTracks::default()));
+        assert!(!levels(&[("gaia", 1), ("nav", 2)]).matches(&have, &mut SameTracks::default()));
+        assert!(!levels(&[("eco", 1), ("gaia", 2), ("terra", 0)])
+            .matches(&have, &mut SameTracks::default()));
+    }
+
+    #[test]
+    fn tracks_found_the_same_are_remembered_not_confused() {
+        let mut same = SameTracks::default();
+        let mut have: WordMap<u32, 8> = WordMap::default();
+        for (t, l) in [("eco", 1), ("nav", 2)] {
+            have.insert(t.into(), l);
+        }
+        let want = levels(&[("eco", 1), ("nav", 2)]);
+        assert!(want.matches(&have, &mut same));
+        assert_eq!(same.0.len(), 1, "remembered");
+        // The same lists again: compared by their levels only.
+        let mut moved = have.clone();
+        *moved.get_mut("nav").unwrap() = 3;
+        assert!(!want.matches(&moved, &mut same));
+        assert!(want.matches(&have, &mut same));
+        // Other tracks with the same levels are compared word by word.
+        let mut other: WordMap<u32, 8> = WordMap::default();
+        for (t, l) in [("eco", 1), ("gaia", 2)] {
+            other.insert(t.into(), l);
+        }
+        assert!(!want.matches(&other, &mut same));
+        let mut grown = have.clone();
+        grown.insert("terra".into(), 1);
+        assert!(
+            want.matches(&grown, &mut same),
+            "a track the record does not name is not compared"
+        );
+        *grown.get_mut("nav").unwrap() = 0;
+        assert!(!want.matches(&grown, &mut same));
+        assert_eq!(same.0.len(), 1);
     }
 }
