@@ -1718,6 +1718,12 @@ mod tests {
         fn below(&mut self, n: usize) -> usize {
             usize::try_from(self.next() % n as u64).unwrap_or(0)
         }
+
+        /// A line of fewer than `longest` pieces drawn from `pieces`.
+        fn line(&mut self, pieces: &[&str], longest: usize) -> String {
+            let len = self.below(longest);
+            (0..len).map(|_| pieces[self.below(pieces.len())]).collect()
+        }
     }
 
     #[test]
@@ -1776,8 +1782,7 @@ mod tests {
         ];
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
         for _ in 0..20_000 {
-            let len = rng.below(24);
-            let line: String = (0..len).map(|_| pieces[rng.below(pieces.len())]).collect();
+            let line = rng.line(&pieces, 24);
             round_trips_or_explains(&line);
             let stripped = strip_annotations(&line);
             assert!(stripped.len() <= line.len(), "{line:?} grew");
@@ -1881,8 +1886,7 @@ mod tests {
         ];
         let mut rng = Rng(0x2545_F491_4F6C_DD1D);
         for _ in 0..40_000 {
-            let len = rng.below(16);
-            let line: String = (0..len).map(|_| pieces[rng.below(pieces.len())]).collect();
+            let line = rng.line(&pieces, 16);
             assert_eq!(strip_annotations(&line), plain_strip(&line), "{line:?}");
             let joined = line.split_whitespace().collect::<Vec<_>>().join(" ");
             assert_eq!(Scan::of(&line).normalized, joined == line, "{line:?}");
