@@ -893,20 +893,7 @@ pub fn unwritable_id(id: &str) -> Option<String> {
 
 /// The words of a part of a normalized line (single spaces its only whitespace).
 fn words(text: &str) -> smallvec::SmallVec<[&str; 5]> {
-    let mut words = smallvec::SmallVec::new();
-    let mut start = 0;
-    for (i, b) in text.bytes().enumerate() {
-        if b == b' ' {
-            if i > start {
-                words.push(text.get(start..i).unwrap_or_default());
-            }
-            start = i + 1;
-        }
-    }
-    if start < text.len() {
-        words.push(text.get(start..).unwrap_or_default());
-    }
-    words
+    split_ascii(text, b' ').filter(|w| !w.is_empty()).collect()
 }
 
 /// Parses one trimmed part (without its index context) of a normalized line (single spaces

@@ -466,15 +466,9 @@ impl Player {
         board: &'a FactionBoard,
         mut f: impl FnMut(GrantAt, Grants<'a>),
     ) {
-        // Levels and building counts are read in one pass over each map, into the order of
-        // the content's tracks and the board's buildings.
-        let tracks = &content.research.tracks;
-        let mut levels: SmallVec<[u32; 8]> = smallvec::smallvec![0; tracks.len()];
-        for (id, level) in &self.research {
-            if let Some(i) = index_of(tracks, id) {
-                levels[i] = *level;
-            }
-        }
+        self.walk_levels(content, &mut f);
+        // Building counts are read in one pass over the map, into the order of the board's
+        // buildings.
         let mut built: SmallVec<[u32; 8]> = smallvec::smallvec![0; board.buildings.len()];
         for (id, n) in &self.built {
             if let Some(i) = index_of(&board.buildings, id) {
@@ -491,12 +485,6 @@ impl Player {
                 &self.hooks_holding,
             )
         };
-        for (track, (t, level)) in tracks.iter().zip(&levels).enumerate() {
-            let level = *level as usize;
-            if let Some(a) = t.levels.get(level) {
-                f(GrantAt::Level { track, level }, a.grants());
-            }
-        }
         for (i, a) in faction.abilities.iter().enumerate() {
             if holds(a.when.as_ref()) {
                 f(GrantAt::Ability(i), a.grants());
@@ -507,18 +495,68 @@ impl Player {
                 f(GrantAt::Building(i), b.grants.grants());
             }
         }
+        self.walk_techs(content, &mut f);
+        self.walk_advanced(content, &mut f);
+        self.walk_booster(content, &mut f);
+    }
+
+    /// The research levels active (one per track the content has a level for), in the
+    /// content's track order: the first part of [`Player::walk_active`].
+    pub(crate) fn walk_levels<'a>(
+        &self,
+        content: &'a Content,
+        f: &mut impl FnMut(GrantAt, Grants<'a>),
+    ) {
+        // Levels are read in one pass over the map, into the order of the content's tracks.
+        let tracks = &content.research.tracks;
+        let mut levels: SmallVec<[u32; 8]> = smallvec::smallvec![0; tracks.len()];
+        for (id, level) in &self.research {
+            if let Some(i) = index_of(tracks, id) {
+                levels[i] = *level;
+            }
+        }
+        for (track, (t, level)) in tracks.iter().zip(&levels).enumerate() {
+            let level = *level as usize;
+            if let Some(a) = t.levels.get(level) {
+                f(GrantAt::Level { track, level }, a.grants());
+            }
+        }
+    }
+
+    /// The uncovered tech tiles held, as [`Player::walk_active`] walks them.
+    pub(crate) fn walk_techs<'a>(
+        &self,
+        content: &'a Content,
+        f: &mut impl FnMut(GrantAt, Grants<'a>),
+    ) {
         let tiles = &content.tech_tiles.tiles;
         for t in self.techs.iter().filter(|t| !t.covered) {
             if let Some(i) = index_of(tiles, &t.id) {
                 f(GrantAt::Tech(i), tiles[i].grants());
             }
         }
+    }
+
+    /// The advanced tiles held, as [`Player::walk_active`] walks them.
+    pub(crate) fn walk_advanced<'a>(
+        &self,
+        content: &'a Content,
+        f: &mut impl FnMut(GrantAt, Grants<'a>),
+    ) {
         let advanced = &content.advanced_tiles.tiles;
         for id in &self.advanced {
             if let Some(i) = index_of(advanced, id) {
                 f(GrantAt::Advanced(i), advanced[i].grants());
             }
         }
+    }
+
+    /// The booster held, as [`Player::walk_active`] walks it.
+    pub(crate) fn walk_booster<'a>(
+        &self,
+        content: &'a Content,
+        f: &mut impl FnMut(GrantAt, Grants<'a>),
+    ) {
         if let Some(b) = &self.booster {
             let boosters = &content.boosters.boosters;
             if let Some(i) = index_of(boosters, b) {

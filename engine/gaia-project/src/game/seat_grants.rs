@@ -295,44 +295,13 @@ impl GrantKind {
     /// [`Player::active_at`] finds them; nothing for abilities and buildings (whose
     /// conditions it does not ask).
     fn active(self, content: &Content, p: &Player, f: &mut impl FnMut(GrantAt)) {
+        let mut at = |a: GrantAt, _| f(a);
         match self {
-            GrantKind::Level => {
-                let tracks = &content.research.tracks;
-                let mut levels: SmallVec<[u32; 8]> = smallvec::smallvec![0; tracks.len()];
-                for (id, level) in &p.research {
-                    if let Some(i) = index_of(tracks, id) {
-                        levels[i] = *level;
-                    }
-                }
-                for (track, (t, level)) in tracks.iter().zip(&levels).enumerate() {
-                    let level = *level as usize;
-                    if t.levels.get(level).is_some() {
-                        f(GrantAt::Level { track, level });
-                    }
-                }
-            }
+            GrantKind::Level => p.walk_levels(content, &mut at),
             GrantKind::Ability | GrantKind::Building => {}
-            GrantKind::Tech => {
-                let tiles = &content.tech_tiles.tiles;
-                for t in p.techs.iter().filter(|t| !t.covered) {
-                    if let Some(i) = index_of(tiles, &t.id) {
-                        f(GrantAt::Tech(i));
-                    }
-                }
-            }
-            GrantKind::Advanced => {
-                for id in p.advanced.iter() {
-                    if let Some(i) = index_of(&content.advanced_tiles.tiles, id) {
-                        f(GrantAt::Advanced(i));
-                    }
-                }
-            }
-            GrantKind::Booster => {
-                let boosters = &content.boosters.boosters;
-                if let Some(i) = p.booster.as_ref().and_then(|b| index_of(boosters, b)) {
-                    f(GrantAt::Booster(i));
-                }
-            }
+            GrantKind::Tech => p.walk_techs(content, &mut at),
+            GrantKind::Advanced => p.walk_advanced(content, &mut at),
+            GrantKind::Booster => p.walk_booster(content, &mut at),
         }
     }
 }
