@@ -693,6 +693,10 @@ impl Game {
     /// Applies one part of the decision at hand (taking the decision off the queue if it is
     /// not open yet); `endturn` ends the decision. On error the state is unchanged.
     pub fn apply_part(&mut self, part: &Command) -> Result<(), MoveError> {
+        // A free action whose checks all pass before its first change needs no undo copy.
+        if let Some(done) = self.free_action_checked_first(part) {
+            return done;
+        }
         self.transaction(|g| g.part(part))
     }
 

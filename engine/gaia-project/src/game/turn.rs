@@ -19,12 +19,18 @@ impl Game {
             return err("only the end of the turn may follow passing");
         }
         self.turn_part(seat, part)?;
+        self.after_turn_step();
+        Ok(())
+    }
+
+    /// After a part of a turn: a charge offer held back while an action was unfinished is
+    /// made once none is.
+    pub(super) fn after_turn_step(&mut self) {
         if self.state.turn.follows.is_empty() {
             if let Some(idx) = self.state.turn.deferred_leech.take() {
                 self.state.turn.leech.push(idx);
             }
         }
-        Ok(())
     }
 
     /// Ends a turn: the main action and its follow-ups must be done; then neighbours are
