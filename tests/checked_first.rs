@@ -1,10 +1,12 @@
-//! Free actions checked first: `Game::apply_part` applies a turn's conversion or burn with no
-//! undo copy once every check it could fail has passed. In every state of every recorded game
-//! and of random games (the base game, where resources pile up, and the example faction's
-//! hooks seated), conversions and burns listed, recorded, unlisted, too large, wrongly written
-//! or mixed are applied both ways: by `apply_part` and by the part's own path with no checks
-//! first (`Game::with_part`). Both must accept or refuse alike, with the same words and the
-//! same state; a refused part leaves the game exactly as it was.
+//! Parts checked first: `Game::apply_part` applies a turn's conversion or burn, an answer to a
+//! charge offer and the end of a decision with no undo copy once every check it could fail has
+//! passed. In every state of every recorded game and of random games (the base game, where
+//! resources pile up, and the example faction's hooks seated), the end of the decision, charges
+//! and declines, and conversions and burns listed, recorded, unlisted, too large, wrongly
+//! written or mixed are applied both ways: by
+//! `apply_part` and by the part's own path with no checks first (`Game::with_part`). Both must
+//! accept or refuse alike, with the same words and the same state; a refused part leaves the
+//! game exactly as it was.
 
 mod common;
 
@@ -61,7 +63,12 @@ fn candidates(game: &Game, extra: Option<&Command>) -> Vec<Command> {
     let mut free: Vec<Command> = game
         .legal_parts()
         .into_iter()
-        .filter(|p| matches!(p, Command::Spend { .. } | Command::Burn(_)))
+        .filter(|p| {
+            matches!(
+                p,
+                Command::Spend { .. } | Command::Burn(_) | Command::Charge(_) | Command::Decline(_)
+            )
+        })
         .take(8)
         .collect();
     free.extend(extra.cloned());
@@ -103,6 +110,13 @@ fn candidates(game: &Game, extra: Option<&Command>) -> Vec<Command> {
         }
     }
     out.extend([
+        Command::EndTurn,
+        Command::Decline(None),
+        Command::Charge(amounts(&[(1, "pw")])),
+        Command::Charge(amounts(&[(2, "pw")])),
+        Command::Charge(amounts(&[(3, "pw")])),
+        Command::Charge(amounts(&[(1, "pw"), (1, "t")])),
+        Command::Charge(amounts(&[(1, "t"), (2, "pw")])),
         Command::Burn(0),
         Command::Burn(1),
         Command::Burn(3),

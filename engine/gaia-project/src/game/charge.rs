@@ -3,7 +3,7 @@
 
 use super::happened::Happened;
 use super::{err, Decision, Game, MoveError};
-use crate::content::Modifier;
+use crate::content::{Effect, Modifier};
 use crate::notation::Command;
 use crate::player::VP;
 
@@ -115,6 +115,48 @@ impl Game {
             Command::Other { verb, args } if self.try_answer(seat, verb, args)? => Ok(()),
             other => err(format!("`{other}` is not an answer to a charge offer")),
         }
+    }
+
+    /// Whether a part answering a charge offer (the open decision, or the next) cannot be
+    /// refused once it starts, checked without changing anything, in a game without hooks or
+    /// triggers watching other seats: a decline, or a charge of exactly the amount offered
+    /// with no power tokens to come with it, whose own triggers only gain.
+    /// [`Game::apply_part`] keeps no undo copy for it.
+    pub(super) fn charge_checked_first(&self, part: &Command) -> bool {
+        if self.hooked || !matches!(part, Command::Charge(_) | Command::Decline(_)) {
+            return false;
+        }
+        // Opening the offer starts its progress afresh: nothing is decided yet.
+        let (seat, value, from, decided) = match (&self.state.open, self.state.queue.front()) {
+            (Some(Decision::Leech { seat, value, from }), _) => {
+                (*seat, *value, *from, self.state.turn.decided)
+            }
+            (None, Some(Decision::Leech { seat, value, from })) => (*seat, *value, *from, false),
+            _ => return false,
+        };
+        if decided {
+            return false;
+        }
+        let Command::Charge(items) = part else {
+            return true;
+        };
+        let (mut pw, mut tokens) = (0u32, 0u32);
+        for a in items {
+            match a.code.as_str() {
+                "pw" => pw = pw.saturating_add(a.count),
+                "t" => tokens = tokens.saturating_add(a.count),
+                _ => {}
+            }
+        }
+        let amount = self.offer_amount(seat, value);
+        if tokens != 0 || pw != amount || self.watching || self.charge_tokens(seat) != 0 {
+            return false;
+        }
+        let h = self.handles();
+        let what = Happened::ChargeAccepted { amount, from };
+        let due = self.due_triggers(&h, seat, seat, &what);
+        due.iter()
+            .all(|(_, effects)| effects.iter().all(|e| matches!(e, Effect::Gain(_))))
     }
 
     /// Power tokens a seat gains with an accepted charge.

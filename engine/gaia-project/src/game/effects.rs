@@ -402,7 +402,7 @@ impl Game {
     /// The triggers of `watcher` (and of the round's scoring tile) that an event by `actor`
     /// reaches, with the VP source each books to; read through handles on the game's content
     /// and seats, walked in place.
-    fn due_triggers<'a>(
+    pub(super) fn due_triggers<'a>(
         &self,
         h: &'a Handles,
         watcher: usize,

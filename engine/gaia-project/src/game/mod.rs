@@ -693,9 +693,15 @@ impl Game {
     /// Applies one part of the decision at hand (taking the decision off the queue if it is
     /// not open yet); `endturn` ends the decision. On error the state is unchanged.
     pub fn apply_part(&mut self, part: &Command) -> Result<(), MoveError> {
-        // A free action whose checks all pass before its first change needs no undo copy.
+        // A free action, or the end of a decision, whose checks all pass before its first
+        // change needs no undo copy.
         if let Some(done) = self.free_action_checked_first(part) {
             return done;
+        }
+        if (*part == Command::EndTurn && self.end_checked_first())
+            || self.charge_checked_first(part)
+        {
+            return self.part(part);
         }
         self.transaction(|g| g.part(part))
     }

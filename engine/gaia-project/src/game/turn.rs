@@ -2,7 +2,7 @@
 //! turn; each part goes to the module of its action. Also the parts of a Gaia-phase decision.
 
 use super::follow::Follow;
-use super::{err, Game, MoveError};
+use super::{err, Decision, Game, MoveError, Stage};
 use crate::content::{BuildingRole, Phase, ResearchChoice};
 use crate::notation::Command;
 
@@ -49,6 +49,37 @@ impl Game {
         }
         self.offer_charges(seat);
         Ok(())
+    }
+
+    /// Whether ending the open decision now cannot be refused, checked without changing
+    /// anything, in a game without hooks with no question open: a turn whose main action
+    /// and follow-ups are done, or a charge offer answered, in the action phase with a seat
+    /// in the turn order that has not passed (the automatic steps after it then only offer
+    /// charges and queue the next turn: no round ends); or a setup choice made with another
+    /// decision (not a charge offer, which may lapse) waiting after it, so that no automatic
+    /// step runs. [`Game::apply_part`] keeps no undo copy for such an end.
+    pub(super) fn end_checked_first(&self) -> bool {
+        let state = &self.state;
+        if self.hooked || state.question.is_some() {
+            return false;
+        }
+        let next_waits = || !matches!(state.queue.front(), None | Some(Decision::Leech { .. }));
+        let turn_goes_on = || {
+            state.stage == Stage::Actions && state.order.iter().any(|&s| !state.players[s].passed)
+        };
+        match &state.open {
+            Some(Decision::Turn(_)) => {
+                state.turn.main && state.turn.follows.is_empty() && turn_goes_on()
+            }
+            Some(Decision::Leech { .. }) => state.turn.decided && turn_goes_on(),
+            Some(
+                Decision::Faction(_)
+                | Decision::Bid(_)
+                | Decision::Place(..)
+                | Decision::Booster(_),
+            ) => state.turn.decided && next_waits(),
+            _ => false,
+        }
     }
 
     /// Research follow-ups that cannot be used lapse.
