@@ -5,6 +5,7 @@
 use smallvec::SmallVec;
 
 use super::bundle::{self, Written};
+use super::conversion_form::PayCode;
 use super::handles::Handles;
 use super::{err, Decision, Game, MoveError};
 use crate::content::{Conversion, Effect, Phase};
@@ -131,10 +132,20 @@ impl Game {
                 h.board(seat)?;
                 let (k, effects) = self.find_conversion(&h, seat, cost, gain, Phase::Actions)?;
                 let pay = bundle::amounts_by_code(cost);
-                let sure = pay.len() == 1
-                    && effects.iter().all(|e| matches!(e, Effect::Gain(_)))
-                    && self.can_pay_items(seat, pay.iter().copied(), self.token_value(seat));
-                if !sure {
+                let &[(code, n)] = &pay[..] else {
+                    return None;
+                };
+                if !effects.iter().all(|e| matches!(e, Effect::Gain(_))) {
+                    return None;
+                }
+                let code = PayCode::of(&self.content, code);
+                // The area-III token value matters only to power paid.
+                let value = match code {
+                    PayCode::Power => self.token_value(seat),
+                    _ => 1,
+                };
+                let power = self.state.players[seat].power;
+                if !self.can_pay_coded(seat, power, &[], [(code, n)], value) {
                     return None;
                 }
                 self.open_turn();

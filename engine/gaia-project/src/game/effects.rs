@@ -214,9 +214,8 @@ impl Game {
         seat: usize,
         mut parts: SmallVec<[(&str, i32); 8]>,
     ) -> Result<(), MoveError> {
-        let value = self.token_value(seat);
-        let area = self.return_area(seat);
-        let free_gf = self.free_gaiaformers(seat);
+        // What a code's payment reads (the token value, the return area, free Gaiaformers)
+        // is worked out only for a code that reads it; paying other codes changes none of it.
         let content = self.content.clone();
         // Resources first, so the power parts (which may ask about a special token) come last.
         parts.sort_by_key(|(c, _)| matches!(Code::of(c), Some(Code::Charge | Code::Tokens)));
@@ -225,11 +224,15 @@ impl Game {
                 return err(format!("negative cost {n}{code}"));
             }
             let n = n as u32;
-            let p = &mut self.state.players[seat];
             match Code::of(code) {
-                Some(Code::Charge) => self.spend_power(seat, n, value)?,
+                Some(Code::Charge) => {
+                    let value = self.token_value(seat);
+                    self.spend_power(seat, n, value)?
+                }
                 Some(Code::Tokens) => self.move_tokens(seat, n, false)?,
                 Some(Code::GaiaTokens) => {
+                    let area = self.return_area(seat);
+                    let p = &mut self.state.players[seat];
                     let have = p.power.areas[Area::Gaia.index()];
                     if have < n {
                         return err(format!(
@@ -243,6 +246,7 @@ impl Game {
                     }
                 }
                 Some(Code::Area3Tokens) => {
+                    let p = &mut self.state.players[seat];
                     let have = p.power.areas[Area::III.index()];
                     if have < n {
                         return err(format!(
@@ -253,12 +257,14 @@ impl Game {
                     p.power.areas[Area::Gaia.index()] += n;
                 }
                 Some(Code::Gaiaformers) => {
+                    let free_gf = self.free_gaiaformers(seat);
                     if free_gf < n {
                         return err(format!("not enough Gaiaformers: need {n}, have {free_gf}"));
                     }
-                    p.gaiaformers_in_gaia += n;
+                    self.state.players[seat].gaiaformers_in_gaia += n;
                 }
                 None => {
+                    let p = &mut self.state.players[seat];
                     let have = p.resource(&content, code);
                     if have < n as i32 {
                         return err(format!("not enough {code}: need {n}, have {have}"));
