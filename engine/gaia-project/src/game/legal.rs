@@ -100,6 +100,7 @@ impl Game {
     }
 
     /// [`Game::view`] with the seat's place on the map `map`.
+    #[inline(always)]
     fn view_with<'a>(&'a self, seat: usize, map: LazySeatMap<'a>) -> SeatView<'a> {
         let grants = self.seat_grants(seat);
         let (content, faction, board) = (&*self.content, self.faction(seat), self.board(seat));
@@ -160,6 +161,7 @@ impl Game {
 
     /// [`Game::view`], or with every shortcut off and the grants walked afresh when
     /// `from_scratch`.
+    #[inline(always)]
     fn view_as(&self, seat: usize, from_scratch: bool) -> SeatView<'_> {
         match from_scratch {
             // A listing mostly walks placements: the place is worked out at once.
@@ -246,7 +248,6 @@ impl Game {
 
     /// Lists into `out`, with every shortcut off when `from_scratch`.
     fn list_into(&self, out: &mut Vec<Command>, from_scratch: bool) {
-        let view = |s: usize| self.view_as(s, from_scratch);
         out.clear();
         let Some(d) = self.state.open.as_ref().or(self.state.queue.front()) else {
             return;
@@ -293,13 +294,13 @@ impl Game {
                     out.push(Command::EndTurn);
                 }
             }
-            Decision::Gaia(s) => self.gaia_phase_parts(&view(*s), out),
+            Decision::Gaia(s) => self.gaia_phase_parts(&self.view_as(*s, from_scratch), out),
             Decision::Turn(s) => {
                 // One allocation, not a chain of regrowths: a main action lists dozens of
                 // parts, what may follow it about ten (under a kilobyte, which allocators
                 // keep at hand).
                 out.reserve(if self.state.turn.main { 11 } else { 64 });
-                self.turn_parts(&view(*s), out)
+                self.turn_parts(&self.view_as(*s, from_scratch), out)
             }
         }
         if self.hooked {
