@@ -117,8 +117,8 @@ impl Game {
             actions: SmallVec::new(),
             mods: SmallVec::new(),
             rules: SeatRules {
-                // Copied as one block (a clone copies hex by hex).
-                from: RangeOrigins::from_slice(map.from()),
+                // Filled in place below, as one block (a clone copies hex by hex).
+                from: RangeOrigins::new(),
                 nav_range: values.nav_range,
                 ore_per_step: values.ore_per_step,
                 gaia_fee: &content.rules.gaia_planet_fee,
@@ -137,6 +137,9 @@ impl Game {
             grants: None,
             map: Some(map),
         };
+        if let Some(m) = &view.map {
+            view.rules.from.extend_from_slice(m.from());
+        }
         for at in &grants.at {
             if let Some(g) = at.grants(content, faction, board) {
                 // Most grants bring none of these: pushed one by one, skipped cheaply.

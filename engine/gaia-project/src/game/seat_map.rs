@@ -189,6 +189,7 @@ impl<'a> LazySeatMap<'a> {
 
     /// The place of a seat of a game, worked out now if the memo does not hold it (a listing,
     /// which mostly walks placements).
+    #[inline(always)]
     pub fn made(game: &'a Game, seat: usize) -> LazySeatMap<'a> {
         let map = remembered_place(game, seat, || game.range_from(seat));
         LazySeatMap {
