@@ -387,11 +387,11 @@ impl Game {
 
     fn start_place_parts(&self, seat: usize, building: &str, out: &mut Vec<Command>) {
         let home = &self.faction(seat).home;
-        for (idx, space) in self.state.map.spaces.iter().enumerate() {
+        for idx in 0..self.state.map.spaces.len() {
             if !self.state.structures.contains_key(&idx) && self.planet_id(idx) == home {
                 out.push(Command::Build {
                     building: word(building),
-                    hex: self.hex_ref(space.hex),
+                    hex: self.space_hex_ref(idx),
                 });
             }
         }
@@ -918,7 +918,7 @@ impl Game {
                 if affordable {
                     out.push(Command::Build {
                         building: word(building),
-                        hex: self.hex_ref(space.hex),
+                        hex: self.space_hex_ref(idx),
                     });
                     if first_only {
                         return;
@@ -972,7 +972,7 @@ impl Game {
             {
                 out.push(Command::Build {
                     building: word(&def.id),
-                    hex: self.hex_ref(hex),
+                    hex: self.space_hex_ref(idx),
                 });
             }
         }
@@ -1060,7 +1060,7 @@ impl Game {
             if reachable {
                 out.push(Command::Build {
                     building: word(id),
-                    hex: self.hex_ref(space.hex),
+                    hex: self.space_hex_ref(idx),
                 });
             }
         }
@@ -1158,7 +1158,7 @@ impl Game {
                     if s.building == d.from {
                         out.push(Command::Build {
                             building: word(&d.to),
-                            hex: self.hex_ref(self.state.map.spaces[idx].hex),
+                            hex: self.space_hex_ref(idx),
                         });
                     }
                 }
@@ -1275,7 +1275,7 @@ impl Game {
                 },
                 None => Command::Build {
                     building: word(&p.building),
-                    hex: self.hex_ref(hex),
+                    hex: self.space_hex_ref(idx),
                 },
             });
             if first_only {
@@ -1456,6 +1456,15 @@ impl Game {
                 compact_str::format_compact!("{hex}"),
                 HexRef::Axial { q: hex.q, r: hex.r },
             ),
+        }
+    }
+
+    /// [`Game::hex_ref`] of the space at index `idx` (the index known, not looked up).
+    fn space_hex_ref(&self, idx: usize) -> HexRef {
+        let map = &self.state.map;
+        match map.space_ref(idx) {
+            Some(named) => named.clone(),
+            None => self.hex_ref(map.spaces[idx].hex),
         }
     }
 
@@ -1673,6 +1682,24 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A space's reference by its index is the one its hex is named by, with the map's
+    /// references worked out and without them (a map loaded without its index rebuilt).
+    #[test]
+    fn a_space_is_named_by_index_as_by_its_hex() {
+        let mut g = crate::content::fixture::blips_game(5);
+        let check = |g: &Game| {
+            for (i, s) in g.state.map.spaces.iter().enumerate() {
+                assert_eq!(g.space_hex_ref(i), g.hex_ref(s.hex), "space {i}");
+            }
+        };
+        assert!(g.state.map.space_ref(0).is_some());
+        check(&g);
+        let map = serde_json::to_string(&g.state.map).expect("a map written");
+        g.state.map = serde_json::from_str(&map).expect("a map read");
+        assert_eq!(g.state.map.space_ref(0), None);
+        check(&g);
     }
 
     #[test]
