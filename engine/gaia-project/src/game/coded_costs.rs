@@ -21,6 +21,10 @@ pub(crate) struct FixedCosts {
     /// Each building's of the faction board, in board order: its cost and its cost near a
     /// rival.
     pub buildings: Vec<(Coded, Option<Coded>)>,
+    /// The terraforming resource's code and the range resource's, resolved (a colony's
+    /// budget reads both).
+    pub terraform: PayCode,
+    pub range: PayCode,
 }
 
 impl FixedCosts {
@@ -44,6 +48,8 @@ impl FixedCosts {
                 .iter()
                 .map(|b| (coded(&b.cost), b.cost_near_rival.as_ref().map(coded)))
                 .collect(),
+            terraform: PayCode::of(content, &content.rules.terraform_resource),
+            range: PayCode::of(content, &content.rules.range_resource),
         }
     }
 }
@@ -70,6 +76,9 @@ mod tests {
         for (coded, a) in costs.actions.iter().zip(&content.board_actions.actions) {
             assert_eq!(coded.to_vec(), each(&a.cost));
         }
+        let rules = &content.rules;
+        assert_eq!(costs.terraform, PayCode::of(content, &rules.terraform_resource));
+        assert_eq!(costs.range, PayCode::of(content, &rules.range_resource));
         assert_eq!(costs.buildings.len(), board.buildings.len());
         for ((cost, near), b) in costs.buildings.iter().zip(&board.buildings) {
             assert_eq!(cost.to_vec(), each(&b.cost));

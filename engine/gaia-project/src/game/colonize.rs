@@ -303,19 +303,38 @@ impl Game {
         for (c, n) in rules.gaia_fee.iter() {
             fee.push((slot(c), n));
         }
+        // The codes resolved already: the terraforming and range resources, the building's
+        // cost (in the order of `cost`); only the fee's are resolved here.
+        let fixed = self.fixed_costs(seat);
+        let coded = self
+            .board(seat)
+            .buildings
+            .iter()
+            .position(|b| std::ptr::eq(b, def))
+            .and_then(|i| fixed.buildings.get(i))
+            .map_or(&[][..], |(c, _)| c.as_slice());
+        let resolved = |i: usize| match i {
+            _ if i == terraform => Some(fixed.terraform),
+            _ if i == range => Some(fixed.range),
+            _ => cost
+                .iter()
+                .position(|&(j, _)| j == i)
+                .and_then(|k| coded.get(k))
+                .map(|&(pay, _)| pay),
+        };
         for (i, n) in &cost {
             codes[*i].1 += n;
         }
         let p = &self.state.players[seat];
         // Each code resolved once: what it is held as, and so how much the seat holds.
         let mut power = false;
-        for (code, _, have) in &mut codes {
+        for (i, (code, _, have)) in codes.iter_mut().enumerate() {
             let less: i32 = spent
                 .iter()
                 .filter(|(c, _)| c == code)
                 .map(|(_, n)| n)
                 .sum();
-            let held = match PayCode::of(&self.content, code) {
+            let held = match resolved(i).unwrap_or_else(|| PayCode::of(&self.content, code)) {
                 PayCode::Resource(i) => p.resources[i],
                 PayCode::Unknown => 0,
                 _ => {
