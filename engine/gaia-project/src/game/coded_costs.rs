@@ -77,7 +77,10 @@ mod tests {
             assert_eq!(coded.to_vec(), each(&a.cost));
         }
         let rules = &content.rules;
-        assert_eq!(costs.terraform, PayCode::of(content, &rules.terraform_resource));
+        assert_eq!(
+            costs.terraform,
+            PayCode::of(content, &rules.terraform_resource)
+        );
         assert_eq!(costs.range, PayCode::of(content, &rules.range_resource));
         assert_eq!(costs.buildings.len(), board.buildings.len());
         for ((cost, near), b) in costs.buildings.iter().zip(&board.buildings) {
