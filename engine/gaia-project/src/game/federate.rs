@@ -2,7 +2,6 @@
 //! state, the federations it could form (remembered), forming one, and growing one when a
 //! building joins it.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
 use smallvec::SmallVec;
@@ -57,28 +56,37 @@ impl Game {
         else {
             return;
         };
-        let federated: HashSet<Hex> = p.federations.iter().flatten().copied().collect();
+        // The group is a few hexes: looked up in the federations' lists and on the map's
+        // spaces as it grows, nothing gathered into sets first.
+        let federated = |h: Hex| p.federations.iter().flatten().any(|x| *x == h);
         let mods = self.modifiers(seat);
-        let valued: HashSet<Hex> = self
-            .own_structures(seat)
-            .into_iter()
-            .filter(|(i, s)| s.shared || self.power_value_with(seat, *i, &s.building, &mods) > 0)
-            .map(|(i, _)| self.state.map.spaces[i].hex)
-            .collect();
-        drop(mods);
-        let mut group = vec![hex];
-        let mut seen: HashSet<Hex> = HashSet::from([hex]);
+        let structures = &self.state.structures;
+        let valued = |h: Hex| {
+            let Some(i) = self.state.map.space_index(h) else {
+                return false;
+            };
+            structures.get(&i).is_some_and(|list| {
+                list.iter().any(|s| {
+                    s.seat == seat
+                        && (s.shared || self.power_value_with(seat, i, &s.building, &mods) > 0)
+                })
+            })
+        };
+        let mut group: Hexes<16> = Hexes::new();
+        group.push(hex);
         let mut next = 0;
         while let Some(&h) = group.get(next) {
             next += 1;
             for n in h.neighbours() {
-                if (federated.contains(&n) || valued.contains(&n)) && seen.insert(n) {
+                if !group.contains(&n) && (federated(n) || valued(n)) {
                     group.push(n);
                 }
             }
         }
+        let joining: Hexes<16> = group.into_iter().filter(|h| !federated(*h)).collect();
+        drop(mods);
         let fed = &mut self.state.players[seat].federations[target];
-        fed.extend(group.into_iter().filter(|h| !federated.contains(h)));
+        fed.extend(joining);
     }
 
     /// The input of the federation rules for a seat: its buildings not yet federated (all of
