@@ -97,6 +97,15 @@ impl Graph {
 
     /// The graph of a position with no distance row yet ([`Graph::fill_rows`] adds them).
     pub(super) fn without_rows(input: &FedInput, budget: usize) -> Graph {
+        let mut g = Graph::members(input, budget);
+        g.add_spaces(input, budget);
+        g
+    }
+
+    /// The building groups of a position (and the member clusters they come from), with no
+    /// space hex yet ([`Graph::add_spaces`] adds them); its box holds every hex within
+    /// `budget` satellites of a member.
+    pub(super) fn members(input: &FedInput, budget: usize) -> Graph {
         let single = input.single_federation;
         // Federation members: usable buildings, and in single mode the federation itself.
         let mut members: Vec<Hex> = input
@@ -226,6 +235,14 @@ impl Graph {
                 value,
             });
         }
+        g
+    }
+
+    /// Adds the space hexes within `budget` satellites of a group (numbered in the order the
+    /// layers find them), their adjacency and empty distance rows.
+    pub(super) fn add_spaces(&mut self, input: &FedInput, budget: usize) {
+        let single = input.single_federation;
+        let g = self;
         let k = g.groups.len();
 
         // Space hexes within `budget` satellites of a group.
@@ -260,7 +277,7 @@ impl Graph {
                     if cell_node[i] != NONE {
                         continue;
                     }
-                    if usable(&g, n) {
+                    if usable(g, n) {
                         cell_node[i] = (k + g.spaces.len()) as u32;
                         g.spaces.push(n);
                         next.push(n);
@@ -316,7 +333,6 @@ impl Graph {
             fill[v as usize] += 1;
         }
         g.dist = vec![INF; k * n];
-        g
     }
 
     /// Works out the distance rows of the groups of `groups` (see [`Graph::dist`]); the rows

@@ -172,34 +172,6 @@ impl DreyfusWagner {
         self.dp[c * self.n + c.trailing_zeros() as usize]
     }
 
-    /// The global group mask of a terminal subset.
-    pub(super) fn global_mask(&self, c: usize) -> u64 {
-        bits(c as u64).fold(0, |m, i| m | 1 << self.term_bit[i])
-    }
-
-    /// The cheapest proper subset of the terminals that reaches the threshold (and holds the
-    /// core, if any), with its cost.
-    pub(super) fn cheapest_subset(&self, g: &Graph, threshold: u32) -> Option<(usize, u8)> {
-        let full = self.full();
-        let core = g.core.map(|c| 1u64 << c);
-        let mut best: Option<(usize, u8)> = None;
-        for c in 1..full {
-            let cost = self.cost(c);
-            if cost == INF || best.is_some_and(|(_, b)| b <= cost) {
-                continue;
-            }
-            let m = self.global_mask(c);
-            if core.is_some_and(|cb| m & cb == 0) {
-                continue;
-            }
-            let value: u32 = bits(m).map(|b| g.groups[b].value).sum();
-            if value >= threshold {
-                best = Some((c, cost));
-            }
-        }
-        best
-    }
-
     /// The global nodes of a cheapest tree for terminal subset `c`.
     pub(super) fn tree(&self, c: usize) -> Vec<usize> {
         let mut out = Vec::new();
@@ -253,4 +225,39 @@ impl DreyfusWagner {
         out.dedup();
         out
     }
+}
+
+/// The global group mask of the terminal subset `c`, the terminals being the groups
+/// `term_bit` (in order).
+pub(super) fn global_mask(term_bit: &[usize], c: usize) -> u64 {
+    bits(c as u64).fold(0, |m, i| m | 1 << term_bit[i])
+}
+
+/// Given the fewest satellites `costs[c]` of each subset `c` of the terminals `term_bit`
+/// (`INF` when out of reach), the cheapest proper subset that reaches the threshold (and
+/// holds the core, if any), with its cost: the first such subset in numeric order among the
+/// cheapest.
+pub(super) fn cheapest_subset(
+    term_bit: &[usize],
+    costs: &[u8],
+    g: &Graph,
+    threshold: u32,
+) -> Option<(usize, u8)> {
+    let full = costs.len().saturating_sub(1);
+    let core = g.core.map(|c| 1u64 << c);
+    let mut best: Option<(usize, u8)> = None;
+    for (c, &cost) in costs.iter().enumerate().take(full).skip(1) {
+        if cost == INF || best.is_some_and(|(_, b)| b <= cost) {
+            continue;
+        }
+        let m = global_mask(term_bit, c);
+        if core.is_some_and(|cb| m & cb == 0) {
+            continue;
+        }
+        let value: u32 = bits(m).map(|b| g.groups[b].value).sum();
+        if value >= threshold {
+            best = Some((c, cost));
+        }
+    }
+    best
 }

@@ -695,3 +695,172 @@ fn sorted_hex_lists_find_what_they_hold() {
     );
     assert!(HexSet::sorted(&[]).is_some_and(|s| s.is_empty()));
 }
+
+/// The buildings `a` and `z` and a shortest line of free hexes joining them that touches no
+/// other of the player's buildings (`owned`), if there is one.
+fn path_around(input: &FedInput, a: Hex, z: Hex, owned: &[Hex]) -> Option<Vec<Hex>> {
+    let free = |x: Hex| {
+        (input.space)(x)
+            && !owned.contains(&x)
+            && x.neighbours()
+                .iter()
+                .all(|n| *n == a || *n == z || !owned.contains(n))
+    };
+    let mut before: HashMap<Hex, Hex> = HashMap::new();
+    let mut queue = std::collections::VecDeque::from([a]);
+    while let Some(x) = queue.pop_front() {
+        for n in x.neighbours() {
+            if n == z && x != a {
+                let mut out = vec![a, z];
+                let mut at = x;
+                while at != a {
+                    out.push(at);
+                    at = before[&at];
+                }
+                return Some(out);
+            }
+            if free(n) && !before.contains_key(&n) {
+                before.insert(n, x);
+                queue.push_back(n);
+            }
+        }
+    }
+    None
+}
+
+/// The check's shortcuts to the fewest satellites answer as the Dreyfus–Wagner programme: on
+/// pseudo-random boards, random proposals near the player's buildings (listed federations,
+/// the same with a satellite more or less, two buildings joined around the others, and loose
+/// sets of buildings and hexes) get exactly the same answer, accepted or refused.
+#[test]
+fn fast_check_answers_as_the_full_search() {
+    use super::check::{checked, Search};
+    let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut next = |m: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % m
+    };
+    // Answers seen: accepted, refused for each kind of "fewer satellites", refused otherwise.
+    let mut seen = [0usize; 5];
+    let mut every_group = 0;
+    for round in 0..300 {
+        let radius = 5 + (round % 3) as u32;
+        let span = 2 * radius as u64 + 1;
+        let mut b = Board::new(radius);
+        // Few buildings on some boards (every group in most proposals), many on others.
+        let count = [4, 5, 7, 20][round % 4];
+        let cells: Vec<Hex> = (0..count)
+            .map(|_| {
+                let q = next(span) as i32 - radius as i32;
+                let r = next(span) as i32 - radius as i32;
+                h(q, r)
+            })
+            .collect();
+        for (i, &x) in cells.iter().enumerate() {
+            if x.distance(h(0, 0)) > radius || b.planets.contains(&x) {
+                continue;
+            }
+            if i % 5 == 4 {
+                b = b.planet(x);
+            } else {
+                b = b.build(x, 1 + (i as u32 % 3));
+            }
+        }
+        if round % 3 == 2 {
+            if let Some(&x) = b.buildings.keys().min() {
+                b = b.federate(&[x]);
+            }
+        }
+        let mut owned: Vec<Hex> = b.buildings.keys().copied().collect();
+        owned.sort_unstable();
+        if owned.is_empty() {
+            continue;
+        }
+        for single in [false, true] {
+            if single && b.federated.is_empty() {
+                continue;
+            }
+            let threshold = 3 + (round % 6) as u32;
+            b.with(threshold, single, |input| {
+                let mut proposals: Vec<Vec<Hex>> = Vec::new();
+                for f in available_layouts(input, 6, 40) {
+                    let hexes = f.hexes();
+                    // One satellite fewer, or one more next to the federation.
+                    let mut less = hexes.clone();
+                    if let Some(i) = less.iter().position(|x| f.satellites.contains(x)) {
+                        less.remove(i);
+                        proposals.push(less);
+                    }
+                    let around = hexes[next(hexes.len() as u64) as usize];
+                    let extra = around.neighbours()[next(6) as usize];
+                    if !hexes.contains(&extra) {
+                        let mut more = hexes.clone();
+                        more.push(extra);
+                        proposals.push(more);
+                    }
+                    proposals.push(hexes);
+                }
+                for _ in 0..12 {
+                    // Two buildings joined around the others (cheaper through them, at times).
+                    let a = owned[next(owned.len() as u64) as usize];
+                    let z = owned[next(owned.len() as u64) as usize];
+                    if let Some(path) = path_around(input, a, z, &owned) {
+                        proposals.push(path);
+                    }
+                }
+                for _ in 0..30 {
+                    // A few buildings and hexes around them.
+                    let mut p: Vec<Hex> = Vec::new();
+                    for _ in 0..1 + next(3) {
+                        let x = owned[next(owned.len() as u64) as usize];
+                        if !p.contains(&x) {
+                            p.push(x);
+                        }
+                    }
+                    for _ in 0..next(6) {
+                        let from = p[next(p.len() as u64) as usize];
+                        let x = from.neighbours()[next(6) as usize];
+                        if !p.contains(&x) {
+                            p.push(x);
+                        }
+                    }
+                    // Shuffled, sometimes with a hex twice.
+                    for i in (1..p.len()).rev() {
+                        p.swap(i, next(i as u64 + 1) as usize);
+                    }
+                    if next(10) == 0 {
+                        p.push(p[0]);
+                    }
+                    proposals.push(p);
+                }
+                for p in &proposals {
+                    let near = checked(input, p, Search::Fast);
+                    assert_eq!(near, checked(input, p, Search::Steiner), "{p:?}");
+                    assert_eq!(near, check(input, p));
+                    if let Ok(f) = &near {
+                        // Every usable building joined: the proposal held every group.
+                        let usable = b
+                            .buildings
+                            .keys()
+                            .filter(|x| single || !b.federated.contains(x));
+                        if f.buildings.len() == usable.count() {
+                            every_group += 1;
+                        }
+                    }
+                    seen[match near {
+                        Ok(_) => 0,
+                        Err(FedError::SameBuildingsFewer { .. }) => 1,
+                        Err(FedError::SubsetFewer { .. }) => 2,
+                        Err(FedError::SupersetFewer { .. }) => 3,
+                        Err(_) => 4,
+                    }] += 1;
+                }
+            });
+        }
+    }
+    // Every kind of answer was compared, many times.
+    assert!(seen.iter().all(|&n| n >= 20), "{seen:?}");
+    assert!(every_group >= 200, "{every_group}");
+}
