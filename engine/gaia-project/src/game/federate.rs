@@ -397,6 +397,50 @@ mod tests {
     use super::*;
     use crate::content::fixture;
 
+    /// The federations listed (and remembered) are those a search from scratch finds, as
+    /// buildings are placed, federated, satellites taken and power spent.
+    #[test]
+    fn remembered_federations_are_those_found_afresh() {
+        let mut g = fixture::blips_game(11);
+        let same_as_fresh = |g: &Game| {
+            for seat in 0..2 {
+                let remembered = g.federation_layouts(seat);
+                g.memo.clear();
+                assert_eq!(remembered, g.federation_layouts(seat), "seat {seat}");
+                // Found again in the memo.
+                assert_eq!(remembered, g.federation_layouts(seat), "seat {seat}");
+            }
+        };
+        let buildings: Vec<String> = g.board(0).buildings.iter().map(|b| b.id.clone()).collect();
+        // Planets near one another, mostly the first seat's.
+        let mut planets: Vec<usize> = (0..g.state.map.spaces.len())
+            .filter(|i| g.planet_kind(*i) != PlanetKind::Empty)
+            .collect();
+        let first = g.state.map.spaces[planets[0]].hex;
+        planets.sort_by_key(|i| g.state.map.spaces[*i].hex.distance(first));
+        planets.truncate(10);
+        let mut found = 0;
+        for (n, idx) in planets.iter().enumerate() {
+            let building = &buildings[n % buildings.len()];
+            g.put_structure(usize::from(n % 4 == 3), *idx, building, false, false);
+            same_as_fresh(&g);
+            found += g.federation_layouts(0).len();
+        }
+        assert!(found > 0, "some federation was listed");
+        // A federation, a satellite, then the power to pay for satellites spent.
+        let hex = g.state.map.spaces[planets[0]].hex;
+        g.state.players[0].federations.push(vec![hex]);
+        same_as_fresh(&g);
+        let free = (0..g.state.map.spaces.len())
+            .find(|i| g.planet_kind(*i) == PlanetKind::Empty && g.state.structures.get(i).is_none())
+            .map(|i| g.state.map.spaces[i].hex)
+            .expect("a free space");
+        g.state.players[0].satellites.push(free);
+        same_as_fresh(&g);
+        g.state.players[0].power = Default::default();
+        same_as_fresh(&g);
+    }
+
     /// The power summed before the input is gathered (and the threshold read with it) is
     /// that of the input, as buildings are placed and federated.
     #[test]
