@@ -36,7 +36,12 @@ impl Game {
         if !def.upgrades_from.iter().any(|u| *u == own.building) {
             return err(format!("a {} cannot become a {building}", own.building));
         }
-        let cost = self.upgrade_cost(seat, def, idx, &own.building, &self.modifiers(seat))?;
+        // Only a cost hook can change the cost, and no seat holds one in a game without
+        // hooks: the modifiers in force are then not walked.
+        let cost = match self.hooked {
+            true => self.upgrade_cost(seat, def, idx, &own.building, &self.modifiers(seat))?,
+            false => self.upgrade_cost(seat, def, idx, &own.building, &[])?,
+        };
         self.pay(seat, &cost)?;
         self.finish_build(seat, idx, building, false, false)
     }
