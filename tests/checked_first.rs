@@ -13,23 +13,10 @@ mod common;
 use std::sync::Arc;
 
 use orrery_core::rng::Rng;
-use orrery_gp::content::{Content, DirFiles, OverlaySource};
+use orrery_gp::content::Content;
 use orrery_gp::game::{Game, Setup};
 use orrery_gp::notation::{Amount, Amounts, Command, MAX_AMOUNT};
 use orrery_gp::record::Record;
-
-/// The base game with the example faction's overlay (and its script) stacked on it.
-fn example_content() -> Arc<Content> {
-    let dir = common::root().join("content/examples/cartographers");
-    let read = |f: &str| std::fs::read_to_string(dir.join(f)).expect("example file");
-    let ov = OverlaySource {
-        file: dir.join("overlay.yaml").display().to_string(),
-        text: read("overlay.yaml"),
-        scripts: vec![("cartographers.rhai".into(), read("cartographers.rhai"))],
-        problem: None,
-    };
-    Arc::new(Content::load(&DirFiles::new(common::base_dir()), &[ov]).expect("example loads"))
-}
 
 /// Amounts of one code each.
 fn amounts(list: &[(u32, &str)]) -> Amounts {
@@ -231,7 +218,7 @@ fn random_games_accept_and_refuse_free_actions_alike() {
 #[test]
 fn on_the_hooks_path_too() {
     let base = common::base();
-    let content = example_content();
+    let content = common::example_content();
     let added: Vec<String> = content
         .factions
         .iter()

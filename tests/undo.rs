@@ -10,22 +10,9 @@ mod common;
 use std::sync::Arc;
 
 use orrery_core::rng::Rng;
-use orrery_gp::content::{Content, DirFiles, OverlaySource};
+use orrery_gp::content::Content;
 use orrery_gp::game::{Decision, Game, Setup};
 use orrery_gp::notation::{Actor, Command, HexRef, MoveLine};
-
-/// The base game with the example faction's overlay (and its script) stacked on it.
-fn example_content() -> Arc<Content> {
-    let dir = common::root().join("content/examples/cartographers");
-    let read = |f: &str| std::fs::read_to_string(dir.join(f)).expect("example file");
-    let ov = OverlaySource {
-        file: dir.join("overlay.yaml").display().to_string(),
-        text: read("overlay.yaml"),
-        scripts: vec![("cartographers.rhai".into(), read("cartographers.rhai"))],
-        problem: None,
-    };
-    Arc::new(Content::load(&DirFiles::new(common::base_dir()), &[ov]).expect("example loads"))
-}
 
 /// The factions `with` has that `base` lacks: the example's.
 fn added_factions(with: &Content, base: &Content) -> Vec<String> {
@@ -120,7 +107,7 @@ fn a_line_failing_after_several_writes_leaves_the_game_as_it_was() {
 #[test]
 fn on_the_hooks_path_too() {
     let base = common::base();
-    let content = example_content();
+    let content = common::example_content();
     let added = added_factions(&content, &base);
     assert_eq!(added.len(), 1, "the example adds one faction");
     let setup = Setup::random(&content, 3, &mut Rng::new(8)).expect("setup");
@@ -132,7 +119,7 @@ fn on_the_hooks_path_too() {
 #[test]
 fn hooks_only_an_absent_faction_names_change_nothing() {
     let base = Arc::new(common::base());
-    let content = example_content();
+    let content = common::example_content();
     let added = added_factions(&content, &base);
     for seed in 0..3 {
         let setup = Setup::random(&base, 4, &mut Rng::new(seed)).expect("setup");
@@ -206,7 +193,7 @@ fn a_part_applied_to_a_copy_given_up_on_error_matches_apply_part() {
 #[test]
 fn a_part_applied_to_a_copy_matches_on_the_hooks_path_too() {
     let base = common::base();
-    let content = example_content();
+    let content = common::example_content();
     let added = added_factions(&content, &base);
     let setup = Setup::random(&content, 3, &mut Rng::new(12)).expect("setup");
     let g = start(&content, setup, Some(&added[0]));

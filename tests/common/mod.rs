@@ -103,3 +103,16 @@ pub fn two_player_game(seed: u64) -> orrery_gp::game::Game {
     )
     .expect("game")
 }
+
+/// The base game with the example faction's overlay (and its script) stacked on it.
+pub fn example_content() -> std::sync::Arc<Content> {
+    let dir = root().join("content/examples/cartographers");
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).expect("example file");
+    let ov = orrery_gp::content::OverlaySource {
+        file: dir.join("overlay.yaml").display().to_string(),
+        text: read("overlay.yaml"),
+        scripts: vec![("cartographers.rhai".into(), read("cartographers.rhai"))],
+        problem: None,
+    };
+    std::sync::Arc::new(Content::load(&DirFiles::new(base_dir()), &[ov]).expect("example loads"))
+}
