@@ -175,16 +175,7 @@ fn recorded_states_accept_and_refuse_free_actions_alike() {
 
 /// Plays a random game, mostly conversions while there are some, checking every state.
 fn random_game(content: &Arc<Content>, setup: Setup, seed: u64, first: Option<&str>) {
-    let mut g = Game::new(content.clone(), setup).expect("game");
-    let players = g.state.players.len();
-    for seat in 0..players {
-        let pick = match (seat, first) {
-            (0, Some(f)) => Command::Faction(f.into()),
-            _ => g.legal_parts().into_iter().next().expect("a faction"),
-        };
-        g.apply_part(&pick).expect("faction");
-        g.apply_part(&Command::EndTurn).expect("chosen");
-    }
+    let mut g = common::start_game(content, setup, first);
     let mut rng = Rng::new(seed);
     let (mut accepted, mut parts) = (0, 0);
     while !g.finished() {

@@ -23,22 +23,6 @@ fn added_factions(with: &Content, base: &Content) -> Vec<String> {
         .collect()
 }
 
-/// A new game of `players` seats; seat 0 takes `first` when given, the others the first
-/// faction listed.
-fn start(content: &Arc<Content>, setup: Setup, first: Option<&str>) -> Game {
-    let mut g = Game::new(content.clone(), setup).expect("game");
-    let players = g.state.players.len();
-    for seat in 0..players {
-        let pick = match (seat, first) {
-            (0, Some(f)) => Command::Faction(f.into()),
-            _ => g.legal_parts().into_iter().next().expect("a faction"),
-        };
-        g.apply_part(&pick).expect("faction");
-        g.apply_part(&Command::EndTurn).expect("chosen");
-    }
-    g
-}
-
 /// Plays a random game; at the start of every turn with free actions listed, applies a line
 /// of up to three of them followed by a part that fails, and checks the game is unchanged.
 /// Returns how many such lines were checked.
@@ -100,7 +84,7 @@ fn fail_after_writes(mut g: Game, seed: u64) -> usize {
 fn a_line_failing_after_several_writes_leaves_the_game_as_it_was() {
     let content = common::platform_content();
     let setup = Setup::random(&content, 3, &mut Rng::new(7)).expect("setup");
-    let checked = fail_after_writes(start(&content, setup, None), 7);
+    let checked = fail_after_writes(common::start_game(&content, setup, None), 7);
     assert!(checked >= 20, "only {checked} lines checked");
 }
 
@@ -111,7 +95,7 @@ fn on_the_hooks_path_too() {
     let added = added_factions(&content, &base);
     assert_eq!(added.len(), 1, "the example adds one faction");
     let setup = Setup::random(&content, 3, &mut Rng::new(8)).expect("setup");
-    let g = start(&content, setup, Some(&added[0]));
+    let g = common::start_game(&content, setup, Some(&added[0]));
     let checked = fail_after_writes(g, 8);
     assert!(checked >= 20, "only {checked} lines checked");
 }
@@ -123,8 +107,8 @@ fn hooks_only_an_absent_faction_names_change_nothing() {
     let added = added_factions(&content, &base);
     for seed in 0..3 {
         let setup = Setup::random(&base, 4, &mut Rng::new(seed)).expect("setup");
-        let mut plain = start(&base, setup.clone(), None);
-        let mut hooked = start(&content, setup, None);
+        let mut plain = common::start_game(&base, setup.clone(), None);
+        let mut hooked = common::start_game(&content, setup, None);
         assert!(
             hooked
                 .state
@@ -186,7 +170,7 @@ fn copies_match_apply_part(mut g: Game, seed: u64) -> usize {
 fn a_part_applied_to_a_copy_given_up_on_error_matches_apply_part() {
     let content = common::platform_content();
     let setup = Setup::random(&content, 3, &mut Rng::new(11)).expect("setup");
-    let compared = copies_match_apply_part(start(&content, setup, None), 11);
+    let compared = copies_match_apply_part(common::start_game(&content, setup, None), 11);
     assert!(compared >= 100, "only {compared} parts compared");
 }
 
@@ -196,7 +180,7 @@ fn a_part_applied_to_a_copy_matches_on_the_hooks_path_too() {
     let content = common::example_content();
     let added = added_factions(&content, &base);
     let setup = Setup::random(&content, 3, &mut Rng::new(12)).expect("setup");
-    let g = start(&content, setup, Some(&added[0]));
+    let g = common::start_game(&content, setup, Some(&added[0]));
     let compared = copies_match_apply_part(g, 12);
     assert!(compared >= 100, "only {compared} parts compared");
 }

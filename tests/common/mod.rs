@@ -116,3 +116,23 @@ pub fn example_content() -> std::sync::Arc<Content> {
     };
     std::sync::Arc::new(Content::load(&DirFiles::new(base_dir()), &[ov]).expect("example loads"))
 }
+
+/// A new game on `setup`, every seat's faction chosen: seat 0 takes `first` when given, the
+/// others (and seat 0 otherwise) the first faction listed.
+pub fn start_game(
+    content: &std::sync::Arc<Content>,
+    setup: orrery_gp::game::Setup,
+    first: Option<&str>,
+) -> orrery_gp::game::Game {
+    use orrery_gp::notation::Command;
+    let mut g = orrery_gp::game::Game::new(content.clone(), setup).expect("game");
+    for seat in 0..g.state.players.len() {
+        let pick = match (seat, first) {
+            (0, Some(f)) => Command::Faction(f.into()),
+            _ => g.legal_parts().into_iter().next().expect("a faction"),
+        };
+        g.apply_part(&pick).expect("faction");
+        g.apply_part(&Command::EndTurn).expect("chosen");
+    }
+    g
+}
