@@ -66,16 +66,7 @@ impl Game {
         let decided = self.state.turn.decided;
         match part {
             Command::Charge(items) if !decided => {
-                let pw: u32 = items
-                    .iter()
-                    .filter(|a| a.code == "pw")
-                    .map(|a| a.count)
-                    .sum();
-                let tokens: u32 = items
-                    .iter()
-                    .filter(|a| a.code == "t")
-                    .map(|a| a.count)
-                    .sum();
+                let (pw, tokens) = charge_counts(items);
                 let allowed = self.charge_tokens(seat);
                 let mut amount = self.offer_amount(seat, value);
                 if tokens != 0 && tokens != allowed {
@@ -140,14 +131,7 @@ impl Game {
         let Command::Charge(items) = part else {
             return true;
         };
-        let (mut pw, mut tokens) = (0u32, 0u32);
-        for a in items {
-            match a.code.as_str() {
-                "pw" => pw = pw.saturating_add(a.count),
-                "t" => tokens = tokens.saturating_add(a.count),
-                _ => {}
-            }
-        }
+        let (pw, tokens) = charge_counts(items);
         let amount = self.offer_amount(seat, value);
         if tokens != 0 || pw != amount || self.watching || self.charge_tokens(seat) != 0 {
             return false;
@@ -179,4 +163,15 @@ impl Game {
         }
         self.require_no_question()
     }
+}
+
+/// The power (`pw`) and power tokens (`t`) a `charge` part writes, each summed.
+fn charge_counts(items: &[crate::notation::Amount]) -> (u32, u32) {
+    items
+        .iter()
+        .fold((0u32, 0u32), |(pw, t), a| match a.code.as_str() {
+            "pw" => (pw.saturating_add(a.count), t),
+            "t" => (pw, t.saturating_add(a.count)),
+            _ => (pw, t),
+        })
 }
