@@ -2,7 +2,7 @@
 //! state, the federations it could form (remembered), forming one, and growing one when a
 //! building joins it.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use smallvec::SmallVec;
 
@@ -153,28 +153,6 @@ impl Game {
         (threshold, single)
     }
 
-    /// The power of the seat's buildings not yet federated (the sum
-    /// [`Game::federation_input_with`]'s buildings' values make), worked out without
-    /// gathering them.
-    fn unfederated_power(&self, seat: usize, mods: &[&Modifier]) -> u32 {
-        let p = &self.state.players[seat];
-        let federated = |hex: Hex| p.federations.iter().flatten().any(|h| *h == hex);
-        let mut total = 0u32;
-        for (idx, list) in self.state.structures.iter() {
-            for s in list.iter().filter(|s| s.seat == seat) {
-                if federated(self.state.map.spaces[*idx].hex) {
-                    continue;
-                }
-                let value = match s.shared {
-                    true => 1,
-                    false => self.power_value_with(seat, *idx, &s.building, mods),
-                };
-                total = total.wrapping_add(value);
-            }
-        }
-        total
-    }
-
     /// Every federation the seat could form now (not outclassed; at most as many new
     /// satellites as it can pay for).
     pub fn available_federations(&self, seat: usize) -> Vec<federation::Federation> {
@@ -200,48 +178,86 @@ impl Game {
         seat: usize,
         mods: &[&Modifier],
     ) -> Arc<Vec<federation::Federation>> {
-        // Most seats asked have too little power: told before the input is gathered.
-        let (threshold, single) = self.federation_threshold(seat, mods);
-        if !single && self.unfederated_power(seat, mods) < threshold {
-            return Arc::default();
-        }
-        let parts = self.federation_input_with(seat, mods);
-        let max = self.affordable_satellites_with(seat, mods);
-        let own_sats = &self.state.players[seat].satellites;
-        let mut blocked = Hexes::<48>::from_slice(own_sats);
-        for (idx, list) in self.state.structures.iter() {
-            if list
-                .iter()
-                .any(|x| x.seat == seat || !self.is_station(x.seat, &x.building))
-            {
-                blocked.push(self.state.map.spaces[*idx].hex);
-            }
-        }
-        blocked.sort_unstable();
-        let key = super::memo::FedKey {
-            seat,
-            buildings: parts.buildings,
-            federated: parts.federated,
-            blocked,
-            planets: self.state.planets.clone(),
-            threshold: parts.threshold,
-            single: parts.single,
-            max,
+        // Most seats asked have too little power: told while the key is gathered.
+        let Some(key) = self.federation_key(seat, mods) else {
+            return no_federations();
         };
         if let Some(hit) = self.memo.get(&key) {
             return hit;
         }
+        let mut buildings = key.buildings.clone();
+        buildings.sort_unstable();
+        let mut federated = key.federated.clone();
+        federated.sort_unstable();
+        federated.dedup();
         let parts = FedParts {
-            buildings: key.buildings.clone(),
-            federated: key.federated.clone(),
+            buildings,
+            federated,
             threshold: key.threshold,
             single: key.single,
         };
+        let max = key.max;
         let found = Arc::new(self.with_fed_input_from(seat, parts, |input| {
             federation::available_layouts(input, max, FEDERATION_LIMIT)
         }));
         self.memo.put(key, found.clone());
         found
+    }
+
+    /// Everything the seat's federation search depends on, gathered in the state's own order
+    /// (nothing sorted: the same state always gives the same key, and equal keys are equal
+    /// inputs); `None` when, outside the single-federation rule, the seat's buildings not yet
+    /// federated are worth less than the threshold (no federation to search).
+    fn federation_key(&self, seat: usize, mods: &[&Modifier]) -> Option<super::memo::FedKey> {
+        let (threshold, single) = self.federation_threshold(seat, mods);
+        let p = &self.state.players[seat];
+        let in_federation = |hex: Hex| p.federations.iter().flatten().any(|h| *h == hex);
+        let spaces = &self.state.map.spaces;
+        let mut buildings = ValuedHexes::new();
+        let mut unfederated = 0u32;
+        for (idx, list) in self.state.structures.iter() {
+            for s in list.iter().filter(|s| s.seat == seat) {
+                let hex = spaces[*idx].hex;
+                let federated = in_federation(hex);
+                if single || !federated {
+                    let value = match s.shared {
+                        true => 1,
+                        false => self.power_value_with(seat, *idx, &s.building, mods),
+                    };
+                    buildings.push((hex, value));
+                    if !federated {
+                        unfederated = unfederated.wrapping_add(value);
+                    }
+                }
+            }
+        }
+        if !single && unfederated < threshold {
+            return None;
+        }
+        let mut federated = Hexes::<16>::new();
+        for f in p.federations.iter() {
+            federated.extend_from_slice(f);
+        }
+        // The seat's satellites, then the spaces whose structures keep a satellite off.
+        let mut blocked = Hexes::<48>::from_slice(&p.satellites);
+        for (idx, list) in self.state.structures.iter() {
+            if list
+                .iter()
+                .any(|x| x.seat == seat || !self.is_station(x.seat, &x.building))
+            {
+                blocked.push(spaces[*idx].hex);
+            }
+        }
+        Some(super::memo::FedKey {
+            seat,
+            buildings,
+            federated,
+            blocked,
+            planets: self.state.planets.clone(),
+            threshold,
+            single,
+            max: self.affordable_satellites_with(seat, mods),
+        })
     }
 
     /// Runs `f` with the federation rules' input for a seat.
@@ -353,7 +369,7 @@ impl Game {
         {
             return err("not enough satellites left");
         }
-        let total = scaled(&cost, fed.satellites.len() as i32);
+        let total = scaled(cost, fed.satellites.len() as i32);
         self.pay(seat, &total)?;
         let left = self.state.fed_supply.get(token).copied().unwrap_or(0);
         if left == 0 {
@@ -382,14 +398,20 @@ impl Game {
     }
 }
 
+/// The empty search result, made once and shared (most seats asked have too little power).
+fn no_federations() -> Arc<Vec<federation::Federation>> {
+    static EMPTY: OnceLock<Arc<Vec<federation::Federation>>> = OnceLock::new();
+    EMPTY.get_or_init(Arc::default).clone()
+}
+
 /// What one satellite costs a seat.
-fn satellite_cost(content: &crate::content::Content, mods: &[&Modifier]) -> Bundle {
+fn satellite_cost<'a>(content: &'a crate::content::Content, mods: &[&'a Modifier]) -> &'a Bundle {
     mods.iter()
         .find_map(|m| match m {
-            Modifier::SatelliteCost(b) => Some(b.clone()),
+            Modifier::SatelliteCost(b) => Some(b),
             _ => None,
         })
-        .unwrap_or_else(|| content.rules.satellite_cost.clone())
+        .unwrap_or(&content.rules.satellite_cost)
 }
 
 #[cfg(test)]
@@ -409,6 +431,12 @@ mod tests {
                 assert_eq!(remembered, g.federation_layouts(seat), "seat {seat}");
                 // Found again in the memo.
                 assert_eq!(remembered, g.federation_layouts(seat), "seat {seat}");
+                // The search on the input gathered and sorted as the rules take it.
+                let max = g.affordable_satellites(seat);
+                let searched = g.with_fed_input(seat, |input| {
+                    federation::available_layouts(input, max, FEDERATION_LIMIT)
+                });
+                assert_eq!(remembered, searched, "seat {seat}");
             }
         };
         let buildings: Vec<String> = g.board(0).buildings.iter().map(|b| b.id.clone()).collect();
@@ -441,20 +469,56 @@ mod tests {
         same_as_fresh(&g);
     }
 
-    /// The power summed before the input is gathered (and the threshold read with it) is
-    /// that of the input, as buildings are placed and federated.
+    /// The search key holds the federation input (its lists in the state's order), and
+    /// there is none exactly when the seat's buildings not yet federated are short of the
+    /// threshold, as buildings are placed, federated and satellites taken.
     #[test]
-    fn unfederated_power_is_the_sum_of_the_input() {
+    fn federation_key_holds_the_input() {
         let mut g = fixture::blips_game(5);
         let check = |g: &Game| {
+            let mut keys = 0;
             for seat in 0..2 {
                 let mods = g.modifiers(seat);
                 let input = g.federation_input_with(seat, &mods);
-                let sum = input.buildings.iter().map(|(_, v)| v).sum::<u32>();
-                assert_eq!(g.unfederated_power(seat, &mods), sum, "seat {seat}");
-                let read = g.federation_threshold(seat, &mods);
-                assert_eq!(read, (input.threshold, input.single));
+                let key = g.federation_key(seat, &mods);
+                let p = &g.state.players[seat];
+                let unfederated: u32 = input
+                    .buildings
+                    .iter()
+                    .filter(|(h, _)| !p.federations.iter().flatten().any(|x| x == h))
+                    .map(|(_, v)| v)
+                    .sum();
+                assert_eq!(
+                    key.is_some(),
+                    input.single || unfederated >= input.threshold,
+                    "seat {seat}"
+                );
+                let Some(key) = key else { continue };
+                keys += 1;
+                let mut buildings = key.buildings.clone();
+                buildings.sort_unstable();
+                assert_eq!(buildings, input.buildings, "seat {seat}");
+                let mut federated = key.federated.clone();
+                federated.sort_unstable();
+                federated.dedup();
+                assert_eq!(federated, input.federated, "seat {seat}");
+                assert_eq!((key.threshold, key.single), (input.threshold, input.single));
+                assert_eq!(key.max, g.affordable_satellites(seat));
+                // Blocked: exactly the empty spaces a satellite of the seat may not take.
+                let mut own_sats = p.satellites.to_vec();
+                own_sats.sort_unstable();
+                for (i, space) in g.state.map.spaces.iter().enumerate() {
+                    if g.planet_kind(i) == PlanetKind::Empty {
+                        assert_eq!(
+                            key.blocked.contains(&space.hex),
+                            !g.satellite_space(seat, space.hex, &own_sats),
+                            "seat {seat} at {}",
+                            space.hex
+                        );
+                    }
+                }
             }
+            keys
         };
         check(&g);
         let buildings: Vec<String> = g.board(0).buildings.iter().map(|b| b.id.clone()).collect();
@@ -462,26 +526,26 @@ mod tests {
             .filter(|i| g.planet_kind(*i) != PlanetKind::Empty)
             .take(8)
             .collect();
+        let mut keys = 0;
         for (n, idx) in planets.iter().enumerate() {
             let building = &buildings[n % buildings.len()];
             g.put_structure(n % 2, *idx, building, n == 7, false);
-            check(&g);
+            keys += check(&g);
         }
-        let seat0 = |g: &Game| {
-            let mods = g.modifiers(0);
-            g.unfederated_power(0, &mods)
-        };
-        let before = seat0(&g);
-        assert!(before > 0, "the fixture's buildings have power");
-        // A federated building counts no more.
+        assert!(keys > 0, "some seat reached the threshold");
+        // A federated building counts no more; a satellite keeps its space.
         let hex = g.state.map.spaces[planets[0]].hex;
         g.state.players[0].federations.push(vec![hex]);
         check(&g);
-        assert!(seat0(&g) < before);
+        let free = (0..g.state.map.spaces.len())
+            .find(|i| g.planet_kind(*i) == PlanetKind::Empty && g.state.structures.get(i).is_none())
+            .map(|i| g.state.map.spaces[i].hex)
+            .expect("a free space");
+        g.state.players[0].satellites.push(free);
+        check(&g);
         // Short of the threshold: nothing searched.
         let mods = g.modifiers(0);
-        let (threshold, _) = g.federation_threshold(0, &mods);
-        if seat0(&g) < threshold {
+        if g.federation_key(0, &mods).is_none() {
             assert!(g.federation_layouts_with(0, &mods).is_empty());
         }
     }

@@ -15,15 +15,17 @@ use crate::notation::HexRef;
 use orrery_core::shared::Shared;
 
 /// Everything the federation search of one seat depends on (the map and content are those of
-/// the game the memo belongs to).
+/// the game the memo belongs to). The lists are in the state's order, not sorted: equal keys
+/// still mean equal inputs, and a state gives the same key each time it is asked.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct FedKey {
     pub seat: usize,
-    /// Usable buildings with their power values.
+    /// Usable buildings with their power values, in the order of their spaces.
     pub buildings: ValuedHexes,
-    /// Hexes already in the seat's federations.
+    /// Hexes of the seat's federations, federation by federation.
     pub federated: Hexes<16>,
-    /// Spaces where a satellite cannot go because of a building or satellite.
+    /// Where a satellite cannot go: the seat's satellites, then the spaces whose structures
+    /// keep one off.
     pub blocked: Hexes<48>,
     /// Planet of every space.
     pub planets: orrery_core::shared::Shared<Vec<u8>>,
