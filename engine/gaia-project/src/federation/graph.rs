@@ -2,7 +2,7 @@
 //! a satellite, their adjacency and the distances between them.
 
 use super::model::{FedInput, HexSet};
-use orrery_core::hex::Hex;
+use orrery_core::hex::{Hex, DIRECTIONS};
 
 /// Is the hex in or next to one of the federations?
 pub(super) fn near_federation(federated: HexSet<'_>, h: Hex) -> bool {
@@ -75,6 +75,8 @@ pub(super) struct Graph {
     pub(super) width: i32,
     pub(super) height: i32,
     pub(super) cell_comp: Vec<u32>,
+    /// The satellites the box leaves room for around the members (and a ring more).
+    pub(super) reach: usize,
     /// Space hexes of nodes `k..`.
     pub(super) spaces: Vec<Hex>,
     /// Groups adjacent to each node (a group node holds its own bit).
@@ -147,6 +149,7 @@ impl Graph {
             width: width.max(0),
             height: height.max(0),
             cell_comp: vec![NONE; (width.max(0) * height.max(0)) as usize],
+            reach: budget,
             spaces: Vec::new(),
             touch: Vec::new(),
             off: Vec::new(),
@@ -239,62 +242,67 @@ impl Graph {
     }
 
     /// Adds the space hexes within `budget` satellites of a group (numbered in the order the
-    /// layers find them), their adjacency and empty distance rows.
+    /// layers find them), their adjacency and empty distance rows. `budget` is at most the
+    /// one the graph was made with ([`Graph::members`]; a larger one counts as that), so
+    /// every hex looked at is inside the box with its neighbours.
     pub(super) fn add_spaces(&mut self, input: &FedInput, budget: usize) {
         let single = input.single_federation;
         let g = self;
+        let budget = budget.min(g.reach);
         let k = g.groups.len();
-
-        // Space hexes within `budget` satellites of a group.
-        let usable = |g: &Graph, h: Hex| -> bool {
-            if g.comp_at(h).is_some() || !(input.space)(h) {
-                return false;
-            }
-            if !single && near_federation(input.federated, h) {
-                return false;
-            }
-            // A satellite next to an unusable cluster would pull it in.
-            h.neighbours().iter().all(|&n| {
-                g.comp_at(n)
-                    .is_none_or(|c| g.comps[c as usize].bit.is_some())
-            })
-        };
-        // Per cell: NONE (not looked at), REJECTED, or the node.
+        // Per cell of the box: a group's node, BAD (a member of an unusable cluster),
+        // NONE (not looked at yet), REJECTED, or a space's node.
         const REJECTED: u32 = NONE - 1;
-        let mut cell_node = vec![NONE; g.cell_comp.len()];
-        let mut frontier: Vec<Hex> = Vec::new();
-        let mut next: Vec<Hex> = Vec::new();
+        const BAD: u32 = NONE - 2;
+        let mut cell = vec![NONE; g.cell_comp.len()];
+        for comp in &g.comps {
+            for i in comp.hexes.iter().filter_map(|&h| g.cell(h)) {
+                cell[i] = comp.bit.map_or(BAD, |b| b as u32);
+            }
+        }
+        // The cell of each neighbour, as an offset, in the order of `Hex::neighbours`.
+        let width = g.width as isize;
+        let step: [isize; 6] = DIRECTIONS.map(|d| d.r as isize * width + d.q as isize);
+        let (q0, r0) = (g.q0, g.r0);
+        let hex_at = |i: usize| {
+            let i = i as i32;
+            Hex::new(q0 + i % g.width, r0 + i / g.width)
+        };
+        let near = |i: usize, d: isize| i.wrapping_add_signed(d);
+        // Space hexes within `budget` satellites of a group.
+        // Room for the usual few dozen hexes from the start.
+        g.spaces.reserve(64);
+        let mut frontier: Vec<usize> = Vec::with_capacity(64);
+        let mut next: Vec<usize> = Vec::with_capacity(64);
         if budget > 0 {
             for grp in &g.groups {
-                frontier.extend(grp.hexes.iter().copied());
+                frontier.extend(grp.hexes.iter().filter_map(|&h| g.cell(h)));
             }
         }
         for _ in 0..budget {
             next.clear();
-            for &h in &frontier {
-                for n in h.neighbours() {
-                    let Some(i) = g.cell(n) else { continue };
-                    if cell_node[i] != NONE {
+            for &c in &frontier {
+                for d in step {
+                    let i = near(c, d);
+                    if cell[i] != NONE {
                         continue;
                     }
-                    if usable(g, n) {
-                        cell_node[i] = (k + g.spaces.len()) as u32;
-                        g.spaces.push(n);
-                        next.push(n);
+                    let h = hex_at(i);
+                    // A satellite next to an unusable cluster would pull it in.
+                    let usable = (input.space)(h)
+                        && (single || !near_federation(input.federated, h))
+                        && step.iter().all(|&e| cell[near(i, e)] != BAD);
+                    if usable {
+                        cell[i] = (k + g.spaces.len()) as u32;
+                        g.spaces.push(h);
+                        next.push(i);
                     } else {
-                        cell_node[i] = REJECTED;
+                        cell[i] = REJECTED;
                     }
                 }
             }
             std::mem::swap(&mut frontier, &mut next);
         }
-        let (q0, r0, width, height) = (g.q0, g.r0, g.width, g.height);
-        let node_at = |h: Hex| {
-            let (x, y) = (h.q - q0, h.r - r0);
-            (x >= 0 && y >= 0 && x < width && y < height)
-                .then(|| cell_node[(y * width + x) as usize])
-                .filter(|&v| v < REJECTED)
-        };
         // Adjacency, in compressed rows: the edges in the order found, then sorted stably
         // by their first node (a row lists its neighbours in the order they were found).
         let n = k + g.spaces.len();
@@ -305,17 +313,17 @@ impl Graph {
         }
         for (j, &h) in g.spaces.iter().enumerate() {
             let v = (k + j) as u32;
-            for nh in h.neighbours() {
-                if let Some(u) = node_at(nh) {
-                    edges.push((v, u));
-                } else if let Some(c) = g.comp_at(nh) {
-                    if let Some(b) = g.comps[c as usize].bit {
-                        if g.touch[v as usize] & (1 << b) == 0 {
-                            g.touch[v as usize] |= 1 << b;
-                            edges.push((v, b as u32));
-                            edges.push((b as u32, v));
-                        }
+            let Some(c) = g.cell(h) else { continue };
+            for d in step {
+                let u = cell[near(c, d)];
+                if (u as usize) < k {
+                    if g.touch[v as usize] & (1 << u) == 0 {
+                        g.touch[v as usize] |= 1 << u;
+                        edges.push((v, u));
+                        edges.push((u, v));
                     }
+                } else if (u as usize) < n {
+                    edges.push((v, u));
                 }
             }
         }

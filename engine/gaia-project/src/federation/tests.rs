@@ -864,3 +864,111 @@ fn fast_check_answers_as_the_full_search() {
     assert!(seen.iter().all(|&n| n >= 20), "{seen:?}");
     assert!(every_group >= 200, "{every_group}");
 }
+
+/// The space hexes of the search graph, their order, adjacency rows and touched groups, as a
+/// plain search over the hexes finds them (hash maps, no box), on pseudo-random boards for
+/// every budget up to six, with and without an existing federation and the single rule.
+#[test]
+fn graph_spaces_as_a_plain_search_finds_them() {
+    use super::graph::Graph;
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = |m: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % m
+    };
+    let mut spaces_seen = 0;
+    for round in 0..120 {
+        let radius = 4 + (round % 3) as u32;
+        let span = 2 * radius as u64 + 1;
+        let mut b = Board::new(radius);
+        for i in 0..[3, 6, 12][round % 3] {
+            let x = h(
+                next(span) as i32 - radius as i32,
+                next(span) as i32 - radius as i32,
+            );
+            if x.distance(h(0, 0)) > radius || b.planets.contains(&x) {
+                continue;
+            }
+            b = match i % 4 {
+                3 => b.planet(x),
+                _ => b.build(x, 1 + i % 3),
+            };
+        }
+        if round % 2 == 1 {
+            if let Some(&x) = b.buildings.keys().min() {
+                let next_to = x.neighbours()[next(6) as usize];
+                b = b.federate(&[x, next_to]);
+            }
+        }
+        for single in [false, true] {
+            for budget in 0..=6 {
+                b.with(7, single, |input| {
+                    let g = Graph::without_rows(input, budget);
+                    let k = g.groups.len();
+                    // Member hexes with their group's bit (`None`: an unusable cluster).
+                    let member: HashMap<Hex, Option<usize>> = g
+                        .comps
+                        .iter()
+                        .flat_map(|c| c.hexes.iter().map(move |x| (*x, c.bit)))
+                        .collect();
+                    let usable = |x: Hex| {
+                        !member.contains_key(&x)
+                            && (input.space)(x)
+                            && (single || !near_federation(input.federated, x))
+                            && x.neighbours()
+                                .iter()
+                                .all(|n| member.get(n).is_none_or(|b| b.is_some()))
+                    };
+                    let mut spaces: Vec<Hex> = Vec::new();
+                    let mut node: HashMap<Hex, usize> = HashMap::new();
+                    let mut seen: HashSet<Hex> = HashSet::new();
+                    let mut frontier: Vec<Hex> = match budget {
+                        0 => Vec::new(),
+                        _ => g.groups.iter().flat_map(|x| x.hexes.clone()).collect(),
+                    };
+                    for _ in 0..budget {
+                        let mut layer = Vec::new();
+                        for x in &frontier {
+                            for n in x.neighbours() {
+                                if seen.insert(n) && usable(n) {
+                                    node.insert(n, k + spaces.len());
+                                    spaces.push(n);
+                                    layer.push(n);
+                                }
+                            }
+                        }
+                        frontier = layer;
+                    }
+                    let mut rows: Vec<Vec<u32>> = vec![Vec::new(); k + spaces.len()];
+                    let mut touch: Vec<u64> = (0..k).map(|b| 1 << b).collect();
+                    touch.resize(k + spaces.len(), 0);
+                    for (j, x) in spaces.iter().enumerate() {
+                        let v = k + j;
+                        for n in x.neighbours() {
+                            if let Some(&u) = node.get(&n) {
+                                rows[v].push(u as u32);
+                            } else if let Some(Some(bit)) = member.get(&n) {
+                                if touch[v] & (1 << bit) == 0 {
+                                    touch[v] |= 1 << bit;
+                                    rows[v].push(*bit as u32);
+                                    rows[*bit].push(v as u32);
+                                }
+                            }
+                        }
+                    }
+                    assert_eq!(g.spaces, spaces, "round {round} budget {budget}");
+                    assert_eq!(g.touch, touch, "round {round} budget {budget}");
+                    for (v, row) in rows.iter().enumerate() {
+                        let (from, to) = (g.off[v] as usize, g.off[v + 1] as usize);
+                        assert_eq!(&g.nbr[from..to], &row[..], "round {round} node {v}");
+                    }
+                    assert_eq!(g.off.len(), rows.len() + 1);
+                    spaces_seen += spaces.len();
+                });
+            }
+        }
+    }
+    assert!(spaces_seen > 10_000, "{spaces_seen}");
+}
