@@ -27,12 +27,17 @@ use orrery_core::hex::Hex;
 pub(crate) struct SeatView<'a> {
     /// The seat.
     pub seat: usize,
-    /// Conversions granted by what the seat owns (of every phase; not the board's own).
-    pub conversions: SmallVec<[&'a crate::content::Conversion; 8]>,
-    /// Special actions granted by what the seat owns.
-    pub actions: SmallVec<[&'a crate::content::SpecialAction; 4]>,
-    /// Modifiers in force.
-    pub mods: SmallVec<[&'a Modifier; 24]>,
+    /// Conversions granted by what the seat owns (of every phase; not the board's own),
+    /// when walked afresh (read from the remembered grants otherwise: [`SeatView::conversions`]).
+    walked_conversions: SmallVec<[&'a crate::content::Conversion; 8]>,
+    /// Special actions granted by what the seat owns, when walked afresh
+    /// ([`SeatView::actions`]).
+    walked_actions: SmallVec<[&'a crate::content::SpecialAction; 4]>,
+    /// Modifiers in force: gathered from the remembered grants when first read
+    /// ([`SeatView::mods`]), or when walked afresh.
+    mods: std::cell::OnceCell<SmallVec<[&'a Modifier; 24]>>,
+    /// Where the remembered grants are read (none when walked afresh).
+    source: Option<GrantSource<'a>>,
     /// Placement values.
     pub rules: SeatRules<'a>,
     /// Plain resources taken as already spent (to ask what a free action would leave).
@@ -49,7 +54,54 @@ pub(crate) struct SeatView<'a> {
     pub map: Option<LazySeatMap<'a>>,
 }
 
-impl SeatView<'_> {
+/// What a seat's remembered grants are read from: the content, and the seat's faction and
+/// board.
+#[derive(Clone, Copy)]
+struct GrantSource<'a> {
+    content: &'a crate::content::Content,
+    faction: &'a crate::content::Faction,
+    board: &'a crate::board::FactionBoard,
+}
+
+impl<'a> SeatView<'a> {
+    /// The modifiers in force, in income order.
+    pub fn mods(&self) -> &[&'a Modifier] {
+        self.mods.get_or_init(|| {
+            let mut mods = SmallVec::new();
+            if let (Some(g), Some(s)) = (&self.grants, self.source) {
+                g.mods_into(s.content, s.faction, s.board, &mut mods);
+            }
+            mods
+        })
+    }
+
+    /// The special actions granted by what the seat owns, in income order.
+    pub fn actions(&self) -> SmallVec<[&'a crate::content::SpecialAction; 4]> {
+        match (&self.grants, self.source) {
+            (Some(g), Some(s)) => g.actions(s.content, s.faction, s.board).collect(),
+            _ => self.walked_actions.clone(),
+        }
+    }
+
+    /// Whether a granted conversion of a phase satisfies `f`.
+    pub fn any_conversion(
+        &self,
+        mut f: impl FnMut(&'a crate::content::Conversion) -> bool,
+    ) -> bool {
+        match (&self.grants, self.source) {
+            (Some(g), Some(s)) => g.conversions(s.content, s.faction, s.board).any(f),
+            _ => self.walked_conversions.iter().any(|c| f(c)),
+        }
+    }
+
+    /// The granted conversions (of every phase), in income order.
+    pub fn conversions(&self) -> SmallVec<[&'a crate::content::Conversion; 8]> {
+        match (&self.grants, self.source) {
+            (Some(g), Some(s)) => g.conversions(s.content, s.faction, s.board).collect(),
+            _ => self.walked_conversions.clone(),
+        }
+    }
+
     /// The spaces a placement listing walks, in space order: the planets of the seat's
     /// remembered place with their distance (`Some`), those beyond `within` (the farthest
     /// distance in reach, [`SeatRules::farthest`]) left out when it is given; or else every
@@ -113,9 +165,14 @@ impl Game {
         // listing, and moving it is a good part of making it.
         let mut view = SeatView {
             seat,
-            conversions: SmallVec::new(),
-            actions: SmallVec::new(),
-            mods: SmallVec::new(),
+            walked_conversions: SmallVec::new(),
+            walked_actions: SmallVec::new(),
+            mods: std::cell::OnceCell::new(),
+            source: Some(GrantSource {
+                content,
+                faction,
+                board,
+            }),
             rules: SeatRules {
                 // Filled in place below, as one block (a clone copies hex by hex).
                 from: RangeOrigins::new(),
@@ -140,22 +197,9 @@ impl Game {
         if let Some(m) = &view.map {
             view.rules.from.extend_from_slice(m.from());
         }
-        for at in &grants.at {
-            if let Some(g) = at.grants(content, faction, board) {
-                // Most grants bring none of these: pushed one by one, skipped cheaply.
-                for m in g.modifiers {
-                    view.mods.push(m);
-                }
-                for c in g.conversions {
-                    view.conversions.push(c);
-                }
-                if let Some(a) = g.action {
-                    view.actions.push(a);
-                }
-            }
-        }
-        // The placement values were read from these modifiers with the grants.
-        if let Some(Modifier::GaiaPlanetFee(fee)) = values.fee.and_then(|i| view.mods.get(i)) {
+        // The modifiers, conversions and special actions are read from the grants when
+        // asked; the fee's modifier was found with them.
+        if let Some(Modifier::GaiaPlanetFee(fee)) = grants.fee(content, faction, board) {
             view.rules.gaia_fee = fee;
         }
         view.grants = Some(grants);
@@ -215,9 +259,10 @@ impl Game {
         let rules = self.seat_rules_from(seat, &mods);
         SeatView {
             seat,
-            conversions,
-            actions,
-            mods,
+            walked_conversions: conversions,
+            walked_actions: actions,
+            mods: std::cell::OnceCell::from(mods),
+            source: None,
             rules,
             spent: Vec::new(),
             power: self.state.players[seat].power,
@@ -468,10 +513,8 @@ impl Game {
             }
         } else if !self.state.turn.decided {
             self.conversion_parts(v, Phase::Gaia, out);
-            let tech_offer = v
-                .conversions
-                .iter()
-                .any(|c| c.phase == Phase::Gaia && c.gain.contains(&Effect::TechTile));
+            let tech_offer =
+                v.any_conversion(|c| c.phase == Phase::Gaia && c.gain.contains(&Effect::TechTile));
             if tech_offer {
                 out.push(Command::Decline(Some("tech".into())));
             }
@@ -600,9 +643,10 @@ impl Game {
         }
         let mut hv = SeatView {
             seat: v.seat,
-            conversions: v.conversions.clone(),
-            actions: v.actions.clone(),
+            walked_conversions: v.walked_conversions.clone(),
+            walked_actions: v.walked_actions.clone(),
             mods: v.mods.clone(),
+            source: v.source,
             rules: v.rules.clone(),
             spent: Vec::new(),
             power: v.power,
@@ -629,7 +673,7 @@ impl Game {
                 let mut exact = true;
                 for a in gain {
                     let code = v
-                        .mods
+                        .mods()
                         .iter()
                         .find_map(|m| match m {
                             Modifier::Substitute(s) if s.from == a.code => Some(s.to.as_str()),
@@ -651,7 +695,7 @@ impl Game {
                 return Some((hv, exact));
             }
             Command::Burn(n) => {
-                let to_gaia = v.mods.iter().any(|m| matches!(m, Modifier::BurnToGaia));
+                let to_gaia = v.mods().iter().any(|m| matches!(m, Modifier::BurnToGaia));
                 hv.power.burn(*n, to_gaia).ok()?;
             }
             _ => return None,
@@ -721,7 +765,7 @@ impl Game {
             Follow::Up(_) if self.content.rules.options.decline_unusable_research_step => false,
             Follow::Up(choice) => !self.content.research.tracks.iter().any(|t| {
                 self.research_allowed(v.seat, choice, &t.id)
-                    && self.can_advance_with(v.seat, &t.id, &v.mods).is_ok()
+                    && self.can_advance_with(v.seat, &t.id, v.mods()).is_ok()
             }),
             Follow::Tech => self.tech_positions(v.seat).next().is_none(),
             _ => false,
@@ -764,7 +808,7 @@ impl Game {
         }
         if self.can_pay_fixed(v.seat, &costs.research, v.rules.token_value) {
             for t in &self.content.research.tracks {
-                if self.can_advance_with(v.seat, &t.id, &v.mods).is_ok() {
+                if self.can_advance_with(v.seat, &t.id, v.mods()).is_ok() {
                     out.push(Command::Up(word(&t.id)));
                 }
             }
@@ -793,7 +837,7 @@ impl Game {
             }
         }
         let used = &self.state.players[v.seat].specials_used;
-        for a in &v.actions {
+        for a in v.actions() {
             if !used.iter().any(|u| same_id(u, &a.key)) && self.effects_possible(v, &a.effects, out)
             {
                 if let Ok(amounts) = crate::notation::parse_amounts(&a.key) {
@@ -802,7 +846,7 @@ impl Game {
             }
         }
         if !self.state.fed_supply.values().all(|n| *n == 0) {
-            let found = self.federation_layouts_with(v.seat, &v.mods);
+            let found = self.federation_layouts_with(v.seat, v.mods());
             // Mostly none: the tokens left are gathered only for some.
             let tokens: SmallVec<[&Word; 8]> = match found.is_empty() {
                 true => SmallVec::new(),
@@ -868,7 +912,7 @@ impl Game {
         let rules = &v.rules;
         let budget = self.colony_budget(v.seat, def, rules, &v.spent, v.power);
         // A cost or placement hook decides each hex itself: no shortcut on the cost.
-        let hooks = self.hooked && Self::names_site_hooks(&v.mods);
+        let hooks = self.hooked && Self::names_site_hooks(v.mods());
         if !hooks && budget.surely_short() {
             return;
         }
@@ -918,7 +962,7 @@ impl Game {
                 let affordable = match hooks {
                     false => self.colonize_affordable(v.seat, def, &plan, rules, &budget),
                     true => self
-                        .hooked_colonize_cost(v.seat, def, idx, &plan, rules, &v.mods)
+                        .hooked_colonize_cost(v.seat, def, idx, &plan, rules, v.mods())
                         .is_ok_and(|cost| {
                             self.can_pay_items_from(
                                 v.seat,
@@ -955,7 +999,7 @@ impl Game {
         // Whether the follow-ups the new building brings (a tech tile, …) can be done does not
         // depend on where it stands: asked once. So is each of the two costs.
         let mut follows_ok = None;
-        let hooks = self.hooked && Self::names_site_hooks(&v.mods);
+        let hooks = self.hooked && Self::names_site_hooks(v.mods());
         // Asked when a structure to upgrade is found (often none is).
         let mut costs_payable = None;
         for &(idx, s) in own {
@@ -975,7 +1019,7 @@ impl Game {
             let hex = self.state.map.spaces[idx].hex;
             let can_pay = match near_payable {
                 _ if hooks => self
-                    .upgrade_cost(v.seat, def, idx, &s.building, &v.mods)
+                    .upgrade_cost(v.seat, def, idx, &s.building, v.mods())
                     .is_ok_and(|cost| self.can_pay_with(v.seat, &cost, v.rules.token_value)),
                 Some(near) if near != payable && self.rival_near(v.seat, hex) => near,
                 _ => payable,
@@ -1033,7 +1077,7 @@ impl Game {
         if self.free_gaiaformers(v.seat) == 0 {
             return;
         }
-        let Some(tokens) = v.mods.iter().find_map(|m| match m {
+        let Some(tokens) = v.mods().iter().find_map(|m| match m {
             Modifier::GaiaProjectTokens(n) => Some(*n),
             _ => None,
         }) else {
@@ -1142,7 +1186,7 @@ impl Game {
             Follow::Up(choice) => {
                 for t in &self.content.research.tracks {
                     if self.research_allowed(v.seat, choice, &t.id)
-                        && self.can_advance_with(v.seat, &t.id, &v.mods).is_ok()
+                        && self.can_advance_with(v.seat, &t.id, v.mods()).is_ok()
                     {
                         out.push(Command::Up(word(&t.id)));
                     }
@@ -1256,7 +1300,7 @@ impl Game {
         }
         let rules = &v.rules;
         // A placement or cost hook decides each space itself.
-        let hooks = self.hooked && Self::names_site_hooks(&v.mods);
+        let hooks = self.hooked && Self::names_site_hooks(v.mods());
         for (idx, space) in self.state.map.spaces.iter().enumerate() {
             let hex = space.hex;
             if p.on_empty_space && self.planet_kind(idx) != PlanetKind::Empty {
@@ -1301,7 +1345,7 @@ impl Game {
     /// Whether the seat's hooks let a building be placed (a `place` follow-up) on a space
     /// whose range costs `q`, and the seat can pay what they make it cost.
     fn placement_payable(&self, v: &SeatView<'_>, building: &str, idx: usize, q: u32) -> bool {
-        self.placement_cost(v.seat, &v.mods, building, idx, q)
+        self.placement_cost(v.seat, v.mods(), building, idx, q)
             .is_ok_and(|cost| {
                 self.can_pay_items_from(v.seat, v.power, &v.spent, cost.iter(), v.rules.token_value)
             })
@@ -1320,10 +1364,11 @@ impl Game {
         let granted: &[ConversionForm] = match &v.grants {
             Some(g) => g.forms(phase),
             None => {
-                if v.conversions.iter().any(|c| c.phase == phase) {
+                let conversions = v.conversions();
+                if conversions.iter().any(|c| c.phase == phase) {
                     afresh = ConversionForm::list(
                         &self.content,
-                        v.conversions.iter().copied().filter(|c| c.phase == phase),
+                        conversions.iter().copied().filter(|c| c.phase == phase),
                     );
                     for g in &mut afresh {
                         g.may_repeat |= board.iter().any(|f| f.key == g.key);

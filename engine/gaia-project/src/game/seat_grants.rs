@@ -12,7 +12,7 @@ use smallvec::SmallVec;
 use super::conversion_form::ConversionForm;
 use super::{Game, Seats};
 use crate::board::FactionBoard;
-use crate::content::{Content, Conversion, Faction, Modifier, Phase};
+use crate::content::{Content, Conversion, Faction, Grants, Modifier, Phase, SpecialAction};
 use crate::lookup::index_of;
 use crate::notation::Word;
 use crate::player::{GrantAt, OwnedTile, Player};
@@ -47,6 +47,10 @@ pub(crate) struct SeatGrants {
     pub at: SmallVec<[GrantAt; 16]>,
     /// Those of them that bring conversions.
     conversions_at: SmallVec<[GrantAt; 4]>,
+    /// Which of them bring modifiers and which a special action: bit `i` for the grant at
+    /// `at[i]` (grants past the 64th are always read).
+    mods_mask: u64,
+    actions_mask: u64,
     /// The granted conversions in listing form (shared with the seat's next grants while
     /// the conversions stay the same).
     forms: Arc<Forms>,
@@ -65,46 +69,74 @@ pub(crate) struct RuleValues {
     pub nav_range: u32,
     /// Terraforming resource per step.
     pub ore_per_step: u32,
-    /// The modifier setting the Gaia planet fee, by place among the grants' modifiers in
-    /// income order (`None`: the rules' fee).
-    pub fee: Option<usize>,
+    /// The modifier setting the Gaia planet fee: its grant and its place among that grant's
+    /// modifiers (`None`: the rules' fee).
+    pub fee: Option<(GrantAt, usize)>,
     /// May colonize planets other players colonized.
     pub may_share: bool,
     /// Power one area-III token is worth.
     pub token_value: u32,
 }
 
-impl RuleValues {
-    /// The values the modifiers `mods` (in income order) set, as
-    /// [`Game::seat_rules_with`] reads them.
-    fn of<'m>(mods: impl Iterator<Item = &'m Modifier>) -> RuleValues {
-        let (mut nav, mut ore) = (None::<u32>, None::<u32>);
-        let mut r = RuleValues {
-            nav_range: 1,
-            ore_per_step: 3,
-            fee: None,
-            may_share: false,
-            token_value: 1,
-        };
-        for (i, m) in mods.enumerate() {
+/// The active grants gathered in income order, with what listing reads of them worked out
+/// on the way: the placement values their modifiers set (as [`Game::seat_rules_with`]
+/// reads them from the modifiers) and which grants bring modifiers or a special action.
+#[derive(Default)]
+struct Gathered {
+    at: SmallVec<[GrantAt; 16]>,
+    conversions_at: SmallVec<[GrantAt; 4]>,
+    mods_mask: u64,
+    actions_mask: u64,
+    nav: Option<u32>,
+    ore: Option<u32>,
+    fee: Option<(GrantAt, usize)>,
+    may_share: bool,
+    token_value: Option<u32>,
+}
+
+impl Gathered {
+    /// Adds the grant at `a`, which brings `g`, after those added before it in income order.
+    #[inline(always)]
+    fn add(&mut self, a: GrantAt, g: &Grants<'_>) {
+        if g.modifiers.is_empty() && g.conversions.is_empty() && g.action.is_none() {
+            return;
+        }
+        let bit = 1u64.checked_shl(self.at.len() as u32).unwrap_or(0);
+        self.at.push(a);
+        if !g.conversions.is_empty() {
+            self.conversions_at.push(a);
+        }
+        if g.action.is_some() {
+            self.actions_mask |= bit;
+        }
+        if g.modifiers.is_empty() {
+            return;
+        }
+        self.mods_mask |= bit;
+        for (i, m) in g.modifiers.iter().enumerate() {
             match m {
-                Modifier::NavRange(n) => nav = Some(nav.map_or(*n, |x| x.max(*n))),
-                Modifier::OrePerStep(n) => ore = Some(ore.map_or(*n, |x| x.min(*n))),
-                Modifier::GaiaPlanetFee(_) if r.fee.is_none() => r.fee = Some(i),
-                Modifier::ShareOccupiedPlanets => r.may_share = true,
-                Modifier::Area3TokenValue(v) if r.token_value == 1 => r.token_value = *v,
+                Modifier::NavRange(n) => self.nav = Some(self.nav.map_or(*n, |x| x.max(*n))),
+                Modifier::OrePerStep(n) => self.ore = Some(self.ore.map_or(*n, |x| x.min(*n))),
+                Modifier::GaiaPlanetFee(_) if self.fee.is_none() => self.fee = Some((a, i)),
+                Modifier::ShareOccupiedPlanets => self.may_share = true,
+                // The first value other than one counts (one is the rules' own).
+                Modifier::Area3TokenValue(v) if self.token_value.is_none_or(|t| t == 1) => {
+                    self.token_value = Some(*v)
+                }
                 _ => {}
             }
         }
-        r.nav_range = nav.unwrap_or(1);
-        r.ore_per_step = ore.unwrap_or(3);
-        r
     }
 
-    /// The values of the grants at `at`.
-    fn at(content: &Content, faction: &Faction, board: &FactionBoard, at: &[GrantAt]) -> Self {
-        let grants = at.iter().filter_map(|a| a.grants(content, faction, board));
-        RuleValues::of(grants.flat_map(|g| g.modifiers))
+    /// The placement values gathered.
+    fn rules(&self) -> RuleValues {
+        RuleValues {
+            nav_range: self.nav.unwrap_or(1),
+            ore_per_step: self.ore.unwrap_or(3),
+            fee: self.fee,
+            may_share: self.may_share,
+            token_value: self.token_value.unwrap_or(1),
+        }
     }
 }
 
@@ -126,7 +158,8 @@ impl SeatGrants {
                 &game.content.rules.range_resource,
             ),
         };
-        let key = |at: SmallVec<[GrantAt; 16]>, conversions_at, forms, rules| SeatGrants {
+        let (content, faction, board) = (&*game.content, game.faction(seat), game.board(seat));
+        let key = |g: Gathered, forms| SeatGrants {
             seat,
             content: game.content.clone(),
             seats: game.seats.clone(),
@@ -137,28 +170,22 @@ impl SeatGrants {
             advanced: p.advanced.clone(),
             booster: p.booster.clone(),
             hooks_holding: p.hooks_holding.clone(),
-            at,
-            conversions_at,
+            rules: g.rules(),
+            at: g.at,
+            conversions_at: g.conversions_at,
+            mods_mask: g.mods_mask,
+            actions_mask: g.actions_mask,
             forms,
-            rules,
             range_at,
         };
-        let (content, faction, board) = (&*game.content, game.faction(seat), game.board(seat));
+        let mut gathered = Gathered::default();
         if let Some(l) = last.filter(|l| l.same_conditions(game, seat)) {
             // The same abilities and buildings granting (their conditions hold as before):
             // each other kind of grant is the last one's where what it comes from is the same
             // (a research step, a tile, a booster change one kind), else found again.
-            let mut at: SmallVec<[GrantAt; 16]> = SmallVec::new();
-            let mut conversions_at: SmallVec<[GrantAt; 4]> = SmallVec::new();
             let mut add = |a: GrantAt| {
-                let Some(g) = a.grants(content, faction, board) else {
-                    return;
-                };
-                if !g.modifiers.is_empty() || !g.conversions.is_empty() || g.action.is_some() {
-                    at.push(a);
-                }
-                if !g.conversions.is_empty() {
-                    conversions_at.push(a);
+                if let Some(g) = a.grants(content, faction, board) {
+                    gathered.add(a, &g);
                 }
             };
             for kind in GrantKind::ALL {
@@ -178,11 +205,11 @@ impl SeatGrants {
                     kind.active(content, p, &mut add);
                 }
             }
-            let forms = match conversions_at == l.conversions_at {
+            let forms = match gathered.conversions_at == l.conversions_at {
                 true => l.forms.clone(),
                 false => {
                     let mut conversions: SmallVec<[&Conversion; 8]> = SmallVec::new();
-                    for a in &conversions_at {
+                    for a in &gathered.conversions_at {
                         if let Some(g) = a.grants(content, faction, board) {
                             conversions.extend(g.conversions);
                         }
@@ -190,30 +217,23 @@ impl SeatGrants {
                     Arc::new(forms(game, seat, &conversions))
                 }
             };
-            let rules = RuleValues::at(content, faction, board, &at);
-            return key(at, conversions_at, forms, rules);
+            return key(gathered, forms);
         }
-        let mut at = SmallVec::new();
-        let mut conversions_at = SmallVec::new();
         let mut conversions: SmallVec<[&Conversion; 8]> = SmallVec::new();
         for a in p.active_at(content, faction, board) {
             let Some(g) = a.grants(content, faction, board) else {
                 continue;
             };
-            if !g.modifiers.is_empty() || !g.conversions.is_empty() || g.action.is_some() {
-                at.push(a);
-            }
+            gathered.add(a, &g);
             if !g.conversions.is_empty() {
-                conversions_at.push(a);
                 conversions.extend(g.conversions);
             }
         }
         let forms = match last {
-            Some(l) if l.conversions_at == conversions_at => l.forms.clone(),
+            Some(l) if l.conversions_at == gathered.conversions_at => l.forms.clone(),
             _ => Arc::new(forms(game, seat, &conversions)),
         };
-        let rules = RuleValues::at(content, faction, board, &at);
-        key(at, conversions_at, forms, rules)
+        key(gathered, forms)
     }
 
     /// Whether they were worked out from the game's content and seats.
@@ -246,6 +266,58 @@ impl SeatGrants {
         same_taken(&self.built, &p.built)
             && self.hooks_holding == p.hooks_holding
             && self.faction == p.faction
+    }
+
+    /// The modifiers in force, in income order, pushed onto `out`.
+    pub fn mods_into<'a>(
+        &self,
+        content: &'a Content,
+        faction: &'a Faction,
+        board: &'a FactionBoard,
+        out: &mut SmallVec<[&'a Modifier; 24]>,
+    ) {
+        for a in marked(&self.at, self.mods_mask) {
+            if let Some(g) = a.grants(content, faction, board) {
+                for m in g.modifiers {
+                    out.push(m);
+                }
+            }
+        }
+    }
+
+    /// The modifier setting the Gaia planet fee, if one does.
+    pub fn fee<'a>(
+        &self,
+        content: &'a Content,
+        faction: &'a Faction,
+        board: &'a FactionBoard,
+    ) -> Option<&'a Modifier> {
+        let (a, i) = self.rules.fee?;
+        a.grants(content, faction, board)?.modifiers.get(i)
+    }
+
+    /// The granted special actions, in income order.
+    pub fn actions<'s, 'a: 's>(
+        &'s self,
+        content: &'a Content,
+        faction: &'a Faction,
+        board: &'a FactionBoard,
+    ) -> impl Iterator<Item = &'a SpecialAction> + 's {
+        marked(&self.at, self.actions_mask)
+            .filter_map(move |a| a.grants(content, faction, board)?.action)
+    }
+
+    /// The granted conversions (of every phase), in income order.
+    pub fn conversions<'s, 'a: 's>(
+        &'s self,
+        content: &'a Content,
+        faction: &'a Faction,
+        board: &'a FactionBoard,
+    ) -> impl Iterator<Item = &'a Conversion> + 's {
+        self.conversions_at
+            .iter()
+            .filter_map(move |a| a.grants(content, faction, board))
+            .flat_map(|g| g.conversions)
     }
 
     /// The granted conversions of a phase in listing form.
@@ -328,6 +400,14 @@ fn forms(game: &Game, seat: usize, conversions: &[&Conversion]) -> Forms {
     forms
 }
 
+/// The grants of `at` whose bit is set in `mask` (and every grant past the 64th).
+fn marked(at: &[GrantAt], mask: u64) -> impl Iterator<Item = &GrantAt> {
+    at.iter()
+        .enumerate()
+        .filter(move |(i, _)| mask.checked_shr(*i as u32).is_none_or(|m| m & 1 == 1))
+        .map(|(_, a)| a)
+}
+
 /// The ids of the buildings taken at least once, in id order.
 fn taken(built: &Levels) -> impl Iterator<Item = &Word> {
     built.iter().filter(|(_, n)| **n > 0).map(|(id, _)| id)
@@ -368,13 +448,15 @@ mod tests {
         let same = |a: &[&Modifier], b: &[&Modifier]| {
             a.len() == b.len() && a.iter().zip(b).all(|(x, y)| std::ptr::eq(*x, *y))
         };
-        assert!(same(&cached.mods, &afresh.mods));
-        assert_eq!(cached.conversions.len(), afresh.conversions.len());
-        for (x, y) in cached.conversions.iter().zip(&afresh.conversions) {
+        assert!(same(cached.mods(), afresh.mods()));
+        let (c, a) = (cached.conversions(), afresh.conversions());
+        assert_eq!(c.len(), a.len());
+        for (x, y) in c.iter().zip(&a) {
             assert!(std::ptr::eq(*x, *y));
         }
-        assert_eq!(cached.actions.len(), afresh.actions.len());
-        for (x, y) in cached.actions.iter().zip(&afresh.actions) {
+        let (c, a) = (cached.actions(), afresh.actions());
+        assert_eq!(c.len(), a.len());
+        for (x, y) in c.iter().zip(&a) {
             assert!(std::ptr::eq(*x, *y));
         }
         // The placement values read with the grants are those read from the modifiers.
@@ -398,9 +480,8 @@ mod tests {
             let mut forms = ConversionForm::list(
                 &g.content,
                 afresh
-                    .conversions
-                    .iter()
-                    .copied()
+                    .conversions()
+                    .into_iter()
                     .filter(|c| c.phase == phase),
             );
             for f in &mut forms {
