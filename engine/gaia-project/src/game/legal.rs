@@ -1400,8 +1400,13 @@ impl Game {
             }
             made.push((form.key, out.len()));
             let mut list = |k: u32| {
+                if !form.may_repeat {
+                    // Made where it is pushed: no part built aside and moved.
+                    out.push(form.part(k as i32));
+                    return;
+                }
                 let cmd = form.part(k as i32);
-                if !form.may_repeat || !listed_by(out, &made, form.key, &cmd) {
+                if !listed_by(out, &made, form.key, &cmd) {
                     out.push(cmd);
                 }
             };
