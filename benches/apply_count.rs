@@ -4,6 +4,10 @@
 //! (`apply_all`), as `orrery bench` does, and clones each and applies its part to the clone
 //! given up on error (`with_part_all`, a bot's trial), counting the heap allocations of each;
 //! then plays `ORRERY_COUNT_RANDOM` random four-player games (default 0; `random_games`).
+//! With `ORRERY_COUNT_KINDS=1` it also prints the allocations a part by kind of part: applied
+//! to a clone of the recorded state (which shares every collection with it, so the first
+//! write to one copies it), and applied in order to one game a record (which owns what it has
+//! changed before: the allocations of applying itself).
 //! Run it under callgrind, counting only the applying:
 //! `valgrind --tool=callgrind --toggle-collect='*apply_all*' target/release/deps/apply_count-*`
 //! (or `'*with_part_all*'`, or `'*clone_all*'` for the clones alone).
@@ -48,6 +52,70 @@ fn with_part_all(states: &[(Game, Command)]) -> usize {
         .count()
 }
 
+/// The kind of a part, for the allocation breakdown.
+fn kind(part: &Command) -> &'static str {
+    match part {
+        Command::Faction(_) => "faction",
+        Command::Build { .. } => "build",
+        Command::Booster(_) => "booster",
+        Command::Bid { .. } => "bid",
+        Command::Pass(_) => "pass",
+        Command::Up(_) => "up",
+        Command::Tech(_) => "tech",
+        Command::Cover(_) => "cover",
+        Command::Decline(_) => "decline",
+        Command::Charge(_) => "charge",
+        Command::Income(_) => "income",
+        Command::Action(_) => "action",
+        Command::Special(_) => "special",
+        Command::Federation { .. } => "federation",
+        Command::FedTile(_) => "fedtile",
+        Command::Spend { .. } => "spend",
+        Command::Burn(_) => "burn",
+        Command::EndTurn => "endturn",
+        Command::Other { .. } => "other",
+    }
+}
+
+/// Prints the allocations a part by kind: applied to a clone of the recorded state, to a
+/// clone given up on error, and in order to one game a record.
+fn kinds(states: &[(Game, Command)]) {
+    // kind -> (parts, on a clone, with_part on a clone, in order)
+    let mut by: std::collections::BTreeMap<&str, (u64, u64, u64, u64)> = Default::default();
+    let mut played: Option<Game> = None;
+    for (g, p) in states {
+        if played.as_ref().is_none_or(|c| c.state != g.state) {
+            played = Some(g.clone());
+        }
+        let e = by.entry(kind(p)).or_default();
+        e.0 += 1;
+        let mut c = g.clone();
+        e.1 += allocations(|| assert!(c.apply_part(p).is_ok()));
+        drop(c);
+        let c = g.clone();
+        e.2 += allocations(|| assert!(c.with_part(p).is_ok()));
+        if let Some(game) = played.as_mut() {
+            e.3 += allocations(|| assert!(game.apply_part(p).is_ok()));
+        }
+    }
+    println!("kind: parts, allocations a part applied to a clone / with_part / in order");
+    let mut all = (0, 0, 0, 0);
+    for (k, (n, a, w, s)) in &by {
+        let f = |x: u64| x as f64 / (*n).max(1) as f64;
+        println!("{k:>10}: {n:6} {:6.2} {:6.2} {:6.2}", f(*a), f(*w), f(*s));
+        all = (all.0 + n, all.1 + a, all.2 + w, all.3 + s);
+    }
+    let f = |x: u64| x as f64 / all.0.max(1) as f64;
+    println!(
+        "{:>10}: {:6} {:6.2} {:6.2} {:6.2}",
+        "all",
+        all.0,
+        f(all.1),
+        f(all.2),
+        f(all.3)
+    );
+}
+
 fn main() {
     let content = shared::platform_content();
     let states = shared::decision_points(
@@ -78,6 +146,9 @@ fn main() {
         tried as f64 / n,
         (tried as f64 - cloned as f64) / n
     );
+    if shared::count_var("ORRERY_COUNT_KINDS", 0) > 0 {
+        kinds(&states);
+    }
     let games = shared::count_var("ORRERY_COUNT_RANDOM", 0) as u64;
     if games > 0 {
         let mut played = 0;

@@ -13,7 +13,8 @@ impl Game {
     pub(super) fn offer_charges(&mut self, seat: usize) {
         let n = self.state.players.len();
         let dist = self.content.rules.charge_distance;
-        let mut offers = Vec::new();
+        // Held inline: a turn's offers (a few seats for each space built) allocate nothing.
+        let mut offers: smallvec::SmallVec<[Decision; 6]> = smallvec::SmallVec::new();
         for &idx in self.state.turn.leech.iter().rev() {
             let hex = self.state.map.spaces[idx].hex;
             for k in 1..n {

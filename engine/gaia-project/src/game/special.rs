@@ -55,6 +55,11 @@ impl Game {
                 eager.charge_eager(n);
                 let mut lazy = p;
                 lazy.charge_lazy(n);
+                if eager.special_area() == lazy.special_area() {
+                    // One outcome, named once: no question, and no list of answers made.
+                    self.state.players[seat].power = eager;
+                    return;
+                }
                 self.ask(
                     seat,
                     vec![
