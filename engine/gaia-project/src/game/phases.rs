@@ -289,12 +289,16 @@ impl Game {
             return;
         }
         let earliest = places.remove(0);
-        let mut log = p.income_log.to_vec();
+        // The new log in one block of its size (the earliest place leaves), then the later
+        // places renamed to the slots that stay, in the block just made (not shared yet).
+        let (before, after) = p.income_log.split_at(earliest);
+        let mut log: std::sync::Arc<[Word]> = before.iter().chain(&after[1..]).cloned().collect();
+        let renamed = std::sync::Arc::make_mut(&mut log);
         for (k, at) in alike.iter().filter(|k| **k != n).zip(&places) {
-            log[*at] = key(*k);
+            // Every place left is after the earliest: one back once it has left.
+            renamed[*at - 1] = key(*k);
         }
-        log.remove(earliest);
-        p.income_log = log.into();
+        p.income_log = log;
     }
 
     /// Puts a building on a space (no costs, no triggers).
@@ -702,10 +706,16 @@ impl Game {
                 (0..n).map(|i| (first + i) % n).collect()
             }
         };
-        self.state.actions_used.clear();
+        // An empty list is left alone: clearing it would first copy it while the state's
+        // copy for undo shares it.
+        if !self.state.actions_used.is_empty() {
+            self.state.actions_used.clear();
+        }
         for p in &mut self.state.players {
             p.passed = false;
-            p.specials_used.clear();
+            if !p.specials_used.is_empty() {
+                p.specials_used.clear();
+            }
         }
         self.start_round();
     }

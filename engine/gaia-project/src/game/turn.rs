@@ -4,7 +4,7 @@
 use super::follow::Follow;
 use super::{err, Decision, Game, MoveError, Stage};
 use crate::content::{BuildingRole, Phase, ResearchChoice};
-use crate::notation::Command;
+use crate::notation::{Command, Word};
 
 impl Game {
     /// One part of a turn other than its end.
@@ -220,11 +220,14 @@ impl Game {
             }
             Command::Special(amounts) => {
                 self.main_action()?;
-                let key = amounts
-                    .iter()
-                    .map(|a| a.to_string())
-                    .collect::<Vec<_>>()
-                    .join(",");
+                // The key written inline (a few short amounts): no list of strings joined.
+                let mut key = Word::default();
+                for (i, a) in amounts.iter().enumerate() {
+                    if i > 0 {
+                        key.push(',');
+                    }
+                    key.push_str(&compact_str::ToCompactString::to_compact_string(a));
+                }
                 self.special(seat, &key)
             }
             Command::Pass(booster) => {
