@@ -179,59 +179,44 @@ impl SeatGrants {
             range_at,
         };
         let mut gathered = Gathered::default();
-        if let Some(l) = last.filter(|l| l.same_conditions(game, seat)) {
-            // The same abilities and buildings granting (their conditions hold as before):
-            // each other kind of grant is the last one's where what it comes from is the same
-            // (a research step, a tile, a booster change one kind), else found again.
-            let mut add = |a: GrantAt| {
-                if let Some(g) = a.grants(content, faction, board) {
-                    gathered.add(a, &g);
-                }
-            };
-            for kind in GrantKind::ALL {
-                let same = match kind {
-                    GrantKind::Level => l.research == p.research,
-                    GrantKind::Ability | GrantKind::Building => true,
-                    GrantKind::Tech => l.techs == p.techs,
-                    GrantKind::Advanced => l.advanced == p.advanced,
-                    GrantKind::Booster => l.booster == p.booster,
-                };
-                if same {
-                    // Kept in income order, each kind in one run: the run of this kind.
-                    for &a in l.at.iter().filter(|a| GrantKind::of(a) == kind) {
-                        add(a);
-                    }
-                } else {
-                    kind.active(content, p, &mut add);
-                }
+        let mut add = |a: GrantAt| {
+            if let Some(g) = a.grants(content, faction, board) {
+                gathered.add(a, &g);
             }
-            let forms = match gathered.conversions_at == l.conversions_at {
-                true => l.forms.clone(),
-                false => {
-                    let mut conversions: SmallVec<[&Conversion; 8]> = SmallVec::new();
-                    for a in &gathered.conversions_at {
-                        if let Some(g) = a.grants(content, faction, board) {
-                            conversions.extend(g.conversions);
-                        }
-                    }
-                    Arc::new(forms(game, seat, &conversions))
-                }
-            };
+        };
+        let Some(l) = last else {
+            // Nothing to reuse: every grant found in one walk.
+            for a in p.active_at(content, faction, board) {
+                add(a);
+            }
+            let forms = Arc::new(forms(game, seat, &conversions(&gathered, game, seat)));
             return key(gathered, forms);
-        }
-        let mut conversions: SmallVec<[&Conversion; 8]> = SmallVec::new();
-        for a in p.active_at(content, faction, board) {
-            let Some(g) = a.grants(content, faction, board) else {
-                continue;
+        };
+        // Each kind of grant is the last one's where what it comes from is the same (a
+        // research step, a tile, a booster, a building's first of its kind change one kind),
+        // else found again.
+        let same_conditions = l.same_conditions(game, seat);
+        for kind in GrantKind::ALL {
+            let same = match kind {
+                GrantKind::Level => l.research == p.research,
+                // The conditions of abilities and buildings hold as before.
+                GrantKind::Ability | GrantKind::Building => same_conditions,
+                GrantKind::Tech => l.techs == p.techs,
+                GrantKind::Advanced => l.advanced == p.advanced,
+                GrantKind::Booster => l.booster == p.booster,
             };
-            gathered.add(a, &g);
-            if !g.conversions.is_empty() {
-                conversions.extend(g.conversions);
+            if same {
+                // Kept in income order, each kind in one run: the run of this kind.
+                for &a in l.at.iter().filter(|a| GrantKind::of(a) == kind) {
+                    add(a);
+                }
+            } else {
+                kind.active(content, faction, board, p, &mut add);
             }
         }
-        let forms = match last {
-            Some(l) if l.conversions_at == gathered.conversions_at => l.forms.clone(),
-            _ => Arc::new(forms(game, seat, &conversions)),
+        let forms = match gathered.conversions_at == l.conversions_at {
+            true => l.forms.clone(),
+            false => Arc::new(forms(game, seat, &conversions(&gathered, game, seat))),
         };
         key(gathered, forms)
     }
@@ -364,18 +349,60 @@ impl GrantKind {
     }
 
     /// Calls `f` with where each active grant of this kind is, in income order, as
-    /// [`Player::active_at`] finds them; nothing for abilities and buildings (whose
-    /// conditions it does not ask).
-    fn active(self, content: &Content, p: &Player, f: &mut impl FnMut(GrantAt)) {
-        let mut at = |a: GrantAt, _| f(a);
+    /// [`Player::active_at`] finds them (abilities and buildings taken whose condition
+    /// holds).
+    fn active(
+        self,
+        content: &Content,
+        faction: &Faction,
+        board: &FactionBoard,
+        p: &Player,
+        f: &mut impl FnMut(GrantAt),
+    ) {
         match self {
-            GrantKind::Level => p.walk_levels(content, &mut at),
-            GrantKind::Ability | GrantKind::Building => {}
-            GrantKind::Tech => p.walk_techs(content, &mut at),
-            GrantKind::Advanced => p.walk_advanced(content, &mut at),
-            GrantKind::Booster => p.walk_booster(content, &mut at),
+            GrantKind::Level => p.walk_levels(content, &mut |a, _| f(a)),
+            GrantKind::Ability => {
+                for (i, a) in faction.abilities.iter().enumerate() {
+                    if p.holds(a.when.as_ref()) {
+                        f(GrantAt::Ability(i));
+                    }
+                }
+            }
+            GrantKind::Building => {
+                // Counts read in one pass over the seat's buildings, into the board's order.
+                let mut built: SmallVec<[u32; 8]> = smallvec::smallvec![0; board.buildings.len()];
+                for (id, n) in &p.built {
+                    if let Some(i) = index_of(&board.buildings, id) {
+                        built[i] = *n;
+                    }
+                }
+                for (i, (b, n)) in board.buildings.iter().zip(&built).enumerate() {
+                    if *n > 0 && p.holds(b.grants.when.as_ref()) {
+                        f(GrantAt::Building(i));
+                    }
+                }
+            }
+            GrantKind::Tech => p.walk_techs(content, &mut |a, _| f(a)),
+            GrantKind::Advanced => p.walk_advanced(content, &mut |a, _| f(a)),
+            GrantKind::Booster => p.walk_booster(content, &mut |a, _| f(a)),
         }
     }
+}
+
+/// The conversions the grants gathered bring, in income order.
+fn conversions<'a>(
+    gathered: &Gathered,
+    game: &'a Game,
+    seat: usize,
+) -> SmallVec<[&'a Conversion; 8]> {
+    let (content, faction, board) = (&*game.content, game.faction(seat), game.board(seat));
+    let mut conversions = SmallVec::new();
+    for a in &gathered.conversions_at {
+        if let Some(g) = a.grants(content, faction, board) {
+            conversions.extend(g.conversions);
+        }
+    }
+    conversions
 }
 
 /// The granted conversions of a seat in listing form, by phase.
@@ -563,6 +590,17 @@ mod tests {
             covered: false,
         });
         let now = check(&g, &now);
+        // The conditions of abilities and buildings change beside another kind (a first
+        // building of its kind and another booster): those walked again, the rest reused.
+        let other = g.board(0).buildings[1].id.clone();
+        g.state.players[0].built.insert(other.as_str().into(), 1);
+        g.state.players[0].booster = Some(content.boosters.boosters[0].id.as_str().into());
+        let now = check(&g, &now);
+        // A holding hook alone, then gone again: never the stale grants.
+        g.state.players[0].hooks_holding = vec![Word::from("hook")].into();
+        let held = check(&g, &now);
+        g.state.players[0].hooks_holding = Vec::new().into();
+        let now = check(&g, &held);
         // The range resource, read through its place remembered with the grants, follows
         // the seat's holding while the grants stay.
         let range = content.rules.range_resource.clone();
