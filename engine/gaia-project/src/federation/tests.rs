@@ -186,6 +186,28 @@ fn pair() -> Board {
     Board::new(5).build(h(0, 0), 4).build(h(3, 0), 3)
 }
 
+/// The small xorshift generator of these tests' pseudo-random boards and proposals.
+struct Xorshift(u64);
+
+impl Xorshift {
+    /// The next number below `m` (at least 1).
+    fn below(&mut self, m: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % m
+    }
+
+    /// A hex whose two axial coordinates are each within `radius` of the centre's (it may
+    /// lie off a board of that radius).
+    fn hex(&mut self, radius: u32) -> Hex {
+        let span = 2 * u64::from(radius) + 1;
+        let q = self.below(span) as i32 - radius as i32;
+        let r = self.below(span) as i32 - radius as i32;
+        h(q, r)
+    }
+}
+
 #[test]
 fn connected_or_not() {
     let b = pair();
@@ -565,22 +587,11 @@ fn layouts_of_scattered_positions() {
         .federate(&[h(0, -3), h(0, -2)])
         .with(7, false, |i| check_layouts(i, 6));
     // Pseudo-random boards, with an existing federation on some.
-    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut next = |m: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed % m
-    };
+    let mut rng = Xorshift(0x9E37_79B9_7F4A_7C15);
     for round in 0..40 {
         let radius = 5;
         let mut b = Board::new(radius);
-        let mut any = || {
-            let q = next(2 * radius as u64 + 1) as i32 - radius as i32;
-            let r = next(2 * radius as u64 + 1) as i32 - radius as i32;
-            h(q, r)
-        };
-        let cells: Vec<Hex> = (0..16).map(|_| any()).collect();
+        let cells: Vec<Hex> = (0..16).map(|_| rng.hex(radius)).collect();
         for (i, &x) in cells.iter().enumerate() {
             if x.distance(h(0, 0)) > radius || b.planets.contains(&x) {
                 continue;
@@ -735,29 +746,16 @@ fn path_around(input: &FedInput, a: Hex, z: Hex, owned: &[Hex]) -> Option<Vec<He
 #[test]
 fn fast_check_answers_as_the_full_search() {
     use super::check::{checked, Search};
-    let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
-    let mut next = |m: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed % m
-    };
+    let mut rng = Xorshift(0x2545_F491_4F6C_DD1D);
     // Answers seen: accepted, refused for each kind of "fewer satellites", refused otherwise.
     let mut seen = [0usize; 5];
     let mut every_group = 0;
     for round in 0..300 {
         let radius = 5 + (round % 3) as u32;
-        let span = 2 * radius as u64 + 1;
         let mut b = Board::new(radius);
         // Few buildings on some boards (every group in most proposals), many on others.
         let count = [4, 5, 7, 20][round % 4];
-        let cells: Vec<Hex> = (0..count)
-            .map(|_| {
-                let q = next(span) as i32 - radius as i32;
-                let r = next(span) as i32 - radius as i32;
-                h(q, r)
-            })
-            .collect();
+        let cells: Vec<Hex> = (0..count).map(|_| rng.hex(radius)).collect();
         for (i, &x) in cells.iter().enumerate() {
             if x.distance(h(0, 0)) > radius || b.planets.contains(&x) {
                 continue;
@@ -793,8 +791,8 @@ fn fast_check_answers_as_the_full_search() {
                         less.remove(i);
                         proposals.push(less);
                     }
-                    let around = hexes[next(hexes.len() as u64) as usize];
-                    let extra = around.neighbours()[next(6) as usize];
+                    let around = hexes[rng.below(hexes.len() as u64) as usize];
+                    let extra = around.neighbours()[rng.below(6) as usize];
                     if !hexes.contains(&extra) {
                         let mut more = hexes.clone();
                         more.push(extra);
@@ -804,8 +802,8 @@ fn fast_check_answers_as_the_full_search() {
                 }
                 for _ in 0..12 {
                     // Two buildings joined around the others (cheaper through them, at times).
-                    let a = owned[next(owned.len() as u64) as usize];
-                    let z = owned[next(owned.len() as u64) as usize];
+                    let a = owned[rng.below(owned.len() as u64) as usize];
+                    let z = owned[rng.below(owned.len() as u64) as usize];
                     if let Some(path) = path_around(input, a, z, &owned) {
                         proposals.push(path);
                     }
@@ -813,24 +811,24 @@ fn fast_check_answers_as_the_full_search() {
                 for _ in 0..30 {
                     // A few buildings and hexes around them.
                     let mut p: Vec<Hex> = Vec::new();
-                    for _ in 0..1 + next(3) {
-                        let x = owned[next(owned.len() as u64) as usize];
+                    for _ in 0..1 + rng.below(3) {
+                        let x = owned[rng.below(owned.len() as u64) as usize];
                         if !p.contains(&x) {
                             p.push(x);
                         }
                     }
-                    for _ in 0..next(6) {
-                        let from = p[next(p.len() as u64) as usize];
-                        let x = from.neighbours()[next(6) as usize];
+                    for _ in 0..rng.below(6) {
+                        let from = p[rng.below(p.len() as u64) as usize];
+                        let x = from.neighbours()[rng.below(6) as usize];
                         if !p.contains(&x) {
                             p.push(x);
                         }
                     }
                     // Shuffled, sometimes with a hex twice.
                     for i in (1..p.len()).rev() {
-                        p.swap(i, next(i as u64 + 1) as usize);
+                        p.swap(i, rng.below(i as u64 + 1) as usize);
                     }
-                    if next(10) == 0 {
+                    if rng.below(10) == 0 {
                         p.push(p[0]);
                     }
                     proposals.push(p);
@@ -871,23 +869,13 @@ fn fast_check_answers_as_the_full_search() {
 #[test]
 fn graph_spaces_as_a_plain_search_finds_them() {
     use super::graph::Graph;
-    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut next = |m: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed % m
-    };
+    let mut rng = Xorshift(0x9E37_79B9_7F4A_7C15);
     let mut spaces_seen = 0;
     for round in 0..120 {
         let radius = 4 + (round % 3) as u32;
-        let span = 2 * radius as u64 + 1;
         let mut b = Board::new(radius);
         for i in 0..[3, 6, 12][round % 3] {
-            let x = h(
-                next(span) as i32 - radius as i32,
-                next(span) as i32 - radius as i32,
-            );
+            let x = rng.hex(radius);
             if x.distance(h(0, 0)) > radius || b.planets.contains(&x) {
                 continue;
             }
@@ -898,7 +886,7 @@ fn graph_spaces_as_a_plain_search_finds_them() {
         }
         if round % 2 == 1 {
             if let Some(&x) = b.buildings.keys().min() {
-                let next_to = x.neighbours()[next(6) as usize];
+                let next_to = x.neighbours()[rng.below(6) as usize];
                 b = b.federate(&[x, next_to]);
             }
         }

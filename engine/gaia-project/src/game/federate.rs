@@ -419,6 +419,14 @@ mod tests {
     use super::*;
     use crate::content::fixture;
 
+    /// The first empty space of the map without a structure.
+    fn first_free_space(g: &Game) -> Hex {
+        (0..g.state.map.spaces.len())
+            .find(|i| g.planet_kind(*i) == PlanetKind::Empty && g.state.structures.get(i).is_none())
+            .map(|i| g.state.map.spaces[i].hex)
+            .expect("a free space")
+    }
+
     /// The federations listed (and remembered) are those a search from scratch finds, as
     /// buildings are placed, federated, satellites taken and power spent.
     #[test]
@@ -459,10 +467,7 @@ mod tests {
         let hex = g.state.map.spaces[planets[0]].hex;
         g.state.players[0].federations.push(vec![hex]);
         same_as_fresh(&g);
-        let free = (0..g.state.map.spaces.len())
-            .find(|i| g.planet_kind(*i) == PlanetKind::Empty && g.state.structures.get(i).is_none())
-            .map(|i| g.state.map.spaces[i].hex)
-            .expect("a free space");
+        let free = first_free_space(&g);
         g.state.players[0].satellites.push(free);
         same_as_fresh(&g);
         g.state.players[0].power = Default::default();
@@ -537,10 +542,7 @@ mod tests {
         let hex = g.state.map.spaces[planets[0]].hex;
         g.state.players[0].federations.push(vec![hex]);
         check(&g);
-        let free = (0..g.state.map.spaces.len())
-            .find(|i| g.planet_kind(*i) == PlanetKind::Empty && g.state.structures.get(i).is_none())
-            .map(|i| g.state.map.spaces[i].hex)
-            .expect("a free space");
+        let free = first_free_space(&g);
         g.state.players[0].satellites.push(free);
         check(&g);
         // Short of the threshold: nothing searched.
