@@ -208,6 +208,36 @@ impl Xorshift {
     }
 }
 
+/// A pseudo-random board of `radius`: `count` hexes drawn, every `planet_every`-th an empty
+/// planet and the others buildings of power 1 to 3 (a hex off the board or already a planet
+/// passed over), and the building on the lowest hex federated when `federate`.
+fn random_board(
+    rng: &mut Xorshift,
+    radius: u32,
+    count: usize,
+    planet_every: usize,
+    federate: bool,
+) -> Board {
+    let mut b = Board::new(radius);
+    let cells: Vec<Hex> = (0..count).map(|_| rng.hex(radius)).collect();
+    for (i, &x) in cells.iter().enumerate() {
+        if x.distance(h(0, 0)) > radius || b.planets.contains(&x) {
+            continue;
+        }
+        if i % planet_every == planet_every - 1 {
+            b = b.planet(x);
+        } else {
+            b = b.build(x, 1 + (i as u32 % 3));
+        }
+    }
+    if federate {
+        if let Some(&x) = b.buildings.keys().min() {
+            b = b.federate(&[x]);
+        }
+    }
+    b
+}
+
 #[test]
 fn connected_or_not() {
     let b = pair();
@@ -590,23 +620,7 @@ fn layouts_of_scattered_positions() {
     let mut rng = Xorshift(0x9E37_79B9_7F4A_7C15);
     for round in 0..40 {
         let radius = 5;
-        let mut b = Board::new(radius);
-        let cells: Vec<Hex> = (0..16).map(|_| rng.hex(radius)).collect();
-        for (i, &x) in cells.iter().enumerate() {
-            if x.distance(h(0, 0)) > radius || b.planets.contains(&x) {
-                continue;
-            }
-            if i % 4 == 3 {
-                b = b.planet(x);
-            } else {
-                b = b.build(x, 1 + (i as u32 % 3));
-            }
-        }
-        if round % 4 == 3 {
-            if let Some(&x) = b.buildings.keys().min() {
-                b = b.federate(&[x]);
-            }
-        }
+        let b = random_board(&mut rng, radius, 16, 4, round % 4 == 3);
         for single in [false, true] {
             if single && b.federated.is_empty() {
                 continue;
@@ -752,25 +766,9 @@ fn fast_check_answers_as_the_full_search() {
     let mut every_group = 0;
     for round in 0..300 {
         let radius = 5 + (round % 3) as u32;
-        let mut b = Board::new(radius);
         // Few buildings on some boards (every group in most proposals), many on others.
         let count = [4, 5, 7, 20][round % 4];
-        let cells: Vec<Hex> = (0..count).map(|_| rng.hex(radius)).collect();
-        for (i, &x) in cells.iter().enumerate() {
-            if x.distance(h(0, 0)) > radius || b.planets.contains(&x) {
-                continue;
-            }
-            if i % 5 == 4 {
-                b = b.planet(x);
-            } else {
-                b = b.build(x, 1 + (i as u32 % 3));
-            }
-        }
-        if round % 3 == 2 {
-            if let Some(&x) = b.buildings.keys().min() {
-                b = b.federate(&[x]);
-            }
-        }
+        let b = random_board(&mut rng, radius, count, 5, round % 3 == 2);
         let mut owned: Vec<Hex> = b.buildings.keys().copied().collect();
         owned.sort_unstable();
         if owned.is_empty() {
