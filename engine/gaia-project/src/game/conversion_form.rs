@@ -63,6 +63,8 @@ pub(crate) struct ConversionForm {
     /// (such a conversion is not listed).
     cost: Amounts,
     gain: Option<Amounts>,
+    /// It pays something and gains plainly (see [`ConversionForm::listable`]).
+    listable: bool,
     /// The gain includes a tech tile.
     pub tech: bool,
     /// The key of its codes (see [`codes_key`]).
@@ -84,15 +86,18 @@ impl ConversionForm {
                 summed.as_ref()
             }
         };
+        let cost = written(c.pay.iter());
+        let gain = gain.map(|g| (g.get("tech") > 0, written(g.iter())));
         ConversionForm {
             pay: c
                 .pay
                 .iter()
                 .map(|(code, n)| (PayCode::of(content, code), n))
                 .collect(),
-            cost: written(c.pay.iter()),
-            tech: gain.as_ref().is_some_and(|g| g.get("tech") > 0),
-            gain: gain.map(|g| written(g.iter())),
+            listable: !cost.is_empty() && gain.is_some(),
+            cost,
+            tech: gain.as_ref().is_some_and(|(tech, _)| *tech),
+            gain: gain.map(|(_, g)| g),
             key: codes_key(c),
             may_repeat: false,
         }
@@ -114,7 +119,7 @@ impl ConversionForm {
 
     /// Whether it can be listed at all: it pays something and gains plainly.
     pub fn listable(&self) -> bool {
-        !self.cost.is_empty() && self.gain.is_some()
+        self.listable
     }
 
     /// The part for `k` (at least 1) uses at once.

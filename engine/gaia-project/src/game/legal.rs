@@ -1379,109 +1379,106 @@ impl Game {
         };
         let power = self.state.players[v.seat].power;
         let token_value = v.rules.token_value;
+        // What the seat holds of each code, read once for all the forms.
+        let have = Holdings::of(&self.state.players[v.seat], power, token_value);
         // Where each form's parts start in `out`, with its key: a form that may repeat a part
         // compares its parts only with those of the forms with its key (no other can equal
         // them).
         let mut made: SmallVec<[(u64, usize); 16]> = SmallVec::new();
-        for form in board.iter().chain(granted) {
-            if !form.listable() {
-                continue;
-            }
-            // Most forms cannot be paid even once: passed over before anything else.
-            let most = match v.from_scratch {
-                false => self.most_uses(v.seat, power, &form.pay, token_value),
-                true => None,
-            };
-            if most == Some(0) {
-                continue;
-            }
-            if form.tech && !self.effects_possible(v, &[Effect::TechTile], out) {
-                continue;
-            }
-            made.push((form.key, out.len()));
-            let mut list = |k: u32| {
-                if !form.may_repeat {
-                    // Made where it is pushed: no part built aside and moved.
-                    out.push(form.part(k as i32));
-                    return;
+        // Two plain loops rather than one over a chain: most forms are passed over, and a
+        // chain's step costs more than what passing one over does.
+        for forms in [board, granted] {
+            for form in forms {
+                if !form.listable() {
+                    continue;
                 }
-                let cmd = form.part(k as i32);
-                if !listed_by(out, &made, form.key, &cmd) {
-                    out.push(cmd);
+                // Most forms cannot be paid even once: passed over before anything else.
+                let most = match v.from_scratch {
+                    false => self.most_uses(v.seat, &have, &form.pay),
+                    true => None,
+                };
+                if most == Some(0) {
+                    continue;
                 }
-            };
-            // Plain loops (not one behind a trait object): most forms list a few parts.
-            match most {
-                Some(most) => each_listed_up_to(most, list),
-                None => {
-                    let payable = |k: u32| {
-                        let Ok(k) = i32::try_from(k) else {
-                            return false;
-                        };
-                        let mut cost = SmallVec::<[(PayCode, i32); 2]>::new();
-                        for &(c, n) in &form.pay {
-                            match n.checked_mul(k) {
-                                Some(total) => cost.push((c, total)),
-                                None => return false,
+                if form.tech && !self.effects_possible(v, &[Effect::TechTile], out) {
+                    continue;
+                }
+                made.push((form.key, out.len()));
+                let mut list = |k: u32| {
+                    if !form.may_repeat {
+                        // Made where it is pushed: no part built aside and moved.
+                        out.push(form.part(k as i32));
+                        return;
+                    }
+                    let cmd = form.part(k as i32);
+                    if !listed_by(out, &made, form.key, &cmd) {
+                        out.push(cmd);
+                    }
+                };
+                // Plain loops (not one behind a trait object): most forms list a few parts.
+                match most {
+                    Some(most) => each_listed_up_to(most, list),
+                    None => {
+                        let payable = |k: u32| {
+                            let Ok(k) = i32::try_from(k) else {
+                                return false;
+                            };
+                            let mut cost = SmallVec::<[(PayCode, i32); 2]>::new();
+                            for &(c, n) in &form.pay {
+                                match n.checked_mul(k) {
+                                    Some(total) => cost.push((c, total)),
+                                    None => return false,
+                                }
                             }
-                        }
-                        self.can_pay_coded(v.seat, power, &[], cost, token_value)
-                    };
-                    listed_multiples(payable).for_each(&mut list)
+                            self.can_pay_coded(v.seat, power, &[], cost, token_value)
+                        };
+                        listed_multiples(payable).for_each(&mut list)
+                    }
                 }
             }
         }
     }
 
     /// The most uses of a payment `pay` (one use) the seat can make at once, as
-    /// [`Game::can_pay_coded`] answers use by use, worked out by arithmetic; `None` where
-    /// that is not plain: a code discarding tokens (which picks areas), a code the seat never
-    /// holds, or two codes taking from the power areas (the first moves what the second
-    /// counts).
-    fn most_uses(
-        &self,
-        seat: usize,
-        power: Power,
-        pay: &[(PayCode, i32)],
-        token_value: u32,
-    ) -> Option<u32> {
-        let p = &self.state.players[seat];
+    /// [`Game::can_pay_coded`] answers use by use, worked out by arithmetic from what the
+    /// seat holds (`have`); `None` where that is not plain: a code discarding tokens (which
+    /// picks areas), a code the seat never holds, or two codes taking from the power areas
+    /// (the first moves what the second counts).
+    fn most_uses(&self, seat: usize, have: &Holdings<'_>, pay: &[(PayCode, i32)]) -> Option<u32> {
         let mut most = i64::from(crate::notation::MAX_AMOUNT);
         let mut from_power = 0;
         for &(code, n) in pay {
             if n <= 0 {
                 return None;
             }
-            let have = match code {
+            let held = match code {
                 PayCode::Power => {
-                    // `Power::spend` of `n`: ⌈(n − special token's value) / token value⌉
-                    // tokens of area III, so `n` up to area III's worth plus the token's.
                     from_power += 1;
-                    let special = match power.special {
-                        Some(s) if power.special_in(Area::III) => i64::from(s.value),
-                        _ => 0,
-                    };
-                    i64::from(power.areas[Area::III.index()]) * i64::from(token_value.max(1))
-                        + special
+                    have.power
                 }
                 PayCode::GaiaTokens => {
                     from_power += 1;
-                    i64::from(power.areas[Area::Gaia.index()])
+                    have.gaia_tokens
                 }
                 PayCode::Area3Tokens => {
                     from_power += 1;
-                    i64::from(power.areas[Area::III.index()])
+                    have.area3_tokens
                 }
                 PayCode::Gaiaformers => i64::from(self.free_gaiaformers(seat)),
-                PayCode::Resource(i) => i64::from(*p.resources.get(i)?),
+                PayCode::Resource(i) => i64::from(*have.resources.get(i)?),
                 PayCode::Tokens | PayCode::Unknown => return None,
             };
             if from_power > 1 {
                 return None;
             }
             let n = i64::from(n);
-            // Also no more uses than keep the whole payment a 32-bit count.
-            most = most.min(have.max(0) / n).min(i64::from(i32::MAX) / n);
+            // Most forms are short of even one use: no division for them.
+            most = if held < n {
+                0
+            } else {
+                // Also no more uses than keep the whole payment a 32-bit count.
+                most.min(held / n).min(i64::from(i32::MAX) / n)
+            };
         }
         u32::try_from(most).ok()
     }
@@ -1545,6 +1542,38 @@ impl Game {
                 position: word(position),
             },
             None => HexRef::Axial { q: hex.q, r: hex.r },
+        }
+    }
+}
+
+/// What a seat holds of each code a conversion may pay, as [`Game::most_uses`] counts it:
+/// read once a listing for all the seat's conversions.
+struct Holdings<'a> {
+    /// The power area III's tokens are worth (with the special token's value when it is
+    /// there): `Power::spend` of `n` takes ⌈(n − special token's value) / token value⌉
+    /// tokens of area III.
+    power: i64,
+    /// Tokens in the Gaia area.
+    gaia_tokens: i64,
+    /// Tokens in area III.
+    area3_tokens: i64,
+    /// The seat's resources, in the order of `rules.resources`.
+    resources: &'a [i32],
+}
+
+impl<'a> Holdings<'a> {
+    /// What `player` holds, with its power `power` and area-III token value `token_value`.
+    fn of(player: &'a crate::player::Player, power: Power, token_value: u32) -> Holdings<'a> {
+        let special = match power.special {
+            Some(s) if power.special_in(Area::III) => i64::from(s.value),
+            _ => 0,
+        };
+        let area3 = i64::from(power.areas[Area::III.index()]);
+        Holdings {
+            power: area3 * i64::from(token_value.max(1)) + special,
+            gaia_tokens: i64::from(power.areas[Area::Gaia.index()]),
+            area3_tokens: area3,
+            resources: &player.resources,
         }
     }
 }
