@@ -65,6 +65,9 @@ pub(crate) struct ConversionForm {
     gain: Option<Amounts>,
     /// It pays something and gains plainly (see [`ConversionForm::listable`]).
     listable: bool,
+    /// What one use pays and gains when each is one amount, as most conversions do: their
+    /// parts are then made straight from these, with no list looked at.
+    single: Option<(Amount, Amount)>,
     /// The gain includes a tech tile.
     pub tech: bool,
     /// The key of its codes (see [`codes_key`]).
@@ -88,7 +91,12 @@ impl ConversionForm {
         };
         let cost = written(c.pay.iter());
         let gain = gain.map(|g| (g.get("tech") > 0, written(g.iter())));
+        let single = match (cost.as_slice(), gain.as_ref().map(|(_, g)| g.as_slice())) {
+            ([c], Some([g])) => Some((c.clone(), g.clone())),
+            _ => None,
+        };
         ConversionForm {
+            single,
             pay: c
                 .pay
                 .iter()
@@ -122,6 +130,20 @@ impl ConversionForm {
         self.listable
     }
 
+    /// Pushes [`ConversionForm::part`] for `k` (at least 1, at most
+    /// [`crate::notation::MAX_AMOUNT`]) uses at once onto `out`. Inline: most parts a
+    /// listing makes are conversions, and for most of them this is a handful of stores.
+    #[inline(always)]
+    pub fn push_part(&self, k: u32, out: &mut Vec<Command>) {
+        match &self.single {
+            Some((cost, gain)) => out.push(Command::Spend {
+                cost: Amounts::from_buf([times(cost, k)]),
+                gain: Amounts::from_buf([times(gain, k)]),
+            }),
+            None => out.push(self.part(k as i32)),
+        }
+    }
+
     /// The part for `k` (at least 1) uses at once.
     #[inline]
     pub fn part(&self, k: i32) -> Command {
@@ -148,17 +170,23 @@ fn written<'s>(items: impl Iterator<Item = (&'s str, i32)>) -> Amounts {
         .collect()
 }
 
+/// An amount of one use times `k`: as [`scaled`] scales each amount of a list.
+#[inline(always)]
+fn times(a: &Amount, k: u32) -> Amount {
+    Amount {
+        count: a.count.saturating_mul(k),
+        code: a.code.clone(),
+        explicit: a.explicit || k != 1,
+    }
+}
+
 /// Amounts of one use times `k` (every count is then written). A count past `u32::MAX` (only
 /// absurd content gets there) stays at the largest count rather than wrapping. Inline: half
 /// the parts a listing makes are conversions, each scaling two lists.
 #[inline]
 fn scaled(one: &Amounts, k: i32) -> Amounts {
     let k = u32::try_from(k).unwrap_or(0);
-    let scale = |a: &Amount| Amount {
-        count: a.count.saturating_mul(k),
-        code: a.code.clone(),
-        explicit: a.explicit || k != 1,
-    };
+    let scale = |a: &Amount| times(a, k);
     match one.as_slice() {
         // Most conversions pay and gain one code: the list is made full, with no growing.
         [a] => Amounts::from_buf([scale(a)]),

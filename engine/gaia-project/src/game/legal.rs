@@ -1404,9 +1404,13 @@ impl Game {
                     continue;
                 }
                 made.push((form.key, out.len()));
+                if let (Some(most), false) = (most, form.may_repeat) {
+                    // The common case, in one plain loop: each part made where it is pushed.
+                    each_listed_up_to(most, |k| form.push_part(k, out));
+                    continue;
+                }
                 let mut list = |k: u32| {
                     if !form.may_repeat {
-                        // Made where it is pushed: no part built aside and moved.
                         out.push(form.part(k as i32));
                         return;
                     }
@@ -1621,6 +1625,7 @@ fn listed_multiples(possible: impl Fn(u32) -> bool) -> impl Iterator<Item = u32>
 
 /// Calls `f` with the multiples [`listed_multiples`] offers when exactly `1..=most` uses are
 /// possible, in a plain loop.
+#[inline]
 fn each_listed_up_to(most: u32, mut f: impl FnMut(u32)) {
     let most = most.min(crate::notation::MAX_AMOUNT);
     for k in 1..=most.min(LISTED_MULTIPLES) {
