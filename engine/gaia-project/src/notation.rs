@@ -185,6 +185,69 @@ pub enum Command {
     },
 }
 
+/// Empties `parts` as [`Vec::clear`] does, faster: a part that owns no heap memory (its words
+/// and lists all inline, as nearly every listed part's are) is let go without running its
+/// drop code, which does nothing for it but through out-of-line calls, one for each list.
+/// Listing legal parts empties its buffer of the previous listing's parts this way.
+pub(crate) fn clear_parts(parts: &mut Vec<Command>) {
+    while let Some(last) = parts.last() {
+        if last.owns_heap() {
+            // Dropped where it lies.
+            parts.truncate(parts.len() - 1);
+        } else {
+            std::mem::forget(parts.pop());
+        }
+    }
+}
+
+impl Command {
+    /// Whether dropping the part gives anything back: heap memory (a word or a list not
+    /// kept inline) or a shared reference.
+    pub(crate) fn owns_heap(&self) -> bool {
+        match self {
+            Command::Faction(w)
+            | Command::Booster(w)
+            | Command::Up(w)
+            | Command::Tech(w)
+            | Command::Cover(w)
+            | Command::Action(w)
+            | Command::FedTile(w) => w.is_heap_allocated(),
+            Command::Pass(w) | Command::Decline(w) => {
+                w.as_ref().is_some_and(|w| w.is_heap_allocated())
+            }
+            Command::Build { building, hex } => building.is_heap_allocated() || hex.owns_heap(),
+            Command::Bid { faction, .. } => faction.is_heap_allocated(),
+            Command::Charge(a) | Command::Income(a) | Command::Special(a) => !all_inline(a),
+            Command::Spend { cost, gain } => !all_inline(cost) || !all_inline(gain),
+            Command::Federation { .. } | Command::Other { .. } => true,
+            Command::Burn(_) | Command::EndTurn => false,
+        }
+    }
+}
+
+impl HexRef {
+    /// Whether dropping the reference gives heap memory back (a word not kept inline).
+    fn owns_heap(&self) -> bool {
+        match self {
+            HexRef::Named { sector, position } => {
+                sector.is_heap_allocated() || position.is_heap_allocated()
+            }
+            HexRef::Axial { .. } => false,
+        }
+    }
+}
+
+/// Whether a list of amounts owns no heap memory: kept inline, every code inline.
+#[inline]
+fn all_inline(amounts: &Amounts) -> bool {
+    match amounts.as_slice() {
+        _ if amounts.spilled() => false,
+        [] => true,
+        [a] => !a.code.is_heap_allocated(),
+        all => all.iter().all(|a| !a.code.is_heap_allocated()),
+    }
+}
+
 /// The largest count a move may name (an amount, a burn, a bid): far above anything a game
 /// reaches, low enough that scaling it by any count content sets stays within range.
 pub const MAX_AMOUNT: u32 = 1_000_000;
@@ -1181,6 +1244,47 @@ impl Scan {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_parts_with_heap_words_lists_or_shared_hexes_own_heap_memory() {
+        let long = "a-code-far-longer-than-any-inline-word";
+        let plain = [
+            parse_part("spend 3pw for 1o").unwrap(),
+            parse_part("build m 4B2").unwrap(),
+            parse_part("pass").unwrap(),
+            parse_part("burn 2").unwrap(),
+            Command::EndTurn,
+        ];
+        for part in &plain {
+            assert!(!part.owns_heap(), "{part}");
+        }
+        let owning = [
+            parse_part(&format!("spend 1{long} for 1o")).unwrap(),
+            parse_part(&format!("spend 1o for 1{long}")).unwrap(),
+            // Two amounts: the list is on the heap.
+            parse_part("spend 1q for 2o,1c").unwrap(),
+            parse_part(&format!("action {long}")).unwrap(),
+            parse_part(&format!("decline {long}")).unwrap(),
+            parse_part(&format!("charge 1{long}")).unwrap(),
+            Command::Build {
+                building: "m".into(),
+                hex: HexRef::Named {
+                    sector: "4".into(),
+                    position: long.into(),
+                },
+            },
+            parse_part("federation 1x0,2x0 fed1").unwrap(),
+            parse_part("custom-verb arg").unwrap(),
+        ];
+        for part in &owning {
+            assert!(part.owns_heap(), "{part}");
+        }
+        let mut parts: Vec<Command> = plain.iter().chain(&owning).cloned().collect();
+        clear_parts(&mut parts);
+        assert!(parts.is_empty());
+        let room = parts.capacity();
+        assert!(room >= plain.len() + owning.len(), "its room is kept");
+    }
 
     #[test]
     fn amounts_coordinates_and_lines_beyond_the_limits_are_refused() {

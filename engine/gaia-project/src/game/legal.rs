@@ -282,6 +282,7 @@ impl Game {
 
     /// [`Game::legal_parts`] into `out` (cleared first), reusing its room.
     pub fn legal_parts_into(&self, out: &mut Vec<Command>) {
+        crate::notation::clear_parts(out);
         self.list_into(out, false)
     }
 
