@@ -1625,15 +1625,17 @@ fn listed_multiples(possible: impl Fn(u32) -> bool) -> impl Iterator<Item = u32>
 }
 
 /// Calls `f` with the multiples [`listed_multiples`] offers when exactly `1..=most` uses are
-/// possible, in a plain loop.
+/// possible, in a plain loop calling `f` at one place (so that it is made inline there).
 #[inline]
 fn each_listed_up_to(most: u32, mut f: impl FnMut(u32)) {
     let most = most.min(crate::notation::MAX_AMOUNT);
-    for k in 1..=most.min(LISTED_MULTIPLES) {
-        f(k);
-    }
-    if most > LISTED_MULTIPLES {
-        f(most);
+    let small = most.min(LISTED_MULTIPLES);
+    let mut k = 1;
+    while k <= small || (k == small + 1 && most > LISTED_MULTIPLES) {
+        // After the small multiples, the largest.
+        let uses = if k <= small { k } else { most };
+        f(uses);
+        k += 1;
     }
 }
 
