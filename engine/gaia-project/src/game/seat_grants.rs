@@ -564,6 +564,47 @@ mod tests {
     }
 
     #[test]
+    fn stamps_fit_only_parts_that_compare_equal_and_follow_a_fit_found_by_comparing() {
+        let mut g = fixture::blips_game(5);
+        let first = g.seat_grants(0);
+        let fit_by_stamps = |k: &SeatGrants, g: &Game| {
+            k.seen
+                .iter()
+                .zip(stamps(&g.state.players[0]))
+                .all(|(s, n)| s.load(Ordering::Relaxed) == n)
+        };
+        assert!(fit_by_stamps(&first, &g));
+        // Reached mutably, unchanged: other stamps, the same grants found by comparing, and
+        // then by stamps.
+        let levels = (*g.state.players[0].research).clone();
+        *g.state.players[0].research = levels;
+        assert!(!fit_by_stamps(&first, &g));
+        assert!(Arc::ptr_eq(&first, &g.seat_grants(0)));
+        assert!(fit_by_stamps(&first, &g));
+        // One more of a kind taken: the same grants, found by comparing.
+        let building = g.board(0).buildings[0].id.clone();
+        let n = g.state.players[0]
+            .built
+            .get(building.as_str())
+            .copied()
+            .unwrap_or(0);
+        g.state.players[0]
+            .built
+            .insert(building.as_str().into(), n + 1);
+        let kept = g.seat_grants(0);
+        assert_eq!(Arc::ptr_eq(&first, &kept), n > 0);
+        same_as_each_active(&g, 0);
+        // A copy of the state keeps the stamps; a state read back draws new ones and still
+        // fits by comparing.
+        let copy = g.clone();
+        assert!(fit_by_stamps(&kept, &copy));
+        let saved = serde_json::to_string(&g.state.players[0]).expect("saves");
+        g.state.players[0] = serde_json::from_str(&saved).expect("reads");
+        assert!(!fit_by_stamps(&kept, &g));
+        assert!(Arc::ptr_eq(&kept, &g.seat_grants(0)));
+    }
+
+    #[test]
     fn buildings_taken_compare_by_kind_whether_the_keys_are_shared_or_not() {
         let mut a = Levels::default();
         a.insert("m".into(), 2);
