@@ -105,7 +105,7 @@ fn a_boosters_pass_effect_counts_this_round_only_until_the_seat_passes() {
         })
         .expect("a booster paying VP per building the seat has on passing");
     let others = feature(&g, 0, "pass vp x passes left");
-    g.state.players[0].booster = Some(id.as_str().into());
+    *g.state.players[0].booster = Some(id.as_str().into());
     let now = feature(&g, 0, "booster pass vp now");
     assert_eq!(now, f64::from(vp) * f64::from(built));
     // Held for one round, it adds nothing to the pass effects of the rounds to come.

@@ -1235,7 +1235,7 @@ fn faq_44_advanced_tile_needs_level_four_a_green_token_and_a_tile_to_cover() {
         &format!("{LAB} tech adv-terra. cover terra. up int"),
     );
     let p = &g.state.players[seat(&g, "bescods")];
-    assert_eq!(p.advanced, vec!["advtech3".to_string()]);
+    assert_eq!(**p.advanced, vec!["advtech3".to_string()]);
     assert!(p.tokens.iter().all(|t| !t.green));
     assert!(p.techs.iter().any(|t| t.id == "tech9" && t.covered));
     assert!(
@@ -1841,7 +1841,7 @@ fn faq_76_round_six_pass_returns_the_booster_only_and_scores_it() {
     assert_eq!(built(&g, "ivits", "ts"), 2);
     ok(&mut g, "ivits pass");
     assert_eq!(res(&g, "ivits", "vp"), vp + 4);
-    assert_eq!(g.state.players[seat(&g, "ivits")].booster, None);
+    assert_eq!(*g.state.players[seat(&g, "ivits")].booster, None);
 }
 
 #[test]

@@ -152,7 +152,7 @@ fn changed_seat_lists_afresh(game: &Game, seat: usize, kind: usize, change: usiz
             if p.booster.as_deref() == Some(b.id.as_str()) {
                 return None;
             }
-            p.booster = Some(b.id.as_str().into());
+            *p.booster = Some(b.id.as_str().into());
             "a booster"
         }
     };

@@ -51,7 +51,7 @@ impl Holding {
             *tokens.entry(t.id.clone()).or_insert(0) += 1;
         }
         Holding {
-            booster: p.booster.clone(),
+            booster: (*p.booster).clone(),
             techs: p.techs.iter().map(|t| (t.id.clone(), t.covered)).collect(),
             advanced: p.advanced.to_vec(),
             tokens,

@@ -22,4 +22,5 @@ pub mod power;
 pub mod record;
 pub mod scribe;
 pub mod sector;
+pub mod stamped;
 pub mod word_map;

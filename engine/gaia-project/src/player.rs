@@ -10,6 +10,7 @@ use crate::content::{Bundle, Condition, Content, Effect, Faction, Grants, Modifi
 use crate::lookup::{by_id, index_of, same_id};
 use crate::notation::{Word, MAX_AMOUNT};
 use crate::power::{Area, Code, Power, Special};
+use crate::stamped::Stamped;
 use crate::word_map::WordMap;
 use compact_str::ToCompactString;
 use orrery_core::shared::Shared;
@@ -35,7 +36,7 @@ fn is_zero(n: &u32) -> bool {
 }
 
 /// Whether a shared list is empty (a list left out of a saved state when empty).
-fn is_empty<T>(v: &Shared<Vec<T>>) -> bool {
+fn is_empty<T>(v: &Stamped<Shared<Vec<T>>>) -> bool {
     v.is_empty()
 }
 
@@ -111,23 +112,23 @@ pub struct Player {
     /// Power tokens.
     pub power: Power,
     /// Research level per track id.
-    pub research: WordMap<u32, 8>,
+    pub research: Stamped<WordMap<u32, 8>>,
     /// Gaiaformers owned.
     pub gaiaformers: u32,
     /// Buildings taken from the board onto the map, by building id.
-    pub built: WordMap<u32, 8>,
+    pub built: Stamped<WordMap<u32, 8>>,
     /// Gaiaformers moved into the Gaia area (back in the next Gaia phase).
     #[serde(default)]
     pub gaiaformers_in_gaia: u32,
     /// The round booster held.
     #[serde(default)]
-    pub booster: Option<Word>,
+    pub booster: Stamped<Option<Word>>,
     /// Standard tech tiles owned.
     #[serde(default)]
-    pub techs: Shared<Vec<OwnedTile>>,
+    pub techs: Stamped<Shared<Vec<OwnedTile>>>,
     /// Advanced tech tiles owned.
     #[serde(default)]
-    pub advanced: Shared<Vec<Word>>,
+    pub advanced: Stamped<Shared<Vec<Word>>>,
     /// Federation tokens owned.
     #[serde(default)]
     pub tokens: Shared<Vec<OwnedToken>>,
@@ -157,7 +158,7 @@ pub struct Player {
     /// The condition hooks (`script#function`) that held when last asked (after the last
     /// part of a move); empty when content names none.
     #[serde(default, skip_serializing_if = "is_empty")]
-    pub hooks_holding: Shared<Vec<Word>>,
+    pub hooks_holding: Stamped<Shared<Vec<Word>>>,
 }
 
 /// Where an active grant is in content (each index valid for the content and board it was
@@ -263,13 +264,13 @@ impl Player {
             faction: Word::default(),
             resources: smallvec::smallvec![0; content.rules.resources.len()],
             power: Power::default(),
-            research: WordMap::default(),
+            research: Stamped::default(),
             gaiaformers: 0,
-            built: WordMap::default(),
+            built: Stamped::default(),
             gaiaformers_in_gaia: 0,
-            booster: None,
-            techs: Shared::default(),
-            advanced: Shared::default(),
+            booster: Stamped::default(),
+            techs: Stamped::default(),
+            advanced: Stamped::default(),
             tokens: Shared::default(),
             satellites: Shared::default(),
             federations: Shared::default(),
@@ -278,7 +279,7 @@ impl Player {
             passed: false,
             vp_sources: WordMap::default(),
             income_log: Arc::default(),
-            hooks_holding: Shared::default(),
+            hooks_holding: Stamped::default(),
         }
     }
 
@@ -304,7 +305,7 @@ impl Player {
                 value: t.spend_value,
             }),
         };
-        p.research = content
+        *p.research = content
             .research
             .tracks
             .iter()
@@ -557,7 +558,7 @@ impl Player {
         content: &'a Content,
         f: &mut impl FnMut(GrantAt, Grants<'a>),
     ) {
-        if let Some(b) = &self.booster {
+        if let Some(b) = self.booster.as_ref() {
             let boosters = &content.boosters.boosters;
             if let Some(i) = index_of(boosters, b) {
                 f(GrantAt::Booster(i), boosters[i].grants());

@@ -298,7 +298,7 @@ impl BoardView {
             .map(|(seat, p)| {
                 let faction = content.faction(&p.faction);
                 let mut tiles: Vec<String> = Vec::new();
-                if let Some(b) = &p.booster {
+                if let Some(b) = p.booster.as_ref() {
                     tiles.push(b.to_string());
                 }
                 for t in &p.techs {

@@ -506,11 +506,11 @@ impl Game {
     /// Keeps the answers of a seat's condition hooks; abilities that become active join the
     /// income order, those that stop leave it.
     fn hold(&mut self, seat: usize, holding: Vec<Word>) {
-        if self.state.players[seat].hooks_holding == holding {
+        if **self.state.players[seat].hooks_holding == holding {
             return;
         }
         let before = self.active_abilities(seat);
-        self.state.players[seat].hooks_holding = holding.into();
+        *self.state.players[seat].hooks_holding = holding.into();
         let after = self.active_abilities(seat);
         let p = &mut self.state.players[seat];
         for i in before.iter().filter(|i| !after.contains(i)) {

@@ -329,9 +329,7 @@ mod tests {
                 }
                 // Passing returns the booster held and takes the one named.
                 Command::Pass(Some(b)) => {
-                    let held = g.state.players[g.deciding_seat().unwrap_or(0)]
-                        .booster
-                        .clone();
+                    let held = (*g.state.players[g.deciding_seat().unwrap_or(0)].booster).clone();
                     let returned = held.map(|h| format!("{h} -1, ")).unwrap_or_default();
                     assert_eq!(text, format!("{returned}{b} +1"), "{part}");
                 }

@@ -248,7 +248,7 @@ impl Game {
             .position(|b| b == id)
             .ok_or_else(|| MoveError(format!("booster {id} is not available")))?;
         self.state.boosters.remove(pos);
-        self.state.players[seat].booster = Some(id.into());
+        *self.state.players[seat].booster = Some(id.into());
         self.state.players[seat].log_source("booster");
         Ok(())
     }

@@ -5,6 +5,7 @@
 //! A grant is remembered by where it is in content ([`GrantAt`]), read again by index; the
 //! granted conversions are remembered in listing form ([`ConversionForm`]).
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use smallvec::SmallVec;
@@ -16,8 +17,24 @@ use crate::content::{Content, Conversion, Faction, Grants, Modifier, Phase, Spec
 use crate::lookup::index_of;
 use crate::notation::Word;
 use crate::player::{GrantAt, OwnedTile, Player};
+use crate::stamped::Stamped;
 use crate::word_map::WordMap;
 use orrery_core::shared::Shared;
+
+/// How many parts of a player grants depend on are stamped ([`stamps`]).
+const SOURCES: usize = 6;
+
+/// The stamps of the parts of a player grants depend on (the faction is compared as it is).
+fn stamps(p: &Player) -> [u64; SOURCES] {
+    [
+        p.research.stamp(),
+        p.built.stamp(),
+        p.techs.stamp(),
+        p.advanced.stamp(),
+        p.booster.stamp(),
+        p.hooks_holding.stamp(),
+    ]
+}
 
 /// A seat's research levels or buildings taken, as the seat holds them (inline: compared by
 /// value, not by pointer).
@@ -36,12 +53,15 @@ pub(crate) struct SeatGrants {
     /// The parts of the player they depend on, held so that a pointer compares equal only to
     /// them.
     faction: Word,
-    research: Levels,
-    built: Levels,
-    techs: Shared<Vec<OwnedTile>>,
-    advanced: Shared<Vec<Word>>,
-    booster: Option<Word>,
-    hooks_holding: Shared<Vec<Word>>,
+    research: Stamped<Levels>,
+    built: Stamped<Levels>,
+    techs: Stamped<Shared<Vec<OwnedTile>>>,
+    advanced: Stamped<Shared<Vec<Word>>>,
+    booster: Stamped<Option<Word>>,
+    hooks_holding: Stamped<Shared<Vec<Word>>>,
+    /// The stamps of the player's parts they were last found to fit (those parts the same
+    /// as these while the stamps stay: one compare each).
+    seen: [AtomicU64; SOURCES],
     /// The active grants that bring modifiers, conversions or a special action, in income
     /// order.
     pub at: SmallVec<[GrantAt; 16]>,
@@ -170,6 +190,7 @@ impl SeatGrants {
             advanced: p.advanced.clone(),
             booster: p.booster.clone(),
             hooks_holding: p.hooks_holding.clone(),
+            seen: stamps(p).map(AtomicU64::new),
             rules: g.rules(),
             at: g.at,
             conversions_at: g.conversions_at,
@@ -234,14 +255,38 @@ impl SeatGrants {
     /// by pointer first, by value only when they are other copies.
     pub fn fits(&self, game: &Game, seat: usize) -> bool {
         let p = &game.state.players[seat];
-        self.same_sources(game, seat)
-            && self.research == p.research
+        if !self.same_sources(game, seat) || !self.same_faction(game, seat) {
+            return false;
+        }
+        let now = stamps(p);
+        if (self.seen.iter().zip(&now)).all(|(s, n)| s.load(Ordering::Relaxed) == *n) {
+            return true;
+        }
+        let fits = self.same_parts(p);
+        if fits {
+            for (s, n) in self.seen.iter().zip(now) {
+                s.store(n, Ordering::Relaxed);
+            }
+        }
+        fits
+    }
+
+    /// Whether they were worked out for the seat's faction: the very seats' facts hold the
+    /// faction read when the seat has its facts (the player's faction is read only when not).
+    fn same_faction(&self, game: &Game, seat: usize) -> bool {
+        game.seats.get(seat).is_some_and(Option::is_some)
+            || self.faction == game.state.players[seat].faction
+    }
+
+    /// Whether the parts of a player grants depend on are the same as theirs, compared as
+    /// they are (the faction aside).
+    fn same_parts(&self, p: &Player) -> bool {
+        self.research == p.research
             && self.booster == p.booster
             && same_taken(&self.built, &p.built)
             && self.techs == p.techs
             && self.advanced == p.advanced
             && self.hooks_holding == p.hooks_holding
-            && self.faction == p.faction
     }
 
     /// Whether the conditions of the seat's abilities and buildings hold as they did: the
@@ -250,7 +295,7 @@ impl SeatGrants {
         let p = &game.state.players[seat];
         same_taken(&self.built, &p.built)
             && self.hooks_holding == p.hooks_holding
-            && self.faction == p.faction
+            && self.same_faction(game, seat)
     }
 
     /// The modifiers in force, in income order, pushed onto `out`.
@@ -519,6 +564,47 @@ mod tests {
     }
 
     #[test]
+    fn stamps_fit_only_parts_that_compare_equal_and_follow_a_fit_found_by_comparing() {
+        let mut g = fixture::blips_game(5);
+        let first = g.seat_grants(0);
+        let fit_by_stamps = |k: &SeatGrants, g: &Game| {
+            k.seen
+                .iter()
+                .zip(stamps(&g.state.players[0]))
+                .all(|(s, n)| s.load(Ordering::Relaxed) == n)
+        };
+        assert!(fit_by_stamps(&first, &g));
+        // Reached mutably, unchanged: other stamps, the same grants found by comparing, and
+        // then by stamps.
+        let levels = (*g.state.players[0].research).clone();
+        *g.state.players[0].research = levels;
+        assert!(!fit_by_stamps(&first, &g));
+        assert!(Arc::ptr_eq(&first, &g.seat_grants(0)));
+        assert!(fit_by_stamps(&first, &g));
+        // One more of a kind taken: the same grants, found by comparing.
+        let building = g.board(0).buildings[0].id.clone();
+        let n = g.state.players[0]
+            .built
+            .get(building.as_str())
+            .copied()
+            .unwrap_or(0);
+        g.state.players[0]
+            .built
+            .insert(building.as_str().into(), n + 1);
+        let kept = g.seat_grants(0);
+        assert_eq!(Arc::ptr_eq(&first, &kept), n > 0);
+        same_as_each_active(&g, 0);
+        // A copy of the state keeps the stamps; a state read back draws new ones and still
+        // fits by comparing.
+        let copy = g.clone();
+        assert!(fit_by_stamps(&kept, &copy));
+        let saved = serde_json::to_string(&g.state.players[0]).expect("saves");
+        g.state.players[0] = serde_json::from_str(&saved).expect("reads");
+        assert!(!fit_by_stamps(&kept, &g));
+        assert!(Arc::ptr_eq(&kept, &g.seat_grants(0)));
+    }
+
+    #[test]
     fn buildings_taken_compare_by_kind_whether_the_keys_are_shared_or_not() {
         let mut a = Levels::default();
         a.insert("m".into(), 2);
@@ -574,7 +660,7 @@ mod tests {
         let now = check(&g, &now);
         g.state.players[0].techs[0].covered = true;
         let now = check(&g, &now);
-        g.state.players[0].booster = Some(content.boosters.boosters[0].id.as_str().into());
+        *g.state.players[0].booster = Some(content.boosters.boosters[0].id.as_str().into());
         let now = check(&g, &now);
         g.state.players[0]
             .advanced
@@ -583,7 +669,7 @@ mod tests {
         // Several kinds at once: a research step, a tile and another booster.
         g.state.players[0].research.insert(track, 3);
         let last_booster = content.boosters.boosters.last().expect("a booster");
-        g.state.players[0].booster = Some(last_booster.id.as_str().into());
+        *g.state.players[0].booster = Some(last_booster.id.as_str().into());
         let last_tile = content.tech_tiles.tiles.last().expect("a tile");
         g.state.players[0].techs.push(OwnedTile {
             id: last_tile.id.as_str().into(),
@@ -594,12 +680,12 @@ mod tests {
         // building of its kind and another booster): those walked again, the rest reused.
         let other = g.board(0).buildings[1].id.clone();
         g.state.players[0].built.insert(other.as_str().into(), 1);
-        g.state.players[0].booster = Some(content.boosters.boosters[0].id.as_str().into());
+        *g.state.players[0].booster = Some(content.boosters.boosters[0].id.as_str().into());
         let now = check(&g, &now);
         // A holding hook alone, then gone again: never the stale grants.
-        g.state.players[0].hooks_holding = vec![Word::from("hook")].into();
+        *g.state.players[0].hooks_holding = vec![Word::from("hook")].into();
         let held = check(&g, &now);
-        g.state.players[0].hooks_holding = Vec::new().into();
+        *g.state.players[0].hooks_holding = Vec::new().into();
         let now = check(&g, &held);
         // The range resource, read through its place remembered with the grants, follows
         // the seat's holding while the grants stay.

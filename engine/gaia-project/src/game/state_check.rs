@@ -338,7 +338,7 @@ fn check_players(content: &Content, state: &GameState) -> Check {
         for (b, count) in &p.built {
             amount(format!("{path}.built.{b}"), *count)?;
         }
-        if let Some(b) = &p.booster {
+        if let Some(b) = p.booster.as_ref() {
             let boosters = content.boosters.boosters.iter().map(|t| t.id.as_str());
             known(format!("{path}.booster"), "booster", b, boosters)?;
         }

@@ -28,7 +28,7 @@ impl Game {
             a(Area::III),
             a(Area::Gaia)
         ));
-        if let Some(b) = &p.booster {
+        if let Some(b) = p.booster.as_ref() {
             match crate::content::describe::by_id(content, b).filter(|d| !d.is_empty()) {
                 Some(d) => fields.push(format!("{b} ({d})")),
                 None => fields.push(b.to_string()),
