@@ -81,11 +81,14 @@ struct BudgetCodes<'a> {
 }
 
 impl<'a> BudgetCodes<'a> {
-    /// The place of a code held as `pay` (names compared only where that is the same),
-    /// given one if new; `None` when the arrays are full.
+    /// The place of a code held as `pay`, given one if new; `None` when the arrays are full.
+    /// A content resource is told by its index alone (its code is the resource's), other
+    /// codes by name too.
     #[inline]
     fn place(&mut self, code: &'a str, pay: PayCode) -> Option<usize> {
-        let found = (0..self.len).find(|&i| self.pays[i] == pay && self.names[i] == code);
+        let found = (0..self.len).find(|&i| {
+            self.pays[i] == pay && (matches!(pay, PayCode::Resource(_)) || self.names[i] == code)
+        });
         found.or_else(|| self.add(code, pay))
     }
 
@@ -343,14 +346,27 @@ impl Game {
             pays: [PayCode::Unknown; BUDGET_CODES],
             len: 0,
         };
-        for (k, (c, n)) in def.cost.iter().enumerate() {
-            let pay = match coded.get(k) {
-                Some(&(pay, _)) => pay,
-                None => PayCode::of(&self.content, c),
-            };
-            match codes.place(c, pay) {
-                Some(i) => budget.base[i] += n,
-                None => budget.full = true,
+        // Resolved content resources with nothing spent: their codes are never read by name,
+        // so the cost is read resolved. Else by name, in the same order.
+        let resources =
+            |c: &[(PayCode, i32)]| c.iter().all(|(p, _)| matches!(p, PayCode::Resource(_)));
+        if spent.is_empty() && coded.len() == def.cost.0.len() && resources(coded) {
+            for &(pay, n) in coded {
+                match codes.place("", pay) {
+                    Some(i) => budget.base[i] += n,
+                    None => budget.full = true,
+                }
+            }
+        } else {
+            for (k, (c, n)) in def.cost.iter().enumerate() {
+                let pay = match coded.get(k) {
+                    Some(&(pay, _)) => pay,
+                    None => PayCode::of(&self.content, c),
+                };
+                match codes.place(c, pay) {
+                    Some(i) => budget.base[i] += n,
+                    None => budget.full = true,
+                }
             }
         }
         let terraform = codes.place(r.terraform_resource.as_str(), fixed.terraform);
@@ -360,10 +376,13 @@ impl Game {
             _ => budget.full = true,
         }
         for (c, n) in rules.gaia_fee.iter() {
-            // Mostly a code placed already (the range resource): found by name.
-            let known = (0..codes.len).find(|&i| codes.names[i] == c);
-            let place = known.or_else(|| codes.add(c, PayCode::of(&self.content, c)));
-            match place {
+            // Mostly the range resource, resolved already.
+            let pay = match c {
+                _ if c == r.range_resource => fixed.range,
+                _ if c == r.terraform_resource => fixed.terraform,
+                _ => PayCode::of(&self.content, c),
+            };
+            match codes.place(c, pay) {
                 Some(i) => budget.fee[i] += n,
                 None => budget.full = true,
             }
