@@ -38,17 +38,24 @@ pub(crate) struct ColonySite<'a> {
     pub distance: Option<u32>,
 }
 
-/// What a seat has toward colonizing with one building (see [`Game::colony_budget`]).
+/// Codes a colony's budget holds in place; a cost of more takes the full payment check.
+const BUDGET_CODES: usize = 8;
+
+/// What a seat has toward colonizing with one building (see [`Game::colony_budget`]), by
+/// place of each code in fixed arrays (unused places: nothing due, nothing held).
 pub(crate) struct ColonyBudget<'a> {
-    /// By code: the building's own cost and what the seat has.
-    codes: smallvec::SmallVec<[(&'a str, i32, i32); 8]>,
-    /// Where the terraforming and range resources are in `codes`.
+    /// By place: the building's own cost of the code.
+    base: [i32; BUDGET_CODES],
+    /// By place: what the seat holds of it.
+    have: [i32; BUDGET_CODES],
+    /// By place: the Gaia planet fee in it.
+    fee: [i32; BUDGET_CODES],
+    /// Where the terraforming and range resources are.
     terraform: usize,
     range: usize,
-    /// The Gaia planet fee, by place in `codes`.
-    fee: smallvec::SmallVec<[(usize, i32); 4]>,
-    /// A power code is involved: each plan takes the full payment check.
-    power: bool,
+    /// Each plan takes the full payment check: a power code is involved, or more codes than
+    /// the arrays hold.
+    full: bool,
     /// The power tokens to pay from.
     tokens: crate::power::Power,
     /// Plain resources taken as spent.
@@ -57,13 +64,42 @@ pub(crate) struct ColonyBudget<'a> {
 
 impl ColonyBudget<'_> {
     /// Whether no colonization at all can be paid: not even the building's own cost, which
-    /// every colonization pays on top of extras that are never negative (only known when no
-    /// power code is involved).
+    /// every colonization pays on top of extras that are never negative (only known when
+    /// each plan does not take the full check).
     pub(crate) fn surely_short(&self) -> bool {
-        !self.power
-            && self.codes.iter().enumerate().any(|(i, &(_, base, have))| {
-                base > 0 && have < base && !self.fee.iter().any(|&(j, n)| j == i && n < 0)
-            })
+        !self.full
+            && (0..BUDGET_CODES)
+                .any(|i| self.base[i] > 0 && self.have[i] < self.base[i] && self.fee[i] >= 0)
+    }
+}
+
+/// The codes of a budget being made: by place, the code and what it is held as.
+struct BudgetCodes<'a> {
+    names: [&'a str; BUDGET_CODES],
+    pays: [PayCode; BUDGET_CODES],
+    len: usize,
+}
+
+impl<'a> BudgetCodes<'a> {
+    /// The place of a code held as `pay`, given one if new; `None` when the arrays are full.
+    /// A content resource is told by its index alone (its code is the resource's), other
+    /// codes by name too.
+    #[inline]
+    fn place(&mut self, code: &'a str, pay: PayCode) -> Option<usize> {
+        let found = (0..self.len).find(|&i| {
+            self.pays[i] == pay && (matches!(pay, PayCode::Resource(_)) || self.names[i] == code)
+        });
+        found.or_else(|| self.add(code, pay))
+    }
+
+    /// A new place for a code; `None` when the arrays are full.
+    #[inline]
+    fn add(&mut self, code: &'a str, pay: PayCode) -> Option<usize> {
+        let i = self.len;
+        *self.names.get_mut(i)? = code;
+        self.pays[i] = pay;
+        self.len += 1;
+        Some(i)
     }
 }
 
@@ -285,26 +321,18 @@ impl Game {
         tokens: crate::power::Power,
     ) -> ColonyBudget<'a> {
         let r = &self.content.rules;
-        let mut codes: smallvec::SmallVec<[(&str, i32, i32); 8]> = smallvec::SmallVec::new();
-        let mut slot = |code: &'a str| match codes.iter().position(|(c, ..)| *c == code) {
-            Some(i) => i,
-            None => {
-                codes.push((code, 0, 0));
-                codes.len() - 1
-            }
+        let mut budget = ColonyBudget {
+            base: [0; BUDGET_CODES],
+            have: [0; BUDGET_CODES],
+            fee: [0; BUDGET_CODES],
+            terraform: 0,
+            range: 0,
+            full: false,
+            tokens,
+            spent,
         };
-        let mut cost: smallvec::SmallVec<[(usize, i32); 4]> = smallvec::SmallVec::new();
-        for (c, n) in def.cost.iter() {
-            cost.push((slot(c), n));
-        }
-        let terraform = slot(r.terraform_resource.as_str());
-        let range = slot(r.range_resource.as_str());
-        let mut fee = smallvec::SmallVec::new();
-        for (c, n) in rules.gaia_fee.iter() {
-            fee.push((slot(c), n));
-        }
-        // The codes resolved already: the terraforming and range resources, the building's
-        // cost (in the order of `cost`); only the fee's are resolved here.
+        // The codes resolved already: the building's cost (in its order), the terraforming
+        // and range resources; only a fee's other codes are resolved here.
         let fixed = self.fixed_costs(seat);
         let coded = self
             .board(seat)
@@ -313,47 +341,73 @@ impl Game {
             .position(|b| std::ptr::eq(b, def))
             .and_then(|i| fixed.buildings.get(i))
             .map_or(&[][..], |(c, _)| c.as_slice());
-        let resolved = |i: usize| match i {
-            _ if i == terraform => Some(fixed.terraform),
-            _ if i == range => Some(fixed.range),
-            _ => cost
-                .iter()
-                .position(|&(j, _)| j == i)
-                .and_then(|k| coded.get(k))
-                .map(|&(pay, _)| pay),
+        let mut codes = BudgetCodes {
+            names: [""; BUDGET_CODES],
+            pays: [PayCode::Unknown; BUDGET_CODES],
+            len: 0,
         };
-        for (i, n) in &cost {
-            codes[*i].1 += n;
+        // Resolved content resources with nothing spent: their codes are never read by name,
+        // so the cost is read resolved. Else by name, in the same order.
+        let resources =
+            |c: &[(PayCode, i32)]| c.iter().all(|(p, _)| matches!(p, PayCode::Resource(_)));
+        if spent.is_empty() && coded.len() == def.cost.0.len() && resources(coded) {
+            for &(pay, n) in coded {
+                match codes.place("", pay) {
+                    Some(i) => budget.base[i] += n,
+                    None => budget.full = true,
+                }
+            }
+        } else {
+            for (k, (c, n)) in def.cost.iter().enumerate() {
+                let pay = match coded.get(k) {
+                    Some(&(pay, _)) => pay,
+                    None => PayCode::of(&self.content, c),
+                };
+                match codes.place(c, pay) {
+                    Some(i) => budget.base[i] += n,
+                    None => budget.full = true,
+                }
+            }
+        }
+        let terraform = codes.place(r.terraform_resource.as_str(), fixed.terraform);
+        let range = codes.place(r.range_resource.as_str(), fixed.range);
+        match (terraform, range) {
+            (Some(t), Some(q)) => (budget.terraform, budget.range) = (t, q),
+            _ => budget.full = true,
+        }
+        for (c, n) in rules.gaia_fee.iter() {
+            // Mostly the range resource, resolved already.
+            let pay = match c {
+                _ if c == r.range_resource => fixed.range,
+                _ if c == r.terraform_resource => fixed.terraform,
+                _ => PayCode::of(&self.content, c),
+            };
+            match codes.place(c, pay) {
+                Some(i) => budget.fee[i] += n,
+                None => budget.full = true,
+            }
         }
         let p = &self.state.players[seat];
         // Each code resolved once: what it is held as, and so how much the seat holds.
-        let mut power = false;
-        for (i, (code, _, have)) in codes.iter_mut().enumerate() {
+        for i in 0..codes.len {
+            let code = codes.names[i];
             let less: i32 = spent
                 .iter()
                 .filter(|(c, _)| c == code)
                 .map(|(_, n)| n)
                 .sum();
-            let held = match resolved(i).unwrap_or_else(|| PayCode::of(&self.content, code)) {
+            let held = match codes.pays[i] {
                 PayCode::Resource(i) => p.resources[i],
                 PayCode::Unknown => 0,
                 _ => {
                     // Power, tokens, Gaiaformers: not a content resource (`resource` reads 0).
-                    power = true;
+                    budget.full = true;
                     p.resource(&self.content, code)
                 }
             };
-            *have = held - less;
+            budget.have[i] = held - less;
         }
-        ColonyBudget {
-            codes,
-            terraform,
-            range,
-            fee,
-            power,
-            tokens,
-            spent,
-        }
+        budget
     }
 
     /// Whether the seat can pay a planned colonization: what paying it would accept.
@@ -365,7 +419,7 @@ impl Game {
         rules: &SeatRules,
         budget: &ColonyBudget<'_>,
     ) -> bool {
-        if budget.power || budget.codes.len() > 8 {
+        if budget.full {
             // Power costs take the full check (on the state as it is).
             return self.can_pay_items_from(
                 seat,
@@ -375,21 +429,74 @@ impl Game {
                 rules.token_value,
             );
         }
-        let mut need = [0i32; 8];
-        for (i, (_, base, _)) in budget.codes.iter().enumerate() {
-            need[i] = *base;
-        }
+        let mut need = budget.base;
         need[budget.terraform] += (plan.paid_steps * rules.ore_per_step) as i32;
         need[budget.range] += plan.range_q as i32;
         if plan.gaia_fee {
-            for (i, n) in &budget.fee {
-                need[*i] += n;
+            for (n, fee) in need.iter_mut().zip(budget.fee) {
+                *n += fee;
             }
         }
-        budget
-            .codes
-            .iter()
-            .zip(need)
-            .all(|(&(_, _, have), n)| n <= 0 || have >= n)
+        need.iter()
+            .zip(budget.have)
+            .all(|(&n, have)| n <= 0 || have >= n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::fixture;
+    use crate::notation::Word;
+
+    /// A budget answers each plan as the full payment check does, over holdings from none to
+    /// plenty, with and without a resource taken as spent, for plans with and without
+    /// terraforming, range and the Gaia fee; and it is never surely short of a payable plan.
+    #[test]
+    fn a_budget_answers_as_the_full_payment_check() {
+        let mut g = fixture::blips_game(5);
+        for seat in 0..2 {
+            for level in [0, 1, 2, 3, 5, 8] {
+                let held = g.state.players[seat].resources.len();
+                for (r, n) in g.state.players[seat].resources.iter_mut().enumerate() {
+                    *n = (level + r as i32) % 7;
+                }
+                assert!(held > 0);
+                let rules = g.seat_rules(seat);
+                let power = g.state.players[seat].power;
+                let taken = [(Word::from(g.content.rules.terraform_resource.as_str()), 1)];
+                for spent in [&[][..], &taken[..]] {
+                    for def in &g.board(seat).buildings {
+                        let budget = g.colony_budget(seat, def, &rules, spent, power);
+                        let mut payable = false;
+                        for (steps, range_q, gaia_fee) in (0..3)
+                            .flat_map(|s| (0..3).map(move |q| (s, q)))
+                            .flat_map(|(s, q)| [(s, q, false), (s, q, true)])
+                        {
+                            let plan = ColonyPlan {
+                                steps,
+                                paid_steps: steps,
+                                gaia_fee,
+                                range_q,
+                                shared: false,
+                                own_gaiaformer: None,
+                            };
+                            let cost = g.colonize_cost(def, &plan, &rules);
+                            let full = g.can_pay_items_from(
+                                seat,
+                                power,
+                                spent,
+                                cost.iter(),
+                                rules.token_value,
+                            );
+                            let quick = g.colonize_affordable(seat, def, &plan, &rules, &budget);
+                            assert_eq!(quick, full, "{} at level {level}: {cost:?}", def.id);
+                            payable |= full;
+                        }
+                        assert!(!(payable && budget.surely_short()), "{}", def.id);
+                    }
+                }
+            }
+        }
     }
 }
