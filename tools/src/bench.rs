@@ -147,6 +147,7 @@ pub fn run(args: &ContentArgs, paths: &[PathBuf], json: bool) -> ExitCode {
     let states = states(&content, &records);
     let n = states.len().max(1) as f64;
     let list = list_mean(states.iter().map(|(g, _)| g));
+    let list_in_play = list_in_play_mean(&content, &records);
     // The hooks path: the same records with content that names hooks (no seat's faction
     // names one there, so no part is tried on a copy); as a ratio to the hook-free listing
     // above.
@@ -209,6 +210,12 @@ pub fn run(args: &ContentArgs, paths: &[PathBuf], json: bool) -> ExitCode {
             target: Some(1.0),
         },
         Figure {
+            name: "list legal parts as a replay reaches each state, mean",
+            value: list_in_play * 1e6,
+            unit: "µs",
+            target: None,
+        },
+        Figure {
             name: "list legal parts, hooks path / hook-free",
             value: hooked.map_or(f64::NAN, |h| h / list),
             unit: "×",
@@ -268,6 +275,47 @@ fn list_mean<'a>(states: impl Iterator<Item = &'a Game> + Clone) -> f64 {
             std::hint::black_box(&out);
         }
     }) / n
+}
+
+/// The mean time to list the legal parts of each state of the records as a replay reaches
+/// it (median of 3 replays), in seconds: what a bot listing its options pays. The state was
+/// just made, so its memory is in cache, but what listing remembers across a decision (a
+/// seat's grants and place on the map, the federations it can form) is worked out the first
+/// time a state asks; the stored states [`list_mean`] lists find it remembered by the runs
+/// before, and their memory comes from RAM. Each listing is timed alone, less what reading
+/// the clock twice costs.
+fn list_in_play_mean(content: &Arc<Content>, records: &[Record]) -> f64 {
+    let clock = median(
+        (0..1001)
+            .map(|_| {
+                let t = Instant::now();
+                std::hint::black_box(t.elapsed().as_secs_f64())
+            })
+            .collect(),
+    );
+    let mut out = Vec::new();
+    median(
+        (0..3)
+            .map(|_| {
+                let (mut spent, mut listed) = (0.0, 0usize);
+                for record in records {
+                    let walked = record.walk_parts(content, |game, _| {
+                        let t = Instant::now();
+                        game.legal_parts_into(&mut out);
+                        spent += t.elapsed().as_secs_f64() - clock;
+                        std::hint::black_box(&out);
+                        listed += 1;
+                        Ok::<(), String>(())
+                    });
+                    if walked.is_err() {
+                        // Noted with the stored states; its states up to the stop are timed.
+                        continue;
+                    }
+                }
+                spent.max(0.0) / listed.max(1) as f64
+            })
+            .collect(),
+    )
 }
 
 /// Random four-player games listed for the hooks-path figure with a hooked faction seated.

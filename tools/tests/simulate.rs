@@ -236,12 +236,23 @@ fn bench_reports_every_figure_with_its_target() {
     let figures = v["figures"].as_array().expect("figures");
     // Load, replay, listing, listing on the hooks path (a ratio), listing with a hooked
     // faction seated (a ratio), clone, apply, apply to a copy given up on error, random game:
-    // each with its target.
-    assert_eq!(figures.len(), 9);
+    // each with its target; and listing as a replay reaches each state, with none.
+    assert_eq!(figures.len(), 10);
     for f in figures {
         assert!(f["value"].as_f64().expect("a number") > 0.0, "{f}");
-        assert!(f["target"].as_f64().is_some_and(|t| t > 0.0), "{f}");
+        let in_play = f["name"]
+            .as_str()
+            .is_some_and(|n| n.contains("as a replay reaches"));
+        match in_play {
+            true => assert!(f["target"].is_null(), "{f}"),
+            false => assert!(f["target"].as_f64().is_some_and(|t| t > 0.0), "{f}"),
+        }
     }
+    assert_eq!(
+        figures.iter().filter(|f| f["target"].is_null()).count(),
+        1,
+        "only the in-play listing has no target"
+    );
     assert!(
         figures.iter().any(|f| f["name"]
             .as_str()
