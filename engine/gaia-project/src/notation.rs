@@ -1250,7 +1250,7 @@ mod tests {
         let long = "a-code-far-longer-than-any-inline-word";
         let plain = [
             parse_part("spend 3pw for 1o").unwrap(),
-            parse_part("build m 4B2").unwrap(),
+            parse_part("build dome 4B2").unwrap(),
             parse_part("pass").unwrap(),
             parse_part("burn 2").unwrap(),
             Command::EndTurn,
@@ -1267,13 +1267,13 @@ mod tests {
             parse_part(&format!("decline {long}")).unwrap(),
             parse_part(&format!("charge 1{long}")).unwrap(),
             Command::Build {
-                building: "m".into(),
+                building: "dome".into(),
                 hex: HexRef::Named {
                     sector: "4".into(),
                     position: long.into(),
                 },
             },
-            parse_part("federation 1x0,2x0 fed1").unwrap(),
+            parse_part("federation 1x0,2x0 token-a").unwrap(),
             parse_part("custom-verb arg").unwrap(),
         ];
         for part in &owning {
