@@ -8,6 +8,11 @@
 //! Run it under callgrind, counting only the listing:
 //! `valgrind --tool=callgrind --toggle-collect='*list_all*' target/release/deps/legal_count-*`,
 //! or only the random games: `--toggle-collect='*random_games*'`.
+//! With `ORRERY_COUNT_TWICE=1` it then lists every state twice in a row, the first time in
+//! `list_first` and the second in `list_again` (`--toggle-collect='*list_again*'`): what a
+//! listing costs once the state's memory, the branch history and what the memo remembers are
+//! all those of the very state (with `--cache-sim=yes --branch-sim=yes` beside
+//! `list_first`'s).
 
 mod shared;
 
@@ -43,9 +48,32 @@ fn main() {
         states.len(),
         allocs as f64 / states.len().max(1) as f64
     );
+    if shared::count_var("ORRERY_COUNT_TWICE", 0) > 0 {
+        let twice: usize = states
+            .iter()
+            .map(|g| list_first(g, &mut out) + list_again(g, &mut out))
+            .sum();
+        assert_eq!(twice, 2 * parts, "listing again lists the same parts");
+        println!("every state listed twice in a row");
+    }
     let games = shared::count_var("ORRERY_COUNT_RANDOM", 0) as u64;
     if games > 0 {
         let played = shared::random_games(&content, games);
         println!("{games} random games, {played} parts played");
     }
+}
+
+/// Lists a state for the first time in [`main`]'s listing twice in a row.
+#[inline(never)]
+fn list_first(g: &Game, out: &mut Vec<orrery_gp::notation::Command>) -> usize {
+    g.legal_parts_into(out);
+    std::hint::black_box(&*out).len()
+}
+
+/// Lists a state again right after [`list_first`] (its own code, so callgrind can tell the
+/// two apart: identical functions may be merged into one).
+#[inline(never)]
+fn list_again(g: &Game, out: &mut Vec<orrery_gp::notation::Command>) -> usize {
+    g.legal_parts_into(out);
+    std::hint::black_box(&*out).len() + std::hint::black_box(0)
 }
