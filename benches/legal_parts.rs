@@ -3,7 +3,9 @@
 //! per state: the reported time per iteration divided by the number of states (criterion's
 //! throughput line gives states per second). Federation searches are remembered by their input
 //! and shared along one game; the `cold` run forgets them before every state. The run that
-//! lists each state twice in a row, less the first, times listing a state already in cache.
+//! lists each state twice in a row, less the first, times listing a state just listed: its
+//! memory in cache, its branches and code as the listing before left them, nothing to work
+//! out again.
 //! Run: `cargo bench --bench legal_parts`.
 
 use std::time::Duration;
@@ -44,8 +46,8 @@ fn bench(c: &mut Criterion) {
             n
         })
     });
-    // Each state listed twice in a row: less the first case, the time of a listing whose
-    // state is already in cache (the first reads it from memory).
+    // Each state listed twice in a row: less the first case, the time of a listing of a state
+    // just listed (in cache, with its branches and code warm and nothing to work out again).
     group.bench_function(
         format!("all {} recorded states, each listed twice", states.len()),
         |b| {

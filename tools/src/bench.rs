@@ -279,11 +279,11 @@ fn list_mean<'a>(states: impl Iterator<Item = &'a Game> + Clone) -> f64 {
 
 /// The mean time to list the legal parts of each state of the records as a replay reaches
 /// it (median of 3 replays), in seconds: what a bot listing its options pays. The state was
-/// just made, so its memory is in cache, but what listing remembers across a decision (a
-/// seat's grants and place on the map, the federations it can form) is worked out the first
-/// time a state asks; the stored states [`list_mean`] lists find it remembered by the runs
-/// before, and their memory comes from RAM. Each listing is timed alone, less what reading
-/// the clock twice costs.
+/// just made, so its memory is in cache, but the federations a seat can form are searched
+/// the first time a state asks; the stored states [`list_mean`] lists find those searches
+/// remembered by the runs before (a seat's grants and place on the map are worked out again
+/// after a change in both), and their memory comes from RAM. Each listing is timed alone,
+/// less what reading the clock twice costs.
 fn list_in_play_mean(content: &Arc<Content>, records: &[Record]) -> f64 {
     let clock = median(
         (0..1001)

@@ -17,7 +17,6 @@ use crate::content::{Content, Conversion, Faction, Grants, Modifier, Phase, Spec
 use crate::lookup::index_of;
 use crate::notation::Word;
 use crate::player::{GrantAt, OwnedTile, Player};
-use crate::stamped::Stamped;
 use crate::word_map::WordMap;
 use orrery_core::shared::Shared;
 
@@ -53,12 +52,12 @@ pub(crate) struct SeatGrants {
     /// The parts of the player they depend on, held so that a pointer compares equal only to
     /// them.
     faction: Word,
-    research: Stamped<Levels>,
-    built: Stamped<Levels>,
-    techs: Stamped<Shared<Vec<OwnedTile>>>,
-    advanced: Stamped<Shared<Vec<Word>>>,
-    booster: Stamped<Option<Word>>,
-    hooks_holding: Stamped<Shared<Vec<Word>>>,
+    research: Levels,
+    built: Levels,
+    techs: Shared<Vec<OwnedTile>>,
+    advanced: Shared<Vec<Word>>,
+    booster: Option<Word>,
+    hooks_holding: Shared<Vec<Word>>,
     /// The stamps of the player's parts they were last found to fit (those parts the same
     /// as these while the stamps stay: one compare each).
     seen: [AtomicU64; SOURCES],
@@ -184,12 +183,12 @@ impl SeatGrants {
             content: game.content.clone(),
             seats: game.seats.clone(),
             faction: p.faction.clone(),
-            research: p.research.clone(),
-            built: p.built.clone(),
-            techs: p.techs.clone(),
-            advanced: p.advanced.clone(),
-            booster: p.booster.clone(),
-            hooks_holding: p.hooks_holding.clone(),
+            research: (*p.research).clone(),
+            built: (*p.built).clone(),
+            techs: (*p.techs).clone(),
+            advanced: (*p.advanced).clone(),
+            booster: (*p.booster).clone(),
+            hooks_holding: (*p.hooks_holding).clone(),
             seen: stamps(p).map(AtomicU64::new),
             rules: g.rules(),
             at: g.at,
@@ -219,12 +218,12 @@ impl SeatGrants {
         let same_conditions = l.same_conditions(game, seat);
         for kind in GrantKind::ALL {
             let same = match kind {
-                GrantKind::Level => l.research == p.research,
+                GrantKind::Level => l.research == *p.research,
                 // The conditions of abilities and buildings hold as before.
                 GrantKind::Ability | GrantKind::Building => same_conditions,
-                GrantKind::Tech => l.techs == p.techs,
-                GrantKind::Advanced => l.advanced == p.advanced,
-                GrantKind::Booster => l.booster == p.booster,
+                GrantKind::Tech => l.techs == *p.techs,
+                GrantKind::Advanced => l.advanced == *p.advanced,
+                GrantKind::Booster => l.booster == *p.booster,
             };
             if same {
                 // Kept in income order, each kind in one run: the run of this kind.
@@ -281,12 +280,12 @@ impl SeatGrants {
     /// Whether the parts of a player grants depend on are the same as theirs, compared as
     /// they are (the faction aside).
     fn same_parts(&self, p: &Player) -> bool {
-        self.research == p.research
-            && self.booster == p.booster
+        self.research == *p.research
+            && self.booster == *p.booster
             && same_taken(&self.built, &p.built)
-            && self.techs == p.techs
-            && self.advanced == p.advanced
-            && self.hooks_holding == p.hooks_holding
+            && self.techs == *p.techs
+            && self.advanced == *p.advanced
+            && self.hooks_holding == *p.hooks_holding
     }
 
     /// Whether the conditions of the seat's abilities and buildings hold as they did: the
@@ -294,7 +293,7 @@ impl SeatGrants {
     fn same_conditions(&self, game: &Game, seat: usize) -> bool {
         let p = &game.state.players[seat];
         same_taken(&self.built, &p.built)
-            && self.hooks_holding == p.hooks_holding
+            && self.hooks_holding == *p.hooks_holding
             && self.same_faction(game, seat)
     }
 
