@@ -918,15 +918,39 @@ impl Study {
         out
     }
 
+    /// A seat's mean VP over every game's seats, and the winners' mean VP (each game's
+    /// highest score, once a game however many seats share it), from the per-game results;
+    /// `None` when the study holds no game.
+    pub fn score_means(&self) -> Option<(f64, f64)> {
+        let (mut seats, mut seat_vp, mut games, mut top_vp) = (0u64, 0i64, 0u64, 0i64);
+        for g in &self.results {
+            let Some(top) = g.seats.iter().map(|s| s.vp).max() else {
+                continue;
+            };
+            games += 1;
+            top_vp += i64::from(top);
+            seats += g.seats.len() as u64;
+            seat_vp += g.seats.iter().map(|s| i64::from(s.vp)).sum::<i64>();
+        }
+        (games > 0).then(|| (seat_vp as f64 / seats as f64, top_vp as f64 / games as f64))
+    }
+
     /// The summary table: per faction, per bot and per seat.
     pub fn table(&self) -> String {
         let shared = self.shared_wins();
         let mut out = format!(
             "wins: a first place shared by several seats is a win for each ({} of {} games); \
              `tied` counts those wins, `split%` is the win rate with each shared win split \
-             among the seats sharing it\n\n",
+             among the seats sharing it\n",
             shared.games, self.games
         );
+        if let Some((mean, winners)) = self.score_means() {
+            out.push_str(&format!(
+                "scores: {mean:.1} VP a seat, {winners:.1} VP the winners' mean (each game's \
+                 highest score)\n"
+            ));
+        }
+        out.push('\n');
         let mut section = |title: &str, rows: Vec<(String, &Tally, (u64, f64))>| {
             out.push_str(&format!(
                 "{title:<16} {:>6} {:>6} {:>7} {:>15} {:>5} {:>7} {:>7} {:>7}\n",
@@ -1162,6 +1186,13 @@ mod tests {
         assert!(table.contains("(1 of 3 games)"), "{table}");
         let row = table.lines().find(|l| l.starts_with("a ")).expect("bot a");
         assert!(row.contains(" 2 ") && row.contains("50.0%"), "{row}");
+        // Seats 580 VP over 6; the games' highest 120, 100 and 95 (shared, counted once).
+        assert_eq!(s.score_means(), Some((580.0 / 6.0, 105.0)));
+        assert!(
+            table.contains("scores: 96.7 VP a seat, 105.0 VP the winners' mean"),
+            "{table}"
+        );
+        assert_eq!(study(0, 1, 1).score_means(), None, "no game, no means");
     }
 
     #[test]
