@@ -454,45 +454,7 @@ fn train<G: GameModule>(
         )));
     }
     for (k, ridge) in ridges.iter().enumerate() {
-        let trained = format!(
-            "orrery train --games {} --players {} --bot {} --ridge {ridge}{}{}{}{}{}{} --seed {}",
-            args.games,
-            args.players,
-            args.bot,
-            if args.from_scratch {
-                " --from-scratch"
-            } else {
-                ""
-            },
-            if args.signed { " --signed" } else { "" },
-            if args.td > 0 {
-                format!(" --td {}", args.td)
-            } else {
-                String::new()
-            },
-            if args.explore > 0 {
-                format!(" --explore {}", args.explore)
-            } else {
-                String::new()
-            },
-            if args.floor.trim().is_empty() {
-                String::new()
-            } else {
-                format!(" --floor '{}'", args.floor)
-            },
-            if args.records.is_empty() {
-                String::new()
-            } else if args.record_weight == 1.0 {
-                format!(" --records {}", crate::train_records::shown(&args.records))
-            } else {
-                format!(
-                    " --records {} --record-weight {}",
-                    crate::train_records::shown(&args.records),
-                    args.record_weight
-                )
-            },
-            args.seed
-        );
+        let trained = trained_command(args, *ridge);
         let fitted = |f: &fit::Fit| {
             f.model(*ridge, !args.signed, base, G::ID, &names, &trained)
                 .map(|m| fit::with_floors(m, &floors))
@@ -531,4 +493,43 @@ fn train<G: GameModule>(
             .map_err(|e| failed(format!("cannot write {}: {e}", path.display())))?;
     }
     Ok(())
+}
+
+/// The `orrery train` command that writes a model at `ridge`, for the weights file's `trained`
+/// line: with `--games 0` the options only self-play reads (players, bot, exploring, seed) are
+/// left out, since they change nothing.
+fn trained_command(args: &TrainArgs, ridge: f64) -> String {
+    let mut line = format!("orrery train --games {}", args.games);
+    if args.games > 0 {
+        line.push_str(&format!(" --players {} --bot {}", args.players, args.bot));
+    }
+    line.push_str(&format!(" --ridge {ridge}"));
+    if args.from_scratch {
+        line.push_str(" --from-scratch");
+    }
+    if args.signed {
+        line.push_str(" --signed");
+    }
+    if args.td > 0 {
+        line.push_str(&format!(" --td {}", args.td));
+    }
+    if args.explore > 0 && args.games > 0 {
+        line.push_str(&format!(" --explore {}", args.explore));
+    }
+    if !args.floor.trim().is_empty() {
+        line.push_str(&format!(" --floor '{}'", args.floor));
+    }
+    if !args.records.is_empty() {
+        line.push_str(&format!(
+            " --records {}",
+            crate::train_records::shown(&args.records)
+        ));
+        if args.record_weight != 1.0 {
+            line.push_str(&format!(" --record-weight {}", args.record_weight));
+        }
+    }
+    if args.games > 0 {
+        line.push_str(&format!(" --seed {}", args.seed));
+    }
+    line
 }
