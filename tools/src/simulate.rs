@@ -450,7 +450,7 @@ fn execute<G: GameModule>(plan: &Plan<G>, args: &SimulateArgs) -> ExitCode {
     if study.games > 0 {
         out!("{}", study.table());
     }
-    outln!("{} games in {:.1} s", study.games, study.timing.seconds);
+    outln!("{}", timing_line(study.games, study.timing.seconds, jobs));
     if !failed.is_empty() {
         outln!(
             "{} of {} games failed (not counted above); the first reasons:",
@@ -638,4 +638,20 @@ fn play_game<G: GameModule>(
         })
         .collect();
     Ok((game, seats))
+}
+
+/// The line that closes a study's summary: its games, their wall time, the jobs they ran on,
+/// and, when games were played, the time of one game on one core (the wall time times the
+/// jobs that had a game to play, over the games): what a bot's setting costs a game.
+fn timing_line(games: u64, seconds: f64, jobs: usize) -> String {
+    let mut line = format!("{games} games in {seconds:.1} s");
+    if games > 0 {
+        let busy = (jobs.max(1) as u64).min(games);
+        let each = seconds * busy as f64 / games as f64;
+        line.push_str(&format!(
+            " on {busy} job{}: {each:.2} s a game on one core",
+            if busy == 1 { "" } else { "s" }
+        ));
+    }
+    line
 }

@@ -62,6 +62,45 @@ fn results_do_not_depend_on_the_number_of_jobs() {
     assert!(wins >= 6, "every game has a winner");
 }
 
+/// The summary closes with the games' wall time, the jobs they ran on and what a game cost one
+/// core: the wall time times the busy jobs, over the games.
+#[test]
+fn the_summary_gives_the_time_of_a_game_on_one_core() {
+    for (jobs, busy) in [("1", 1.0), ("8", 6.0)] {
+        let mut args: Vec<&str> = STUDY.to_vec();
+        args.extend_from_slice(&["random", "--jobs", jobs]);
+        let out = run(&args);
+        let text = succeeded(&out);
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("6 games in "))
+            .unwrap_or_else(|| panic!("no timing line in\n{text}"));
+        let number = |after: &str| -> f64 {
+            let rest = &line[line.find(after).expect(after) + after.len()..];
+            rest.split(' ')
+                .next()
+                .and_then(|n| n.parse().ok())
+                .expect(line)
+        };
+        let wall = number("6 games in ");
+        let each = number(": ");
+        let on = if busy == 1.0 {
+            " on 1 job: "
+        } else {
+            " on 6 jobs: "
+        };
+        assert!(
+            line.contains(on) && line.ends_with(" s a game on one core"),
+            "{line}"
+        );
+        // Both figures are rounded as printed (0.1 s and 0.01 s).
+        assert!(
+            (each - wall * busy / 6.0).abs() <= 0.05 * busy / 6.0 + 0.006,
+            "{line}"
+        );
+    }
+}
+
 #[test]
 fn merged_shards_equal_the_whole_study() {
     let dir = scratch("shards");
