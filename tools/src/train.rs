@@ -499,8 +499,10 @@ fn train<G: GameModule>(
 /// line: with `--games 0` the options only self-play reads (players, bot, exploring, seed) are
 /// left out, since they change nothing.
 fn trained_command(args: &TrainArgs, ridge: f64) -> String {
+    // Players, bot, exploring and seed shape the self-play games alone.
+    let self_play = args.games > 0;
     let mut line = format!("orrery train --games {}", args.games);
-    if args.games > 0 {
+    if self_play {
         line.push_str(&format!(" --players {} --bot {}", args.players, args.bot));
     }
     line.push_str(&format!(" --ridge {ridge}"));
@@ -513,7 +515,7 @@ fn trained_command(args: &TrainArgs, ridge: f64) -> String {
     if args.td > 0 {
         line.push_str(&format!(" --td {}", args.td));
     }
-    if args.explore > 0 && args.games > 0 {
+    if args.explore > 0 && self_play {
         line.push_str(&format!(" --explore {}", args.explore));
     }
     if !args.floor.trim().is_empty() {
@@ -528,7 +530,7 @@ fn trained_command(args: &TrainArgs, ridge: f64) -> String {
             line.push_str(&format!(" --record-weight {}", args.record_weight));
         }
     }
-    if args.games > 0 {
+    if self_play {
         line.push_str(&format!(" --seed {}", args.seed));
     }
     line
