@@ -148,18 +148,20 @@ impl Game {
     /// ([`Game::seat_grants`]), its place on the map worked out only if a placement listing
     /// walks it (the views applying a part makes mostly do not).
     pub(crate) fn view(&self, seat: usize) -> SeatView<'_> {
-        self.view_with(seat, LazySeatMap::new(self, seat))
+        self.view_with(seat, Some(LazySeatMap::new(self, seat)))
     }
 
-    /// [`Game::view`] with the seat's place on the map `map`.
+    /// [`Game::view`] with the seat's place on the map `map`; with none, the view knows no
+    /// range origins and must not be asked to place anything (see [`Game::free_parts`]).
     #[inline(always)]
-    fn view_with<'a>(&'a self, seat: usize, map: LazySeatMap<'a>) -> SeatView<'a> {
+    fn view_with<'a>(&'a self, seat: usize, map: Option<LazySeatMap<'a>>) -> SeatView<'a> {
         let grants = self.seat_grants(seat);
         let (content, faction, board) = (&*self.content, self.faction(seat), self.board(seat));
         let values = grants.rules;
-        let from_box = match map.known() {
-            Some(m) => m.from_box,
-            None => orrery_core::hex::HexBox::around(map.from()),
+        let from_box = match map.as_ref().map(|m| (m.known(), m)) {
+            Some((Some(known), _)) => known.from_box,
+            Some((None, m)) => orrery_core::hex::HexBox::around(m.from()),
+            None => None,
         };
         // Made in place, the lists filled where they stay: a view is made for every
         // listing, and moving it is a good part of making it.
@@ -192,7 +194,7 @@ impl Game {
             power: self.state.players[seat].power,
             from_scratch: false,
             grants: None,
-            map: Some(map),
+            map,
         };
         if let Some(m) = &view.map {
             view.rules.from.extend_from_slice(m.from());
@@ -212,7 +214,7 @@ impl Game {
     fn view_as(&self, seat: usize, from_scratch: bool) -> SeatView<'_> {
         match from_scratch {
             // A listing mostly walks placements: the place is worked out at once.
-            false => self.view_with(seat, LazySeatMap::made(self, seat)),
+            false => self.view_with(seat, Some(LazySeatMap::made(self, seat))),
             true => SeatView {
                 from_scratch,
                 ..self.view_afresh(seat)
@@ -344,6 +346,16 @@ impl Game {
                 }
             }
             Decision::Gaia(s) => self.gaia_phase_parts(&self.view_as(*s, from_scratch), out),
+            Decision::Turn(_) if self.state.turn.passed => out.push(Command::EndTurn),
+            // After the main action, with nothing owed: free actions and the turn's end, which
+            // never place anything, so the seat's place on the map is not looked for (most
+            // listings a game makes are these).
+            Decision::Turn(s)
+                if self.state.turn.main && self.state.turn.follows.is_empty() && !from_scratch =>
+            {
+                out.reserve(11);
+                self.free_parts(&self.view_with(*s, None), out)
+            }
             Decision::Turn(s) => {
                 // One allocation, not a chain of regrowths: a main action lists dozens of
                 // parts, what may follow it about ten (under a kilobyte, which allocators
@@ -537,6 +549,15 @@ impl Game {
         let mut parts = Vec::new();
         self.conversion_parts(v, Phase::Gaia, &mut parts);
         parts.iter().any(|p| matches!(p, Command::Spend { .. }))
+    }
+
+    /// The parts of a turn whose main action is taken and owes nothing: the free actions,
+    /// and the turn's end ([`Game::turn_parts`] in that case, asking nothing of the seat's
+    /// place on the map).
+    fn free_parts(&self, v: &SeatView<'_>, out: &mut Vec<Command>) {
+        self.conversion_parts(v, Phase::Actions, out);
+        self.burn_parts(v, out);
+        out.push(Command::EndTurn);
     }
 
     fn turn_parts(&self, v: &SeatView<'_>, out: &mut Vec<Command>) {
