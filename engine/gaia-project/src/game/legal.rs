@@ -143,6 +143,24 @@ impl<'a> SeatView<'a> {
     }
 }
 
+/// Appends `n` in decimal to `w`.
+fn push_decimal(w: &mut Word, n: u32) {
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        w.push(char::from(d));
+    }
+}
+
 impl Game {
     /// The view of a seat, its grants remembered while they stay the same
     /// ([`Game::seat_grants`]), its place on the map worked out only if a placement listing
@@ -445,8 +463,15 @@ impl Game {
 
     fn start_place_parts(&self, seat: usize, building: &str, out: &mut Vec<Command>) {
         let home = &self.faction(seat).home;
-        for idx in 0..self.state.map.spaces.len() {
-            if !self.state.structures.contains_key(&idx) && self.planet_id(idx) == home {
+        // The home planet by its index, as the spaces hold planets: one compare a space.
+        let Some(home) = (self.content.planets.planets.iter())
+            .position(|p| p.id == *home)
+            .and_then(|i| u8::try_from(i).ok())
+        else {
+            return;
+        };
+        for (idx, planet) in self.state.planets.iter().enumerate() {
+            if *planet == home && !self.state.structures.contains_key(&idx) {
                 out.push(Command::Build {
                     building: word(building),
                     hex: self.space_hex_ref(idx),
@@ -477,20 +502,25 @@ impl Game {
             let after = value.min(power.chargeable()).min(vp + 1);
             out.push(Command::Charge(smallvec::smallvec![t, pw(after)]));
         }
-        out.push(Command::Decline(Some(compact_str::format_compact!(
-            "{amount}pw"
-        ))));
+        // Written digit by digit: the formatting machinery costs more than the rest of a
+        // charge decision's listing.
+        let mut decline = Word::default();
+        push_decimal(&mut decline, amount);
+        decline.push_str("pw");
+        out.push(Command::Decline(Some(decline)));
     }
 
     fn income_parts(&self, seat: usize, out: &mut Vec<Command>) {
-        let mut seen = HashSet::new();
+        // The gains listed so far: a handful, looked through in a plain loop.
+        let mut seen: SmallVec<[(&str, i32); 8]> = SmallVec::new();
         let pending = self.state.income_pending.get(&seat);
         let mixed = pending.is_some_and(|e| Game::mixed(e));
         if mixed {
             for event in pending.into_iter().flatten() {
                 for code in ["t", "pw"] {
                     let n = event.get(code);
-                    if n > 0 && seen.insert((code, n)) {
+                    if n > 0 && !seen.contains(&(code, n)) {
+                        seen.push((code, n));
                         let item = if n == 1 {
                             Amount::single(code)
                         } else {
@@ -1912,6 +1942,15 @@ mod tests {
             let mut each = Vec::new();
             each_listed_up_to(most, |k| each.push(k));
             assert_eq!(each, listed(most), "most {most}");
+        }
+    }
+
+    #[test]
+    fn decimals_are_written_as_the_formatter_writes_them() {
+        for n in [0, 1, 9, 10, 42, 100, 65_535, u32::MAX] {
+            let mut w = Word::from("x");
+            push_decimal(&mut w, n);
+            assert_eq!(w, format!("x{n}"));
         }
     }
 }
