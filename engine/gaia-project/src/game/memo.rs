@@ -13,6 +13,7 @@ use super::structures::Structures;
 use crate::federation::Federation;
 use crate::notation::HexRef;
 use orrery_core::shared::Shared;
+use smallvec::SmallVec;
 
 /// Everything the federation search of one seat depends on (the map and content are those of
 /// the game the memo belongs to). The lists are in the state's order, not sorted: equal keys
@@ -109,14 +110,19 @@ pub(crate) struct Memo {
 pub(crate) type FedNames = Vec<Arc<[HexRef]>>;
 
 /// Federation searches' results with their names, the one remembered longest first.
-type KeptNames = Vec<(Arc<Vec<Federation>>, Arc<FedNames>)>;
+type KeptNames = Recent<(Arc<Vec<Federation>>, Arc<FedNames>)>;
 
 /// Seats' places on the map remembered, each with its seat and the structures it was last
 /// found to fit, the one remembered longest first.
-type KeptMaps = Vec<(usize, Shared<Structures>, Arc<SeatMap>)>;
+type KeptMaps = Recent<(usize, Shared<Structures>, Arc<SeatMap>)>;
 
 /// Values remembered by seat, with their seats, the one remembered longest first.
-type Kept<T> = Vec<(usize, Arc<T>)>;
+type Kept<T> = Recent<(usize, Arc<T>)>;
+
+/// At most [`SEAT_GRANTS`] entries, the one remembered longest first, held inline in their
+/// lock: a listing looks here first, and a list behind one more pointer costs it a memory
+/// access it waits for.
+type Recent<E> = SmallVec<[E; SEAT_GRANTS]>;
 
 /// The value of a seat kept that `fits`, or the one `make` works out from the one of the seat
 /// kept last (then kept, in place of the one kept longest).
@@ -141,7 +147,7 @@ fn kept<T>(
 }
 
 /// Keeps `entry` last, forgetting the one kept longest when [`SEAT_GRANTS`] are kept.
-fn remember<E>(kept: &mut Vec<E>, entry: E) {
+fn remember<E>(kept: &mut Recent<E>, entry: E) {
     if kept.len() >= SEAT_GRANTS {
         kept.remove(0);
     }
