@@ -13,6 +13,7 @@ mod shared;
 use std::collections::BTreeMap;
 use std::time::Instant;
 
+use orrery_core::rng::Rng;
 use orrery_gp::game::{Decision, Game};
 
 /// The kind of decision a state asks for, as its listing tells them apart.
@@ -88,15 +89,9 @@ fn main() {
             100.0 * t.first / total.max(f64::MIN_POSITIVE),
         );
     }
-    // A fixed shuffle (xorshift), so every run lists in the same order.
+    // A seeded shuffle, so every run lists in the same order.
     let mut order: Vec<usize> = (0..states.len()).collect();
-    let mut x = 0x9e37_79b9_7f4a_7c15_u64;
-    for i in (1..order.len()).rev() {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        order.swap(i, (x % (i as u64 + 1)) as usize);
-    }
+    Rng::new(1).shuffle(&mut order);
     let t = Instant::now();
     for &i in &order {
         states[i].legal_parts_into(&mut out);

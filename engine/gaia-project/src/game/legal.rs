@@ -143,24 +143,6 @@ impl<'a> SeatView<'a> {
     }
 }
 
-/// Appends `n` in decimal to `w`.
-fn push_decimal(w: &mut Word, n: u32) {
-    let mut digits = [0u8; 10];
-    let mut at = digits.len();
-    let mut rest = n;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    for &d in &digits[at..] {
-        w.push(char::from(d));
-    }
-}
-
 impl Game {
     /// The view of a seat, its grants remembered while they stay the same
     /// ([`Game::seat_grants`]), its place on the map worked out only if a placement listing
@@ -170,17 +152,16 @@ impl Game {
     }
 
     /// [`Game::view`] with the seat's place on the map `map`; with none, the view knows no
-    /// range origins and must not be asked to place anything (see [`Game::free_parts`]).
+    /// range origins and must not be asked to place anything (see [`Game::turn_parts`]).
     #[inline(always)]
     fn view_with<'a>(&'a self, seat: usize, map: Option<LazySeatMap<'a>>) -> SeatView<'a> {
         let grants = self.seat_grants(seat);
         let (content, faction, board) = (&*self.content, self.faction(seat), self.board(seat));
         let values = grants.rules;
-        let from_box = match map.as_ref().map(|m| (m.known(), m)) {
-            Some((Some(known), _)) => known.from_box,
-            Some((None, m)) => orrery_core::hex::HexBox::around(m.from()),
-            None => None,
-        };
+        let from_box = map.as_ref().and_then(|m| match m.known() {
+            Some(known) => known.from_box,
+            None => orrery_core::hex::HexBox::around(m.from()),
+        });
         // Made in place, the lists filled where they stay: a view is made for every
         // listing, and moving it is a good part of making it.
         let mut view = SeatView {
@@ -364,23 +345,7 @@ impl Game {
                 }
             }
             Decision::Gaia(s) => self.gaia_phase_parts(&self.view_as(*s, from_scratch), out),
-            Decision::Turn(_) if self.state.turn.passed => out.push(Command::EndTurn),
-            // After the main action, with nothing owed: free actions and the turn's end, which
-            // never place anything, so the seat's place on the map is not looked for (most
-            // listings a game makes are these).
-            Decision::Turn(s)
-                if self.state.turn.main && self.state.turn.follows.is_empty() && !from_scratch =>
-            {
-                out.reserve(11);
-                self.free_parts(&self.view_with(*s, None), out)
-            }
-            Decision::Turn(s) => {
-                // One allocation, not a chain of regrowths: a main action lists dozens of
-                // parts, what may follow it about ten (under a kilobyte, which allocators
-                // keep at hand).
-                out.reserve(if self.state.turn.main { 11 } else { 64 });
-                self.turn_parts(&self.view_as(*s, from_scratch), out)
-            }
+            Decision::Turn(s) => self.turn_parts(*s, from_scratch, out),
         }
         if self.hooked {
             // Only a part whose legality can hang on a hook's answer is tried on a copy
@@ -464,8 +429,7 @@ impl Game {
     fn start_place_parts(&self, seat: usize, building: &str, out: &mut Vec<Command>) {
         let home = &self.faction(seat).home;
         // The home planet by its index, as the spaces hold planets: one compare a space.
-        let Some(home) = (self.content.planets.planets.iter())
-            .position(|p| p.id == *home)
+        let Some(home) = crate::lookup::index_of(&self.content.planets.planets, home)
             .and_then(|i| u8::try_from(i).ok())
         else {
             return;
@@ -502,10 +466,9 @@ impl Game {
             let after = value.min(power.chargeable()).min(vp + 1);
             out.push(Command::Charge(smallvec::smallvec![t, pw(after)]));
         }
-        // Written digit by digit: the formatting machinery costs more than the rest of a
-        // charge decision's listing.
-        let mut decline = Word::default();
-        push_decimal(&mut decline, amount);
+        // An integer's own conversion, not the formatting machinery, which costs more than
+        // the rest of a charge decision's listing.
+        let mut decline = compact_str::ToCompactString::to_compact_string(&amount);
         decline.push_str("pw");
         out.push(Command::Decline(Some(decline)));
     }
@@ -581,21 +544,25 @@ impl Game {
         parts.iter().any(|p| matches!(p, Command::Spend { .. }))
     }
 
-    /// The parts of a turn whose main action is taken and owes nothing: the free actions,
-    /// and the turn's end ([`Game::turn_parts`] in that case, asking nothing of the seat's
-    /// place on the map).
-    fn free_parts(&self, v: &SeatView<'_>, out: &mut Vec<Command>) {
-        self.conversion_parts(v, Phase::Actions, out);
-        self.burn_parts(v, out);
-        out.push(Command::EndTurn);
-    }
-
-    fn turn_parts(&self, v: &SeatView<'_>, out: &mut Vec<Command>) {
+    /// The parts of a seat's turn, its view made with every shortcut off when `from_scratch`.
+    fn turn_parts(&self, seat: usize, from_scratch: bool, out: &mut Vec<Command>) {
         let t = &self.state.turn;
         if t.passed {
+            // Only the turn's end: no view is made.
             out.push(Command::EndTurn);
             return;
         }
+        // One allocation, not a chain of regrowths: a main action lists dozens of parts, what
+        // may follow it about ten (under a kilobyte, which allocators keep at hand).
+        out.reserve(if t.main { 11 } else { 64 });
+        // After the main action, with nothing owed, only free actions and the turn's end are
+        // listed, which never place anything: the seat's place on the map is not looked for
+        // (most listings a game makes are these).
+        let v = match !from_scratch && t.main && t.follows.is_empty() {
+            true => self.view_with(seat, None),
+            false => self.view_as(seat, from_scratch),
+        };
+        let v = &v;
         let reach = self.reach();
         for f in &t.follows[self.answerable_follows(v)] {
             self.follow_parts(v, f, reach, out);
@@ -1942,15 +1909,6 @@ mod tests {
             let mut each = Vec::new();
             each_listed_up_to(most, |k| each.push(k));
             assert_eq!(each, listed(most), "most {most}");
-        }
-    }
-
-    #[test]
-    fn decimals_are_written_as_the_formatter_writes_them() {
-        for n in [0, 1, 9, 10, 42, 100, 65_535, u32::MAX] {
-            let mut w = Word::from("x");
-            push_decimal(&mut w, n);
-            assert_eq!(w, format!("x{n}"));
         }
     }
 }
