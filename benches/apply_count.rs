@@ -1,6 +1,6 @@
 //! A deterministic measure of applying parts, for instruction and allocation counts: builds
 //! every recorded state where a part is chosen (the first `ORRERY_COUNT_GAMES` records, default
-//! all), then clones each state (`clone_all`) and clones each and applies its recorded part
+//! all) and lists each (as `orrery bench` does before it applies), then clones each state (`clone_all`) and clones each and applies its recorded part
 //! (`apply_all`), as `orrery bench` does, and clones each and applies its part to the clone
 //! given up on error (`with_part_all`, a bot's trial), counting the heap allocations of each;
 //! then plays `ORRERY_COUNT_RANDOM` random four-player games (default 0; `random_games`).
@@ -122,6 +122,13 @@ fn main() {
         &content,
         shared::count_var("ORRERY_COUNT_GAMES", usize::MAX),
     );
+    // Listed first, as `orrery bench` lists the states before it applies their parts (and a
+    // bot lists before it plays): a federation part is then found in the search the listing
+    // remembered, not checked again.
+    let mut out = Vec::new();
+    for (g, _) in &states {
+        g.legal_parts_into(&mut out);
+    }
     let n = states.len().max(1) as f64;
     let cloned = allocations(|| clone_all(&states));
     let mut applied = 0;

@@ -204,6 +204,35 @@ impl Game {
         found
     }
 
+    /// The federation `proposal` names when the seat's search in this very state, remembered
+    /// (its listing made it), found it: what the search finds the check accepts as it is
+    /// (`federation::tests`), so a part a listing offered is not checked again. `None` when
+    /// no search of the state is remembered or the proposal is not among its federations
+    /// (then the check decides).
+    fn remembered_federation(
+        &self,
+        seat: usize,
+        mods: &[&Modifier],
+        proposal: &[Hex],
+    ) -> Option<federation::Federation> {
+        let key = self.federation_key(seat, mods)?;
+        let found = self.memo.get(&key)?;
+        let mut sorted = Hexes::<24>::from_slice(proposal);
+        sorted.sort_unstable();
+        // A federation's hexes are distinct: as many, each among the proposal's, are the
+        // proposal's very hexes.
+        found
+            .iter()
+            .find(|f| {
+                f.buildings.len() + f.satellites.len() + f.old_satellites.len() == sorted.len()
+                    && (f.buildings.iter())
+                        .chain(&f.satellites)
+                        .chain(&f.old_satellites)
+                        .all(|h| sorted.binary_search(h).is_ok())
+            })
+            .cloned()
+    }
+
     /// Everything the seat's federation search depends on, gathered in the state's own order
     /// (nothing sorted: the same state always gives the same key, and equal keys are equal
     /// inputs); `None` when, outside the single-federation rule, the seat's buildings not yet
@@ -358,18 +387,26 @@ impl Game {
         hexes: &[Hex],
         token: &str,
     ) -> Result<(), MoveError> {
-        let fed = self
-            .with_fed_input(seat, |input| federation::check(input, hexes))
-            .map_err(|e| MoveError(e.to_string()))?;
-        let single_federation =
-            self.has_modifier(seat, |m| matches!(m, Modifier::SingleFederation));
-        let cost = satellite_cost(&self.content, &self.modifiers(seat));
+        let (fed, single_federation, total) = {
+            let mods = self.modifiers(seat);
+            let fed = match self.remembered_federation(seat, &mods, hexes) {
+                Some(fed) => fed,
+                None => self
+                    .with_fed_input_from(seat, self.federation_input_with(seat, &mods), |input| {
+                        federation::check(input, hexes)
+                    })
+                    .map_err(|e| MoveError(e.to_string()))?,
+            };
+            let single = mods.iter().any(|m| matches!(m, Modifier::SingleFederation));
+            let cost = satellite_cost(&self.content, &mods);
+            let total = scaled(cost, fed.satellites.len() as i32);
+            (fed, single, total)
+        };
         if self.state.players[seat].satellites.len() + fed.satellites.len()
             > self.content.rules.satellites as usize
         {
             return err("not enough satellites left");
         }
-        let total = scaled(cost, fed.satellites.len() as i32);
         self.pay(seat, &total)?;
         let left = self.state.fed_supply.get(token).copied().unwrap_or(0);
         if left == 0 {
@@ -472,6 +509,70 @@ mod tests {
         same_as_fresh(&g);
         g.state.players[0].power = Default::default();
         same_as_fresh(&g);
+    }
+
+    /// A federation the remembered search found forms as the check has it: the same
+    /// federation, and the same state after forming it, as with nothing remembered; a
+    /// proposal the search did not find, or one asked with nothing remembered, is left to the
+    /// check.
+    #[test]
+    fn a_federation_found_by_the_remembered_search_forms_as_checked() {
+        let mut g = fixture::blips_game(11);
+        let buildings: Vec<String> = g.board(0).buildings.iter().map(|b| b.id.clone()).collect();
+        let mut planets: Vec<usize> = (0..g.state.map.spaces.len())
+            .filter(|i| g.planet_kind(*i) != PlanetKind::Empty)
+            .collect();
+        let first = g.state.map.spaces[planets[0]].hex;
+        planets.sort_by_key(|i| g.state.map.spaces[*i].hex.distance(first));
+        let token = g
+            .state
+            .fed_supply
+            .iter()
+            .find(|(_, n)| **n > 0)
+            .map(|(id, _)| id.to_string())
+            .expect("a federation token");
+        let mut formed = 0;
+        for (n, idx) in planets.iter().take(10).enumerate() {
+            g.put_structure(0, *idx, &buildings[n % buildings.len()], false, false);
+            g.memo.clear();
+            let layouts = g.federation_layouts(0);
+            let mods = g.modifiers(0);
+            for f in layouts.iter().take(20) {
+                let hexes = f.hexes();
+                let checked = g.with_fed_input(0, |input| federation::check(input, &hexes));
+                assert_eq!(checked.as_ref(), Ok(f));
+                assert_eq!(g.remembered_federation(0, &mods, &hexes).as_ref(), Some(f));
+                // Named in another order: the same federation.
+                let reversed: Vec<Hex> = hexes.iter().rev().copied().collect();
+                assert_eq!(
+                    g.remembered_federation(0, &mods, &reversed).as_ref(),
+                    Some(f)
+                );
+                // A hex left out, or one named twice: not what the search found.
+                assert_eq!(g.remembered_federation(0, &mods, &hexes[1..]), None);
+                let mut twice = hexes.clone();
+                twice.push(hexes[0]);
+                assert_eq!(g.remembered_federation(0, &mods, &twice), None);
+                // As many hexes, one of them another: not found either.
+                let mut other = hexes.clone();
+                let last = other.len() - 1;
+                other[last] = (other[last].neighbours().into_iter())
+                    .find(|h| !hexes.contains(h))
+                    .expect("a hex outside the federation");
+                assert_eq!(g.remembered_federation(0, &mods, &other), None);
+                // Formed from the remembered search and from the check alone: the same.
+                let mut remembered = g.clone();
+                let by_memo = remembered.federate(0, &hexes, &token);
+                let mut fresh = g.clone();
+                fresh.memo = Default::default();
+                assert_eq!(fresh.remembered_federation(0, &mods, &hexes), None);
+                let by_check = fresh.federate(0, &hexes, &token);
+                assert_eq!(by_memo.is_ok(), by_check.is_ok(), "{f:?}");
+                assert_eq!(remembered.state, fresh.state, "{f:?}");
+                formed += usize::from(by_memo.is_ok());
+            }
+        }
+        assert!(formed > 0, "some listed federation was formed");
     }
 
     /// The search key holds the federation input (its lists in the state's order), and
