@@ -671,9 +671,6 @@ fn replay_from(
     check: bool,
 ) -> Result<Game, (Mismatch, Option<Box<Game>>)> {
     let mut codes = SnapshotCodes::of(&content);
-    // Lines are applied with no undo copy (a refused line leaves the game part-way through
-    // it), so the game before a refused line is replayed again for the report.
-    let again = (content.clone(), setup.clone());
     let mut game =
         Game::new(content, setup).map_err(|e| (Mismatch::BadRecord(e.to_string()), None))?;
     let snaps: BTreeMap<usize, &Snapshot> = record.snapshots.iter().map(|s| (s.i, s)).collect();
@@ -682,8 +679,11 @@ fn replay_from(
         .min(record.moves.len().saturating_sub(1));
     for (i, line) in record.moves.iter().enumerate().take(last + 1).skip(1) {
         if let Err(e) = game.apply_text_unguarded(line) {
+            // Lines are applied with no undo copy (a refused line leaves the game part-way
+            // through it), so the game before a refused line is replayed again for the
+            // report, from the setup the game was made from (which play never changes).
+            let (content, setup) = (game.content.clone(), Setup::clone(&game.state.setup));
             drop(game);
-            let (content, setup) = again;
             let before = replay_from(content, record, setup, Some(i - 1), false).ok();
             return Err((
                 Mismatch::Refused {
