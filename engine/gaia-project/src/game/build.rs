@@ -314,13 +314,14 @@ impl Game {
         q: u32,
     ) -> Result<Bundle, MoveError> {
         let parts = super::hook_protocol::CostParts {
-            range: self.range_cost(q),
+            range: std::borrow::Cow::Owned(self.range_cost(q)),
             ..Default::default()
         };
         let site = super::hook_protocol::Site {
             building,
             idx,
             upgrade_from: None,
+            key_start: None,
         };
         self.hooked_cost(seat, mods, site, parts)
     }

@@ -1,6 +1,8 @@
 //! Founding a colony: the plan of a colonization (terraforming steps, Gaia fee, QIC for
 //! range), what it costs, whether the seat can pay it, and building it.
 
+use std::borrow::Cow;
+
 use super::bundle;
 use super::conversion_form::PayCode;
 use super::happened::Happened;
@@ -121,7 +123,7 @@ impl Game {
             // Without hooks, the amounts alone, held inline (no bundle built and dropped).
             let cost = match Self::names_site_hooks(&mods) {
                 false => Ok(self.colonize_amounts(def, &plan, &rules)),
-                true => Err(self.hooked_colonize_cost(seat, def, idx, &plan, &rules, &mods)?),
+                true => Err(self.hooked_colonize_cost(seat, def, idx, &plan, &rules, &mods, None)?),
             };
             (plan, cost)
         };
@@ -252,7 +254,9 @@ impl Game {
     }
 
     /// What a planned colonization costs, as the seat's cost hooks adjust it (after its
-    /// placement hooks allow it); without hooks, [`Game::colonize_cost`].
+    /// placement hooks allow it); without hooks, [`Game::colonize_cost`]. `key_start`: the
+    /// start of the site's key ([`Game::site_key_start`]), when the caller wrote it once for
+    /// every site it asks about.
     pub(crate) fn hooked_colonize_cost(
         &self,
         seat: usize,
@@ -261,6 +265,7 @@ impl Game {
         plan: &ColonyPlan,
         rules: &SeatRules,
         mods: &[&Modifier],
+        key_start: Option<&[u64]>,
     ) -> Result<Bundle, MoveError> {
         if !Self::names_site_hooks(mods) {
             return Ok(self.colonize_cost(def, plan, rules));
@@ -271,18 +276,22 @@ impl Game {
             n => Bundle::of(&[(code, n as i32)]),
         };
         let parts = super::hook_protocol::CostParts {
-            building: def.cost.clone(),
-            terraform: one(&r.terraform_resource, plan.paid_steps * rules.ore_per_step),
-            range: one(&r.range_resource, plan.range_q),
+            building: Cow::Borrowed(&def.cost),
+            terraform: Cow::Owned(one(
+                &r.terraform_resource,
+                plan.paid_steps * rules.ore_per_step,
+            )),
+            range: Cow::Owned(one(&r.range_resource, plan.range_q)),
             gaia_fee: match plan.gaia_fee {
-                true => rules.gaia_fee.clone(),
-                false => Bundle::default(),
+                true => Cow::Borrowed(rules.gaia_fee),
+                false => Cow::default(),
             },
         };
         let site = super::hook_protocol::Site {
             building: &def.id,
             idx,
             upgrade_from: None,
+            key_start,
         };
         self.hooked_cost(seat, mods, site, parts)
     }

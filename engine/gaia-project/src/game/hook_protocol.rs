@@ -2,6 +2,7 @@
 //! made, the schema checks on what they return, whether content names any hook, a seat's
 //! condition hooks, and what a cost hook is asked about (the cost's parts and the site).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -321,23 +322,30 @@ pub(crate) fn condition_hooks(
     out
 }
 
-/// What a cost hook may change: the parts of what an action costs.
+/// What a cost hook may change: the parts of what an action costs. A part read from content
+/// is borrowed: the cost of every candidate site is asked about while listing, and most
+/// answers are remembered, so the parts are mostly only written into a key.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
-pub(crate) struct CostParts {
+pub(crate) struct CostParts<'a> {
     /// The building's own cost.
-    pub building: Bundle,
+    pub building: Cow<'a, Bundle>,
     /// Terraforming.
-    pub terraform: Bundle,
+    pub terraform: Cow<'a, Bundle>,
     /// Range.
-    pub range: Bundle,
+    pub range: Cow<'a, Bundle>,
     /// The Gaia-planet fee.
-    pub gaia_fee: Bundle,
+    pub gaia_fee: Cow<'a, Bundle>,
 }
 
-impl CostParts {
+impl CostParts<'_> {
     /// Everything together, without zero amounts.
     pub fn total(&self) -> Bundle {
-        bundle::sum([&self.building, &self.terraform, &self.range, &self.gaia_fee])
+        bundle::sum([
+            &*self.building,
+            &*self.terraform,
+            &*self.range,
+            &*self.gaia_fee,
+        ])
     }
 }
 
@@ -351,6 +359,9 @@ pub(crate) struct Site<'a> {
     pub idx: usize,
     /// The building it replaces (an upgrade), if any.
     pub upgrade_from: Option<&'a str>,
+    /// The start of its key that no site changes ([`Game::site_key_start`]), when the caller
+    /// wrote it once for the sites it asks about in one state; written afresh when `None`.
+    pub key_start: Option<&'a [u64]>,
 }
 
 /// The facts a hook's argument is made from, written as words: each fact a number or a

@@ -3,6 +3,7 @@
 //! one; whatever goes wrong in it refuses the move with the script, function and line.
 //! The contract is described for designers in `docs/scripting.md`.
 
+use std::borrow::Cow;
 use std::sync::atomic::Ordering;
 
 use serde_json::{json, Map, Value};
@@ -694,18 +695,11 @@ impl Game {
         parts: &CostParts,
         key: &mut FactKey,
     ) {
-        let hooks = (mods.iter())
-            .filter(|m| matches!(m, Modifier::CostHook(_) | Modifier::PlacementHook(_)));
-        key.n(hooks.clone().count() as u64);
-        for m in hooks {
-            key.n(std::ptr::from_ref::<Modifier>(m) as usize as u64);
+        match site.key_start {
+            Some(start) => key.0.extend_from_slice(start),
+            None => self.site_key_start(seat, mods, key),
         }
-        self.view_key(seat, key);
         let map = &self.state.map;
-        key.n(map.placements.len() as u64);
-        for p in &map.placements {
-            key.n(u64::from(p.rotation));
-        }
         key.text(site.building);
         key.n(site.idx as u64);
         key.n(u64::from(self.state.planets[site.idx]));
@@ -744,6 +738,23 @@ impl Game {
             &parts.gaia_fee,
         ] {
             key.bundle(b);
+        }
+    }
+
+    /// Writes the start of [`Game::site_key`] that is the same for every site of the seat in
+    /// this state: the hooks asked, the seat's view and the map's sector rotations.
+    pub(crate) fn site_key_start(&self, seat: usize, mods: &[&Modifier], key: &mut FactKey) {
+        let hooks = (mods.iter())
+            .filter(|m| matches!(m, Modifier::CostHook(_) | Modifier::PlacementHook(_)));
+        key.n(hooks.clone().count() as u64);
+        for m in hooks {
+            key.n(std::ptr::from_ref::<Modifier>(m) as usize as u64);
+        }
+        self.view_key(seat, key);
+        let map = &self.state.map;
+        key.n(map.placements.len() as u64);
+        for p in &map.placements {
+            key.n(u64::from(p.rotation));
         }
     }
 
@@ -861,7 +872,7 @@ impl Game {
                         ));
                     }
                 }
-                *slot = b;
+                *slot = Cow::Owned(b);
             }
         }
         Ok(parts.total())
@@ -1784,10 +1795,11 @@ fn rich(v) { v.resources.gold > 4 }
                         building: "hut",
                         idx,
                         upgrade_from: None,
+                        key_start: None,
                     };
                     let parts = CostParts {
-                        building: Bundle::of(&[("gold", 2)]),
-                        range: Bundle::of(&[("gold", (idx % 2) as i32)]),
+                        building: std::borrow::Cow::Owned(Bundle::of(&[("gold", 2)])),
+                        range: std::borrow::Cow::Owned(Bundle::of(&[("gold", (idx % 2) as i32)])),
                         ..Default::default()
                     };
                     let first = g.hooked_cost(0, &mods, site, parts.clone());
@@ -1798,6 +1810,20 @@ fn rich(v) { v.resources.gold > 4 }
                     assert_eq!(text(remembered), text(afresh));
                     let mut key = FactKey::default();
                     g.site_key(0, &mods, site, &parts, &mut key);
+                    // Its start written once for every site: the same key, the same answer.
+                    let mut start = FactKey::default();
+                    g.site_key_start(0, &mods, &mut start);
+                    let started = Site {
+                        key_start: Some(&start.0),
+                        ..site
+                    };
+                    let mut again = FactKey::default();
+                    g.site_key(0, &mods, started, &parts, &mut again);
+                    assert_eq!(again, key);
+                    assert_eq!(
+                        text(g.hooked_cost(0, &mods, started, parts.clone())),
+                        text(g.ask_site_hooks(0, &mods, site, parts.clone()))
+                    );
                     let ctx = (g.site_context(0, site), parts);
                     match sites.get(&key.boxed()) {
                         Some(known) => {

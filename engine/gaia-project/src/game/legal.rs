@@ -11,6 +11,7 @@ use super::coded_costs::Coded;
 use super::colonize::ColonySite;
 use super::conversion_form::{ConversionForm, PayCode};
 use super::follow::Follow;
+use super::hook_protocol::FactKey;
 use super::memo::FedNames;
 use super::placement::{RangeOrigins, Reach, SeatRules};
 use super::seat_grants::SeatGrants;
@@ -935,6 +936,8 @@ impl Game {
         if !hooks && budget.surely_short() {
             return;
         }
+        // The start of every site's key, the same for all: written once, when first asked.
+        let mut key_start: Option<FactKey> = None;
         // Structures are kept by space index, as the planets are walked: one pass over both.
         let mut structures = self.state.structures.iter().peekable();
         let farthest = rules.farthest(reach.range);
@@ -980,9 +983,18 @@ impl Game {
             if let Ok(plan) = self.colonize_plan_at(v.seat, site, rules, reach) {
                 let affordable = match hooks {
                     false => self.colonize_affordable(v.seat, def, &plan, rules, &budget),
-                    true => self
-                        .hooked_colonize_cost(v.seat, def, idx, &plan, rules, v.mods())
-                        .is_ok_and(|cost| {
+                    true => {
+                        let start = key_start.get_or_insert_with(|| self.site_key_start_of(v));
+                        let cost = self.hooked_colonize_cost(
+                            v.seat,
+                            def,
+                            idx,
+                            &plan,
+                            rules,
+                            v.mods(),
+                            Some(&start.0),
+                        );
+                        cost.is_ok_and(|cost| {
                             self.can_pay_items_from(
                                 v.seat,
                                 v.power,
@@ -990,7 +1002,8 @@ impl Game {
                                 cost.iter(),
                                 rules.token_value,
                             )
-                        }),
+                        })
+                    }
                 };
                 if affordable {
                     out.push(Command::Build {
@@ -1003,6 +1016,14 @@ impl Game {
                 }
             }
         }
+    }
+
+    /// The start of the key of every site the seat's cost and placement hooks are asked about
+    /// in this state ([`Game::site_key_start`]).
+    fn site_key_start_of(&self, v: &SeatView<'_>) -> FactKey {
+        let mut start = FactKey::default();
+        self.site_key_start(v.seat, v.mods(), &mut start);
+        start
     }
 
     /// Upgrades to `def` of the seat's structures `own`; `costs`: its cost and its cost near
@@ -1021,6 +1042,8 @@ impl Game {
         let hooks = self.hooked && Self::names_site_hooks(v.mods());
         // Asked when a structure to upgrade is found (often none is).
         let mut costs_payable = None;
+        // The start of every site's key, the same for all: written once, when first asked.
+        let mut key_start: Option<FactKey> = None;
         for &(idx, s) in own {
             if s.shared || s.off_board || !def.upgrades_from.iter().any(|u| same_id(u, &s.building))
             {
@@ -1037,9 +1060,11 @@ impl Game {
             });
             let hex = self.state.map.spaces[idx].hex;
             let can_pay = match near_payable {
-                _ if hooks => self
-                    .upgrade_cost(v.seat, def, idx, &s.building, v.mods())
-                    .is_ok_and(|cost| self.can_pay_with(v.seat, &cost, v.rules.token_value)),
+                _ if hooks => {
+                    let start = key_start.get_or_insert_with(|| self.site_key_start_of(v));
+                    self.upgrade_cost(v.seat, def, idx, &s.building, v.mods(), Some(&start.0))
+                        .is_ok_and(|cost| self.can_pay_with(v.seat, &cost, v.rules.token_value))
+                }
                 Some(near) if near != payable && self.rival_near(v.seat, hex) => near,
                 _ => payable,
             };

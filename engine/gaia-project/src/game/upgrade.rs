@@ -39,8 +39,10 @@ impl Game {
         // Only a cost hook can change the cost, and no seat holds one in a game without
         // hooks: the modifiers in force are then not walked.
         let cost = match self.hooked {
-            true => self.upgrade_cost(seat, def, idx, &own.building, &self.modifiers(seat))?,
-            false => self.upgrade_cost(seat, def, idx, &own.building, &[])?,
+            true => {
+                self.upgrade_cost(seat, def, idx, &own.building, &self.modifiers(seat), None)?
+            }
+            false => self.upgrade_cost(seat, def, idx, &own.building, &[], None)?,
         };
         self.pay(seat, &cost)?;
         self.finish_build(seat, idx, building, false, false)
@@ -48,6 +50,8 @@ impl Game {
 
     /// What upgrading the seat's `from` on a space to `def` costs (more near a rival when the
     /// building says so), as the seat's hooks adjust it: without hooks, borrowed from `def`.
+    /// `key_start`: the start of the site's key ([`Game::site_key_start`]), when the caller
+    /// wrote it once for every site it asks about.
     pub(crate) fn upgrade_cost<'d>(
         &self,
         seat: usize,
@@ -55,6 +59,7 @@ impl Game {
         idx: usize,
         from: &str,
         mods: &[&Modifier],
+        key_start: Option<&[u64]>,
     ) -> Result<Cow<'d, Bundle>, MoveError> {
         let hex = self.state.map.spaces[idx].hex;
         let cost = match &def.cost_near_rival {
@@ -65,13 +70,14 @@ impl Game {
             return Ok(Cow::Borrowed(cost));
         }
         let parts = super::hook_protocol::CostParts {
-            building: cost.clone(),
+            building: Cow::Borrowed(cost),
             ..Default::default()
         };
         let site = super::hook_protocol::Site {
             building: &def.id,
             idx,
             upgrade_from: Some(from),
+            key_start,
         };
         self.hooked_cost(seat, mods, site, parts).map(Cow::Owned)
     }
