@@ -317,12 +317,7 @@ impl Game {
             range: std::borrow::Cow::Owned(self.range_cost(q)),
             ..Default::default()
         };
-        let site = super::hook_protocol::Site {
-            building,
-            idx,
-            upgrade_from: None,
-            key_start: None,
-        };
+        let site = super::hook_protocol::Site::new(building, idx, None);
         self.hooked_cost(seat, mods, site, parts)
     }
 }

@@ -6,6 +6,7 @@ use std::borrow::Cow;
 use super::bundle;
 use super::conversion_form::PayCode;
 use super::happened::Happened;
+use super::hook_protocol::Site;
 use super::placement::{Reach, Refusal, SeatRules};
 use super::{Game, MoveError};
 use crate::content::{Bundle, Modifier, PlanetKind};
@@ -123,7 +124,10 @@ impl Game {
             // Without hooks, the amounts alone, held inline (no bundle built and dropped).
             let cost = match Self::names_site_hooks(&mods) {
                 false => Ok(self.colonize_amounts(def, &plan, &rules)),
-                true => Err(self.hooked_colonize_cost(seat, def, idx, &plan, &rules, &mods, None)?),
+                true => Err({
+                    let site = Site::new(&def.id, idx, None);
+                    self.hooked_colonize_cost(seat, def, site, &plan, &rules, &mods)?
+                }),
             };
             (plan, cost)
         };
@@ -253,19 +257,17 @@ impl Game {
         cost
     }
 
-    /// What a planned colonization costs, as the seat's cost hooks adjust it (after its
-    /// placement hooks allow it); without hooks, [`Game::colonize_cost`]. `key_start`: the
-    /// start of the site's key ([`Game::site_key_start`]), when the caller wrote it once for
-    /// every site it asks about.
+    /// What a planned colonization of `site` by `def` (the site's building) costs, as the
+    /// seat's cost hooks adjust it (after its placement hooks allow it); without hooks,
+    /// [`Game::colonize_cost`].
     pub(crate) fn hooked_colonize_cost(
         &self,
         seat: usize,
         def: &crate::content::Building,
-        idx: usize,
+        site: Site<'_>,
         plan: &ColonyPlan,
         rules: &SeatRules,
         mods: &[&Modifier],
-        key_start: Option<&[u64]>,
     ) -> Result<Bundle, MoveError> {
         if !Self::names_site_hooks(mods) {
             return Ok(self.colonize_cost(def, plan, rules));
@@ -286,12 +288,6 @@ impl Game {
                 true => Cow::Borrowed(rules.gaia_fee),
                 false => Cow::default(),
             },
-        };
-        let site = super::hook_protocol::Site {
-            building: &def.id,
-            idx,
-            upgrade_from: None,
-            key_start,
         };
         self.hooked_cost(seat, mods, site, parts)
     }

@@ -364,6 +364,18 @@ pub(crate) struct Site<'a> {
     pub key_start: Option<&'a [u64]>,
 }
 
+impl<'a> Site<'a> {
+    /// A new building on a space (no upgrade), with the start of its key when written.
+    pub fn new(building: &'a str, idx: usize, key_start: Option<&'a [u64]>) -> Site<'a> {
+        Site {
+            building,
+            idx,
+            upgrade_from: None,
+            key_start,
+        }
+    }
+}
+
 /// The facts a hook's argument is made from, written as words: each fact a number or a
 /// length-prefixed text, lists prefixed by their length, so two keys are equal only when every
 /// fact is (the key is exact, not a digest). Written on the stack from the state as it is,

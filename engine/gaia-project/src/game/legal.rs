@@ -11,7 +11,7 @@ use super::coded_costs::Coded;
 use super::colonize::ColonySite;
 use super::conversion_form::{ConversionForm, PayCode};
 use super::follow::Follow;
-use super::hook_protocol::FactKey;
+use super::hook_protocol::{FactKey, Site};
 use super::memo::FedNames;
 use super::placement::{RangeOrigins, Reach, SeatRules};
 use super::seat_grants::SeatGrants;
@@ -985,15 +985,9 @@ impl Game {
                     false => self.colonize_affordable(v.seat, def, &plan, rules, &budget),
                     true => {
                         let start = key_start.get_or_insert_with(|| self.site_key_start_of(v));
-                        let cost = self.hooked_colonize_cost(
-                            v.seat,
-                            def,
-                            idx,
-                            &plan,
-                            rules,
-                            v.mods(),
-                            Some(&start.0),
-                        );
+                        let site = Site::new(building, idx, Some(&start.0));
+                        let cost =
+                            self.hooked_colonize_cost(v.seat, def, site, &plan, rules, v.mods());
                         cost.is_ok_and(|cost| {
                             self.can_pay_items_from(
                                 v.seat,
