@@ -937,7 +937,8 @@ impl Game {
             return;
         }
         // The start of every site's key, the same for all: written once, when first asked.
-        let mut key_start: Option<FactKey> = None;
+        // On the heap: the listing without hooks keeps a small stack frame.
+        let mut key_start: Option<Vec<u64>> = None;
         // Structures are kept by space index, as the planets are walked: one pass over both.
         let mut structures = self.state.structures.iter().peekable();
         let farthest = rules.farthest(reach.range);
@@ -985,7 +986,7 @@ impl Game {
                     false => self.colonize_affordable(v.seat, def, &plan, rules, &budget),
                     true => {
                         let start = key_start.get_or_insert_with(|| self.site_key_start_of(v));
-                        let site = Site::new(building, idx, Some(&start.0));
+                        let site = Site::new(building, idx, Some(start.as_slice()));
                         let cost =
                             self.hooked_colonize_cost(v.seat, def, site, &plan, rules, v.mods());
                         cost.is_ok_and(|cost| {
@@ -1013,11 +1014,13 @@ impl Game {
     }
 
     /// The start of the key of every site the seat's cost and placement hooks are asked about
-    /// in this state ([`Game::site_key_start`]).
-    fn site_key_start_of(&self, v: &SeatView<'_>) -> FactKey {
+    /// in this state ([`Game::site_key_start`]). Never inline: its key's room stays off the
+    /// stack of the listings that call it, which mostly do not.
+    #[inline(never)]
+    fn site_key_start_of(&self, v: &SeatView<'_>) -> Vec<u64> {
         let mut start = FactKey::default();
         self.site_key_start(v.seat, v.mods(), &mut start);
-        start
+        start.0.into_vec()
     }
 
     /// Upgrades to `def` of the seat's structures `own`; `costs`: its cost and its cost near
@@ -1037,7 +1040,8 @@ impl Game {
         // Asked when a structure to upgrade is found (often none is).
         let mut costs_payable = None;
         // The start of every site's key, the same for all: written once, when first asked.
-        let mut key_start: Option<FactKey> = None;
+        // On the heap: the listing without hooks keeps a small stack frame.
+        let mut key_start: Option<Vec<u64>> = None;
         for &(idx, s) in own {
             if s.shared || s.off_board || !def.upgrades_from.iter().any(|u| same_id(u, &s.building))
             {
@@ -1056,8 +1060,15 @@ impl Game {
             let can_pay = match near_payable {
                 _ if hooks => {
                     let start = key_start.get_or_insert_with(|| self.site_key_start_of(v));
-                    self.upgrade_cost(v.seat, def, idx, &s.building, v.mods(), Some(&start.0))
-                        .is_ok_and(|cost| self.can_pay_with(v.seat, &cost, v.rules.token_value))
+                    self.upgrade_cost(
+                        v.seat,
+                        def,
+                        idx,
+                        &s.building,
+                        v.mods(),
+                        Some(start.as_slice()),
+                    )
+                    .is_ok_and(|cost| self.can_pay_with(v.seat, &cost, v.rules.token_value))
                 }
                 Some(near) if near != payable && self.rival_near(v.seat, hex) => near,
                 _ => payable,
