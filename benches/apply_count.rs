@@ -1,7 +1,8 @@
 //! A deterministic measure of applying parts, for instruction and allocation counts: builds
 //! every recorded state where a part is chosen (the first `ORRERY_COUNT_GAMES` records, default
-//! all) and lists each (as `orrery bench` does before it applies), then clones each state (`clone_all`) and clones each and applies its recorded part
-//! (`apply_all`), as `orrery bench` does, and clones each and applies its part to the clone
+//! all) and lists each (as `orrery bench` does before it applies), then clones each state
+//! (`clone_all`) and clones each and applies its recorded part (`apply_all`), as `orrery
+//! bench` does, and clones each and applies its part to the clone
 //! given up on error (`with_part_all`, a bot's trial), counting the heap allocations of each;
 //! then plays `ORRERY_COUNT_RANDOM` random four-player games (default 0; `random_games`).
 //! With `ORRERY_COUNT_KINDS=1` it also prints the allocations a part by kind of part: applied

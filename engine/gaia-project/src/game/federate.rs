@@ -456,6 +456,22 @@ mod tests {
     use super::*;
     use crate::content::fixture;
 
+    /// The ids of the first seat's buildings, in the board's order.
+    fn board_buildings(g: &Game) -> Vec<String> {
+        g.board(0).buildings.iter().map(|b| b.id.clone()).collect()
+    }
+
+    /// The `n` planets nearest the map's first planet, nearest first.
+    fn near_planets(g: &Game, n: usize) -> Vec<usize> {
+        let mut planets: Vec<usize> = (0..g.state.map.spaces.len())
+            .filter(|i| g.planet_kind(*i) != PlanetKind::Empty)
+            .collect();
+        let first = g.state.map.spaces[planets[0]].hex;
+        planets.sort_by_key(|i| g.state.map.spaces[*i].hex.distance(first));
+        planets.truncate(n);
+        planets
+    }
+
     /// The first empty space of the map without a structure.
     fn first_free_space(g: &Game) -> Hex {
         (0..g.state.map.spaces.len())
@@ -484,14 +500,9 @@ mod tests {
                 assert_eq!(remembered, searched, "seat {seat}");
             }
         };
-        let buildings: Vec<String> = g.board(0).buildings.iter().map(|b| b.id.clone()).collect();
+        let buildings = board_buildings(&g);
         // Planets near one another, mostly the first seat's.
-        let mut planets: Vec<usize> = (0..g.state.map.spaces.len())
-            .filter(|i| g.planet_kind(*i) != PlanetKind::Empty)
-            .collect();
-        let first = g.state.map.spaces[planets[0]].hex;
-        planets.sort_by_key(|i| g.state.map.spaces[*i].hex.distance(first));
-        planets.truncate(10);
+        let planets = near_planets(&g, 10);
         let mut found = 0;
         for (n, idx) in planets.iter().enumerate() {
             let building = &buildings[n % buildings.len()];
@@ -518,12 +529,8 @@ mod tests {
     #[test]
     fn a_federation_found_by_the_remembered_search_forms_as_checked() {
         let mut g = fixture::blips_game(11);
-        let buildings: Vec<String> = g.board(0).buildings.iter().map(|b| b.id.clone()).collect();
-        let mut planets: Vec<usize> = (0..g.state.map.spaces.len())
-            .filter(|i| g.planet_kind(*i) != PlanetKind::Empty)
-            .collect();
-        let first = g.state.map.spaces[planets[0]].hex;
-        planets.sort_by_key(|i| g.state.map.spaces[*i].hex.distance(first));
+        let buildings = board_buildings(&g);
+        let planets = near_planets(&g, 10);
         let token = g
             .state
             .fed_supply
@@ -532,7 +539,7 @@ mod tests {
             .map(|(id, _)| id.to_string())
             .expect("a federation token");
         let mut formed = 0;
-        for (n, idx) in planets.iter().take(10).enumerate() {
+        for (n, idx) in planets.iter().enumerate() {
             g.put_structure(0, *idx, &buildings[n % buildings.len()], false, false);
             g.memo.clear();
             let layouts = g.federation_layouts(0);
@@ -627,7 +634,7 @@ mod tests {
             keys
         };
         check(&g);
-        let buildings: Vec<String> = g.board(0).buildings.iter().map(|b| b.id.clone()).collect();
+        let buildings = board_buildings(&g);
         let planets: Vec<usize> = (0..g.state.map.spaces.len())
             .filter(|i| g.planet_kind(*i) != PlanetKind::Empty)
             .take(8)
