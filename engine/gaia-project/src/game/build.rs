@@ -3,6 +3,7 @@
 //! follow-ups place, downgrade or swap.
 
 use super::happened::Happened;
+use super::hook_protocol::SiteCost;
 use super::{err, Gaiaformer, Game, MoveError};
 use crate::content::{BuildingRole, Bundle, Downgrade, Modifier, Place, PlanetKind, Swap};
 use crate::lookup::index_of;
@@ -198,7 +199,7 @@ impl Game {
         // The seat's placement hooks may refuse the space, its cost hooks change the range.
         let cost = match self.hooked {
             true => self.placement_cost(seat, &self.modifiers(seat), &p.building, idx, q)?,
-            false => self.range_cost(q),
+            false => SiteCost::Owned(self.range_cost(q)),
         };
         if !cost.0.is_empty() {
             self.pay(seat, &cost)?;
@@ -312,7 +313,7 @@ impl Game {
         building: &str,
         idx: usize,
         q: u32,
-    ) -> Result<Bundle, MoveError> {
+    ) -> Result<SiteCost<'static>, MoveError> {
         let parts = super::hook_protocol::CostParts {
             range: std::borrow::Cow::Owned(self.range_cost(q)),
             ..Default::default()

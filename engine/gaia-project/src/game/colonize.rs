@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use super::bundle;
 use super::conversion_form::PayCode;
 use super::happened::Happened;
-use super::hook_protocol::Site;
+use super::hook_protocol::{Site, SiteCost};
 use super::placement::{Reach, Refusal, SeatRules};
 use super::{Game, MoveError};
 use crate::content::{Bundle, Modifier, PlanetKind};
@@ -139,7 +139,7 @@ impl Game {
                 let parts = amounts.iter().map(|(c, n)| (c.as_str(), *n)).collect();
                 self.pay_amounts(seat, parts)?;
             }
-            Err(bundle) => self.pay(seat, bundle)?,
+            Err(hooked) => self.pay(seat, hooked)?,
         }
         for _ in 0..plan.steps {
             self.fire(seat, &Happened::TerraformStep { idx })?;
@@ -268,9 +268,9 @@ impl Game {
         plan: &ColonyPlan,
         rules: &SeatRules,
         mods: &[&Modifier],
-    ) -> Result<Bundle, MoveError> {
+    ) -> Result<SiteCost<'static>, MoveError> {
         if !Self::names_site_hooks(mods) {
-            return Ok(self.colonize_cost(def, plan, rules));
+            return Ok(SiteCost::Owned(self.colonize_cost(def, plan, rules)));
         }
         let r = &self.content.rules;
         let one = |code: &str, n: u32| match n {

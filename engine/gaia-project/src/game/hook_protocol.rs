@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 use smallvec::SmallVec;
@@ -322,6 +322,31 @@ pub(crate) fn condition_hooks(
     out
 }
 
+/// What building on a site costs: borrowed from content, worked out here, or shared with the
+/// answer the seat's hooks gave for the site and the game remembers (asking again copies
+/// nothing).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum SiteCost<'a> {
+    /// Content's own cost.
+    Borrowed(&'a Bundle),
+    /// Worked out for this site.
+    Owned(Bundle),
+    /// The hooks' answer.
+    Shared(Arc<Bundle>),
+}
+
+impl std::ops::Deref for SiteCost<'_> {
+    type Target = Bundle;
+
+    fn deref(&self) -> &Bundle {
+        match self {
+            SiteCost::Borrowed(b) => b,
+            SiteCost::Owned(b) => b,
+            SiteCost::Shared(b) => b,
+        }
+    }
+}
+
 /// What a cost hook may change: the parts of what an action costs. A part read from content
 /// is borrowed: the cost of every candidate site is asked about while listing, and most
 /// answers are remembered, so the parts are mostly only written into a key.
@@ -449,7 +474,7 @@ impl<V> KeyedAnswers<V> {
 /// What a seat's cost and placement hooks made of sites, by the facts their context is made
 /// from ([`Game::site_key`]): the cost to pay, or a placement hook's refusal. Never a hook's
 /// failure.
-pub(crate) type SiteAnswers = KeyedAnswers<Result<Bundle, String>>;
+pub(crate) type SiteAnswers = KeyedAnswers<Result<Arc<Bundle>, String>>;
 
 /// What effect hooks returned, checked, by the facts their view is made from and the place
 /// they stand ([`Game::effect_key`]). Never a failure.

@@ -5,12 +5,14 @@
 
 use std::borrow::Cow;
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
 use serde_json::{json, Map, Value};
 
 use super::happened::Happened;
 use super::hook_protocol::{
-    schema_problem, CostParts, FactKey, HookCall, HookCalls, Site, ViewFacts, MAX_HOOK_AMOUNT,
+    schema_problem, CostParts, FactKey, HookCall, HookCalls, Site, SiteCost, ViewFacts,
+    MAX_HOOK_AMOUNT,
 };
 use super::{Game, MoveError};
 use crate::content::{Bundle, Effect, Modifier, ResearchChoice, ScriptRef};
@@ -657,26 +659,28 @@ impl Game {
         mods: &[&Modifier],
         site: Site<'_>,
         parts: CostParts,
-    ) -> Result<Bundle, MoveError> {
+    ) -> Result<SiteCost<'static>, MoveError> {
         if !Self::names_site_hooks(mods) {
-            return Ok(parts.total());
+            return Ok(SiteCost::Owned(parts.total()));
         }
         if self.ledger.recording() {
-            return self.ask_site_hooks(seat, mods, site, parts);
+            return self
+                .ask_site_hooks(seat, mods, site, parts)
+                .map(SiteCost::Owned);
         }
         let lock = || self.ledger.sites.lock().unwrap_or_else(|e| e.into_inner());
         let mut key = FactKey::default();
         self.site_key(seat, mods, site, &parts, &mut key);
         if let Some(answer) = lock().get(&key).cloned() {
-            return answer.map_err(MoveError);
+            return answer.map(SiteCost::Shared).map_err(MoveError);
         }
         let errors = self.hook_error_count();
-        let answer = self.ask_site_hooks(seat, mods, site, parts);
+        let answer = self.ask_site_hooks(seat, mods, site, parts).map(Arc::new);
         // A placement hook's refusal is an answer; a hook's failure is not remembered.
         if answer.is_ok() || self.hook_error_count() == errors {
             lock().keep(&key, answer.clone().map_err(|e| e.0));
         }
-        answer
+        answer.map(SiteCost::Shared)
     }
 
     /// Writes what the context of a seat's cost and placement hooks about a site is made from:
@@ -1764,8 +1768,9 @@ fn rich(v) { v.resources.gold > 4 }
     #[test]
     fn remembered_site_and_effect_answers_are_the_afresh_answers_and_follow_the_facts() {
         use crate::content::{Bundle, ScriptRef};
-        use crate::game::hook_protocol::{CostParts, FactKey, Site};
+        use crate::game::hook_protocol::{CostParts, FactKey, Site, SiteCost};
         use std::collections::HashMap;
+        use std::sync::Arc;
         let script = "fn cost(v) { let c = v.action.cost; if v.action.neighbours.len() > 3 { c.building = #{gold: v.resources.gold % 3}; } c }\n\
                       fn place(v) { if v.action.planet == \"red\" && v.round < 3 { \"not yet\" } else { true } }\n\
                       fn act(v) { #{gain: #{vp: v.resources.gold + v.buildings.len()}} }";
@@ -1806,8 +1811,16 @@ fn rich(v) { v.resources.gold > 4 }
                     let remembered = g.hooked_cost(0, &mods, site, parts.clone());
                     let afresh = g.ask_site_hooks(0, &mods, site, parts.clone());
                     let text = |r: Result<Bundle, crate::game::MoveError>| r.map_err(|e| e.0);
-                    assert_eq!(text(first), text(afresh.clone()));
-                    assert_eq!(text(remembered), text(afresh));
+                    let hooked =
+                        |r: Result<SiteCost, crate::game::MoveError>| text(r.map(|c| (*c).clone()));
+                    // Asked again, the answer remembered is shared, not copied.
+                    if let (Ok(SiteCost::Shared(a)), Ok(SiteCost::Shared(b))) =
+                        (&first, &remembered)
+                    {
+                        assert!(Arc::ptr_eq(a, b));
+                    }
+                    assert_eq!(hooked(first), text(afresh.clone()));
+                    assert_eq!(hooked(remembered), text(afresh));
                     let mut key = FactKey::default();
                     g.site_key(0, &mods, site, &parts, &mut key);
                     // Its start written once for every site: the same key, the same answer.
@@ -1821,7 +1834,7 @@ fn rich(v) { v.resources.gold > 4 }
                     g.site_key(0, &mods, started, &parts, &mut again);
                     assert_eq!(again, key);
                     assert_eq!(
-                        text(g.hooked_cost(0, &mods, started, parts.clone())),
+                        hooked(g.hooked_cost(0, &mods, started, parts.clone())),
                         text(g.ask_site_hooks(0, &mods, site, parts.clone()))
                     );
                     let ctx = (g.site_context(0, site), parts);

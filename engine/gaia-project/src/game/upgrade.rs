@@ -2,8 +2,9 @@
 
 use std::borrow::Cow;
 
+use super::hook_protocol::SiteCost;
 use super::{err, Game, MoveError, Structure};
-use crate::content::{Building, Bundle, Modifier};
+use crate::content::{Building, Modifier};
 
 impl Game {
     /// Upgrades the seat's building on a space (`own`, if any) into `def`, paying its cost
@@ -60,14 +61,14 @@ impl Game {
         from: &str,
         mods: &[&Modifier],
         key_start: Option<&[u64]>,
-    ) -> Result<Cow<'d, Bundle>, MoveError> {
+    ) -> Result<SiteCost<'d>, MoveError> {
         let hex = self.state.map.spaces[idx].hex;
         let cost = match &def.cost_near_rival {
             Some(c) if self.rival_near(seat, hex) => c,
             _ => &def.cost,
         };
         if !Self::names_site_hooks(mods) {
-            return Ok(Cow::Borrowed(cost));
+            return Ok(SiteCost::Borrowed(cost));
         }
         let parts = super::hook_protocol::CostParts {
             building: Cow::Borrowed(cost),
@@ -79,6 +80,6 @@ impl Game {
             upgrade_from: Some(from),
             key_start,
         };
-        self.hooked_cost(seat, mods, site, parts).map(Cow::Owned)
+        self.hooked_cost(seat, mods, site, parts)
     }
 }
