@@ -384,14 +384,15 @@ pub(crate) struct Site<'a> {
     pub idx: usize,
     /// The building it replaces (an upgrade), if any.
     pub upgrade_from: Option<&'a str>,
-    /// The start of its key that no site changes ([`Game::site_key_start`]), when the caller
-    /// wrote it once for the sites it asks about in one state; written afresh when `None`.
-    pub key_start: Option<&'a [u64]>,
+    /// The start of its key that no site changes, with its answers ([`Game::site_start`]),
+    /// when the caller found it once for the sites it asks about in one state; found afresh
+    /// when `None`.
+    pub key_start: Option<&'a SiteStart>,
 }
 
 impl<'a> Site<'a> {
-    /// A new building on a space (no upgrade), with the start of its key when written.
-    pub fn new(building: &'a str, idx: usize, key_start: Option<&'a [u64]>) -> Site<'a> {
+    /// A new building on a space (no upgrade), with the start of its key when found.
+    pub fn new(building: &'a str, idx: usize, key_start: Option<&'a SiteStart>) -> Site<'a> {
         Site {
             building,
             idx,
@@ -471,10 +472,57 @@ impl<V> KeyedAnswers<V> {
     }
 }
 
-/// What a seat's cost and placement hooks made of sites, by the facts their context is made
-/// from ([`Game::site_key`]): the cost to pay, or a placement hook's refusal. Never a hook's
-/// failure.
-pub(crate) type SiteAnswers = KeyedAnswers<Result<Arc<Bundle>, String>>;
+/// What a seat's cost and placement hooks made of the sites asked about under one key start
+/// ([`Game::site_key_start`]), by the rest of each site's key ([`Game::site_key_rest`]): the
+/// cost to pay, or a placement hook's refusal. Never a hook's failure.
+pub(crate) type SiteTable = KeyedAnswers<Result<Arc<Bundle>, String>>;
+
+/// Sites' answers by the start of their keys: a listing finds the table of its state's start
+/// once and then looks up each site by the rest of its key alone, a few dozen words instead
+/// of the whole key. At most [`SITE_STARTS`] starts; past it, all are forgotten at once.
+#[derive(Debug, Default)]
+pub(crate) struct SiteAnswers(
+    HashMap<Box<[u64]>, Arc<Mutex<SiteTable>>, BuildHasherDefault<WordHasher>>,
+);
+
+/// Key starts whose sites' answers a game remembers.
+const SITE_STARTS: usize = 256;
+
+/// Sites' answers remembered under one key start; past it, that start's are forgotten.
+const SITES_A_START: usize = 256;
+
+impl SiteAnswers {
+    /// The table of the sites asked about under `start`, made empty if there is none.
+    pub(super) fn table(&mut self, start: &[u64]) -> Arc<Mutex<SiteTable>> {
+        if let Some(t) = self.0.get(start) {
+            return t.clone();
+        }
+        if self.0.len() >= SITE_STARTS {
+            self.0.clear();
+        }
+        let t = Arc::default();
+        self.0.insert(start.into(), Arc::clone(&t));
+        t
+    }
+}
+
+impl SiteTable {
+    /// Remembers the answer for a site, forgetting the start's others past [`SITES_A_START`].
+    pub(super) fn keep_site(&mut self, rest: &FactKey, answer: Result<Arc<Bundle>, String>) {
+        if self.0.len() >= SITES_A_START {
+            self.0.clear();
+        }
+        self.0.insert(rest.boxed(), answer);
+    }
+}
+
+/// The answers given under the start of the key of every site a seat's cost and placement
+/// hooks are asked about in one state ([`Game::site_key_start`]).
+#[derive(Debug)]
+pub(crate) struct SiteStart {
+    /// The answers under it.
+    pub answers: Arc<Mutex<SiteTable>>,
+}
 
 /// What effect hooks returned, checked, by the facts their view is made from and the place
 /// they stand ([`Game::effect_key`]). Never a failure.

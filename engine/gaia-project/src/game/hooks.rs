@@ -11,7 +11,7 @@ use serde_json::{json, Map, Value};
 
 use super::happened::Happened;
 use super::hook_protocol::{
-    schema_problem, CostParts, FactKey, HookCall, HookCalls, Site, SiteCost, ViewFacts,
+    schema_problem, CostParts, FactKey, HookCall, HookCalls, Site, SiteCost, SiteStart, ViewFacts,
     MAX_HOOK_AMOUNT,
 };
 use super::{Game, MoveError};
@@ -668,19 +668,38 @@ impl Game {
                 .ask_site_hooks(seat, mods, site, parts)
                 .map(SiteCost::Owned);
         }
-        let lock = || self.ledger.sites.lock().unwrap_or_else(|e| e.into_inner());
-        let mut key = FactKey::default();
-        self.site_key(seat, mods, site, &parts, &mut key);
-        if let Some(answer) = lock().get(&key).cloned() {
+        let found;
+        let start = match site.key_start {
+            Some(start) => start,
+            None => {
+                found = self.site_start(seat, mods);
+                &found
+            }
+        };
+        let lock = || start.answers.lock().unwrap_or_else(|e| e.into_inner());
+        let mut rest = FactKey::default();
+        self.site_key_rest(site, &parts, &mut rest);
+        if let Some(answer) = lock().get(&rest).cloned() {
             return answer.map(SiteCost::Shared).map_err(MoveError);
         }
         let errors = self.hook_error_count();
         let answer = self.ask_site_hooks(seat, mods, site, parts).map(Arc::new);
         // A placement hook's refusal is an answer; a hook's failure is not remembered.
         if answer.is_ok() || self.hook_error_count() == errors {
-            lock().keep(&key, answer.clone().map_err(|e| e.0));
+            lock().keep_site(&rest, answer.clone().map_err(|e| e.0));
         }
         answer.map(SiteCost::Shared)
+    }
+
+    /// The start of the key of every site a seat's hooks are asked about in this state
+    /// ([`Game::site_key_start`]), with the table of the answers remembered under it.
+    pub(crate) fn site_start(&self, seat: usize, mods: &[&Modifier]) -> SiteStart {
+        let mut start = FactKey::default();
+        self.site_key_start(seat, mods, &mut start);
+        let answers = (self.ledger.sites.lock())
+            .unwrap_or_else(|e| e.into_inner())
+            .table(&start.0);
+        SiteStart { answers }
     }
 
     /// Writes what the context of a seat's cost and placement hooks about a site is made from:
@@ -690,7 +709,9 @@ impl Game {
     /// within the neighbour distance (index, planet, each owner's seat, faction and building)
     /// and the cost's parts. The context is a function of these alone, and hooks are
     /// deterministic functions of their context, so two askings with equal keys get the same
-    /// answer.
+    /// answer. Answers are remembered by its start ([`Game::site_start`]) and its rest
+    /// ([`Game::site_key_rest`]); the whole key is written here for the tests.
+    #[cfg(test)]
     pub(crate) fn site_key(
         &self,
         seat: usize,
@@ -699,10 +720,12 @@ impl Game {
         parts: &CostParts,
         key: &mut FactKey,
     ) {
-        match site.key_start {
-            Some(start) => key.0.extend_from_slice(start),
-            None => self.site_key_start(seat, mods, key),
-        }
+        self.site_key_start(seat, mods, key);
+        self.site_key_rest(site, parts, key);
+    }
+
+    /// Writes the rest of [`Game::site_key`] after its start: what differs from site to site.
+    pub(crate) fn site_key_rest(&self, site: Site<'_>, parts: &CostParts, key: &mut FactKey) {
         let map = &self.state.map;
         key.text(site.building);
         key.n(site.idx as u64);
@@ -1823,16 +1846,12 @@ fn rich(v) { v.resources.gold > 4 }
                     assert_eq!(hooked(remembered), text(afresh));
                     let mut key = FactKey::default();
                     g.site_key(0, &mods, site, &parts, &mut key);
-                    // Its start written once for every site: the same key, the same answer.
-                    let mut start = FactKey::default();
-                    g.site_key_start(0, &mods, &mut start);
+                    // Its start found once for every site: the same table, the same answer.
+                    let start = g.site_start(0, &mods);
                     let started = Site {
-                        key_start: Some(&start.0),
+                        key_start: Some(&start),
                         ..site
                     };
-                    let mut again = FactKey::default();
-                    g.site_key(0, &mods, started, &parts, &mut again);
-                    assert_eq!(again, key);
                     assert_eq!(
                         hooked(g.hooked_cost(0, &mods, started, parts.clone())),
                         text(g.ask_site_hooks(0, &mods, site, parts.clone()))

@@ -11,7 +11,7 @@ use super::coded_costs::Coded;
 use super::colonize::ColonySite;
 use super::conversion_form::{ConversionForm, PayCode};
 use super::follow::Follow;
-use super::hook_protocol::{FactKey, Site};
+use super::hook_protocol::{Site, SiteStart};
 use super::memo::FedNames;
 use super::placement::{RangeOrigins, Reach, SeatRules};
 use super::seat_grants::SeatGrants;
@@ -953,7 +953,7 @@ impl Game {
         }
         // The start of every site's key, the same for all: written once, when first asked.
         // On the heap: the listing without hooks keeps a small stack frame.
-        let mut key_start: Option<Vec<u64>> = None;
+        let mut key_start: Option<SiteStart> = None;
         // Structures are kept by space index, as the planets are walked: one pass over both.
         let mut structures = self.state.structures.iter().peekable();
         let farthest = rules.farthest(reach.range);
@@ -1001,7 +1001,7 @@ impl Game {
                     false => self.colonize_affordable(v.seat, def, &plan, rules, &budget),
                     true => {
                         let start = key_start.get_or_insert_with(|| self.site_key_start_of(v));
-                        let site = Site::new(building, idx, Some(start.as_slice()));
+                        let site = Site::new(building, idx, Some(start));
                         let cost =
                             self.hooked_colonize_cost(v.seat, def, site, &plan, rules, v.mods());
                         cost.is_ok_and(|cost| {
@@ -1029,13 +1029,11 @@ impl Game {
     }
 
     /// The start of the key of every site the seat's cost and placement hooks are asked about
-    /// in this state ([`Game::site_key_start`]). Never inline: its key's room stays off the
-    /// stack of the listings that call it, which mostly do not.
+    /// in this state, with its answers ([`Game::site_start`]). Never inline: its key's room
+    /// stays off the stack of the listings that call it, which mostly do not.
     #[inline(never)]
-    fn site_key_start_of(&self, v: &SeatView<'_>) -> Vec<u64> {
-        let mut start = FactKey::default();
-        self.site_key_start(v.seat, v.mods(), &mut start);
-        start.0.into_vec()
+    fn site_key_start_of(&self, v: &SeatView<'_>) -> SiteStart {
+        self.site_start(v.seat, v.mods())
     }
 
     /// Upgrades to `def` of the seat's structures `own`; `costs`: its cost and its cost near
@@ -1056,7 +1054,7 @@ impl Game {
         let mut costs_payable = None;
         // The start of every site's key, the same for all: written once, when first asked.
         // On the heap: the listing without hooks keeps a small stack frame.
-        let mut key_start: Option<Vec<u64>> = None;
+        let mut key_start: Option<SiteStart> = None;
         for &(idx, s) in own {
             if s.shared || s.off_board || !def.upgrades_from.iter().any(|u| same_id(u, &s.building))
             {
@@ -1075,15 +1073,8 @@ impl Game {
             let can_pay = match near_payable {
                 _ if hooks => {
                     let start = key_start.get_or_insert_with(|| self.site_key_start_of(v));
-                    self.upgrade_cost(
-                        v.seat,
-                        def,
-                        idx,
-                        &s.building,
-                        v.mods(),
-                        Some(start.as_slice()),
-                    )
-                    .is_ok_and(|cost| self.can_pay_with(v.seat, &cost, v.rules.token_value))
+                    self.upgrade_cost(v.seat, def, idx, &s.building, v.mods(), Some(start))
+                        .is_ok_and(|cost| self.can_pay_with(v.seat, &cost, v.rules.token_value))
                 }
                 Some(near) if near != payable && self.rival_near(v.seat, hex) => near,
                 _ => payable,

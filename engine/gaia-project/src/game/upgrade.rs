@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use super::hook_protocol::SiteCost;
+use super::hook_protocol::{SiteCost, SiteStart};
 use super::{err, Game, MoveError, Structure};
 use crate::content::{Building, Modifier};
 
@@ -60,7 +60,7 @@ impl Game {
         idx: usize,
         from: &str,
         mods: &[&Modifier],
-        key_start: Option<&[u64]>,
+        key_start: Option<&SiteStart>,
     ) -> Result<SiteCost<'d>, MoveError> {
         let hex = self.state.map.spaces[idx].hex;
         let cost = match &def.cost_near_rival {
