@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
@@ -475,44 +475,56 @@ impl<V> KeyedAnswers<V> {
 /// What a seat's cost and placement hooks made of the sites asked about under one key start
 /// ([`Game::site_key_start`]), by the rest of each site's key ([`Game::site_key_rest`]): the
 /// cost to pay, or a placement hook's refusal. Never a hook's failure.
-pub(crate) type SiteTable = KeyedAnswers<Result<Arc<Bundle>, String>>;
+#[derive(Debug, Default)]
+pub(crate) struct SiteTable {
+    answers: KeyedAnswers<Result<Arc<Bundle>, String>>,
+    /// The answers kept in every table of the game, counted as they are kept.
+    kept: Arc<AtomicUsize>,
+}
 
 /// Sites' answers by the start of their keys: a listing finds the table of its state's start
-/// once and then looks up each site by the rest of its key alone, a few dozen words instead
-/// of the whole key. At most [`SITE_STARTS`] starts; past it, all are forgotten at once.
+/// once and then looks up each site by the rest of its key alone, a third of the words. At
+/// most [`SITE_STARTS`] starts and [`REMEMBERED_VIEWS`] answers in all; past either, all are
+/// forgotten at once (a listing holding a table goes on with it).
 #[derive(Debug, Default)]
-pub(crate) struct SiteAnswers(
-    HashMap<Box<[u64]>, Arc<Mutex<SiteTable>>, BuildHasherDefault<WordHasher>>,
-);
+pub(crate) struct SiteAnswers {
+    tables: HashMap<Box<[u64]>, Arc<Mutex<SiteTable>>, BuildHasherDefault<WordHasher>>,
+    kept: Arc<AtomicUsize>,
+}
 
 /// Key starts whose sites' answers a game remembers.
-const SITE_STARTS: usize = 256;
-
-/// Sites' answers remembered under one key start; past it, that start's are forgotten.
-const SITES_A_START: usize = 256;
+const SITE_STARTS: usize = 1024;
 
 impl SiteAnswers {
     /// The table of the sites asked about under `start`, made empty if there is none.
     pub(super) fn table(&mut self, start: &[u64]) -> Arc<Mutex<SiteTable>> {
-        if let Some(t) = self.0.get(start) {
+        if let Some(t) = self.tables.get(start) {
             return t.clone();
         }
-        if self.0.len() >= SITE_STARTS {
-            self.0.clear();
+        if self.tables.len() >= SITE_STARTS || self.kept.load(Ordering::Relaxed) >= REMEMBERED_VIEWS
+        {
+            self.tables.clear();
+            self.kept.store(0, Ordering::Relaxed);
         }
-        let t = Arc::default();
-        self.0.insert(start.into(), Arc::clone(&t));
+        let t = Arc::new(Mutex::new(SiteTable {
+            answers: KeyedAnswers::default(),
+            kept: self.kept.clone(),
+        }));
+        self.tables.insert(start.into(), Arc::clone(&t));
         t
     }
 }
 
 impl SiteTable {
-    /// Remembers the answer for a site, forgetting the start's others past [`SITES_A_START`].
-    pub(super) fn keep_site(&mut self, rest: &FactKey, answer: Result<Arc<Bundle>, String>) {
-        if self.0.len() >= SITES_A_START {
-            self.0.clear();
-        }
-        self.0.insert(rest.boxed(), answer);
+    /// The answer remembered for the site whose key's rest is `rest`, if any.
+    pub(super) fn get(&self, rest: &FactKey) -> Option<&Result<Arc<Bundle>, String>> {
+        self.answers.get(rest)
+    }
+
+    /// Remembers the answer for a site.
+    pub(super) fn keep(&mut self, rest: &FactKey, answer: Result<Arc<Bundle>, String>) {
+        self.kept.fetch_add(1, Ordering::Relaxed);
+        self.answers.keep(rest, answer);
     }
 }
 
@@ -527,3 +539,42 @@ pub(crate) struct SiteStart {
 /// What effect hooks returned, checked, by the facts their view is made from and the place
 /// they stand ([`Game::effect_key`]). Never a failure.
 pub(crate) type EffectAnswers = KeyedAnswers<Vec<Effect>>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Sites' answers are found by their start's table; past the starts or the answers a
+    /// game keeps, every table is forgotten and a start gets a new, empty one.
+    #[test]
+    fn site_answers_are_kept_by_start_and_forgotten_past_their_bounds() {
+        let mut sites = SiteAnswers::default();
+        let key = |n: u64| {
+            let mut k = FactKey::default();
+            k.n(n);
+            k
+        };
+        let first = sites.table(&[1, 2]);
+        assert!(Arc::ptr_eq(&first, &sites.table(&[1, 2])));
+        assert!(!Arc::ptr_eq(&first, &sites.table(&[1, 3])));
+        let cost = Arc::new(Bundle::of(&[("c", 2)]));
+        first.lock().expect("lock").keep(&key(7), Ok(cost.clone()));
+        let table = sites.table(&[1, 2]);
+        let kept = table.lock().expect("lock");
+        assert!(matches!(kept.get(&key(7)), Some(Ok(c)) if Arc::ptr_eq(c, &cost)));
+        assert!(kept.get(&key(8)).is_none());
+        drop(kept);
+        // As many answers as a game keeps: the next new start forgets every table.
+        for n in 0..REMEMBERED_VIEWS as u64 {
+            first.lock().expect("lock").keep(&key(n), Err("no".into()));
+        }
+        sites.table(&[9]);
+        assert_eq!(sites.tables.len(), 1);
+        assert!(!Arc::ptr_eq(&first, &sites.table(&[1, 2])));
+        // As many starts as a game keeps, and one more: never more.
+        for n in 0..=SITE_STARTS as u64 {
+            sites.table(&[100, n]);
+        }
+        assert!(sites.tables.len() <= SITE_STARTS);
+    }
+}

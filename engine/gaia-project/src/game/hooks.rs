@@ -686,7 +686,7 @@ impl Game {
         let answer = self.ask_site_hooks(seat, mods, site, parts).map(Arc::new);
         // A placement hook's refusal is an answer; a hook's failure is not remembered.
         if answer.is_ok() || self.hook_error_count() == errors {
-            lock().keep_site(&rest, answer.clone().map_err(|e| e.0));
+            lock().keep(&rest, answer.clone().map_err(|e| e.0));
         }
         answer.map(SiteCost::Shared)
     }
