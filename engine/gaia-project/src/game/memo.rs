@@ -124,13 +124,11 @@ type Kept<T> = Recent<(usize, Arc<T>)>;
 /// access it waits for.
 type Recent<E> = SmallVec<[E; SEAT_GRANTS]>;
 
-/// The value of a seat kept that `fits` (one that `surely` fits, a quicker check, looked for
-/// first), or the one `make` works out from the one of the seat kept last (then kept, in
-/// place of the one kept longest).
+/// The value of a seat kept that `fits`, or the one `make` works out from the one of the seat
+/// kept last (then kept, in place of the one kept longest).
 fn kept<T>(
     kept: &Mutex<Kept<T>>,
     seat: usize,
-    surely: impl Fn(&T) -> bool,
     fits: impl Fn(&T) -> bool,
     make: impl FnOnce(Option<&T>) -> T,
 ) -> Arc<T> {
@@ -138,13 +136,8 @@ fn kept<T>(
         return Arc::new(make(None));
     };
     // At most one fits (each was made when none did, and holds the parts it compares by
-    // pointer): the one kept last is the likeliest, and one that `surely` fits (a quick
-    // check) is looked for first.
-    let mut fitting = kept.iter().rev().filter(|(s, _)| *s == seat);
-    if let Some((_, found)) = fitting.clone().find(|(_, g)| surely(g)) {
-        return found.clone();
-    }
-    if let Some((_, found)) = fitting.find(|(_, g)| fits(g)) {
+    // pointer): the one kept last is the likeliest.
+    if let Some((_, found)) = kept.iter().rev().find(|(s, g)| *s == seat && fits(g)) {
         return found.clone();
     }
     let last = kept.iter().rev().find(|(s, _)| *s == seat);
@@ -207,17 +200,16 @@ impl Memo {
         names
     }
 
-    /// The remembered grants of a seat that `fits` (those that `surely` fit looked for
-    /// first), or those `make` works out from the ones of the seat remembered last (then
-    /// remembered, in place of the ones remembered longest).
+    /// The remembered grants of a seat that `fits`, or those `make` works out from the ones
+    /// of the seat remembered last (then remembered, in place of the ones remembered
+    /// longest).
     pub fn seat_grants(
         &self,
         seat: usize,
-        surely: impl Fn(&SeatGrants) -> bool,
         fits: impl Fn(&SeatGrants) -> bool,
         make: impl FnOnce(Option<&SeatGrants>) -> SeatGrants,
     ) -> Arc<SeatGrants> {
-        kept(&self.seat_grants, seat, surely, fits, make)
+        kept(&self.seat_grants, seat, fits, make)
     }
 
     /// The remembered place on the map of a seat that `fits` (the map and planets): the one

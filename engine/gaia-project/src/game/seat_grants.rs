@@ -270,14 +270,6 @@ impl SeatGrants {
         fits
     }
 
-    /// Whether they fit ([`SeatGrants::fits`]) by the stamps alone: `false` says nothing.
-    pub fn fits_by_stamps(&self, game: &Game, seat: usize) -> bool {
-        let now = stamps(&game.state.players[seat]);
-        self.same_sources(game, seat)
-            && self.same_faction(game, seat)
-            && (self.seen.iter().zip(&now)).all(|(s, n)| s.load(Ordering::Relaxed) == *n)
-    }
-
     /// Whether they were worked out for the seat's faction: the very seats' facts hold the
     /// faction read when the seat has its facts (the player's faction is read only when not).
     fn same_faction(&self, game: &Game, seat: usize) -> bool {
@@ -510,8 +502,8 @@ impl Game {
     pub(crate) fn seat_grants(&self, seat: usize) -> Arc<SeatGrants> {
         let fits = |g: &SeatGrants| g.fits(self, seat);
         self.cells.grants(seat, fits, || {
-            let surely = |g: &SeatGrants| g.fits_by_stamps(self, seat);
-            (self.memo).seat_grants(seat, surely, fits, |last| SeatGrants::of(self, seat, last))
+            self.memo
+                .seat_grants(seat, fits, |last| SeatGrants::of(self, seat, last))
         })
     }
 }
