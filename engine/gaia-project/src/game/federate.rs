@@ -7,8 +7,6 @@ use std::sync::{Arc, OnceLock};
 use smallvec::SmallVec;
 
 use super::bundle::scaled;
-use super::seat_cells::KeptSearch;
-use super::seat_grants::SeatGrants;
 use super::{err, Game, MoveError};
 use crate::content::{Bundle, Modifier, PlanetKind};
 use crate::federation::{self, FedInput, HexSet, HexValues};
@@ -204,23 +202,6 @@ impl Game {
         }));
         self.memo.put(key, found.clone());
         found
-    }
-
-    /// The seat's federation search for a listing, kept in the game's cell while what the
-    /// search read stays the same; `None` when the cell keeps another search (then
-    /// [`Game::federation_layouts_with`] answers). `grants`: the seat's grants, which `mods`
-    /// are read from.
-    pub(crate) fn kept_search(
-        &self,
-        seat: usize,
-        grants: &Arc<SeatGrants>,
-        mods: &[&Modifier],
-    ) -> Option<&KeptSearch> {
-        let max = self.affordable_satellites_with(seat, mods);
-        self.cells.search(self, seat, grants, max, || {
-            let found = self.federation_layouts_with(seat, mods);
-            KeptSearch::new(self, seat, grants, max, found)
-        })
     }
 
     /// The federation `proposal` names when the seat's search in this very state, remembered

@@ -389,8 +389,6 @@ impl Game {
         let errors = self.hook_error_count();
         let hook_failed = || failing_hooks_list && self.hook_error_count() > errors;
         let mut g = self.clone();
-        // Read like this game until the part changes it: its seats' grants and places too.
-        g.cells = self.cells.copied();
         if g.part(part).is_err() {
             return hook_failed();
         }
@@ -868,15 +866,7 @@ impl Game {
             }
         }
         if !self.state.fed_supply.values().all(|n| *n == 0) {
-            // Kept in the game while what it read stays the same (never from scratch).
-            let kept = match (&v.grants, v.from_scratch) {
-                (Some(grants), false) => self.kept_search(v.seat, grants, v.mods()),
-                _ => None,
-            };
-            let found = match kept {
-                Some(k) => k.found.clone(),
-                None => self.federation_layouts_with(v.seat, v.mods()),
-            };
+            let found = self.federation_layouts_with(v.seat, v.mods());
             // Mostly none: the tokens left are gathered only for some.
             let tokens: SmallVec<[&Word; 8]> = match found.is_empty() {
                 true => SmallVec::new(),
@@ -889,15 +879,10 @@ impl Game {
                     .collect(),
             };
             if !found.is_empty() && !tokens.is_empty() {
-                // Named once per search result, remembered with it (and kept with it).
-                let named = || {
-                    self.memo
-                        .federation_names(&found, || self.federation_names(&found))
-                };
-                let names = match kept {
-                    Some(k) => k.names.get_or_init(named).clone(),
-                    None => named(),
-                };
+                // Named once per search result, remembered with it.
+                let names = self
+                    .memo
+                    .federation_names(&found, || self.federation_names(&found));
                 for hexes in names.iter() {
                     for token in &tokens {
                         out.push(Command::Federation {

@@ -35,7 +35,6 @@ mod queue;
 mod research;
 mod rotation;
 pub mod saved;
-mod seat_cells;
 mod seat_grants;
 mod seat_list;
 mod seat_map;
@@ -526,8 +525,6 @@ pub struct Game {
     seats: Seats,
     /// Remembered search results, shared by clones.
     memo: memo::Memo,
-    /// Each seat's grants and place on the map as this game last found them.
-    cells: seat_cells::SeatCells,
     /// A hook may run in this game (content names one that a seated faction or the shared
     /// parts hold; before every seat has its faction, content names one at all): listing
     /// then tries on a copy the parts a hook's answer can decide ([`Game::needs_trial`]).
@@ -608,7 +605,7 @@ impl Game {
     }
 
     /// A game around a state, with nothing worked out yet: what content names (hooks,
-    /// watchers) read from it, empty per-seat facts, memo, cells and ledger.
+    /// watchers) read from it, empty per-seat facts, memo and ledger.
     fn holding(content: Arc<Content>, state: GameState) -> Game {
         let naming = hook_protocol::HookNaming::of(&content);
         Game {
@@ -619,7 +616,6 @@ impl Game {
             state,
             seats: Arc::default(),
             memo: Default::default(),
-            cells: Default::default(),
             event: None,
             ledger: Arc::default(),
         }
@@ -818,20 +814,7 @@ impl Game {
         if self.hooked {
             self.refresh_conditions()?;
         }
-        self.forget_stale_cells();
         Ok(())
-    }
-
-    /// Lets go of the seats' grants and places kept in the game that the part made stale.
-    fn forget_stale_cells(&mut self) {
-        let stale = self.cells.stale(
-            self,
-            |seat, g| g.fits(self, seat),
-            |seat, m| m.fits(self, seat),
-        );
-        if stale != 0 {
-            self.cells.forget(stale);
-        }
     }
 
     /// [`Game::part`] without asking condition hooks.

@@ -497,14 +497,13 @@ fn same_taken(a: &Levels, b: &Levels) -> bool {
 }
 
 impl Game {
-    /// A seat's grants, remembered while they stay the same: kept in the game's cell, else
-    /// in the memo shared by its clones.
+    /// A seat's grants, remembered while they stay the same.
     pub(crate) fn seat_grants(&self, seat: usize) -> Arc<SeatGrants> {
-        let fits = |g: &SeatGrants| g.fits(self, seat);
-        self.cells.grants(seat, fits, || {
-            self.memo
-                .seat_grants(seat, fits, |last| SeatGrants::of(self, seat, last))
-        })
+        self.memo.seat_grants(
+            seat,
+            |g| g.fits(self, seat),
+            |last| SeatGrants::of(self, seat, last),
+        )
     }
 }
 
@@ -512,7 +511,6 @@ impl Game {
 mod tests {
     use super::*;
     use crate::content::{fixture, Modifier};
-    use crate::game::seat_map::SeatMap;
 
     /// The view made from the remembered grants is the one walked afresh, reference for
     /// reference, and the remembered conversion forms are those worked out afresh.
@@ -562,77 +560,6 @@ mod tests {
             }
             assert_eq!(format!("{:?}", grants.forms(phase)), format!("{forms:?}"));
         }
-    }
-
-    /// Plays the made-up game with parts drawn from each listing; after every part, what
-    /// the game's cells keep still holds, and what a listing reads from them (grants and
-    /// place on the map) is what is worked out afresh.
-    #[test]
-    fn what_the_game_keeps_of_each_seat_holds_after_every_part() {
-        let (mut kept_grants, mut kept_places, mut kept_searches, mut played) = (0, 0, 0, 0);
-        for seed in 1..=20 {
-            let mut g = fixture::blips_game(seed);
-            let mut rng = orrery_core::rng::Rng::new(seed);
-            while !g.finished() {
-                let listed = g.legal_parts();
-                let Some(part) = listed.get(rng.below(listed.len())) else {
-                    break;
-                };
-                g.apply_part(part).expect("a listed part applies");
-                played += 1;
-                let stale =
-                    g.cells
-                        .stale(&g, |seat, k| k.fits(&g, seat), |seat, m| m.fits(&g, seat));
-                assert_eq!(stale, 0, "a part left a stale cell after {part:?}");
-                for seat in 0..g.state.players.len() {
-                    if g.cells.kept_grants(seat).is_some() {
-                        kept_grants += 1;
-                    }
-                    same_as_each_active(&g, seat);
-                    if let Some(kept) = g.cells.search_kept(seat) {
-                        kept_searches += 1;
-                        g.forget_memo();
-                        let mods = g.modifiers(seat);
-                        assert_eq!(kept.found, g.federation_layouts_with(seat, &mods));
-                    }
-                    if let Some(place) = g.cells.place(seat, &g.state.structures, |_| true) {
-                        kept_places += 1;
-                        let afresh = SeatMap::of(&g, seat, &g.range_from(seat), None);
-                        assert_eq!(place.from, afresh.from);
-                        assert_eq!(place.near.to_vec(), afresh.near.to_vec());
-                    }
-                }
-            }
-        }
-        assert!(played > 200, "{played} parts played");
-        assert!(kept_grants > played / 2, "{kept_grants} grants kept");
-        assert!(kept_places > 0, "no place kept");
-        assert!(kept_searches > 0, "no federation search kept");
-    }
-
-    #[test]
-    fn a_listed_state_reads_the_grants_kept_in_the_game_and_its_copies_start_empty() {
-        let g = fixture::blips_game(5);
-        let seat = g.deciding_seat().expect("a seat decides");
-        g.legal_parts();
-        let kept = g.seat_grants(seat);
-        assert!(g
-            .cells
-            .kept_grants(seat)
-            .is_some_and(|k| Arc::ptr_eq(k, &kept)));
-        assert!(g.clone().cells.kept_grants(seat).is_none());
-        // The memo forgotten: the game's own cell still answers.
-        g.forget_memo();
-        assert!(Arc::ptr_eq(&kept, &g.seat_grants(seat)));
-        // Reached around the part protocol and changed: the cell no longer fits and is not
-        // read (the grants are worked out again).
-        let mut changed = g.clone();
-        let track = Word::from(changed.content.research.tracks[0].id.as_str());
-        changed.state.players[seat].research.insert(track, 3);
-        let now = changed.seat_grants(seat);
-        assert!(!Arc::ptr_eq(&kept, &now));
-        assert!(now.fits(&changed, seat));
-        same_as_each_active(&changed, seat);
     }
 
     #[test]

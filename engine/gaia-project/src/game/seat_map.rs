@@ -169,36 +169,21 @@ impl<'a> LazySeatMap<'a> {
     /// The place of a seat of a game, taken from the memo if it holds it, else left to be
     /// worked out when asked for.
     pub fn new(game: &'a Game, seat: usize) -> LazySeatMap<'a> {
-        if let Some(kept) = kept_place(game, seat) {
-            return LazySeatMap::found(game, seat, kept);
-        }
         let kept = game.memo.seat_map_kept(
             seat,
             &game.state.structures,
             || game.range_from(seat),
             |m| m.fits(game, seat),
         );
-        match kept {
-            KeptPlace::Place(m) => {
-                game.cells.keep_place(seat, &game.state.structures, &m);
-                LazySeatMap::found(game, seat, m)
-            }
-            KeptPlace::Origins(pending) => LazySeatMap {
-                game,
-                seat,
-                pending,
-                map: OnceCell::new(),
-            },
-        }
-    }
-
-    /// The place of a seat of a game, known.
-    fn found(game: &'a Game, seat: usize, map: Arc<SeatMap>) -> LazySeatMap<'a> {
+        let (pending, map) = match kept {
+            KeptPlace::Place(m) => (RangeOrigins::new(), OnceCell::from(m)),
+            KeptPlace::Origins(from) => (from, OnceCell::new()),
+        };
         LazySeatMap {
             game,
             seat,
-            pending: RangeOrigins::new(),
-            map: OnceCell::from(map),
+            pending,
+            map,
         }
     }
 
@@ -206,11 +191,13 @@ impl<'a> LazySeatMap<'a> {
     /// which mostly walks placements).
     #[inline(always)]
     pub fn made(game: &'a Game, seat: usize) -> LazySeatMap<'a> {
-        let map = match kept_place(game, seat) {
-            Some(kept) => kept,
-            None => remembered_place(game, seat, || game.range_from(seat)),
-        };
-        LazySeatMap::found(game, seat, map)
+        let map = remembered_place(game, seat, || game.range_from(seat));
+        LazySeatMap {
+            game,
+            seat,
+            pending: RangeOrigins::new(),
+            map: OnceCell::from(map),
+        }
     }
 
     /// Where the seat's range is measured from.
@@ -230,25 +217,16 @@ impl<'a> LazySeatMap<'a> {
     }
 }
 
-/// A seat's place on the map as the game's cell keeps it for its structures as they are.
-#[inline(always)]
-fn kept_place(game: &Game, seat: usize) -> Option<Arc<SeatMap>> {
-    game.cells
-        .place(seat, &game.state.structures, |m| m.fits(game, seat))
-}
-
 /// A seat's place on the map as the memo holds it, or worked out from the range origins
-/// `from` gives (and then remembered); kept in the game's cell too.
+/// `from` gives (and then remembered).
 fn remembered_place(game: &Game, seat: usize, from: impl FnOnce() -> RangeOrigins) -> Arc<SeatMap> {
-    let place = game.memo.seat_map(
+    game.memo.seat_map(
         seat,
         &game.state.structures,
         from,
         |m| m.fits(game, seat),
         |from, last| SeatMap::of(game, seat, from, last),
-    );
-    game.cells.keep_place(seat, &game.state.structures, &place);
-    place
+    )
 }
 
 #[cfg(test)]
