@@ -521,8 +521,13 @@ impl SiteTable {
         self.answers.get(rest)
     }
 
-    /// Remembers the answer for a site.
+    /// Remembers the answer for a site. Past twice [`REMEMBERED_VIEWS`] answers in all (no
+    /// new start came to forget them), this start's are forgotten first.
     pub(super) fn keep(&mut self, rest: &FactKey, answer: Result<Arc<Bundle>, String>) {
+        if self.kept.load(Ordering::Relaxed) >= 2 * REMEMBERED_VIEWS {
+            self.kept.fetch_sub(self.answers.0.len(), Ordering::Relaxed);
+            self.answers.0.clear();
+        }
         self.kept.fetch_add(1, Ordering::Relaxed);
         self.answers.keep(rest, answer);
     }
@@ -576,5 +581,14 @@ mod tests {
             sites.table(&[100, n]);
         }
         assert!(sites.tables.len() <= SITE_STARTS);
+        // No new start: a table past twice the answers a game keeps forgets its own.
+        let (a, b) = (sites.table(&[200]), sites.table(&[201]));
+        for n in 0..2 * REMEMBERED_VIEWS as u64 {
+            a.lock().expect("lock").keep(&key(n), Err("no".into()));
+        }
+        b.lock().expect("lock").keep(&key(0), Err("no".into()));
+        assert_eq!(b.lock().expect("lock").answers.0.len(), 1);
+        a.lock().expect("lock").keep(&key(1), Err("no".into()));
+        assert_eq!(a.lock().expect("lock").answers.0.len(), 1);
     }
 }
