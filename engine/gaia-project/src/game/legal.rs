@@ -936,8 +936,8 @@ impl Game {
         if !hooks && budget.surely_short() {
             return;
         }
-        // The start of every site's key, the same for all: written once, when first asked.
-        // On the heap: the listing without hooks keeps a small stack frame.
+        // The start of every site's key, the same for all, with its answers: found once,
+        // when first asked.
         let mut key_start: Option<SiteStart> = None;
         // Structures are kept by space index, as the planets are walked: one pass over both.
         let mut structures = self.state.structures.iter().peekable();
@@ -1037,8 +1037,8 @@ impl Game {
         let hooks = self.hooked && Self::names_site_hooks(v.mods());
         // Asked when a structure to upgrade is found (often none is).
         let mut costs_payable = None;
-        // The start of every site's key, the same for all: written once, when first asked.
-        // On the heap: the listing without hooks keeps a small stack frame.
+        // The start of every site's key, the same for all, with its answers: found once,
+        // when first asked.
         let mut key_start: Option<SiteStart> = None;
         for &(idx, s) in own {
             if s.shared || s.off_board || !def.upgrades_from.iter().any(|u| same_id(u, &s.building))

@@ -51,8 +51,8 @@ impl Game {
 
     /// What upgrading the seat's `from` on a space to `def` costs (more near a rival when the
     /// building says so), as the seat's hooks adjust it: without hooks, borrowed from `def`.
-    /// `key_start`: the start of the site's key ([`Game::site_key_start`]), when the caller
-    /// wrote it once for every site it asks about.
+    /// `key_start`: the start of the site's key with its answers ([`Game::site_start`]), when
+    /// the caller found it once for every site it asks about.
     pub(crate) fn upgrade_cost<'d>(
         &self,
         seat: usize,
