@@ -180,7 +180,7 @@ impl Game {
         // Per pass: the placements that go first, then the others, as (seat, building).
         type Pass = (Vec<(usize, String)>, Vec<(usize, String)>);
         let mut passes: BTreeMap<u32, Pass> = BTreeMap::new();
-        for &seat in &order {
+        for seat in &order {
             for p in &self.board(seat).setup {
                 let (first, rest) = passes.entry(p.pass).or_default();
                 let list = if p.first_in_pass { first } else { rest };
@@ -198,7 +198,7 @@ impl Game {
                     .push_back(Decision::Place(seat, b.as_str().into()));
             }
         }
-        for &seat in order.iter().rev() {
+        for seat in order.iter().rev() {
             self.state.queue.push_back(Decision::Booster(seat));
         }
     }
@@ -369,7 +369,7 @@ impl Game {
                         continue;
                     }
                     self.state.stage = Stage::Actions;
-                    if let Some(&first) = self.state.order.first() {
+                    if let Some(first) = self.state.order.first() {
                         self.state.queue.push_back(Decision::Turn(first));
                     }
                 }
@@ -383,7 +383,7 @@ impl Game {
     fn start_round(&mut self) {
         self.state.round += 1;
         self.state.stage = Stage::Income;
-        self.state.income_todo = self.state.order.iter().copied().collect();
+        self.state.income_todo = self.state.order;
     }
     /// Lays out a seat's income as events (one per income effect, in order) and pays what
     /// needs no choice.
@@ -620,7 +620,7 @@ impl Game {
             }
         }
         // Seat by seat in turn order: a seat with a choice decides, then its tokens return.
-        self.state.gaia_todo = self.state.order.iter().copied().collect();
+        self.state.gaia_todo = self.state.order;
     }
 
     fn has_gaia_choice(&self, seat: usize) -> bool {
@@ -673,16 +673,18 @@ impl Game {
 
     fn next_turn(&mut self) {
         let order = self.state.order;
-        if order.iter().all(|&s| self.state.players[s].passed) {
+        if order.iter().all(|s| self.state.players[s].passed) {
             self.end_round();
             return;
         }
         let current = self.state.current;
         let start = current
-            .and_then(|c| order.iter().position(|&s| s == c))
+            .and_then(|c| order.iter().position(|s| s == c))
             .map_or(0, |i| i + 1);
         for k in 0..order.len() {
-            let s = order[(start + k) % order.len()];
+            let Some(s) = order.get((start + k) % order.len()) else {
+                continue;
+            };
             if !self.state.players[s].passed {
                 self.state.queue.push_back(Decision::Turn(s));
                 return;
@@ -702,7 +704,7 @@ impl Game {
             crate::content::TurnOrder::PassOrder => passed,
             crate::content::TurnOrder::FirstPasserClockwise => {
                 let n = self.state.players.len();
-                let first = passed.first().copied().unwrap_or(0);
+                let first = passed.first().unwrap_or(0);
                 (0..n).map(|i| (first + i) % n).collect()
             }
         };

@@ -6,7 +6,7 @@
 use std::collections::{BTreeSet, HashSet};
 use std::sync::Arc;
 
-use super::{Decision, Game, GameState, Stage};
+use super::{Decision, Game, GameState, SeatList, Stage};
 use crate::board::FactionBoard;
 use crate::content::Content;
 use crate::lookup::by_id;
@@ -51,16 +51,16 @@ fn amount(path: impl std::fmt::Display, n: u32) -> Check {
 }
 
 /// Checks a list of seat indices: each names a seat, none twice.
-fn seats<'a>(path: &str, list: impl IntoIterator<Item = &'a usize>, n: usize) -> Check {
+fn seats(path: &str, list: &SeatList, n: usize) -> Check {
     let mut seen = HashSet::new();
-    for (i, s) in list.into_iter().enumerate() {
-        if *s >= n {
+    for (i, s) in list.iter().enumerate() {
+        if s >= n {
             return fail(
                 format!("{path}[{i}]"),
                 format!("seat {s} does not exist ({n} seats)"),
             );
         }
-        if !seen.insert(*s) {
+        if !seen.insert(s) {
             return fail(format!("{path}[{i}]"), format!("seat {s} is listed twice"));
         }
     }

@@ -65,7 +65,7 @@ impl Game {
         }
         let next_waits = || !matches!(state.queue.front(), None | Some(Decision::Leech { .. }));
         let turn_goes_on = || {
-            state.stage == Stage::Actions && state.order.iter().any(|&s| !state.players[s].passed)
+            state.stage == Stage::Actions && state.order.iter().any(|s| !state.players[s].passed)
         };
         match &state.open {
             Some(Decision::Turn(_)) => {
