@@ -24,12 +24,13 @@ pub enum Follow {
     Cover,
     /// Re-score a federation token.
     FedTile,
-    /// Place a building with a verb.
-    Place(Place),
+    /// Place a building with a verb (the three faction follow-ups are rare and large: boxed,
+    /// so that a follow-up, held inline in every state, stays small).
+    Place(Box<Place>),
     /// Downgrade a building.
-    Downgrade(Downgrade),
+    Downgrade(Box<Downgrade>),
     /// Swap two buildings.
-    Swap(Swap),
+    Swap(Box<Swap>),
 }
 
 impl Follow {
@@ -43,9 +44,9 @@ impl Follow {
             Effect::Range(_) => Follow::Build { gaia_project: true },
             Effect::TechTile => Follow::Tech,
             Effect::RescoreFederation => Follow::FedTile,
-            Effect::Place(p) => Follow::Place(p.clone()),
-            Effect::Downgrade(d) => Follow::Downgrade(d.clone()),
-            Effect::Swap(s) => Follow::Swap(s.clone()),
+            Effect::Place(p) => Follow::Place(Box::new(p.clone())),
+            Effect::Downgrade(d) => Follow::Downgrade(Box::new(d.clone())),
+            Effect::Swap(s) => Follow::Swap(Box::new(s.clone())),
             _ => return None,
         })
     }

@@ -280,9 +280,9 @@ pub struct GameState {
     pub queue: DecisionQueue,
     /// Income events not yet paid, by seat, in order.
     pub income_pending: Shared<BTreeMap<usize, Vec<IncomeEvent>>>,
-    /// An open question about a special token.
+    /// An open question about a special token (rare: boxed, so it keeps no room here).
     #[serde(default)]
-    pub question: Option<Question>,
+    pub question: Option<Box<Question>>,
     /// Seats still to go through the Gaia phase, in turn order (held inline).
     #[serde(default)]
     pub gaia_todo: SeatList,

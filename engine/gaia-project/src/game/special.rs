@@ -36,11 +36,11 @@ impl Game {
         if options.len() > 1 || (always && !options.is_empty()) {
             // Nothing moves until the answer.
             let base = Some(self.state.players[seat].power);
-            self.state.question = Some(Question {
+            self.state.question = Some(Box::new(Question {
                 seat,
                 options,
                 base,
-            });
+            }));
         } else if let Some((_, only)) = options.first() {
             self.state.players[seat].power = *only;
         }
