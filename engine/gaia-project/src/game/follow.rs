@@ -53,28 +53,30 @@ impl Follow {
 }
 
 /// What the open decision has done so far (saved with the state, so a decision can be taken
-/// part by part).
+/// part by part). Laid out as written, the flags every listing reads first (see
+/// `game/state_layout.rs`).
 #[derive(Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[repr(C)]
 pub struct TurnProgress {
     /// The turn's main action is taken.
     pub main: bool,
-    /// Follow-ups still owed, in the order they are expected.
-    pub follows: SmallVec<[Follow; 2]>,
+    /// The player passed: nothing but the end of the turn may follow.
+    pub passed: bool,
+    /// A one-part decision (faction, placement, booster, charge, income, answer) was made.
+    pub decided: bool,
+    /// The main action being applied is a build (only while one part is applied).
+    #[serde(skip)]
+    pub building_main: bool,
     /// Free terraforming steps for the next mine.
     pub steps: u32,
     /// Extra range for the next placement.
     pub range: u32,
-    /// Spaces built on this turn that offer charges, in build order.
-    pub leech: SmallVec<[usize; 4]>,
-    /// The main action being applied is a build (only while one part is applied).
-    #[serde(skip)]
-    pub building_main: bool,
-    /// The player passed: nothing but the end of the turn may follow.
-    pub passed: bool,
     /// A main-action build's space, offered once the action's follow-ups are done.
     pub deferred_leech: Option<usize>,
-    /// A one-part decision (faction, placement, booster, charge, income, answer) was made.
-    pub decided: bool,
+    /// Follow-ups still owed, in the order they are expected.
+    pub follows: SmallVec<[Follow; 2]>,
+    /// Spaces built on this turn that offer charges, in build order.
+    pub leech: SmallVec<[usize; 4]>,
 }
 
 impl Clone for TurnProgress {

@@ -41,6 +41,8 @@ mod seat_map;
 mod setup;
 mod special;
 mod state_check;
+#[cfg(test)]
+mod state_layout;
 mod status;
 mod structures;
 mod tech;
@@ -239,62 +241,65 @@ pub enum Stage {
 /// Everything that changes during a game. Plain data: clone it to explore, save it as JSON.
 /// Its collections are [`Shared`] (copy on write): a clone shares them until one side
 /// changes one, so a clone costs reference counts and the copy a transaction keeps for undo
-/// ends up copying only what the part changed.
+/// ends up copying only what the part changed. Laid out as written (`repr(C)`): what every
+/// listing reads comes first, what a round's end, a phase or saving reads after (see
+/// `game/state_layout.rs`); a saved state's fields come in the same order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[repr(C)]
 pub struct GameState {
-    /// The setup (fixed for the game, so clones share it).
-    pub setup: Arc<Setup>,
+    /// The decision being taken part by part (taken off the queue by its first part).
+    #[serde(default)]
+    pub open: Option<Decision>,
+    /// An open question about a special token (rare: boxed, so it keeps no room here).
+    #[serde(default)]
+    pub question: Option<Box<Question>>,
+    /// Seats' players, each shared by clones until changed (held inline: [`PlayerList`]).
+    pub players: PlayerList,
+    /// Buildings by space index, in one list sorted by space (see [`Structures`]).
+    pub structures: Shared<Structures>,
     /// The map (fixed for the game, so clones share it).
     pub map: Arc<Map>,
     /// Current planet of each space (by map space index), as content planet index.
     pub planets: Shared<Vec<u8>>,
-    /// Buildings by space index, in one list sorted by space (see [`Structures`]).
-    pub structures: Shared<Structures>,
     /// Gaiaformers on the map.
     pub gaiaformers: Shared<Vec<Gaiaformer>>,
-    /// Seats' players, each shared by clones until changed (held inline: [`PlayerList`]).
-    pub players: PlayerList,
-    /// Round (0 during setup).
-    pub round: u32,
-    /// Stage.
-    pub stage: Stage,
-    /// Turn order of the current round.
-    pub order: SeatList,
-    /// Order of passing in the current round.
-    pub passed_order: SeatList,
-    /// The seat whose turn was taken last.
-    pub current: Option<usize>,
     /// Board actions used this round.
     pub actions_used: Shared<Vec<Word>>,
+    /// Federation tokens in the supply.
+    pub fed_supply: Shared<BTreeMap<Word, u32>>,
     /// Boosters available.
     pub boosters: Shared<Vec<Word>>,
     /// Standard tiles left per position.
     pub tech_left: Shared<BTreeMap<Word, u32>>,
     /// Advanced tiles still on the board, by position.
     pub adv_left: Shared<BTreeMap<Word, Word>>,
-    /// Federation tokens in the supply.
-    pub fed_supply: Shared<BTreeMap<Word, u32>>,
-    /// The token on top of a track, until taken.
-    pub track_token: Option<Word>,
+    /// Round (0 during setup).
+    pub round: u32,
+    /// Stage.
+    pub stage: Stage,
+    /// The seat whose turn was taken last.
+    pub current: Option<usize>,
     /// Decisions waited for, first first (held inline: [`DecisionQueue`]).
     pub queue: DecisionQueue,
+    /// What the open decision has done so far.
+    #[serde(default)]
+    pub turn: TurnProgress,
+    /// Turn order of the current round.
+    pub order: SeatList,
+    /// Order of passing in the current round.
+    pub passed_order: SeatList,
+    /// The setup (fixed for the game, so clones share it).
+    pub setup: Arc<Setup>,
+    /// The token on top of a track, until taken.
+    pub track_token: Option<Word>,
     /// Income events not yet paid, by seat, in order.
     pub income_pending: Shared<BTreeMap<usize, Vec<IncomeEvent>>>,
-    /// An open question about a special token (rare: boxed, so it keeps no room here).
-    #[serde(default)]
-    pub question: Option<Box<Question>>,
     /// Seats still to go through the Gaia phase, in turn order (held inline).
     #[serde(default)]
     pub gaia_todo: SeatList,
     /// Seats whose income is still to be paid this round, in turn order (held inline).
     #[serde(default)]
     pub income_todo: SeatList,
-    /// The decision being taken part by part (taken off the queue by its first part).
-    #[serde(default)]
-    pub open: Option<Decision>,
-    /// What the open decision has done so far.
-    #[serde(default)]
-    pub turn: TurnProgress,
     /// Factions named so far, in the order they were first chosen (the table order of an
     /// auction game).
     #[serde(default)]
