@@ -308,21 +308,9 @@ impl Game {
                     self.gain_token(seat, &id, source)?;
                 }
             }
-            Effect::Place(p) => self
-                .state
-                .turn
-                .follows
-                .push(Follow::Place(Box::new(p.clone()))),
-            Effect::Downgrade(d) => self
-                .state
-                .turn
-                .follows
-                .push(Follow::Downgrade(Box::new(d.clone()))),
-            Effect::Swap(s) => self
-                .state
-                .turn
-                .follows
-                .push(Follow::Swap(Box::new(s.clone()))),
+            Effect::Place(_) | Effect::Downgrade(_) | Effect::Swap(_) => {
+                self.state.turn.follows.extend(Follow::of(e));
+            }
             Effect::Script(s) => self.run_effect_hook(seat, s, source)?,
         }
         Ok(())
