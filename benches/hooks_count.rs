@@ -5,8 +5,9 @@
 //! drawn from the seed, as `orrery bench` plays them for its figure "list, a hooked faction
 //! seated / not seated"; `ORRERY_SEATED=0` for the games without it, `ORRERY_COLD=1` to load
 //! each state afresh, remembering no hook's return from the play. Every state is listed once
-//! (`list_all`); with `ORRERY_COUNT_TWICE=1` once more before, uncounted (what a listing costs
-//! when the state was listed before, as in `orrery bench`'s repeated runs). Run it under callgrind, counting only the listing:
+//! (`list_all`); with `ORRERY_COUNT_TWICE=1` once more before, uncounted (what a listing
+//! costs when the state was listed before, as in `orrery bench`'s repeated runs). Run it
+//! under callgrind, counting only the listing:
 //! `valgrind --tool=callgrind --toggle-collect='*list_all*' target/release/deps/hooks_count-*`.
 
 mod shared;
@@ -89,7 +90,7 @@ fn main() {
             .collect();
     }
     let mut out = Vec::new();
-    if shared::count_var("ORRERY_COUNT_TWICE", 0) == 1 {
+    if shared::count_var("ORRERY_COUNT_TWICE", 0) > 0 {
         // Listed once before the listing counted, as `orrery bench` lists them thrice.
         for g in &states {
             g.legal_parts_into(&mut out);

@@ -985,7 +985,8 @@ impl Game {
                 let affordable = match hooks {
                     false => self.colonize_affordable(v.seat, def, &plan, rules, &budget),
                     true => {
-                        let start = key_start.get_or_insert_with(|| self.site_key_start_of(v));
+                        let start =
+                            key_start.get_or_insert_with(|| self.site_start(v.seat, v.mods()));
                         let site = Site::new(building, idx, Some(start));
                         let cost =
                             self.hooked_colonize_cost(v.seat, def, site, &plan, rules, v.mods());
@@ -1011,14 +1012,6 @@ impl Game {
                 }
             }
         }
-    }
-
-    /// The start of the key of every site the seat's cost and placement hooks are asked about
-    /// in this state, with its answers ([`Game::site_start`]). Never inline: its key's room
-    /// stays off the stack of the listings that call it, which mostly do not.
-    #[inline(never)]
-    fn site_key_start_of(&self, v: &SeatView<'_>) -> SiteStart {
-        self.site_start(v.seat, v.mods())
     }
 
     /// Upgrades to `def` of the seat's structures `own`; `costs`: its cost and its cost near
@@ -1057,7 +1050,7 @@ impl Game {
             let hex = self.state.map.spaces[idx].hex;
             let can_pay = match near_payable {
                 _ if hooks => {
-                    let start = key_start.get_or_insert_with(|| self.site_key_start_of(v));
+                    let start = key_start.get_or_insert_with(|| self.site_start(v.seat, v.mods()));
                     self.upgrade_cost(v.seat, def, idx, &s.building, v.mods(), Some(start))
                         .is_ok_and(|cost| self.can_pay_with(v.seat, &cost, v.rules.token_value))
                 }
