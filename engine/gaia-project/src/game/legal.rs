@@ -14,6 +14,7 @@ use super::follow::Follow;
 use super::hook_protocol::{Site, SiteStart};
 use super::memo::FedNames;
 use super::placement::{RangeOrigins, Reach, SeatRules};
+use super::prefetch::prefetch;
 use super::seat_grants::SeatGrants;
 use super::seat_map::LazySeatMap;
 use super::{Decision, Game};
@@ -300,10 +301,15 @@ impl Game {
     /// Lists into `out`, with every shortcut off when `from_scratch`.
     fn list_into(&self, out: &mut Vec<Command>, from_scratch: bool) {
         out.clear();
+        // The game's handles and the seat's player are read throughout: asked for at once.
+        prefetch(self);
         let Some(d) = self.state.open.as_ref().or(self.state.queue.front()) else {
             return;
         };
         let seat = d.seat();
+        if let Some(p) = self.state.players.get(seat) {
+            prefetch(&**p);
+        }
         if let Some(q) = self.state.question.as_ref().filter(|q| q.seat == seat) {
             if let Some(t) = &self.faction(seat).special_token {
                 for (answer, _) in &q.options {

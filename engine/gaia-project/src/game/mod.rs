@@ -30,6 +30,7 @@ mod phases;
 mod placement;
 mod playable;
 mod player_list;
+mod prefetch;
 mod question;
 mod queue;
 mod research;
