@@ -4,9 +4,8 @@
 //! player, the player to its grants. Asked for at once, the lines arrive together instead of
 //! one wait after another.
 
-use std::mem::size_of;
-
 /// Bytes of a cache line.
+#[cfg(target_arch = "x86_64")]
 const LINE: usize = 64;
 
 /// Asks for the bytes of `value` itself (not what it points to) to be brought into the
