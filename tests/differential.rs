@@ -225,7 +225,8 @@ fn a_free_step_is_refused_for_a_mine_shared_on_a_rivals_planet() {
     let mut g = differential_at(platform_content(), name, None);
     let idx = g.state.map.space_index(hex(&g, "8B5")).expect("on the map");
     let s = seat(&g, "lantids");
-    assert!(g.state.structures[&idx].iter().all(|x| x.seat != s));
+    let on = g.state.structures.get(&idx).expect("8B5 is built on");
+    assert!(!on.is_empty() && on.iter().all(|x| x.seat != s));
     refused_with(
         &mut g,
         refused_line,

@@ -111,14 +111,6 @@ impl<'a> IntoIterator for &'a Structures {
     }
 }
 
-impl std::ops::Index<&usize> for Structures {
-    type Output = OnSpace;
-
-    fn index(&self, idx: &usize) -> &OnSpace {
-        self.get(idx).expect("no structures entry for the space")
-    }
-}
-
 impl FromIterator<(usize, OnSpace)> for Structures {
     /// Entries in any order; a later entry for a space replaces an earlier one (as a map's
     /// `collect` does).
