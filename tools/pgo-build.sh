@@ -2,7 +2,7 @@
 # Builds an `orrery` binary optimised with a profile of its own bots at play (profile-guided
 # optimisation): the same code as `cargo build --release`, its hot paths laid out and its
 # branches ordered from what the bots' games ran. On the maintainers' 2-core machine it lists,
-# applies and replays about 9-13% faster, and plays random games about 15% faster (README,
+# applies and replays about 6-13% faster, and plays random games about 15% faster (README,
 # "Speed"); worth it before a long study, not needed otherwise.
 #
 #   tools/pgo-build.sh            # writes target/pgo/release/orrery
@@ -36,8 +36,8 @@ gen="$work/gen/release/orrery"
 
 # 2. The bots at play: the profile's games.
 export LLVM_PROFILE_FILE="$raw/orrery_%m_%p.profraw"
-"$gen" simulate --games 30 --players 4 --bots search --seed 7 --jobs 2 >/dev/null
-"$gen" simulate --games 30 --players 3 --bots best --seed 8 --jobs 2 >/dev/null
+"$gen" simulate --games 30 --players 4 --bots search --seed 7 >/dev/null
+"$gen" simulate --games 30 --players 3 --bots best --seed 8 >/dev/null
 "$gen" simulate --games 40 --players 2 --bots search,greedy --seed 9 >/dev/null
 unset LLVM_PROFILE_FILE
 "$profdata" merge -o "$work/orrery.profdata" "$raw"
