@@ -8,7 +8,6 @@ use super::{err, Game, MoveError};
 use crate::content::{Bundle, Count, Effect, Event, Modifier, PlanetKind, ResearchChoice};
 use crate::lookup::by_id;
 use crate::power::{Area, Code};
-use orrery_core::hex::Hex;
 use smallvec::SmallVec;
 
 /// The bit of what happened among the kinds of event triggers react to
@@ -514,61 +513,60 @@ impl Game {
 
     /// Counts something for a seat.
     pub(crate) fn count(&self, seat: usize, c: &Count) -> u32 {
-        let own = self.own_structures(seat);
-        let colonies = || {
-            own.iter()
-                .filter(|(_, s)| !self.is_station(seat, &s.building))
-                .collect::<Vec<_>>()
+        // Counted without allocating, in one walk over the structures: the bots' evaluation
+        // counts each final tile for every seat of every position it values.
+        let own = || {
+            self.state.structures.iter().flat_map(move |(i, l)| {
+                l.iter()
+                    .filter(move |s| s.seat == seat)
+                    .map(move |s| (*i, s))
+            })
         };
+        // The board's station kinds, looked up once instead of once a structure (none for a
+        // seat without its faction yet, which has no structures either).
+        let stations: SmallVec<[&str; 2]> = match self.seats.get(seat).and_then(Option::as_ref) {
+            Some(fixed) => fixed
+                .board
+                .buildings
+                .iter()
+                .filter(|b| b.role == crate::content::BuildingRole::Station)
+                .map(|b| b.id.as_str())
+                .collect(),
+            None => SmallVec::new(),
+        };
+        let is_station = |s: &super::Structure| stations.iter().any(|id| s.building == *id);
+        let colonies = || own().filter(|(_, s)| !is_station(s));
+        let len = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
         match c {
-            Count::Buildings(ids) => own
-                .iter()
+            Count::Buildings(ids) => len(own()
                 .filter(|(_, s)| ids.iter().any(|i| *i == s.building))
-                .count() as u32,
-            Count::GaiaPlanets => colonies()
-                .iter()
+                .count()),
+            Count::GaiaPlanets => len(colonies()
                 .filter(|(i, s)| !s.shared && self.planet_kind(*i) == PlanetKind::Gaia)
-                .count() as u32,
-            Count::PlanetTypes => {
-                let mut types: Vec<&str> = colonies()
-                    .iter()
-                    .filter(|(_, s)| !s.shared)
-                    .map(|(i, _)| self.planet_id(*i))
-                    .collect();
-                types.sort_unstable();
-                types.dedup();
-                types.len() as u32
-            }
-            Count::Sectors => {
-                let mut sectors: Vec<u8> = colonies()
-                    .iter()
-                    .map(|(i, _)| self.state.map.spaces[*i].sector)
-                    .collect();
-                sectors.sort_unstable();
-                sectors.dedup();
-                sectors.len() as u32
-            }
-            Count::Federations => self.state.players[seat].tokens.len() as u32,
-            Count::Structures => colonies().len() as u32,
+                .count()),
+            // Planets of one type share their index among content's planets.
+            Count::PlanetTypes => colonies()
+                .filter(|(_, s)| !s.shared)
+                .map(|(i, _)| self.state.planets[i])
+                .collect::<ByteSet>()
+                .len(),
+            Count::Sectors => colonies()
+                .map(|(i, _)| self.state.map.spaces[i].sector)
+                .collect::<ByteSet>()
+                .len(),
+            Count::Federations => len(self.state.players[seat].tokens.len()),
+            Count::Structures => len(colonies().count()),
             Count::StructuresInFederations => {
-                let feds: Vec<Hex> = self.state.players[seat]
-                    .federations
-                    .iter()
-                    .flatten()
-                    .copied()
-                    .collect();
-                colonies()
-                    .iter()
-                    .filter(|(i, _)| feds.contains(&self.state.map.spaces[*i].hex))
-                    .count() as u32
+                let feds = &self.state.players[seat].federations;
+                len(colonies()
+                    .filter(|(i, _)| {
+                        let hex = self.state.map.spaces[*i].hex;
+                        feds.iter().any(|f| f.contains(&hex))
+                    })
+                    .count())
             }
-            Count::Satellites => {
-                self.state.players[seat].satellites.len() as u32
-                    + own
-                        .iter()
-                        .filter(|(_, s)| self.is_station(seat, &s.building))
-                        .count() as u32
-            }
+            Count::Satellites => len(self.state.players[seat].satellites.len()
+                + own().filter(|(_, s)| is_station(s)).count()),
         }
     }
 
@@ -619,6 +617,27 @@ impl Game {
                 p.research.get(track).copied() == Some(min)
             }
         }
+    }
+}
+
+/// A set of bytes (planet indices, sectors), counted without allocating.
+#[derive(Default)]
+struct ByteSet([u64; 4]);
+
+impl ByteSet {
+    /// How many bytes are in the set.
+    fn len(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+}
+
+impl FromIterator<u8> for ByteSet {
+    fn from_iter<I: IntoIterator<Item = u8>>(iter: I) -> Self {
+        let mut set = ByteSet::default();
+        for b in iter {
+            set.0[usize::from(b >> 6)] |= 1 << (b & 63);
+        }
+        set
     }
 }
 
@@ -719,6 +738,13 @@ fn charged(v) {
     /// A seat's possible triggers are known by kind of event: the watchers may react to
     /// builds and accepted charges and nothing else, `zorgs` to nothing, so a build fires
     /// the watchers' triggers (above) without walking `zorgs`'s grants.
+    #[test]
+    fn a_byte_set_counts_each_byte_once_across_its_words() {
+        let set: super::ByteSet = [0u8, 63, 64, 255, 0, 64, 127, 128].into_iter().collect();
+        assert_eq!(set.len(), 6);
+        assert_eq!(super::ByteSet::default().len(), 0);
+    }
+
     #[test]
     fn the_kinds_of_event_a_seat_may_react_to_are_known() {
         use crate::game::MayHave;

@@ -1,6 +1,7 @@
 //! The automatic flow: setup steps, income, Gaia phase, clean-up, final scoring.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use smallvec::SmallVec;
 
@@ -724,34 +725,36 @@ impl Game {
 
     fn final_scoring(&mut self) {
         let n = self.state.players.len();
-        let places = self.content.rules.final_places.clone();
-        for tile_id in self.state.setup.final_scoring.clone() {
-            let Some(tile) = by_id(&self.content.final_scoring.tiles, &tile_id).cloned() else {
+        // Read through a handle of its own, so that scoring borrows content instead of
+        // copying the tiles and rules it reads.
+        let content = Arc::clone(&self.content);
+        let rules = &content.rules;
+        let setup = Arc::clone(&self.state.setup);
+        for tile_id in &setup.final_scoring {
+            let Some(tile) = by_id(&content.final_scoring.tiles, tile_id) else {
                 continue;
             };
-            let counts: Vec<i64> = (0..n).map(|s| self.count(s, &tile.count) as i64).collect();
-            let mut field: Vec<(i64, Option<usize>)> = counts
-                .iter()
-                .enumerate()
-                .map(|(s, c)| (*c, Some(s)))
+            let mut field: SmallVec<[(i64, Option<usize>); 8]> = (0..n)
+                .map(|s| (i64::from(self.count(s, &tile.count)), Some(s)))
                 .collect();
             if n == 2 {
                 field.push((i64::from(tile.neutral), None));
             }
-            for (s, &c) in counts.iter().enumerate() {
-                if c == 0 && self.content.rules.options.zero_count_scores_nothing {
+            for s in 0..n {
+                let c = field[s].0;
+                if c == 0 && rules.options.zero_count_scores_nothing {
                     continue;
                 }
                 let better = field.iter().filter(|(x, _)| *x > c).count();
                 let tied = field.iter().filter(|(x, _)| *x == c).count();
                 let sum: i32 = (better..better + tied)
-                    .map(|i| places.get(i).copied().unwrap_or(0))
+                    .map(|i| rules.final_places.get(i).copied().unwrap_or(0))
                     .sum();
                 let vp = sum / tied as i32;
                 self.gain_code(s, VP, vp, "final scoring");
             }
         }
-        let rs = self.content.rules.research_scoring.clone();
+        let rs = &rules.research_scoring;
         for s in 0..n {
             let vp: i32 = self.state.players[s]
                 .research
@@ -761,19 +764,16 @@ impl Game {
             self.gain_code(s, VP, vp, "research");
         }
         for s in 0..n {
-            if let Some(fc) = self.content.rules.options.final_conversion.clone() {
-                self.final_conversion(s, &fc);
+            if let Some(fc) = &rules.options.final_conversion {
+                self.final_conversion(s, fc);
             }
-            let total: i32 = self
-                .content
-                .rules
+            let total: i32 = rules
                 .leftover_resources
-                .clone()
                 .iter()
-                .map(|r| self.state.players[s].resource(&self.content, r))
+                .map(|r| self.state.players[s].resource(&content, r))
                 .sum();
             // Loading refuses a `leftover_per_vp` of 0, so the division always happens.
-            let per = i32::try_from(self.content.rules.leftover_per_vp).unwrap_or(i32::MAX);
+            let per = i32::try_from(rules.leftover_per_vp).unwrap_or(i32::MAX);
             self.gain_code(s, VP, total.checked_div(per).unwrap_or(0), "resources");
             // A won faction auction bid is paid last.
             let bid = self.state.bids.get(s).copied().unwrap_or(0);
