@@ -709,6 +709,10 @@ impl Player {
         // (if any), then the key.
         let log = &self.income_log;
         let at = log.iter().position(|k| k == key);
+        if at.is_some_and(|i| i + 1 == log.len()) {
+            // Already the last, and so the only copy: the order stays as it is.
+            return;
+        }
         let (before, after) = match at {
             Some(i) if !log[i + 1..].iter().any(|k| k == key) => (&log[..i], &log[i + 1..]),
             Some(_) => {

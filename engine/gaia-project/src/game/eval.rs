@@ -15,7 +15,7 @@
 
 use super::{Game, Stage};
 use crate::content::{Bundle, Content, Effect, Event, Modifier, Resource, Scope};
-use crate::lookup::by_id;
+use crate::lookup::{by_id, same_id};
 use crate::player::VP;
 use crate::power::{Area, Code};
 use crate::record::Record;
@@ -36,7 +36,7 @@ fn code_worth(content: &Content, code: &str) -> f64 {
         Some(Code::Tokens) => 0.25,
         Some(Code::Gaiaformers) => 1.5,
         Some(Code::GaiaTokens | Code::Area3Tokens) => 0.3,
-        None if code == VP => 1.0,
+        None if same_id(code, VP) => 1.0,
         None => by_id(&content.rules.resources, code)
             .map_or(worth(DEFAULT_WORTH_HUNDREDTHS), resource_worth),
     }
@@ -60,9 +60,9 @@ fn bundle_worth(content: &Content, b: &Bundle) -> f64 {
 }
 
 /// What the plain gains among effects are worth.
-fn effects_worth(content: &Content, effects: &[Effect]) -> f64 {
+fn effects_worth<'a>(content: &Content, effects: impl IntoIterator<Item = &'a Effect>) -> f64 {
     effects
-        .iter()
+        .into_iter()
         .map(|e| match e {
             Effect::Gain(b) => bundle_worth(content, b),
             _ => 0.0,
@@ -95,7 +95,7 @@ const HEURISTIC_AT: usize = 3;
 
 impl Game {
     /// [`Evaluate::value`], with the seat's income when the caller has it already.
-    fn heuristic(&self, seat: usize, income: Option<&[Effect]>) -> f64 {
+    fn heuristic(&self, seat: usize, income: Option<&[&Effect]>) -> f64 {
         let c = &self.content;
         let p = &self.state.players[seat];
         let vp = f64::from(p.resource(c, VP));
@@ -120,8 +120,10 @@ impl Game {
         if incomes_left > 0.0 {
             v += incomes_left
                 * match income {
-                    Some(income) => effects_worth(c, income),
-                    None => effects_worth(c, &p.income(c, self.faction(seat), self.board(seat))),
+                    Some(income) => effects_worth(c, income.iter().copied()),
+                    None => {
+                        effects_worth(c, p.income_refs(c, self.faction(seat), self.board(seat)))
+                    }
                 };
         }
         // Buildings: a presence on the map (final scoring, federations, leech) and what they
@@ -271,10 +273,11 @@ impl Game {
                 self.state.players.len() as f64,
                 self.value(seat),
             ];
-            v.resize(feature_names(c).len(), 0.0);
+            v.resize(feature_count(c), 0.0);
             return v;
         }
-        let income = p.income(c, self.faction(seat), self.board(seat));
+        // Borrowed from content: the evaluation runs for every position a bot values.
+        let income = p.income_refs(c, self.faction(seat), self.board(seat));
         let mut v = Vec::with_capacity(feature_count(c));
         v.extend([
             f64::from(p.resource(c, VP)),
@@ -303,25 +306,27 @@ impl Game {
         ]);
         v.push(f64::from(pw.tokens(Area::III)) * rounds_left);
         v.push(f64::from(p.gaiaformers + p.gaiaformers_in_gaia));
-        let per_round = |code: &str| -> f64 {
-            income
-                .iter()
-                .map(|e| match e {
-                    Effect::Gain(b) => b
-                        .iter()
-                        .filter(|(k, _)| *k == code)
-                        .map(|(_, n)| f64::from(n))
-                        .sum(),
-                    _ => 0.0,
-                })
-                .sum()
-        };
-        for (r, _) in resources() {
-            v.push(per_round(&r.id) * rounds_left);
+        // Each resource's and power code's amount a round, gathered in one walk over the
+        // income (whole numbers, so the order of the sums does not change them).
+        let codes: SmallVec<[&str; 12]> = resources()
+            .map(|(r, _)| r.id.as_str())
+            .chain(INCOME_CODES.iter().map(|code| code.text()))
+            .collect();
+        let mut per_round: SmallVec<[f64; 12]> = smallvec::smallvec![0.0; codes.len()];
+        for e in income.iter() {
+            if let Effect::Gain(b) = e {
+                for (k, n) in b.iter() {
+                    for (sum, _) in per_round
+                        .iter_mut()
+                        .zip(&codes)
+                        .filter(|(_, code)| same_id(code, k))
+                    {
+                        *sum += f64::from(n);
+                    }
+                }
+            }
         }
-        for code in INCOME_CODES {
-            v.push(per_round(code.text()) * rounds_left);
-        }
+        v.extend(per_round.iter().map(|n| n * rounds_left));
         for b in &c.board.buildings {
             let n = f64::from(p.built_count(&b.id));
             v.push(n);
@@ -348,7 +353,7 @@ impl Game {
             v.push(
                 own_counts
                     .iter()
-                    .find(|(id, _)| *id == t.id)
+                    .find(|(id, _)| same_id(id, &t.id))
                     .map_or(0.0, |(_, n)| *n),
             );
         }
@@ -371,7 +376,7 @@ impl Game {
     /// still give (pass effects, triggers, special actions, by the passes and rounds left),
     /// and each round scoring tile still to come weighed by what the seat holds and earns.
     /// `income` is the seat's income, as [`crate::player::Player::income`] gives it.
-    fn push_prospects(&self, seat: usize, rounds_left: f64, income: &[Effect], v: &mut Vec<f64>) {
+    fn push_prospects(&self, seat: usize, rounds_left: f64, income: &[&Effect], v: &mut Vec<f64>) {
         let c = &self.content;
         let p = &self.state.players[seat];
         let fed = self.federation_input(seat);
@@ -390,12 +395,12 @@ impl Game {
             let Some(track) = pos.strip_prefix(adv.position_prefix.as_str()) else {
                 continue;
             };
-            if c.research.tracks.iter().all(|t| t.id != track)
+            if c.research.tracks.iter().all(|t| !same_id(&t.id, track))
                 || self
                     .state
                     .players
                     .iter()
-                    .any(|q| q.advanced.iter().any(|a| &**a == tile.as_str()))
+                    .any(|q| q.advanced.iter().any(|a| same_id(a, tile)))
             {
                 continue;
             }
@@ -488,7 +493,7 @@ impl Game {
             .filter(|(r, _)| r.id != VP)
             .map(|(r, n)| resource_worth(r) * f64::from(*n))
             .sum();
-        let income = effects_worth(c, income);
+        let income = effects_worth(c, income.iter().copied());
         v.push(held);
         v.push(income);
         let mut next_worth = 0.0;
@@ -519,7 +524,7 @@ impl Game {
                 .iter()
                 .enumerate()
                 .filter(|(i, id)| {
-                    **id == t.id && (*i + 1 > round || (*i + 1 == round && !p.passed))
+                    same_id(id, &t.id) && (*i + 1 > round || (*i + 1 == round && !p.passed))
                 })
                 .count() as f64;
             v.push(to_come * means);
@@ -642,7 +647,7 @@ impl Game {
             let Some(tile) = by_id(&c.final_scoring.tiles, id) else {
                 continue;
             };
-            let mut counts: Vec<i64> = (0..n)
+            let mut counts: SmallVec<[i64; 8]> = (0..n)
                 .map(|s| i64::from(self.count(s, &tile.count)))
                 .collect();
             let own = counts[seat];
