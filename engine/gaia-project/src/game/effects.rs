@@ -513,61 +513,93 @@ impl Game {
 
     /// Counts something for a seat.
     pub(crate) fn count(&self, seat: usize, c: &Count) -> u32 {
-        // Counted without allocating, in one walk over the structures: the bots' evaluation
-        // counts each final tile for every seat of every position it values.
-        let own = || {
-            self.state.structures.iter().flat_map(move |(i, l)| {
-                l.iter()
-                    .filter(move |s| s.seat == seat)
-                    .map(move |s| (*i, s))
-            })
-        };
-        // The board's station kinds, looked up once instead of once a structure (none for a
-        // seat without its faction yet, which has no structures either).
-        let stations: SmallVec<[&str; 2]> = match self.seats.get(seat).and_then(Option::as_ref) {
-            Some(fixed) => fixed
-                .board
-                .buildings
-                .iter()
-                .filter(|b| b.role == crate::content::BuildingRole::Station)
-                .map(|b| b.id.as_str())
-                .collect(),
-            None => SmallVec::new(),
-        };
-        let is_station = |s: &super::Structure| stations.iter().any(|id| s.building == *id);
-        let colonies = || own().filter(|(_, s)| !is_station(s));
-        let len = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-        match c {
-            Count::Buildings(ids) => len(own()
-                .filter(|(_, s)| ids.iter().any(|i| *i == s.building))
-                .count()),
-            Count::GaiaPlanets => len(colonies()
-                .filter(|(i, s)| !s.shared && self.planet_kind(*i) == PlanetKind::Gaia)
-                .count()),
-            // Planets of one type share their index among content's planets.
-            Count::PlanetTypes => colonies()
-                .filter(|(_, s)| !s.shared)
-                .map(|(i, _)| self.state.planets[i])
-                .collect::<ByteSet>()
-                .len(),
-            Count::Sectors => colonies()
-                .map(|(i, _)| self.state.map.spaces[i].sector)
-                .collect::<ByteSet>()
-                .len(),
-            Count::Federations => len(self.state.players[seat].tokens.len()),
-            Count::Structures => len(colonies().count()),
-            Count::StructuresInFederations => {
-                let feds = &self.state.players[seat].federations;
-                len(colonies()
-                    .filter(|(i, _)| {
-                        let hex = self.state.map.spaces[*i].hex;
-                        feds.iter().any(|f| f.contains(&hex))
-                    })
-                    .count())
+        self.tally(c, Some(seat)).get(seat).copied().unwrap_or(0)
+    }
+
+    /// [`Game::count`] for every seat at once, in one walk over the structures (a final
+    /// tile's standing, which the bots' evaluation reads for every position it values).
+    pub(crate) fn count_each(&self, c: &Count) -> SmallVec<[u32; 8]> {
+        self.tally(c, None)
+    }
+
+    /// Counts something for every seat (`only`: for that seat alone, the others left at 0),
+    /// without allocating, in one walk over the structures.
+    fn tally(&self, c: &Count, only: Option<usize>) -> SmallVec<[u32; 8]> {
+        let n = self.state.players.len();
+        let wanted = |s: usize| only.is_none_or(|o| o == s);
+        let mut out: SmallVec<[u32; 8]> = smallvec::smallvec![0; n];
+        let clamp = |x: usize| u32::try_from(x).unwrap_or(u32::MAX);
+        if let Count::Federations = c {
+            for s in (0..n).filter(|s| wanted(*s)) {
+                out[s] = clamp(self.state.players[s].tokens.len());
             }
-            Count::Satellites => len(self.state.players[seat].satellites.len()
-                + own().filter(|(_, s)| is_station(s)).count()),
+            return out;
         }
+        // Each board's station kinds, found once instead of once a structure (none for a
+        // seat without its faction yet, which has no structures either).
+        let stations: SmallVec<[SmallVec<[&str; 2]>; 8]> = (0..n)
+            .map(|s| match self.seats.get(s).and_then(Option::as_ref) {
+                Some(fixed) if wanted(s) => fixed
+                    .board
+                    .buildings
+                    .iter()
+                    .filter(|b| b.role == crate::content::BuildingRole::Station)
+                    .map(|b| b.id.as_str())
+                    .collect(),
+                _ => SmallVec::new(),
+            })
+            .collect();
+        // Planet types and sectors, by seat (planets of one type share their index among
+        // content's planets).
+        let mut sets: SmallVec<[ByteSet; 8]> = (0..n).map(|_| ByteSet::default()).collect();
+        for (i, list) in self.state.structures.iter() {
+            for st in list.iter().filter(|st| st.seat < n && wanted(st.seat)) {
+                let s = st.seat;
+                let station = stations[s].iter().any(|id| st.building == *id);
+                let counted = match c {
+                    Count::Buildings(ids) => ids.iter().any(|id| *id == st.building),
+                    Count::GaiaPlanets => {
+                        !station && !st.shared && self.planet_kind(*i) == PlanetKind::Gaia
+                    }
+                    Count::PlanetTypes => {
+                        if !station && !st.shared {
+                            sets[s].insert(self.state.planets[*i]);
+                        }
+                        false
+                    }
+                    Count::Sectors => {
+                        if !station {
+                            sets[s].insert(self.state.map.spaces[*i].sector);
+                        }
+                        false
+                    }
+                    Count::Structures => !station,
+                    Count::StructuresInFederations => {
+                        let hex = self.state.map.spaces[*i].hex;
+                        !station
+                            && self.state.players[s]
+                                .federations
+                                .iter()
+                                .any(|f| f.contains(&hex))
+                    }
+                    Count::Satellites => station,
+                    Count::Federations => false,
+                };
+                if counted {
+                    out[s] = out[s].saturating_add(1);
+                }
+            }
+        }
+        for s in (0..n).filter(|s| wanted(*s)) {
+            match c {
+                Count::PlanetTypes | Count::Sectors => out[s] = sets[s].len(),
+                Count::Satellites => {
+                    out[s] = out[s].saturating_add(clamp(self.state.players[s].satellites.len()));
+                }
+                _ => {}
+            }
+        }
+        out
     }
 
     /// The power value of a seat's building on a space, with the modifiers in force given.
@@ -625,19 +657,14 @@ impl Game {
 struct ByteSet([u64; 4]);
 
 impl ByteSet {
+    /// Adds a byte.
+    fn insert(&mut self, b: u8) {
+        self.0[usize::from(b >> 6)] |= 1 << (b & 63);
+    }
+
     /// How many bytes are in the set.
     fn len(&self) -> u32 {
         self.0.iter().map(|w| w.count_ones()).sum()
-    }
-}
-
-impl FromIterator<u8> for ByteSet {
-    fn from_iter<I: IntoIterator<Item = u8>>(iter: I) -> Self {
-        let mut set = ByteSet::default();
-        for b in iter {
-            set.0[usize::from(b >> 6)] |= 1 << (b & 63);
-        }
-        set
     }
 }
 
@@ -738,9 +765,101 @@ fn charged(v) {
     /// A seat's possible triggers are known by kind of event: the watchers may react to
     /// builds and accepted charges and nothing else, `zorgs` to nothing, so a build fires
     /// the watchers' triggers (above) without walking `zorgs`'s grants.
+    /// Every count, for all seats in one walk and for one seat, is what a plain walk over the
+    /// seat's structures gives, at every step of random games of the made-up game.
+    #[test]
+    fn counts_for_every_seat_at_once_are_each_seats_count() {
+        use crate::content::{BuildingRole, Count, PlanetKind};
+        use orrery_core::bot::RandomBot;
+        use std::collections::BTreeSet;
+        let plain = |g: &Game, seat: usize, c: &Count| -> u32 {
+            let station = |b: &str| {
+                g.board(seat)
+                    .building(b)
+                    .is_some_and(|b| b.role == BuildingRole::Station)
+            };
+            let own = g.own_structures(seat);
+            let colonies: Vec<_> = own.iter().filter(|(_, s)| !station(&s.building)).collect();
+            let n = match c {
+                Count::Buildings(ids) => own
+                    .iter()
+                    .filter(|(_, s)| ids.iter().any(|i| *i == s.building))
+                    .count(),
+                Count::GaiaPlanets => colonies
+                    .iter()
+                    .filter(|(i, s)| !s.shared && g.planet_kind(*i) == PlanetKind::Gaia)
+                    .count(),
+                Count::PlanetTypes => colonies
+                    .iter()
+                    .filter(|(_, s)| !s.shared)
+                    .map(|(i, _)| g.planet_id(*i))
+                    .collect::<BTreeSet<_>>()
+                    .len(),
+                Count::Sectors => colonies
+                    .iter()
+                    .map(|(i, _)| g.state.map.spaces[*i].sector)
+                    .collect::<BTreeSet<_>>()
+                    .len(),
+                Count::Federations => g.state.players[seat].tokens.len(),
+                Count::Structures => colonies.len(),
+                Count::StructuresInFederations => colonies
+                    .iter()
+                    .filter(|(i, _)| {
+                        let hex = g.state.map.spaces[*i].hex;
+                        g.state.players[seat]
+                            .federations
+                            .iter()
+                            .flatten()
+                            .any(|h| *h == hex)
+                    })
+                    .count(),
+                Count::Satellites => {
+                    g.state.players[seat].satellites.len()
+                        + own.iter().filter(|(_, s)| station(&s.building)).count()
+                }
+            };
+            u32::try_from(n).expect("small")
+        };
+        let mut checked = 0;
+        for seed in 0..3 {
+            let mut g = fixture::blips_game(seed);
+            let mut kinds = vec![
+                Count::GaiaPlanets,
+                Count::PlanetTypes,
+                Count::Sectors,
+                Count::Federations,
+                Count::Structures,
+                Count::StructuresInFederations,
+                Count::Satellites,
+            ];
+            for b in &g.board(0).buildings {
+                kinds.push(Count::Buildings(vec![b.id.clone()]));
+            }
+            let mut bot = RandomBot::new(seed, 2);
+            let mut steps = 0;
+            while !g.finished() && steps < 3000 {
+                for c in &kinds {
+                    let each = g.count_each(c);
+                    for seat in 0..2 {
+                        let want = plain(&g, seat, c);
+                        assert_eq!(each[seat], want, "seed {seed}, {c:?}, seat {seat}");
+                        assert_eq!(g.count(seat, c), want, "seed {seed}, {c:?}, seat {seat}");
+                        checked += u64::from(want);
+                    }
+                }
+                bot.step(&mut g).expect("a random part applies");
+                steps += 1;
+            }
+        }
+        assert!(checked > 0, "the games built something to count");
+    }
+
     #[test]
     fn a_byte_set_counts_each_byte_once_across_its_words() {
-        let set: super::ByteSet = [0u8, 63, 64, 255, 0, 64, 127, 128].into_iter().collect();
+        let mut set = super::ByteSet::default();
+        for b in [0u8, 63, 64, 255, 0, 64, 127, 128] {
+            set.insert(b);
+        }
         assert_eq!(set.len(), 6);
         assert_eq!(super::ByteSet::default().len(), 0);
     }

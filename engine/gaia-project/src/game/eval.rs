@@ -332,9 +332,10 @@ impl Game {
             v.push(n);
             v.push(n * rounds_left);
         }
-        for t in &c.research.tracks {
-            v.push(f64::from(p.level(&t.id)));
-        }
+        // The seat's level on each track, in content's order, looked up once.
+        let track_levels: SmallVec<[u32; 8]> =
+            c.research.tracks.iter().map(|t| p.level(&t.id)).collect();
+        v.extend(track_levels.iter().map(|l| f64::from(*l)));
         let rs = &rules.research_scoring;
         let end_vp: f64 = p
             .research
@@ -366,7 +367,7 @@ impl Game {
             .sum();
         v.push(f64::from(leftover) / f64::from(rules.leftover_per_vp.max(1)));
         v.push(f64::from(u8::from(!p.passed)));
-        self.push_prospects(seat, rounds_left, &income, &mut v);
+        self.push_prospects(seat, rounds_left, &income, &track_levels, &mut v);
         v
     }
 
@@ -375,8 +376,16 @@ impl Game {
     /// and the research levels that open advanced tiles, what held tiles and boosters will
     /// still give (pass effects, triggers, special actions, by the passes and rounds left),
     /// and each round scoring tile still to come weighed by what the seat holds and earns.
-    /// `income` is the seat's income, as [`crate::player::Player::income`] gives it.
-    fn push_prospects(&self, seat: usize, rounds_left: f64, income: &[&Effect], v: &mut Vec<f64>) {
+    /// `income` is the seat's income, as [`crate::player::Player::income`] gives it, and
+    /// `levels` its level on each track in content's order.
+    fn push_prospects(
+        &self,
+        seat: usize,
+        rounds_left: f64,
+        income: &[&Effect],
+        levels: &[u32],
+        v: &mut Vec<f64>,
+    ) {
         let c = &self.content;
         let p = &self.state.players[seat];
         let fed = self.federation_input(seat);
@@ -395,16 +404,18 @@ impl Game {
             let Some(track) = pos.strip_prefix(adv.position_prefix.as_str()) else {
                 continue;
             };
-            if c.research.tracks.iter().all(|t| !same_id(&t.id, track))
-                || self
-                    .state
-                    .players
-                    .iter()
-                    .any(|q| q.advanced.iter().any(|a| same_id(a, tile)))
+            let Some(at) = c.research.tracks.iter().position(|t| same_id(&t.id, track)) else {
+                continue;
+            };
+            if self
+                .state
+                .players
+                .iter()
+                .any(|q| q.advanced.iter().any(|a| same_id(a, tile)))
             {
                 continue;
             }
-            let level = p.level(track);
+            let level = levels[at];
             if level >= adv.min_level {
                 open += 1.0;
             } else if level + 1 == adv.min_level {
@@ -498,8 +509,8 @@ impl Game {
         v.push(income);
         let mut next_worth = 0.0;
         let mut below_top = 0.0;
-        for t in &c.research.tracks {
-            let level = p.level(&t.id) as usize;
+        for (t, level) in c.research.tracks.iter().zip(levels) {
+            let level = *level as usize;
             if let Some(next) = t.levels.get(level + 1) {
                 next_worth += effects_worth(c, &next.immediate);
                 if level + 2 == t.levels.len() {
@@ -647,8 +658,10 @@ impl Game {
             let Some(tile) = by_id(&c.final_scoring.tiles, id) else {
                 continue;
             };
-            let mut counts: SmallVec<[i64; 8]> = (0..n)
-                .map(|s| i64::from(self.count(s, &tile.count)))
+            let mut counts: SmallVec<[i64; 8]> = self
+                .count_each(&tile.count)
+                .into_iter()
+                .map(i64::from)
                 .collect();
             let own = counts[seat];
             own_counts.push((id.as_str(), own as f64));

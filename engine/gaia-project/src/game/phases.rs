@@ -734,8 +734,11 @@ impl Game {
             let Some(tile) = by_id(&content.final_scoring.tiles, tile_id) else {
                 continue;
             };
-            let mut field: SmallVec<[(i64, Option<usize>); 8]> = (0..n)
-                .map(|s| (i64::from(self.count(s, &tile.count)), Some(s)))
+            let mut field: SmallVec<[(i64, Option<usize>); 8]> = self
+                .count_each(&tile.count)
+                .into_iter()
+                .enumerate()
+                .map(|(s, c)| (i64::from(c), Some(s)))
                 .collect();
             if n == 2 {
                 field.push((i64::from(tile.neutral), None));
