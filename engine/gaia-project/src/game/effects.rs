@@ -762,9 +762,6 @@ fn charged(v) {
             .any(|(i, _)| g.state.map.spaces[*i].hex.distance(hex) <= d)
     }
 
-    /// A seat's possible triggers are known by kind of event: the watchers may react to
-    /// builds and accepted charges and nothing else, `zorgs` to nothing, so a build fires
-    /// the watchers' triggers (above) without walking `zorgs`'s grants.
     /// Every count, for all seats in one walk and for one seat, is what a plain walk over the
     /// seat's structures gives, at every step of random games of the made-up game.
     #[test]
@@ -820,8 +817,8 @@ fn charged(v) {
             };
             u32::try_from(n).expect("small")
         };
-        let mut checked = 0;
-        for seed in 0..3 {
+        let (mut checked, mut steps) = (0, 0);
+        for seed in 0..12 {
             let mut g = fixture::blips_game(seed);
             let mut kinds = vec![
                 Count::GaiaPlanets,
@@ -836,8 +833,7 @@ fn charged(v) {
                 kinds.push(Count::Buildings(vec![b.id.clone()]));
             }
             let mut bot = RandomBot::new(seed, 2);
-            let mut steps = 0;
-            while !g.finished() && steps < 3000 {
+            while !g.finished() && steps < 6000 {
                 for c in &kinds {
                     let each = g.count_each(c);
                     for seat in 0..2 {
@@ -852,6 +848,7 @@ fn charged(v) {
             }
         }
         assert!(checked > 0, "the games built something to count");
+        assert!(steps > 100, "the games went on: {steps} steps");
     }
 
     #[test]
@@ -864,6 +861,9 @@ fn charged(v) {
         assert_eq!(super::ByteSet::default().len(), 0);
     }
 
+    /// A seat's possible triggers are known by kind of event: the watchers may react to
+    /// builds and accepted charges and nothing else, `zorgs` to nothing, so a build fires
+    /// the watchers' triggers (above) without walking `zorgs`'s grants.
     #[test]
     fn the_kinds_of_event_a_seat_may_react_to_are_known() {
         use crate::game::MayHave;

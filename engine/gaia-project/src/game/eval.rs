@@ -376,7 +376,7 @@ impl Game {
     /// and the research levels that open advanced tiles, what held tiles and boosters will
     /// still give (pass effects, triggers, special actions, by the passes and rounds left),
     /// and each round scoring tile still to come weighed by what the seat holds and earns.
-    /// `income` is the seat's income, as [`crate::player::Player::income`] gives it, and
+    /// `income` is the seat's income, as [`crate::player::Player::income_refs`] gives it, and
     /// `levels` its level on each track in content's order.
     fn push_prospects(
         &self,
