@@ -1,6 +1,7 @@
 //! Playing through the small game interface: cloning a state and applying one part in every
-//! recorded state, complete random four-player games, and a game between `greedy` bots; plus
-//! loading the content. `orrery bench` summarises the same figures quickly.
+//! recorded state, the features the `best` bot values every seat of every recorded state by,
+//! complete random four-player games, and a game between `greedy` bots; plus loading the
+//! content. `orrery bench` summarises the same figures quickly (the features aside).
 //! Run: `cargo bench --bench play`.
 
 use std::path::Path;
@@ -11,7 +12,7 @@ mod shared;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use orrery_core::bot::{self, RandomBot};
-use orrery_core::play_api::Playable;
+use orrery_core::play_api::{Evaluate, Playable};
 use orrery_core::rng::Rng;
 use orrery_gp::content::{Content, DirFiles};
 use orrery_gp::game::{Game, Setup};
@@ -51,6 +52,22 @@ fn bench(c: &mut Criterion) {
                 for (g, p) in &states {
                     let mut g = g.clone();
                     std::hint::black_box(g.apply_part(p).is_ok());
+                }
+            })
+        },
+    );
+    // What `best` reads of a position for each seat (its learned evaluation's features);
+    // a study spends most of its time here.
+    let seats: usize = states.iter().map(|(g, _)| g.state.players.len()).sum();
+    group.throughput(Throughput::Elements(seats as u64));
+    group.bench_function(
+        format!("features of every seat in all {} states", states.len()),
+        |b| {
+            b.iter(|| {
+                for (g, _) in &states {
+                    for seat in 0..g.state.players.len() {
+                        std::hint::black_box(g.value_and_features(seat));
+                    }
                 }
             })
         },
