@@ -2,7 +2,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::content::{Board, Building, Bundle, Conversion, Effect, Faction, SetupPlacement};
+use crate::content::{
+    Board, Building, BuildingRole, Bundle, Conversion, Effect, Faction, SetupPlacement,
+};
 
 /// The standard board as changed by one faction.
 #[derive(Debug, Clone, PartialEq)]
@@ -91,4 +93,23 @@ impl FactionBoard {
     pub fn building(&self, id: &str) -> Option<&Building> {
         self.buildings.iter().find(|b| b.id == id)
     }
+
+    /// Whether a building of this board is a station (a structure that counts as a
+    /// satellite, not a colony).
+    pub fn is_station(&self, id: &str) -> bool {
+        self.building(id).is_some_and(is_station)
+    }
+
+    /// The ids of the board's stations.
+    pub fn station_ids(&self) -> impl Iterator<Item = &str> {
+        self.buildings
+            .iter()
+            .filter(|b| is_station(b))
+            .map(|b| b.id.as_str())
+    }
+}
+
+/// Whether a building is a station.
+fn is_station(b: &Building) -> bool {
+    b.role == BuildingRole::Station
 }

@@ -498,9 +498,7 @@ impl Game {
     }
 
     pub(crate) fn is_station(&self, seat: usize, building: &str) -> bool {
-        self.board(seat)
-            .building(building)
-            .is_some_and(|b| b.role == crate::content::BuildingRole::Station)
+        self.board(seat).is_station(building)
     }
 
     pub(crate) fn planet_kind(&self, idx: usize) -> PlanetKind {
@@ -539,13 +537,7 @@ impl Game {
         // seat without its faction yet, which has no structures either).
         let stations: SmallVec<[SmallVec<[&str; 2]>; 8]> = (0..n)
             .map(|s| match self.seats.get(s).and_then(Option::as_ref) {
-                Some(fixed) if wanted(s) => fixed
-                    .board
-                    .buildings
-                    .iter()
-                    .filter(|b| b.role == crate::content::BuildingRole::Station)
-                    .map(|b| b.id.as_str())
-                    .collect(),
+                Some(fixed) if wanted(s) => fixed.board.station_ids().collect(),
                 _ => SmallVec::new(),
             })
             .collect();
@@ -766,15 +758,11 @@ fn charged(v) {
     /// seat's structures gives, at every step of random games of the made-up game.
     #[test]
     fn counts_for_every_seat_at_once_are_each_seats_count() {
-        use crate::content::{BuildingRole, Count, PlanetKind};
+        use crate::content::{Count, PlanetKind};
         use orrery_core::bot::RandomBot;
         use std::collections::BTreeSet;
         let plain = |g: &Game, seat: usize, c: &Count| -> u32 {
-            let station = |b: &str| {
-                g.board(seat)
-                    .building(b)
-                    .is_some_and(|b| b.role == BuildingRole::Station)
-            };
+            let station = |b: &str| g.is_station(seat, b);
             let own = g.own_structures(seat);
             let colonies: Vec<_> = own.iter().filter(|(_, s)| !station(&s.building)).collect();
             let n = match c {
