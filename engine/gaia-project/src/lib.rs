@@ -12,6 +12,7 @@ pub mod commands;
 pub mod content;
 pub mod federation;
 pub mod game;
+pub mod income_log;
 pub mod items;
 pub(crate) mod lookup;
 pub mod map;

@@ -1,12 +1,11 @@
 //! A player's holdings and the effects that change them.
 
-use std::sync::Arc;
-
 use serde::{Deserialize, Serialize};
 use smallvec::SmallVec;
 
 use crate::board::FactionBoard;
 use crate::content::{Bundle, Condition, Content, Effect, Faction, Grants, Modifier, ScriptRef};
+use crate::income_log::IncomeLog;
 use crate::lookup::{by_id, index_of, same_id};
 use crate::notation::{Word, MAX_AMOUNT};
 use crate::power::{Area, Code, Power, Special};
@@ -154,7 +153,7 @@ pub struct Player {
     pub vp_sources: WordMap<i32, 12>,
     /// Income sources in the order they were acquired; income is paid in this order.
     #[serde(default)]
-    pub income_log: Arc<[Word]>,
+    pub income_log: IncomeLog,
     /// The condition hooks (`script#function`) that held when last asked (after the last
     /// part of a move); empty when content names none.
     #[serde(default, skip_serializing_if = "is_empty")]
@@ -278,7 +277,7 @@ impl Player {
             specials_used: Shared::default(),
             passed: false,
             vp_sources: WordMap::default(),
-            income_log: Arc::default(),
+            income_log: IncomeLog::default(),
             hooks_holding: Stamped::default(),
         }
     }
@@ -311,7 +310,7 @@ impl Player {
             .iter()
             .map(|t| (Word::from(t.id.as_str()), 0))
             .collect();
-        p.income_log = Arc::from([Word::from("base")]);
+        p.income_log = IncomeLog::of(["base"]);
         for (i, a) in faction.abilities.iter().enumerate() {
             if a.when.is_none() {
                 p.log_source(&source_key("f:", i));
@@ -673,9 +672,9 @@ impl Player {
     ) -> SmallVec<[&'a Effect; 24]> {
         // Each source ranked by its key's place in the income log, the key written into one
         // buffer (no string per source), the effects borrowed until the one copy at the end.
+        let log = self.income_log.keys();
         let rank = |key: &str| {
-            self.income_log
-                .iter()
+            log.iter()
                 .position(|k| same_id(k, key))
                 .unwrap_or(usize::MAX)
         };
@@ -705,42 +704,12 @@ impl Player {
 
     /// Records that an income source was acquired now (it moves to the end of the order).
     pub fn log_source(&mut self, key: &str) {
-        // One new block, sized for the list: the entries before and after the key's old place
-        // (if any), then the key.
-        let log = &self.income_log;
-        let at = log.iter().position(|k| k == key);
-        if at.is_some_and(|i| i + 1 == log.len()) {
-            // Already the last, and so the only copy: the order stays as it is.
-            return;
-        }
-        let (before, after) = match at {
-            Some(i) if !log[i + 1..].iter().any(|k| k == key) => (&log[..i], &log[i + 1..]),
-            Some(_) => {
-                // A key logged twice (a hand-made state): every copy leaves.
-                let mut rest: Vec<Word> = log.iter().filter(|k| *k != key).cloned().collect();
-                rest.push(key.into());
-                self.income_log = rest.into();
-                return;
-            }
-            None => (&log[..], &log[..0]),
-        };
-        let new: Arc<[Word]> = (before.iter().chain(after).cloned())
-            .chain(std::iter::once(Word::from(key)))
-            .collect();
-        self.income_log = new;
+        self.income_log.log(key);
     }
 
     /// Forgets an income source.
     pub fn unlog_source(&mut self, key: &str) {
-        // Looked for first: a list shared with a copy is copied only when it changes.
-        if self.income_log.iter().any(|k| k == key) {
-            self.income_log = self
-                .income_log
-                .iter()
-                .filter(|k| *k != key)
-                .cloned()
-                .collect();
-        }
+        self.income_log.unlog(key);
     }
 }
 

@@ -281,7 +281,7 @@ impl Game {
             .iter()
             .filter_map(|k| {
                 let key = key(*k);
-                p.income_log.iter().position(|l| *l == key)
+                p.income_log.keys().iter().position(|l| *l == key)
             })
             .collect();
         places.sort_unstable();
@@ -290,16 +290,9 @@ impl Game {
             return;
         }
         let earliest = places.remove(0);
-        // The new log in one block of its size (the earliest place leaves), then the later
-        // places renamed to the slots that stay, in the block just made (not shared yet).
-        let (before, after) = p.income_log.split_at(earliest);
-        let mut log: std::sync::Arc<[Word]> = before.iter().chain(&after[1..]).cloned().collect();
-        let renamed = std::sync::Arc::make_mut(&mut log);
-        for (k, at) in alike.iter().filter(|k| **k != n).zip(&places) {
-            // Every place left is after the earliest: one back once it has left.
-            renamed[*at - 1] = key(*k);
-        }
-        p.income_log = log;
+        // The earliest place leaves; the later places are renamed to the slots that stay.
+        let renamed = alike.iter().filter(|k| **k != n).zip(&places);
+        (p.income_log).remove_and_rename(earliest, renamed.map(|(k, at)| (*at, key(*k))));
     }
 
     /// Puts a building on a space (no costs, no triggers).
