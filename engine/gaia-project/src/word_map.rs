@@ -3,6 +3,9 @@
 //! saved as a JSON object), but its keys are shared (they change only when a new key comes)
 //! and its values are held inline, so copying it to change a value is one small block
 //! copied, with nothing allocated and nothing to free (while it holds at most `N` values).
+//! The keys' block has room after them: a map no clone shares takes a new key in place,
+//! so a game played on in order allocates nothing for a seat's first building of a kind or
+//! first VP from a source.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -13,9 +16,19 @@ use smallvec::SmallVec;
 
 use crate::notation::Word;
 
+/// How many more keys than it holds a new key block has room for when a map that no clone
+/// shares runs out of room.
+const ROOM: usize = 4;
+
+/// How many more keys than it holds a copy of a shared key block has room for.
+const COPY_ROOM: usize = 1;
+
 /// Keys sorted and shared, values inline in the keys' order (up to `N` of them).
+///
+/// The keys are the first slots of `slots`, as many as there are values; the slots after
+/// them are room for new keys (empty words, which cost nothing to copy or free).
 pub struct WordMap<V: Copy, const N: usize> {
-    keys: Arc<[Word]>,
+    slots: Arc<[Word]>,
     values: SmallVec<[V; N]>,
 }
 
@@ -24,7 +37,7 @@ impl<V: Copy, const N: usize> Clone for WordMap<V, N> {
     #[inline]
     fn clone(&self) -> Self {
         WordMap {
-            keys: self.keys.clone(),
+            slots: self.slots.clone(),
             values: SmallVec::from_slice(&self.values),
         }
     }
@@ -34,7 +47,7 @@ impl<V: Copy + PartialEq, const N: usize> PartialEq for WordMap<V, N> {
     #[inline]
     fn eq(&self, other: &Self) -> bool {
         self.values == other.values
-            && (Arc::ptr_eq(&self.keys, &other.keys) || *self.keys == *other.keys)
+            && (Arc::ptr_eq(&self.slots, &other.slots) || self.key_list() == other.key_list())
     }
 }
 
@@ -43,17 +56,48 @@ impl<V: Copy + Eq, const N: usize> Eq for WordMap<V, N> {}
 impl<V: Copy, const N: usize> Default for WordMap<V, N> {
     fn default() -> Self {
         WordMap {
-            keys: Arc::default(),
+            slots: Arc::default(),
             values: SmallVec::new(),
         }
     }
 }
 
 impl<V: Copy, const N: usize> WordMap<V, N> {
+    /// The keys, in order.
+    #[inline]
+    fn key_list(&self) -> &[Word] {
+        &self.slots[..self.values.len()]
+    }
+
     /// Where a key is, or where it would go.
     #[inline]
     fn find(&self, key: &str) -> Result<usize, usize> {
-        self.keys.binary_search_by(|k| k.as_str().cmp(key))
+        self.key_list().binary_search_by(|k| k.as_str().cmp(key))
+    }
+
+    /// The key slots to change in place, when no clone shares them and one more key fits
+    /// (`more`); else none.
+    fn own_slots(&mut self, more: usize) -> Option<&mut [Word]> {
+        // No weak handle is ever made on the keys: the strong count says whether a clone
+        // shares them.
+        let fits = self.values.len() + more <= self.slots.len();
+        (fits && Arc::strong_count(&self.slots) == 1).then(|| Arc::make_mut(&mut self.slots))
+    }
+
+    /// A new key block: `keys` (in order), then room.
+    fn block<'k>(keys: impl Iterator<Item = &'k Word>, room: usize) -> Arc<[Word]> {
+        keys.cloned()
+            .chain(std::iter::repeat_n(Word::default(), room))
+            .collect()
+    }
+
+    /// How much room a new key block gets: a little when it copies a shared one, more when
+    /// a map of its own ran out.
+    fn room(&self) -> usize {
+        match Arc::strong_count(&self.slots) {
+            1 => ROOM,
+            _ => COPY_ROOM,
+        }
     }
 
     /// The value of a key.
@@ -78,14 +122,18 @@ impl<V: Copy, const N: usize> WordMap<V, N> {
         match self.find(&key) {
             Ok(i) => (i, true),
             Err(i) => {
-                // The new keys in one block of their size (a shared list copied and grown
-                // was two blocks and a regrowth).
-                let (before, after) = self.keys.split_at(i);
-                let keys: Arc<[Word]> = (before.iter().cloned())
-                    .chain(std::iter::once(key))
-                    .chain(after.iter().cloned())
-                    .collect();
-                self.keys = keys;
+                let len = self.values.len();
+                if let Some(slots) = self.own_slots(1) {
+                    // The empty slot after the keys comes round to the key's place.
+                    slots[i..=len].rotate_right(1);
+                    slots[i] = key;
+                } else {
+                    // The keys copied into one new block with the new key and room after.
+                    let room = self.room();
+                    let (before, after) = self.key_list().split_at(i);
+                    let key = [key];
+                    self.slots = Self::block(before.iter().chain(&key).chain(after), room);
+                }
                 self.values.insert(i, value);
                 (i, false)
             }
@@ -101,11 +149,14 @@ impl<V: Copy, const N: usize> WordMap<V, N> {
     /// Takes a key out; its value, if it was there.
     pub fn remove(&mut self, key: &str) -> Option<V> {
         let i = self.find(key).ok()?;
-        let keys: Arc<[Word]> = (self.keys[..i].iter())
-            .chain(&self.keys[i + 1..])
-            .cloned()
-            .collect();
-        self.keys = keys;
+        let len = self.values.len();
+        if let Some(slots) = self.own_slots(0) {
+            slots[i..len].rotate_left(1);
+            slots[len - 1] = Word::default();
+        } else {
+            let keys = self.key_list();
+            self.slots = Self::block(keys[..i].iter().chain(&keys[i + 1..]), COPY_ROOM);
+        }
         Some(self.values.remove(i))
     }
 
@@ -117,30 +168,32 @@ impl<V: Copy, const N: usize> WordMap<V, N> {
     /// The entries in key order.
     pub fn iter(&self) -> Iter<'_, V> {
         Iter {
-            keys: self.keys.iter(),
+            keys: self.key_list().iter(),
             values: self.values.iter(),
         }
     }
 
     /// The entries in key order, values to change.
     pub fn iter_mut(&mut self) -> impl Iterator<Item = (&Word, &mut V)> {
-        self.keys.iter().zip(self.values.iter_mut())
+        let keys = &self.slots[..self.values.len()];
+        keys.iter().zip(self.values.iter_mut())
     }
 
     /// Whether two maps hold the very same list of keys (shared, not only equal): their
     /// values then pair up place by place.
     pub fn same_keys(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.keys, &other.keys)
+        Arc::ptr_eq(&self.slots, &other.slots)
     }
 
     /// The keys in order.
     pub fn keys(&self) -> std::slice::Iter<'_, Word> {
-        self.keys.iter()
+        self.key_list().iter()
     }
 
-    /// The keys in order, as shared (one list while no key is added).
+    /// The block the keys are shared in (one block while no key is added; a clone holding
+    /// it keeps it as it is): the same block means the same keys.
     pub(crate) fn shared_keys(&self) -> &Arc<[Word]> {
-        &self.keys
+        &self.slots
     }
 
     /// The values in key order.
@@ -250,7 +303,7 @@ impl<V: Copy, const N: usize> From<BTreeMap<Word, V>> for WordMap<V, N> {
     fn from(map: BTreeMap<Word, V>) -> Self {
         let values = map.values().copied().collect();
         WordMap {
-            keys: map.into_keys().collect(),
+            slots: Self::block(map.keys(), ROOM),
             values,
         }
     }
@@ -315,5 +368,49 @@ mod tests {
             repeated.iter().collect::<Vec<_>>(),
             [(&"a".into(), &2), (&"b".into(), &3)]
         );
+    }
+
+    /// A change to one clone (a new key, a key taken out) leaves every other clone holding
+    /// what it held, and a map no clone shares takes its changes in its own key block.
+    #[test]
+    fn clones_keep_their_keys_and_a_map_of_its_own_changes_in_place() {
+        let entries = |m: &WordMap<i32, 4>| -> Vec<(String, i32)> {
+            m.iter().map(|(k, v)| (k.to_string(), *v)).collect()
+        };
+        let mut map: WordMap<i32, 4> = WordMap::default();
+        for (k, v) in [("ts", 1), ("m", 2), ("lab", 3)] {
+            map.insert(Word::from(k), v);
+        }
+        // The block has room for more keys now (it grew by more than one).
+        let block = map.shared_keys().as_ptr();
+        map.remove("ts");
+        map.insert(Word::from("ac"), 4);
+        assert_eq!(map.shared_keys().as_ptr(), block, "changed where it lies");
+        let before = map.clone();
+        assert!(map.same_keys(&before));
+        map.insert(Word::from("PI"), 5);
+        assert!(!map.same_keys(&before));
+        let mut other = before.clone();
+        other.remove("lab");
+        *other.entry(Word::from("gf")).or_default() += 6;
+        assert_eq!(
+            entries(&before),
+            [("ac".into(), 4), ("lab".into(), 3), ("m".into(), 2)]
+        );
+        assert_eq!(
+            entries(&map),
+            [
+                ("PI".into(), 5),
+                ("ac".into(), 4),
+                ("lab".into(), 3),
+                ("m".into(), 2)
+            ]
+        );
+        assert_eq!(
+            entries(&other),
+            [("ac".into(), 4), ("gf".into(), 6), ("m".into(), 2)]
+        );
+        assert_ne!(before, map);
+        assert_eq!(before, before.clone());
     }
 }

@@ -99,7 +99,7 @@ impl Research {
         if known {
             return have.values().eq(self.levels.iter());
         }
-        if have.len() == self.tracks.len() && keys.iter().eq(self.tracks.iter()) {
+        if have.len() == self.tracks.len() && have.keys().eq(self.tracks.iter()) {
             if same.0.len() < REMEMBERED {
                 same.0.push((self.tracks.clone(), keys.clone()));
             }
