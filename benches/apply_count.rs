@@ -7,8 +7,9 @@
 //! then plays `ORRERY_COUNT_RANDOM` random four-player games (default 0; `random_games`).
 //! With `ORRERY_COUNT_KINDS=1` it also prints the allocations a part by kind of part: applied
 //! to a clone of the recorded state (which shares every collection with it, so the first
-//! write to one copies it), and applied in order to one game a record (which owns what it has
-//! changed before: the allocations of applying itself).
+//! write to one copies it), applied in order to one game a record (which owns what it has
+//! changed before), and in order to one game a record that shares nothing (the first state
+//! saved and loaded back) with and without the undo copy: the allocations of applying itself.
 //! Run it under callgrind, counting only the applying:
 //! `valgrind --tool=callgrind --toggle-collect='*apply_all*' target/release/deps/apply_count-*`
 //! (or `'*with_part_all*'`, or `'*clone_all*'` for the clones alone).
@@ -78,42 +79,107 @@ fn kind(part: &Command) -> &'static str {
     }
 }
 
-/// Prints the allocations a part by kind: applied to a clone of the recorded state, to a
-/// clone given up on error, and in order to one game a record.
-fn kinds(states: &[(Game, Command)]) {
-    // kind -> (parts, on a clone, with_part on a clone, in order)
-    let mut by: std::collections::BTreeMap<&str, (u64, u64, u64, u64)> = Default::default();
-    let mut played: Option<Game> = None;
-    for (g, p) in states {
-        if played.as_ref().is_none_or(|c| c.state != g.state) {
-            played = Some(g.clone());
+/// A game holding `g`'s state with nothing shared with `g` or any other copy: saved and
+/// loaded back, as a game read from a file is.
+fn owned(g: &Game) -> Game {
+    let saved = orrery_gp::game::saved::to_saved(&g.content, &g.state).expect("saves");
+    let state = orrery_gp::game::saved::from_saved(&g.content, saved).expect("loads");
+    Game::load(g.content.clone(), state).expect("a saved state loads")
+}
+
+/// Allocations of one part, and whether it made none.
+#[derive(Default, Clone, Copy)]
+struct Tally {
+    allocations: u64,
+    none: u64,
+}
+
+impl Tally {
+    fn add(&mut self, allocations: u64) {
+        self.allocations += allocations;
+        self.none += u64::from(allocations == 0);
+    }
+
+    fn sum(self, other: Tally) -> Tally {
+        Tally {
+            allocations: self.allocations + other.allocations,
+            none: self.none + other.none,
         }
-        let e = by.entry(kind(p)).or_default();
-        e.0 += 1;
+    }
+}
+
+/// Prints the allocations a part by kind: applied to a clone of the recorded state, to a
+/// clone given up on error, in order to one game a record that starts as a clone of the
+/// record's first state (so it shares that state's lists until it changes them), and in order
+/// to one game a record that owns all it holds (the first state saved and loaded back), with
+/// the undo copy (`apply_part`) and without (`apply_part_unguarded`, as replays and games
+/// played to their end apply); with, for each column, the share of parts that allocate
+/// nothing.
+fn kinds(states: &[(Game, Command)]) {
+    // kind -> (parts, on a clone, with_part on a clone, in order, owned in order guarded,
+    // owned in order unguarded)
+    let mut by: std::collections::BTreeMap<&str, (u64, [Tally; 5])> = Default::default();
+    let mut played: Option<[Game; 3]> = None;
+    for (g, p) in states {
+        if played.as_ref().is_none_or(|[c, ..]| c.state != g.state) {
+            played = Some([g.clone(), owned(g), owned(g)]);
+        }
+        let (n, t) = by.entry(kind(p)).or_default();
+        *n += 1;
         let mut c = g.clone();
-        e.1 += allocations(|| assert!(c.apply_part(p).is_ok()));
+        t[0].add(allocations(|| assert!(c.apply_part(p).is_ok())));
         drop(c);
         let c = g.clone();
-        e.2 += allocations(|| assert!(c.with_part(p).is_ok()));
-        if let Some(game) = played.as_mut() {
-            e.3 += allocations(|| assert!(game.apply_part(p).is_ok()));
+        t[1].add(allocations(|| assert!(c.with_part(p).is_ok())));
+        if let Some([game, own, own_unguarded]) = played.as_mut() {
+            t[2].add(allocations(|| assert!(game.apply_part(p).is_ok())));
+            t[3].add(allocations(|| assert!(own.apply_part(p).is_ok())));
+            t[4].add(allocations(|| {
+                assert!(own_unguarded.apply_part_unguarded(p).is_ok())
+            }));
         }
     }
-    println!("kind: parts, allocations a part applied to a clone / with_part / in order");
-    let mut all = (0, 0, 0, 0);
-    for (k, (n, a, w, s)) in &by {
-        let f = |x: u64| x as f64 / (*n).max(1) as f64;
-        println!("{k:>10}: {n:6} {:6.2} {:6.2} {:6.2}", f(*a), f(*w), f(*s));
-        all = (all.0 + n, all.1 + a, all.2 + w, all.3 + s);
-    }
-    let f = |x: u64| x as f64 / all.0.max(1) as f64;
     println!(
-        "{:>10}: {:6} {:6.2} {:6.2} {:6.2}",
+        "kind: parts, allocations a part applied to a clone / with_part / in order / owned in \
+         order / owned in order without the undo copy"
+    );
+    let mut all = (0, [Tally::default(); 5]);
+    for (k, (n, t)) in &by {
+        let f = |x: &Tally| x.allocations as f64 / (*n).max(1) as f64;
+        println!(
+            "{k:>10}: {n:6} {:6.2} {:6.2} {:6.2} {:6.2} {:6.2}",
+            f(&t[0]),
+            f(&t[1]),
+            f(&t[2]),
+            f(&t[3]),
+            f(&t[4])
+        );
+        all.0 += n;
+        for (a, b) in all.1.iter_mut().zip(t) {
+            *a = a.sum(*b);
+        }
+    }
+    let n = all.0.max(1) as f64;
+    let f = |x: &Tally| x.allocations as f64 / n;
+    let t = &all.1;
+    println!(
+        "{:>10}: {:6} {:6.2} {:6.2} {:6.2} {:6.2} {:6.2}",
         "all",
         all.0,
-        f(all.1),
-        f(all.2),
-        f(all.3)
+        f(&t[0]),
+        f(&t[1]),
+        f(&t[2]),
+        f(&t[3]),
+        f(&t[4])
+    );
+    let none = |x: &Tally| 100.0 * x.none as f64 / n;
+    println!(
+        "parts that allocate nothing: {:.1}% / {:.1}% / {:.1}% / {:.1}% / {:.1}%",
+        none(&t[0]),
+        none(&t[1]),
+        none(&t[2]),
+        none(&t[3]),
+        none(&t[4])
     );
 }
 
