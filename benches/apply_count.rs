@@ -145,42 +145,23 @@ fn kinds(states: &[(Game, Command)]) {
     );
     let mut all = (0, [Tally::default(); 5]);
     for (k, (n, t)) in &by {
-        let f = |x: &Tally| x.allocations as f64 / (*n).max(1) as f64;
-        println!(
-            "{k:>10}: {n:6} {:6.2} {:6.2} {:6.2} {:6.2} {:6.2}",
-            f(&t[0]),
-            f(&t[1]),
-            f(&t[2]),
-            f(&t[3]),
-            f(&t[4])
-        );
+        print_row(k, *n, t);
         all.0 += n;
         for (a, b) in all.1.iter_mut().zip(t) {
             *a = a.sum(*b);
         }
     }
-    let n = all.0.max(1) as f64;
-    let f = |x: &Tally| x.allocations as f64 / n;
-    let t = &all.1;
-    println!(
-        "{:>10}: {:6} {:6.2} {:6.2} {:6.2} {:6.2} {:6.2}",
-        "all",
-        all.0,
-        f(&t[0]),
-        f(&t[1]),
-        f(&t[2]),
-        f(&t[3]),
-        f(&t[4])
-    );
-    let none = |x: &Tally| 100.0 * x.none as f64 / n;
-    println!(
-        "parts that allocate nothing: {:.1}% / {:.1}% / {:.1}% / {:.1}% / {:.1}%",
-        none(&t[0]),
-        none(&t[1]),
-        none(&t[2]),
-        none(&t[3]),
-        none(&t[4])
-    );
+    print_row("all", all.0, &all.1);
+    let none = all
+        .1
+        .map(|x| format!("{:.1}%", 100.0 * x.none as f64 / all.0.max(1) as f64));
+    println!("parts that allocate nothing: {}", none.join(" / "));
+}
+
+/// One line of [`kinds`]: a kind, its parts, and its allocations a part in each column.
+fn print_row(kind: &str, parts: u64, t: &[Tally; 5]) {
+    let columns = t.map(|x| format!("{:6.2}", x.allocations as f64 / parts.max(1) as f64));
+    println!("{kind:>10}: {parts:6} {}", columns.join(" "));
 }
 
 fn main() {
