@@ -155,6 +155,7 @@ impl Game {
 
     /// [`Game::view`] with the seat's place on the map `map`; with none, the view knows no
     /// range origins and must not be asked to place anything (see [`Game::turn_parts`]).
+    #[inline(always)]
     fn view_with<'a>(&'a self, seat: usize, map: Option<LazySeatMap<'a>>) -> SeatView<'a> {
         let grants = self.seat_grants(seat);
         let (content, faction, board) = (&*self.content, self.faction(seat), self.board(seat));
@@ -210,6 +211,7 @@ impl Game {
 
     /// [`Game::view`], or with every shortcut off and the grants walked afresh when
     /// `from_scratch`.
+    #[inline(always)]
     fn view_as(&self, seat: usize, from_scratch: bool) -> SeatView<'_> {
         match from_scratch {
             // A listing mostly walks placements: the place is worked out at once.
