@@ -3,9 +3,10 @@
 //! saved as a JSON object), but its keys are shared (they change only when a new key comes)
 //! and its values are held inline, so copying it to change a value is one small block
 //! copied, with nothing allocated and nothing to free (while it holds at most `N` values).
-//! The keys' block has room after them: a map no clone shares takes a new key in place,
-//! so a game played on in order allocates nothing for a seat's first building of a kind or
-//! first VP from a source.
+//! The keys' block has room after them: a map whose keys nothing else holds takes a new key
+//! in place, so a game played on in order mostly allocates nothing for a seat's first VP
+//! from a source or first building of a kind (the seat's remembered grants hold a copy of
+//! its buildings taken, so their keys are copied once when a kind is first taken).
 
 use std::collections::BTreeMap;
 use std::fmt;
