@@ -205,13 +205,13 @@ mod tests {
 
     #[test]
     fn a_logged_key_moves_to_the_end_and_a_new_one_is_added_there() {
-        let mut log = IncomeLog::of(["base", "r:eco", "b:m:1"]);
-        log.log("r:eco");
-        assert_eq!(keys(&log), ["base", "b:m:1", "r:eco"]);
-        log.log("booster");
-        assert_eq!(keys(&log), ["base", "b:m:1", "r:eco", "booster"]);
-        log.log("booster");
-        assert_eq!(keys(&log), ["base", "b:m:1", "r:eco", "booster"]);
+        let mut log = IncomeLog::of(["base", "src:a", "slot:s:1"]);
+        log.log("src:a");
+        assert_eq!(keys(&log), ["base", "slot:s:1", "src:a"]);
+        log.log("src:d");
+        assert_eq!(keys(&log), ["base", "slot:s:1", "src:a", "src:d"]);
+        log.log("src:d");
+        assert_eq!(keys(&log), ["base", "slot:s:1", "src:a", "src:d"]);
     }
 
     #[test]
@@ -226,31 +226,31 @@ mod tests {
 
     #[test]
     fn a_clone_that_changes_the_log_leaves_the_other_clones_as_they_were() {
-        let mut log = IncomeLog::of(["base", "r:eco"]);
+        let mut log = IncomeLog::of(["base", "src:a"]);
         let before = log.clone();
         log.log("base");
-        log.unlog("r:eco");
-        log.log("t:tech1");
-        assert_eq!(keys(&log), ["base", "t:tech1"]);
-        assert_eq!(keys(&before), ["base", "r:eco"]);
+        log.unlog("src:a");
+        log.log("src:c");
+        assert_eq!(keys(&log), ["base", "src:c"]);
+        assert_eq!(keys(&before), ["base", "src:a"]);
         let mut other = before.clone();
-        other.remove_and_rename(0, [(1, "r:nav".into())]);
-        assert_eq!(keys(&other), ["r:nav"]);
-        assert_eq!(keys(&before), ["base", "r:eco"]);
+        other.remove_and_rename(0, [(1, "src:b".into())]);
+        assert_eq!(keys(&other), ["src:b"]);
+        assert_eq!(keys(&before), ["base", "src:a"]);
     }
 
     #[test]
     fn a_log_no_clone_shares_changes_where_it_lies() {
         let mut log = IncomeLog::of(["base"]);
-        log.log("b:m:1");
+        log.log("slot:s:1");
         let at = log.slots.as_ptr();
-        for key in ["r:eco", "b:m:2", "booster"] {
+        for key in ["src:a", "slot:s:2", "src:d"] {
             log.log(key);
         }
-        log.unlog("r:eco");
-        // The second mine leaves: the first slot's key leaves, the second's is renamed.
-        log.remove_and_rename(1, [(2, "b:m:1".into())]);
-        assert_eq!(keys(&log), ["base", "b:m:1", "booster"]);
+        log.unlog("src:a");
+        // The second of a building leaves: the first slot's key leaves, the second's is renamed.
+        log.remove_and_rename(1, [(2, "slot:s:1".into())]);
+        assert_eq!(keys(&log), ["base", "slot:s:1", "src:d"]);
         assert_eq!(log.slots.as_ptr(), at, "no new list was made");
     }
 
@@ -258,22 +258,22 @@ mod tests {
     fn forgetting_a_key_not_logged_changes_nothing() {
         let mut log = IncomeLog::of(["base"]);
         let shared = log.clone();
-        log.unlog("booster");
+        log.unlog("src:d");
         log.remove_and_rename(5, []);
         assert!(std::sync::Arc::ptr_eq(&log.slots, &shared.slots));
     }
 
     #[test]
     fn saved_as_the_list_of_its_keys() {
-        let log = IncomeLog::of(["base", "r:eco"]);
+        let log = IncomeLog::of(["base", "src:a"]);
         let text = serde_json::to_string(&log).unwrap();
-        assert_eq!(text, r#"["base","r:eco"]"#);
+        assert_eq!(text, r#"["base","src:a"]"#);
         let back: IncomeLog = serde_json::from_str(&text).unwrap();
         assert_eq!(back, log);
         // An empty key names no source: left out on loading, never logged.
-        let mut back: IncomeLog = serde_json::from_str(r#"["base","","r:eco"]"#).unwrap();
+        let mut back: IncomeLog = serde_json::from_str(r#"["base","","src:a"]"#).unwrap();
         assert_eq!(back, log);
         back.log("");
-        assert_eq!(keys(&back), ["base", "r:eco"]);
+        assert_eq!(keys(&back), ["base", "src:a"]);
     }
 }

@@ -379,37 +379,37 @@ mod tests {
             m.iter().map(|(k, v)| (k.to_string(), *v)).collect()
         };
         let mut map: WordMap<i32, 4> = WordMap::default();
-        for (k, v) in [("ts", 1), ("m", 2), ("lab", 3)] {
+        for (k, v) in [("k5", 1), ("k4", 2), ("k3", 3)] {
             map.insert(Word::from(k), v);
         }
         // The block has room for more keys now (it grew by more than one).
         let block = map.shared_keys().as_ptr();
-        map.remove("ts");
-        map.insert(Word::from("ac"), 4);
+        map.remove("k5");
+        map.insert(Word::from("k1"), 4);
         assert_eq!(map.shared_keys().as_ptr(), block, "changed where it lies");
         let before = map.clone();
         assert!(map.same_keys(&before));
-        map.insert(Word::from("PI"), 5);
+        map.insert(Word::from("k0"), 5);
         assert!(!map.same_keys(&before));
         let mut other = before.clone();
-        other.remove("lab");
-        *other.entry(Word::from("gf")).or_default() += 6;
+        other.remove("k3");
+        *other.entry(Word::from("k2")).or_default() += 6;
         assert_eq!(
             entries(&before),
-            [("ac".into(), 4), ("lab".into(), 3), ("m".into(), 2)]
+            [("k1".into(), 4), ("k3".into(), 3), ("k4".into(), 2)]
         );
         assert_eq!(
             entries(&map),
             [
-                ("PI".into(), 5),
-                ("ac".into(), 4),
-                ("lab".into(), 3),
-                ("m".into(), 2)
+                ("k0".into(), 5),
+                ("k1".into(), 4),
+                ("k3".into(), 3),
+                ("k4".into(), 2)
             ]
         );
         assert_eq!(
             entries(&other),
-            [("ac".into(), 4), ("gf".into(), 6), ("m".into(), 2)]
+            [("k1".into(), 4), ("k2".into(), 6), ("k4".into(), 2)]
         );
         assert_ne!(before, map);
         assert_eq!(before, before.clone());
