@@ -2,40 +2,26 @@
 //!
 //! The log is shared by the clones of a state until one of them changes it. The clone that
 //! changes a shared log copies it once, with room to grow; a log no other clone shares is
-//! changed where it lies. So a game played on in order (a replay, a bot's game played out)
-//! allocates nothing when a seat's sources change, and a clone allocates one block, the
-//! copy, as a new list would.
+//! changed where it lies (`KeyBlock`). So a game played on in order (a replay, a bot's game
+//! played out) allocates nothing when a seat's sources change, and a clone allocates one
+//! block, the copy, as a new list would.
 
 use std::fmt;
-use std::sync::Arc;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::key_block::KeyBlock;
 use crate::notation::Word;
-
-/// How many more keys than it holds a new log, or one grown full, has room for: about what
-/// a seat adds in a game (buildings' slots, tiles, tracks).
-const ROOM: usize = 16;
-
-/// How many more keys than it holds a copy of a shared log has room for: what one part adds
-/// (a copy is mostly a state tried or looked ahead from, changed by a part or two).
-const COPY_ROOM: usize = 2;
 
 /// Income source keys in the order they were acquired; saved as a list of the keys.
 ///
-/// The keys fill the first slots of one shared block (one allocation, as a plain shared list
-/// is); the slots after them are room to grow, each an empty word (kept inline, so they cost
-/// nothing to copy or free). No key is empty, so the first empty slot ends the keys, and the
-/// log is no larger than a handle on a list.
-#[derive(Clone)]
+/// The keys fill the first slots of a `KeyBlock` (room for 16 more when it grows, 2 in a
+/// copy: a copy is mostly a state tried or looked ahead from, changed by a part or two). No
+/// key is empty, so the first empty slot ends the keys, and the log is no larger than a
+/// handle on a list.
+#[derive(Clone, Default)]
 pub struct IncomeLog {
-    slots: Arc<[Word]>,
-}
-
-impl Default for IncomeLog {
-    fn default() -> Self {
-        IncomeLog::of([])
-    }
+    slots: KeyBlock<16, 2>,
 }
 
 impl PartialEq for IncomeLog {
@@ -52,28 +38,16 @@ impl IncomeLog {
         Self::with_room(keys.into_iter().map(Word::from))
     }
 
-    /// A log of these keys, with room to grow.
+    /// A log of these keys (an empty one names no source and is left out), with room to grow.
     fn with_room(keys: impl Iterator<Item = Word>) -> Self {
         IncomeLog {
-            slots: Self::block(keys.filter(|k| !k.is_empty()), ROOM),
+            slots: KeyBlock::new(keys.filter(|k| !k.is_empty())),
         }
-    }
-
-    /// One block of `keys` (none of them empty) with `room` empty slots after them. Made in
-    /// one allocation when the keys' number is known from their iterator (a slice's or a
-    /// list's), as every copy's is.
-    fn block(keys: impl Iterator<Item = Word>, room: usize) -> Arc<[Word]> {
-        keys.chain(std::iter::repeat_n(Word::default(), room))
-            .collect()
     }
 
     /// How many keys the log holds: where the first empty slot is.
     pub fn len(&self) -> usize {
-        Self::filled(&self.slots)
-    }
-
-    /// How many of `slots` hold keys.
-    fn filled(slots: &[Word]) -> usize {
+        let slots = self.slots.slots();
         slots
             .iter()
             .position(|k| k.is_empty())
@@ -87,27 +61,7 @@ impl IncomeLog {
 
     /// The keys, earliest first.
     pub fn keys(&self) -> &[Word] {
-        &self.slots[..self.len()]
-    }
-
-    /// The slots, to change, with room for `more` keys after the `len` it holds: this log's
-    /// own block, copied first (with room to grow) when another clone shares it or it is full.
-    fn own(&mut self, len: usize, more: usize) -> &mut [Word] {
-        let need = len.saturating_add(more);
-        let room = if need > self.slots.len() {
-            ROOM.max(more)
-        } else if Arc::strong_count(&self.slots) > 1 {
-            // (No weak handle is ever made on a log: the count of strong ones says whether
-            // another clone shares it.)
-            COPY_ROOM.max(more)
-        } else {
-            0
-        };
-        if room > 0 {
-            self.slots = Self::block(self.slots[..len].iter().cloned(), room);
-        }
-        // This log's own now: nothing is copied here.
-        Arc::make_mut(&mut self.slots)
+        &self.slots.slots()[..self.len()]
     }
 
     /// Takes every copy of `key` out of the first `len` slots, the first at `first`, keeping
@@ -139,7 +93,7 @@ impl IncomeLog {
             // Already the last, and the only copy: the order stays as it is, nothing copied.
             return;
         }
-        let slots = self.own(len, 1);
+        let slots = self.slots.own(len, 1);
         let kept = at.map_or(len, |first| Self::take_out(slots, len, first, key));
         slots[kept] = Word::from(key);
     }
@@ -149,7 +103,7 @@ impl IncomeLog {
         let keys = self.keys();
         if let Some(first) = keys.iter().position(|k| k == key) {
             let len = keys.len();
-            Self::take_out(self.own(len, 0), len, first, key);
+            Self::take_out(self.slots.own(len, 0), len, first, key);
         }
     }
 
@@ -164,9 +118,8 @@ impl IncomeLog {
         if at >= len {
             return;
         }
-        let slots = self.own(len, 0);
-        slots[at..len].rotate_left(1);
-        slots[len - 1] = Word::default();
+        self.slots.remove(len, at);
+        let slots = self.slots.own(len - 1, 0);
         for (place, key) in renamed {
             let k = place.checked_sub(1).filter(|p| *p >= at && *p < len - 1);
             if let Some(k) = k.filter(|_| !key.is_empty()) {
@@ -243,7 +196,7 @@ mod tests {
     fn a_log_no_clone_shares_changes_where_it_lies() {
         let mut log = IncomeLog::of(["base"]);
         log.log("slot:s:1");
-        let at = log.slots.as_ptr();
+        let at = log.slots.shared().as_ptr();
         for key in ["src:a", "slot:s:2", "src:d"] {
             log.log(key);
         }
@@ -251,7 +204,7 @@ mod tests {
         // The second of a building leaves: the first slot's key leaves, the second's is renamed.
         log.remove_and_rename(1, [(2, "slot:s:1".into())]);
         assert_eq!(keys(&log), ["base", "slot:s:1", "src:d"]);
-        assert_eq!(log.slots.as_ptr(), at, "no new list was made");
+        assert_eq!(log.slots.shared().as_ptr(), at, "no new list was made");
     }
 
     #[test]
@@ -260,7 +213,10 @@ mod tests {
         let shared = log.clone();
         log.unlog("src:d");
         log.remove_and_rename(5, []);
-        assert!(std::sync::Arc::ptr_eq(&log.slots, &shared.slots));
+        assert!(std::sync::Arc::ptr_eq(
+            log.slots.shared(),
+            shared.slots.shared()
+        ));
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub mod federation;
 pub mod game;
 pub mod income_log;
 pub mod items;
+mod key_block;
 pub(crate) mod lookup;
 pub mod map;
 pub mod module;

@@ -15,21 +15,15 @@ use std::sync::Arc;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use smallvec::SmallVec;
 
+use crate::key_block::KeyBlock;
 use crate::notation::Word;
-
-/// How many more keys than it holds a new key block has room for when a map that no clone
-/// shares runs out of room.
-const ROOM: usize = 4;
-
-/// How many more keys than it holds a copy of a shared key block has room for.
-const COPY_ROOM: usize = 1;
 
 /// Keys sorted and shared, values inline in the keys' order (up to `N` of them).
 ///
-/// The keys are the first slots of `slots`, as many as there are values; the slots after
-/// them are room for new keys (empty words, which cost nothing to copy or free).
+/// The keys are the first slots of `slots` (a `KeyBlock`: room for 4 more when it grows, 1
+/// in a copy), as many as there are values.
 pub struct WordMap<V: Copy, const N: usize> {
-    slots: Arc<[Word]>,
+    slots: KeyBlock<4, 1>,
     values: SmallVec<[V; N]>,
 }
 
@@ -48,7 +42,8 @@ impl<V: Copy + PartialEq, const N: usize> PartialEq for WordMap<V, N> {
     #[inline]
     fn eq(&self, other: &Self) -> bool {
         self.values == other.values
-            && (Arc::ptr_eq(&self.slots, &other.slots) || self.key_list() == other.key_list())
+            && (Arc::ptr_eq(self.slots.shared(), other.slots.shared())
+                || self.key_list() == other.key_list())
     }
 }
 
@@ -57,7 +52,7 @@ impl<V: Copy + Eq, const N: usize> Eq for WordMap<V, N> {}
 impl<V: Copy, const N: usize> Default for WordMap<V, N> {
     fn default() -> Self {
         WordMap {
-            slots: Arc::default(),
+            slots: KeyBlock::default(),
             values: SmallVec::new(),
         }
     }
@@ -67,38 +62,13 @@ impl<V: Copy, const N: usize> WordMap<V, N> {
     /// The keys, in order.
     #[inline]
     fn key_list(&self) -> &[Word] {
-        &self.slots[..self.values.len()]
+        &self.slots.slots()[..self.values.len()]
     }
 
     /// Where a key is, or where it would go.
     #[inline]
     fn find(&self, key: &str) -> Result<usize, usize> {
         self.key_list().binary_search_by(|k| k.as_str().cmp(key))
-    }
-
-    /// The key slots to change in place, when no clone shares them and one more key fits
-    /// (`more`); else none.
-    fn own_slots(&mut self, more: usize) -> Option<&mut [Word]> {
-        // No weak handle is ever made on the keys: the strong count says whether a clone
-        // shares them.
-        let fits = self.values.len() + more <= self.slots.len();
-        (fits && Arc::strong_count(&self.slots) == 1).then(|| Arc::make_mut(&mut self.slots))
-    }
-
-    /// A new key block: `keys` (in order), then room.
-    fn block<'k>(keys: impl Iterator<Item = &'k Word>, room: usize) -> Arc<[Word]> {
-        keys.cloned()
-            .chain(std::iter::repeat_n(Word::default(), room))
-            .collect()
-    }
-
-    /// How much room a new key block gets: a little when it copies a shared one, more when
-    /// a map of its own ran out.
-    fn room(&self) -> usize {
-        match Arc::strong_count(&self.slots) {
-            1 => ROOM,
-            _ => COPY_ROOM,
-        }
     }
 
     /// The value of a key.
@@ -123,18 +93,7 @@ impl<V: Copy, const N: usize> WordMap<V, N> {
         match self.find(&key) {
             Ok(i) => (i, true),
             Err(i) => {
-                let len = self.values.len();
-                if let Some(slots) = self.own_slots(1) {
-                    // The empty slot after the keys comes round to the key's place.
-                    slots[i..=len].rotate_right(1);
-                    slots[i] = key;
-                } else {
-                    // The keys copied into one new block with the new key and room after.
-                    let room = self.room();
-                    let (before, after) = self.key_list().split_at(i);
-                    let key = [key];
-                    self.slots = Self::block(before.iter().chain(&key).chain(after), room);
-                }
+                self.slots.insert(self.values.len(), i, key);
                 self.values.insert(i, value);
                 (i, false)
             }
@@ -150,14 +109,7 @@ impl<V: Copy, const N: usize> WordMap<V, N> {
     /// Takes a key out; its value, if it was there.
     pub fn remove(&mut self, key: &str) -> Option<V> {
         let i = self.find(key).ok()?;
-        let len = self.values.len();
-        if let Some(slots) = self.own_slots(0) {
-            slots[i..len].rotate_left(1);
-            slots[len - 1] = Word::default();
-        } else {
-            let keys = self.key_list();
-            self.slots = Self::block(keys[..i].iter().chain(&keys[i + 1..]), COPY_ROOM);
-        }
+        self.slots.remove(self.values.len(), i);
         Some(self.values.remove(i))
     }
 
@@ -176,14 +128,14 @@ impl<V: Copy, const N: usize> WordMap<V, N> {
 
     /// The entries in key order, values to change.
     pub fn iter_mut(&mut self) -> impl Iterator<Item = (&Word, &mut V)> {
-        let keys = &self.slots[..self.values.len()];
+        let keys = &self.slots.slots()[..self.values.len()];
         keys.iter().zip(self.values.iter_mut())
     }
 
     /// Whether two maps hold the very same list of keys (shared, not only equal): their
     /// values then pair up place by place.
     pub fn same_keys(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.slots, &other.slots)
+        Arc::ptr_eq(self.slots.shared(), other.slots.shared())
     }
 
     /// The keys in order.
@@ -194,7 +146,7 @@ impl<V: Copy, const N: usize> WordMap<V, N> {
     /// The block the keys are shared in (one block while no key is added; a clone holding
     /// it keeps it as it is): the same block means the same keys.
     pub(crate) fn shared_keys(&self) -> &Arc<[Word]> {
-        &self.slots
+        self.slots.shared()
     }
 
     /// The values in key order.
@@ -304,7 +256,7 @@ impl<V: Copy, const N: usize> From<BTreeMap<Word, V>> for WordMap<V, N> {
     fn from(map: BTreeMap<Word, V>) -> Self {
         let values = map.values().copied().collect();
         WordMap {
-            slots: Self::block(map.keys(), ROOM),
+            slots: KeyBlock::new(map.into_keys()),
             values,
         }
     }
