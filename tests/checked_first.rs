@@ -1,12 +1,14 @@
 //! Parts checked first: `Game::apply_part` applies a turn's conversion or burn, an answer to a
-//! charge offer and the end of a decision with no undo copy once every check it could fail has
-//! passed. In every state of every recorded game and of random games (the base game, where
+//! charge offer, the end of a decision, and a pass, research step, build, board or special
+//! action, starting building or setup booster with no undo copy once every check it could fail
+//! has passed. In every state of every recorded game and of random games (the base game, where
 //! resources pile up, and the example faction's hooks seated), the end of the decision, charges
-//! and declines, and conversions and burns listed, recorded, unlisted, too large, wrongly
-//! written or mixed are applied both ways: by
-//! `apply_part` and by the part's own path with no checks first (`Game::with_part`). Both must
-//! accept or refuse alike, with the same words and the same state; a refused part leaves the
-//! game exactly as it was.
+//! and declines, conversions and burns listed, recorded, unlisted, too large, wrongly written
+//! or mixed, and at a turn, a starting building or a booster choice the listed main actions
+//! with every building on their spaces, every track, booster and board action, and names that
+//! are none, are applied both ways: by `apply_part` and by the part's own path with no checks
+//! first (`Game::with_part`). Both must accept or refuse alike, with the same words and the
+//! same state; a refused part leaves the game exactly as it was.
 
 mod common;
 
@@ -14,8 +16,8 @@ use std::sync::Arc;
 
 use orrery_core::rng::Rng;
 use orrery_gp::content::Content;
-use orrery_gp::game::{Game, Setup};
-use orrery_gp::notation::{Amount, Amounts, Command, MAX_AMOUNT};
+use orrery_gp::game::{Decision, Game, Setup};
+use orrery_gp::notation::{Amount, Amounts, Command, HexRef, MAX_AMOUNT};
 use orrery_gp::record::Record;
 
 /// Amounts of one code each.
@@ -96,6 +98,7 @@ fn candidates(game: &Game, extra: Option<&Command>) -> Vec<Command> {
             _ => {}
         }
     }
+    main_candidates(game, &mut out);
     out.extend([
         Command::EndTurn,
         Command::Decline(None),
@@ -123,6 +126,97 @@ fn candidates(game: &Game, extra: Option<&Command>) -> Vec<Command> {
         spend(&[(MAX_AMOUNT, "c")], &[(MAX_AMOUNT, "vp")]),
     ]);
     out
+}
+
+/// Buildings written in `build` parts to try on every listed build's space, the last none.
+const BUILDINGS: [&str; 9] = ["m", "ts", "lab", "PI", "ac1", "ac2", "gf", "sp", "tower"];
+
+/// At a turn, a starting building or a booster choice (open or next), main actions to try:
+/// the listed passes, research steps, builds, boosters, board and special actions, every
+/// building on each listed build's space and on a few spaces of the map (the listed buildings
+/// on every space when a follow-up is owed), every track, booster and board action, and names
+/// content does not have.
+fn main_candidates(game: &Game, out: &mut Vec<Command>) {
+    let s = &game.state;
+    if !matches!(
+        s.open.as_ref().or(s.queue.front()),
+        Some(Decision::Turn(_) | Decision::Booster(_) | Decision::Place(..))
+    ) {
+        return;
+    }
+    let listed = game.legal_parts();
+    let mut hexes = Vec::new();
+    for p in &listed {
+        match p {
+            Command::Build { hex, .. } => {
+                hexes.push(hex.clone());
+                out.push(p.clone());
+            }
+            Command::Pass(_)
+            | Command::Up(_)
+            | Command::Booster(_)
+            | Command::Action(_)
+            | Command::Special(_) => out.push(p.clone()),
+            _ => {}
+        }
+    }
+    hexes.sort_by_key(|h| h.to_string());
+    hexes.dedup();
+    let spaces = s.map.spaces.iter().step_by(17).map(|sp| HexRef::Axial {
+        q: sp.hex.q,
+        r: sp.hex.r,
+    });
+    hexes.extend(spaces);
+    hexes.push(HexRef::Axial { q: 99, r: -99 });
+    for hex in &hexes {
+        for b in BUILDINGS {
+            out.push(Command::Build {
+                building: b.into(),
+                hex: hex.clone(),
+            });
+        }
+    }
+    // With a follow-up owed (a placement, a downgrade, …), the listed buildings on every
+    // space: taken, out of range, too dear, under a satellite.
+    if s.open.is_some() && !s.turn.follows.is_empty() {
+        let mut codes: Vec<&str> = (listed.iter())
+            .filter_map(|p| match p {
+                Command::Build { building, .. } => Some(building.as_str()),
+                _ => None,
+            })
+            .collect();
+        codes.sort_unstable();
+        codes.dedup();
+        for sp in &s.map.spaces {
+            for b in &codes {
+                out.push(Command::Build {
+                    building: (*b).into(),
+                    hex: HexRef::Axial {
+                        q: sp.hex.q,
+                        r: sp.hex.r,
+                    },
+                });
+            }
+        }
+    }
+    let content = &game.content;
+    let tracks = content.research.tracks.iter().map(|t| t.id.as_str());
+    for t in tracks.chain(["nowhere"]) {
+        out.push(Command::Up(t.into()));
+    }
+    let boosters = content.boosters.boosters.iter().map(|b| b.id.as_str());
+    for b in boosters.chain(["nobooster"]) {
+        out.push(Command::Pass(Some(b.into())));
+        out.push(Command::Booster(b.into()));
+    }
+    out.push(Command::Pass(None));
+    let actions = content.board_actions.actions.iter().map(|a| a.id.as_str());
+    for a in actions.chain(["noaction"]) {
+        out.push(Command::Action(a.into()));
+    }
+    out.push(Command::Special(amounts(&[(4, "pw")])));
+    out.push(Command::Special(amounts(&[(1, "q"), (5, "c")])));
+    out.push(Command::Special(amounts(&[(1, "nothing")])));
 }
 
 /// Applies every candidate free action to copies of `game` both ways and checks they agree;

@@ -230,6 +230,20 @@ impl Power {
         self.special.and_then(|s| s.area)
     }
 
+    /// Whether `n` tokens can leave areas I–III, with the special token among them or not
+    /// (wherever they go: that never decides it).
+    pub fn can_remove(&self, n: u32) -> bool {
+        let (mut with, mut without) = (*self, *self);
+        match self.special_area().filter(|a| *a != Area::Gaia) {
+            None => with.remove_tokens(n, false).is_ok(),
+            Some(_) => {
+                with.remove_with_special(n, false, true).is_ok()
+                    || (n <= self.normal_tokens()
+                        && without.remove_with_special(n, false, false).is_ok())
+            }
+        }
+    }
+
     /// Moves `n` tokens from areas I, II, III (in that order) to the Gaia area or the supply;
     /// when `with_special`, the special token is one of them.
     pub fn remove_with_special(

@@ -167,19 +167,11 @@ impl Game {
                     let special = power.special_in(Area::III);
                     power.spend(n, token_value, special).is_ok()
                 }
-                PayCode::Tokens => {
-                    let normal: u32 = power.areas[..3].iter().sum();
-                    let mut with = power;
-                    let mut without = power;
-                    match power.special_area().filter(|a| *a != Area::Gaia) {
-                        None => power.remove_tokens(n, false).is_ok(),
-                        Some(_) => {
-                            with.remove_with_special(n, false, true).is_ok()
-                                || (n <= normal
-                                    && without.remove_with_special(n, false, false).is_ok())
-                        }
-                    }
-                }
+                // Without a special token in play, later codes see the tokens gone.
+                PayCode::Tokens => match power.special_area().filter(|a| *a != Area::Gaia) {
+                    None => power.remove_tokens(n, false).is_ok(),
+                    Some(_) => power.can_remove(n),
+                },
                 PayCode::GaiaTokens => power.areas[Area::Gaia.index()] >= n,
                 PayCode::Area3Tokens => power.areas[Area::III.index()] >= n,
                 PayCode::Gaiaformers => self.free_gaiaformers(seat) >= n,

@@ -22,6 +22,7 @@ mod hooks;
 mod income_event;
 pub mod invariants;
 mod legal;
+mod main_first;
 mod memo;
 pub mod part_delta;
 mod pass;
@@ -699,13 +700,14 @@ impl Game {
     /// Applies one part of the decision at hand (taking the decision off the queue if it is
     /// not open yet); `endturn` ends the decision. On error the state is unchanged.
     pub fn apply_part(&mut self, part: &Command) -> Result<(), MoveError> {
-        // A free action, or the end of a decision, whose checks all pass before its first
-        // change needs no undo copy.
+        // A free action, the end of a decision, an answer to a charge offer or a common main
+        // action whose checks all pass before its first change needs no undo copy.
         if let Some(done) = self.free_action_checked_first(part) {
             return done;
         }
         if (*part == Command::EndTurn && self.end_checked_first())
             || self.charge_checked_first(part)
+            || self.main_checked_first(part)
         {
             return self.part(part);
         }

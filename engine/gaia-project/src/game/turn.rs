@@ -4,7 +4,7 @@
 use super::follow::Follow;
 use super::{err, Decision, Game, MoveError, Stage};
 use crate::content::{BuildingRole, Phase, ResearchChoice};
-use crate::notation::{Command, Word};
+use crate::notation::Command;
 
 impl Game {
     /// One part of a turn other than its end.
@@ -122,7 +122,7 @@ impl Game {
     /// view, a walk over its grants, is made only when one of them could lapse: with none
     /// owed (a main action), in any order, or in order with none that can lapse (the first
     /// is answered), the answer needs no view.
-    fn answerable(&self, seat: usize) -> std::ops::Range<usize> {
+    pub(super) fn answerable(&self, seat: usize) -> std::ops::Range<usize> {
         let follows = &self.state.turn.follows;
         if !self.content.rules.options.follow_ups_in_order {
             return 0..follows.len();
@@ -220,15 +220,7 @@ impl Game {
             }
             Command::Special(amounts) => {
                 self.main_action()?;
-                // The key written inline (a few short amounts): no list of strings joined.
-                let mut key = Word::default();
-                for (i, a) in amounts.iter().enumerate() {
-                    if i > 0 {
-                        key.push(',');
-                    }
-                    key.push_str(&compact_str::ToCompactString::to_compact_string(a));
-                }
-                self.special(seat, &key)
+                self.special(seat, &super::actions::special_key(amounts))
             }
             Command::Pass(booster) => {
                 self.main_action()?;
