@@ -189,6 +189,12 @@ pub fn run(args: &ContentArgs, paths: &[PathBuf], json: bool) -> ExitCode {
             std::hint::black_box(g.clone().with_part(p).is_ok());
         }
     }) / n;
+    // A game playing on (a server's, or `orrery play`'s): each record applied part by part
+    // in order, with the undo copy, to a game of its own (its first state saved and loaded
+    // again, so no stored state shares its lists).
+    let runs = in_order(&content, &records);
+    let applied: usize = runs.iter().map(|(_, parts)| parts.len()).sum();
+    let in_order = median((0..3).map(|_| apply_in_order(&runs)).collect()) / applied.max(1) as f64;
     let games = random_games::<Game>(&content, 4, 21);
     let figures = [
         Figure {
@@ -246,6 +252,12 @@ pub fn run(args: &ContentArgs, paths: &[PathBuf], json: bool) -> ExitCode {
             target: Some(1.5),
         },
         Figure {
+            name: "apply one part in order to a game of its own, mean",
+            value: in_order * 1e6,
+            unit: "µs",
+            target: Some(1.5),
+        },
+        Figure {
             name: "random 4-player game, median",
             value: median(games.clone()) * 1e3,
             unit: "ms",
@@ -262,6 +274,57 @@ pub fn run(args: &ContentArgs, paths: &[PathBuf], json: bool) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// Each record's first state, saved and loaded again (so it shares no list with a stored
+/// state), with the record's parts in order, up to where the content stops replaying it.
+fn in_order(content: &Arc<Content>, records: &[Record]) -> Vec<(Game, Vec<Command>)> {
+    let mut runs = Vec::new();
+    for record in records {
+        let mut run: Option<(Game, Vec<Command>)> = None;
+        let walked = record.walk_parts(content, |game, at| {
+            if run.is_none() {
+                run = Some((own_copy(game)?, Vec::new()));
+            }
+            if let Some((_, parts)) = &mut run {
+                parts.push(at.part.clone());
+            }
+            Ok::<(), String>(())
+        });
+        // Noted with the stored states; the parts up to the stop are applied.
+        if walked.is_err() && run.is_none() {
+            continue;
+        }
+        runs.extend(run);
+    }
+    runs
+}
+
+/// A copy of a game that shares no list with it: its state saved and loaded again.
+fn own_copy(game: &Game) -> Result<Game, String> {
+    let saved = orrery_gp::game::saved::to_saved(&game.content, &game.state)?;
+    let state = orrery_gp::game::saved::from_saved(&game.content, saved)?;
+    Game::load(game.content.clone(), state)
+}
+
+/// The seconds spent applying every run's parts in order with `Game::apply_part`, each run
+/// to a copy of its own made untimed; a run stops at a part refused.
+fn apply_in_order(runs: &[(Game, Vec<Command>)]) -> f64 {
+    let mut spent = 0.0;
+    for (first, parts) in runs {
+        let Ok(mut game) = own_copy(first) else {
+            continue;
+        };
+        let t = Instant::now();
+        for p in parts {
+            if game.apply_part(p).is_err() {
+                break;
+            }
+        }
+        spent += t.elapsed().as_secs_f64();
+        std::hint::black_box(&game);
+    }
+    spent
 }
 
 /// The mean time to list the legal parts of each state, in seconds (median of 3 runs), into

@@ -274,9 +274,10 @@ fn bench_reports_every_figure_with_its_target() {
     assert_eq!(v["failed_records"], 0);
     let figures = v["figures"].as_array().expect("figures");
     // Load, replay, listing, listing on the hooks path (a ratio), listing with a hooked
-    // faction seated (a ratio), clone, apply, apply to a copy given up on error, random game:
-    // each with its target; and listing as a replay reaches each state, with none.
-    assert_eq!(figures.len(), 10);
+    // faction seated (a ratio), clone, apply, apply to a copy given up on error, apply in
+    // order to a game of its own, random game: each with its target; and listing as a replay
+    // reaches each state, with none.
+    assert_eq!(figures.len(), 11);
     for f in figures {
         assert!(f["value"].as_f64().expect("a number") > 0.0, "{f}");
         let in_play = f["name"]
