@@ -430,6 +430,38 @@ mod tests {
     }
 
     #[test]
+    fn tokens_can_leave_exactly_when_removing_them_is_accepted_either_way() {
+        let special = |area| Special {
+            area: Some(area),
+            value: 3,
+        };
+        for s in [None, Some(special(Area::I)), Some(special(Area::III))] {
+            for gaia in [false, true] {
+                let x = Power {
+                    areas: [1, 2, 1, 0],
+                    special: s,
+                };
+                for n in 0..8 {
+                    let removed = |with_special| {
+                        let mut y = x;
+                        match s {
+                            None => y.remove_tokens(n, gaia).is_ok(),
+                            Some(_) => y.remove_with_special(n, gaia, with_special).is_ok(),
+                        }
+                    };
+                    // The special token may be one of them, or stay with the normal ones.
+                    let either = removed(true) || (n <= x.normal_tokens() && removed(false));
+                    assert_eq!(x.can_remove(n), either, "{x:?}, {n} tokens, to Gaia {gaia}");
+                }
+                // Four normal tokens, and the special token as a fifth when there is one.
+                assert!(x.can_remove(4));
+                assert_eq!(x.can_remove(5), s.is_some());
+                assert!(!x.can_remove(6));
+            }
+        }
+    }
+
+    #[test]
     fn the_most_burnable_is_the_largest_burn_accepted() {
         let special = |area| Special {
             area: Some(area),
