@@ -1,14 +1,15 @@
 //! Parts checked first: `Game::apply_part` applies a turn's conversion or burn, an answer to a
 //! charge offer, the end of a decision, and a pass, research step, build, board or special
-//! action, starting building or setup booster with no undo copy once every check it could fail
-//! has passed. In every state of every recorded game and of random games (the base game, where
-//! resources pile up, and the example faction's hooks seated), the end of the decision, charges
-//! and declines, conversions and burns listed, recorded, unlisted, too large, wrongly written
-//! or mixed, and at a turn, a starting building or a booster choice the listed main actions
-//! with every building on their spaces, every track, booster and board action, and names that
-//! are none, are applied both ways: by `apply_part` and by the part's own path with no checks
-//! first (`Game::with_part`). Both must accept or refuse alike, with the same words and the
-//! same state; a refused part leaves the game exactly as it was.
+//! action, owed follow-up, starting building or setup booster with no undo copy once every
+//! check it could fail has passed. In every state of every recorded game and of random games
+//! (the base game, where resources pile up, and the example faction's hooks seated), the end
+//! of the decision, charges and declines, conversions and burns listed, recorded, unlisted,
+//! too large, wrongly written or mixed, and at a turn, a starting building or a booster choice
+//! the listed main actions with every building on their spaces, every track, booster, board
+//! action and tile position, and names that are none, are applied both ways: by `apply_part`
+//! and by the part's own path with no checks first (`Game::with_part`). Both must accept or
+//! refuse alike, with the same words and the same state; a refused part leaves the game
+//! exactly as it was.
 
 mod common;
 
@@ -134,8 +135,8 @@ const BUILDINGS: [&str; 9] = ["m", "ts", "lab", "PI", "ac1", "ac2", "gf", "sp", 
 /// At a turn, a starting building or a booster choice (open or next), main actions to try:
 /// the listed passes, research steps, builds, boosters, board and special actions, every
 /// building on each listed build's space and on a few spaces of the map (the listed buildings
-/// on every space when a follow-up is owed), every track, booster and board action, and names
-/// content does not have.
+/// on every space when a follow-up is owed), every track, booster, board action and tile
+/// position (to take or to cover), and names content does not have.
 fn main_candidates(game: &Game, out: &mut Vec<Command>) {
     let s = &game.state;
     if !matches!(
@@ -156,7 +157,10 @@ fn main_candidates(game: &Game, out: &mut Vec<Command>) {
             | Command::Up(_)
             | Command::Booster(_)
             | Command::Action(_)
-            | Command::Special(_) => out.push(p.clone()),
+            | Command::Special(_)
+            | Command::Tech(_)
+            | Command::Cover(_)
+            | Command::Decline(_) => out.push(p.clone()),
             _ => {}
         }
     }
@@ -214,6 +218,16 @@ fn main_candidates(game: &Game, out: &mut Vec<Command>) {
     for a in actions.chain(["noaction"]) {
         out.push(Command::Action(a.into()));
     }
+    // Every tile position, standard and advanced (taken, owned, out of reach), to take or
+    // to cover, and declining a step.
+    let positions = (s.setup.techs.keys().map(|k| k.as_str()))
+        .chain(s.adv_left.keys().map(|k| k.as_str()))
+        .chain(["nowhere"]);
+    for pos in positions {
+        out.push(Command::Tech(pos.into()));
+        out.push(Command::Cover(pos.into()));
+    }
+    out.push(Command::Decline(Some("up".into())));
     out.push(Command::Special(amounts(&[(4, "pw")])));
     out.push(Command::Special(amounts(&[(1, "q"), (5, "c")])));
     out.push(Command::Special(amounts(&[(1, "nothing")])));

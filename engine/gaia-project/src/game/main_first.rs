@@ -1,6 +1,6 @@
 //! Main actions checked first: a pass, a research step, a colony, an upgrade, a Gaia project,
-//! a board or special action, the research steps, builds, downgrades and placements a turn
-//! owes as follow-ups, and in the setup a starting building and a booster. Each is asked
+//! a board or special action, the research steps, tech tiles, covers, builds, downgrades and
+//! placements a turn owes as follow-ups (and declining a step), and in the setup a starting building and a booster. Each is asked
 //! whether it can be refused before anything changes, so that [`Game::apply_part`] applies it
 //! with no undo copy of the state.
 //!
@@ -34,6 +34,9 @@ impl Game {
                     | Command::Build { .. }
                     | Command::Action(_)
                     | Command::Special(_)
+                    | Command::Tech(_)
+                    | Command::Cover(_)
+                    | Command::Decline(_)
                     | Command::Booster(_)
             )
         {
@@ -112,11 +115,30 @@ impl Game {
         }
     }
 
-    /// The checks of a research step or a build answering a follow-up `seat` owes and may
-    /// answer now; any other part is left to the transaction.
+    /// The checks of a research step (or declining one), a tech tile, a tile covered or a
+    /// build answering a follow-up `seat` owes and may answer now; any other part is left to
+    /// the transaction.
     fn follow_sure(&self, seat: usize, part: &Command) -> bool {
         let owed = &self.state.turn.follows[self.answerable(seat)];
         match part {
+            // Declining finds the step or refuses before changing anything.
+            Command::Decline(what) => {
+                what.as_deref().is_none_or(|w| w == "up")
+                    && owed.iter().any(|f| matches!(f, Follow::Up(_)))
+            }
+            Command::Tech(pos) => owed.contains(&Follow::Tech) && self.tech_sure(seat, pos),
+            Command::Cover(pos) => {
+                owed.contains(&Follow::Cover)
+                    && self
+                        .state
+                        .setup
+                        .techs
+                        .get(pos.as_str())
+                        .is_some_and(|tile| {
+                            (self.state.players[seat].techs.iter())
+                                .any(|t| t.id == *tile && !t.covered)
+                        })
+            }
             Command::Up(track) => {
                 owed.iter()
                     .any(|f| matches!(f, Follow::Up(c) if self.research_allowed(seat, c, track)))
@@ -271,5 +293,23 @@ impl Game {
     fn space_of(&self, hex: &HexRef) -> Option<(usize, Hex)> {
         let hex = self.hex(hex).ok()?;
         Some((self.state.map.space_index(hex)?, hex))
+    }
+
+    /// The checks of taking the tile at a position: an advanced tile still there, the level
+    /// it asks on its track, a standard tile of the seat's to cover and a green federation
+    /// token; or a standard tile left there that the seat does not own.
+    fn tech_sure(&self, seat: usize, pos: &str) -> bool {
+        let p = &self.state.players[seat];
+        let advanced = &self.content.advanced_tiles;
+        if let Some(track) = pos.strip_prefix(advanced.position_prefix.as_str()) {
+            return self.state.adv_left.get(pos).is_some()
+                && p.level(track) >= advanced.min_level
+                && p.techs.iter().any(|t| !t.covered)
+                && p.tokens.iter().any(|t| t.green);
+        }
+        self.state.setup.techs.get(pos).is_some_and(|tile| {
+            self.state.tech_left.get(pos).copied().unwrap_or(0) > 0
+                && !p.techs.iter().any(|t| t.id == *tile)
+        })
     }
 }
