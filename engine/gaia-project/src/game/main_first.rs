@@ -1,15 +1,15 @@
 //! Main actions checked first: a pass, a research step, a colony, an upgrade, a Gaia project,
 //! a board or special action, the research steps, tech tiles, covers, builds, downgrades and
-//! placements a turn owes as follow-ups (and declining a step), and in the setup a starting building and a booster. Each is asked
-//! whether it can be refused before anything changes, so that [`Game::apply_part`] applies it
-//! with no undo copy of the state.
+//! placements a turn owes as follow-ups (and declining a step), and in the setup a starting
+//! building and a booster. Each is asked whether it can be refused before anything changes,
+//! so that [`Game::apply_part`] applies it with no undo copy of the state.
 //!
 //! In a game without hooks nothing that follows an action's first change can refuse it:
 //! effects and triggers then only gain, owe follow-ups or take tokens content names (checked
 //! at load), and a watcher's trigger only gains. What can refuse the action is its own
-//! checks, which are asked here as its path asks them, on the state it will see. Every part
-//! these checks pass is refused by its own path in no recorded or random state
-//! (`tests/checked_first.rs`).
+//! checks, which are asked here as its path asks them, on the state it will see.
+//! `tests/checked_first.rs` applies listed, recorded and wrong parts both ways in every
+//! recorded state and in random games: no part these checks pass is refused by its own path.
 
 use super::actions::special_key;
 use super::follow::Follow;
