@@ -18,6 +18,7 @@ mod shared;
 
 use shared::counting::{allocations, Counting};
 
+use orrery_core::game_module::GameModule;
 use orrery_gp::game::Game;
 use orrery_gp::notation::Command;
 
@@ -82,9 +83,8 @@ fn kind(part: &Command) -> &'static str {
 /// A game holding `g`'s state with nothing shared with `g` or any other copy: saved and
 /// loaded back, as a game read from a file is.
 fn owned(g: &Game) -> Game {
-    let saved = orrery_gp::game::saved::to_saved(&g.content, &g.state).expect("saves");
-    let state = orrery_gp::game::saved::from_saved(&g.content, saved).expect("loads");
-    Game::load(g.content.clone(), state).expect("a saved state loads")
+    let saved = g.save_state().expect("saves");
+    Game::restore(g.content.clone(), saved).expect("a saved state loads")
 }
 
 /// Allocations of one part, and whether it made none.

@@ -300,11 +300,10 @@ fn in_order(content: &Arc<Content>, records: &[Record]) -> Vec<(Game, Vec<Comman
     runs
 }
 
-/// A copy of a game that shares no list with it: its state saved and loaded again.
+/// A copy of a game that shares no list with it: its state saved and restored, as a saved
+/// game is.
 fn own_copy(game: &Game) -> Result<Game, String> {
-    let saved = orrery_gp::game::saved::to_saved(&game.content, &game.state)?;
-    let state = orrery_gp::game::saved::from_saved(&game.content, saved)?;
-    Game::load(game.content.clone(), state)
+    Game::restore(game.content.clone(), game.save_state()?)
 }
 
 /// The seconds spent applying every run's parts in order with `Game::apply_part`, each run
