@@ -2,7 +2,7 @@
 
 use super::handles::Handles;
 use super::{err, Game, MoveError};
-use crate::content::Effect;
+use crate::content::{BoardAction, Effect};
 use crate::lookup::by_id;
 use crate::notation::{Amounts, Word};
 
@@ -11,6 +11,20 @@ impl Game {
     pub(super) fn board_action(&mut self, seat: usize, id: &str) -> Result<(), MoveError> {
         // Content is read through a handle, not copied.
         let h = self.handles();
+        let a = self.board_action_open(&h, seat, id)?;
+        self.pay(seat, &a.cost)?;
+        self.state.actions_used.push(id.into());
+        self.apply_effects(seat, &a.effects, "board actions")
+    }
+
+    /// The board action with this id, checked without changing anything (its cost aside):
+    /// not used this round, and not gaining nothing for the seat's caps.
+    pub(super) fn board_action_open<'a>(
+        &self,
+        h: &'a Handles,
+        seat: usize,
+        id: &str,
+    ) -> Result<&'a BoardAction, MoveError> {
         let a = by_id(&h.content().board_actions.actions, id)
             .ok_or_else(|| MoveError(format!("unknown board action {id}")))?;
         if self.state.actions_used.iter().any(|u| u == id) {
@@ -19,9 +33,7 @@ impl Game {
         if self.gain_wholly_capped(seat, &a.effects) {
             return err(format!("{id} would gain nothing: its gain is at the cap"));
         }
-        self.pay(seat, &a.cost)?;
-        self.state.actions_used.push(id.into());
-        self.apply_effects(seat, &a.effects, "board actions")
+        Ok(a)
     }
 
     /// Takes a special action the seat owns (once a round), by its key.

@@ -2,6 +2,7 @@
 //! building does (grants, triggers, abilities, charges, federation growth), and the buildings
 //! follow-ups place, downgrade or swap.
 
+use super::handles::Handles;
 use super::happened::Happened;
 use super::hook_protocol::SiteCost;
 use super::{err, Gaiaformer, Game, MoveError};
@@ -25,38 +26,55 @@ impl Game {
         // The definition is read through a handle on the seats' fixed facts (they never
         // change within a part), not copied.
         let h = self.handles();
+        match self.build_kind(&h, seat, building, idx)? {
+            BuildKind::GaiaProject => self.gaia_project(seat, idx, hex),
+            BuildKind::Colony(def) => self.build_on_planet(seat, idx, hex, def),
+            BuildKind::Upgrade(def, own) => self.upgrade(seat, idx, def, own, follow),
+        }
+    }
+
+    /// What a `build` of `building` on space `idx` is, checked without changing anything: a
+    /// Gaia project, or a structure with one left on the seat's board, founding a colony
+    /// where the seat has no building or upgrading what it has there.
+    pub(super) fn build_kind<'d>(
+        &self,
+        h: &'d Handles,
+        seat: usize,
+        building: &str,
+        idx: usize,
+    ) -> Result<BuildKind<'d>, MoveError> {
         let def = h
             .board(seat)
             .expect("seat has a faction")
             .building(building)
             .ok_or_else(|| MoveError(format!("unknown building {building}")))?;
-        let built = self.state.players[seat].built_count(building);
+        match def.role {
+            BuildingRole::Gaiaformer => return Ok(BuildKind::GaiaProject),
+            BuildingRole::Station => {
+                return err(format!("a {building} is placed by a special action"));
+            }
+            BuildingRole::Structure => {}
+        }
+        if self.state.players[seat].built_count(building) >= def.count {
+            return err(format!("no {building} left on your board"));
+        }
         let own = self
             .state
             .structures
             .get(&idx)
             .and_then(|l| l.iter().find(|s| s.seat == seat))
             .cloned();
-        match def.role {
-            BuildingRole::Gaiaformer => return self.gaia_project(seat, idx, hex),
-            BuildingRole::Station => {
-                return err(format!("a {building} is placed by a special action"));
-            }
-            BuildingRole::Structure => {}
+        if !def.upgrades_from.is_empty() {
+            return Ok(BuildKind::Upgrade(def, own));
         }
-        if built >= def.count {
-            return err(format!("no {building} left on your board"));
+        if own.is_some() {
+            let hex = self.state.map.spaces[idx].hex;
+            return err(format!(
+                "you already have a building on {}",
+                self.hex_name(hex)
+            ));
         }
-        if def.upgrades_from.is_empty() {
-            if own.is_some() {
-                return err(format!(
-                    "you already have a building on {}",
-                    self.hex_name(hex)
-                ));
-            }
-            return self.build_on_planet(seat, idx, hex, def);
-        }
-        self.upgrade(seat, idx, def, own, follow)
+        Ok(BuildKind::Colony(def))
     }
 
     /// Puts a building and runs what building it does: its grants, triggers, newly active
@@ -139,6 +157,28 @@ impl Game {
 
     /// Starts a Gaia project: a Gaiaformer on a Transdim planet in range, for power tokens.
     fn gaia_project(&mut self, seat: usize, idx: usize, hex: Hex) -> Result<(), MoveError> {
+        let (tokens, q) = self.gaia_project_needs(seat, idx, hex)?;
+        if q > 0 {
+            self.pay(
+                seat,
+                &Bundle::of(&[(self.content.rules.range_resource.as_str(), q as i32)]),
+            )?;
+        }
+        self.move_tokens(seat, tokens, true)?;
+        let round = self.state.round;
+        self.state.gaiaformers.push(Gaiaformer { seat, hex, round });
+        Ok(())
+    }
+
+    /// What a Gaia project on a space takes, checked without changing anything but its
+    /// payment: a free Transdim planet, a Gaia Project level that allows one and a free
+    /// Gaiaformer; the power tokens it moves and the QIC its range needs.
+    pub(super) fn gaia_project_needs(
+        &self,
+        seat: usize,
+        idx: usize,
+        hex: Hex,
+    ) -> Result<(u32, u32), MoveError> {
         if self.planet_kind(idx) != PlanetKind::Transdim {
             return err(format!("{} is not a Transdim planet", self.hex_name(hex)));
         }
@@ -158,23 +198,49 @@ impl Game {
         if self.free_gaiaformers(seat) == 0 {
             return err("no Gaiaformer available");
         }
-        let q = self.qic_for_range(seat, hex)?;
-        if q > 0 {
-            self.pay(
-                seat,
-                &Bundle::of(&[(self.content.rules.range_resource.as_str(), q as i32)]),
-            )?;
-        }
-        self.move_tokens(seat, tokens, true)?;
-        let round = self.state.round;
-        self.state.gaiaformers.push(Gaiaformer { seat, hex, round });
-        Ok(())
+        Ok((tokens, self.qic_for_range(seat, hex)?))
     }
 
     /// Places a building by a follow-up (`place`): on a free space in range, maybe creating a
     /// planet; a station joins no charge or trigger.
     pub(super) fn place(&mut self, seat: usize, p: &Place, hex: Hex) -> Result<(), MoveError> {
         let idx = self.state.map.space_index(hex).expect("on map");
+        let q = self.place_range(seat, p, idx, hex)?;
+        // The seat's placement hooks may refuse the space, its cost hooks change the range.
+        let cost = match self.hooked {
+            true => self.placement_cost(seat, &self.modifiers(seat), &p.building, idx, q)?,
+            false => SiteCost::Owned(self.range_cost(q)),
+        };
+        if !cost.0.is_empty() {
+            self.pay(seat, &cost)?;
+        }
+        if let Some(planet) = &p.creates_planet {
+            if let Some(i) = index_of(&self.content.planets.planets, planet) {
+                self.state.planets[idx] = i as u8;
+            }
+            return self.finish_build(seat, idx, &p.building, false, true);
+        }
+        if self.is_station(seat, &p.building) {
+            if !self.station_left(seat, &p.building) {
+                return err(format!("no {} left", p.building));
+            }
+            self.put_structure(seat, idx, &p.building, false, false);
+            self.join_federation(seat, idx);
+            return Ok(());
+        }
+        self.finish_build(seat, idx, &p.building, false, false)
+    }
+
+    /// The QIC a placement by a follow-up needs for range, checked without changing anything
+    /// but its payment: the space as the follow-up asks, with no building, and no satellite a
+    /// station may not share.
+    pub(super) fn place_range(
+        &self,
+        seat: usize,
+        p: &Place,
+        idx: usize,
+        hex: Hex,
+    ) -> Result<u32, MoveError> {
         if p.on_empty_space && self.planet_kind(idx) != PlanetKind::Empty {
             return err(format!("{} is not empty space", self.hex_name(hex)));
         }
@@ -195,32 +261,14 @@ impl Game {
         {
             return err(format!("{} is taken", self.hex_name(hex)));
         }
-        let q = self.qic_for_range(seat, hex)?;
-        // The seat's placement hooks may refuse the space, its cost hooks change the range.
-        let cost = match self.hooked {
-            true => self.placement_cost(seat, &self.modifiers(seat), &p.building, idx, q)?,
-            false => SiteCost::Owned(self.range_cost(q)),
-        };
-        if !cost.0.is_empty() {
-            self.pay(seat, &cost)?;
-        }
-        if let Some(planet) = &p.creates_planet {
-            if let Some(i) = index_of(&self.content.planets.planets, planet) {
-                self.state.planets[idx] = i as u8;
-            }
-            return self.finish_build(seat, idx, &p.building, false, true);
-        }
-        if self.is_station(seat, &p.building) {
-            let count = self.board(seat).building(&p.building).map(|d| d.count);
-            let built = self.state.players[seat].built_count(&p.building);
-            if count.is_some_and(|c| built >= c) {
-                return err(format!("no {} left", p.building));
-            }
-            self.put_structure(seat, idx, &p.building, false, false);
-            self.join_federation(seat, idx);
-            return Ok(());
-        }
-        self.finish_build(seat, idx, &p.building, false, false)
+        self.qic_for_range(seat, hex)
+    }
+
+    /// Whether the seat has a station of this kind left on its board.
+    pub(super) fn station_left(&self, seat: usize, building: &str) -> bool {
+        let count = self.board(seat).building(building).map(|d| d.count);
+        let built = self.state.players[seat].built_count(building);
+        count.is_none_or(|c| built < c)
     }
 
     /// Replaces the seat's building on a space by a lower one (a follow-up).
@@ -231,6 +279,19 @@ impl Game {
         hex: Hex,
     ) -> Result<(), MoveError> {
         let idx = self.state.map.space_index(hex).expect("on map");
+        self.downgradable(seat, d, idx, hex)?;
+        self.finish_build(seat, idx, &d.to, false, false)
+    }
+
+    /// Whether the seat has on a space the building a downgrade replaces, checked without
+    /// changing anything.
+    pub(super) fn downgradable(
+        &self,
+        seat: usize,
+        d: &Downgrade,
+        idx: usize,
+        hex: Hex,
+    ) -> Result<(), MoveError> {
         let ok = self
             .state
             .structures
@@ -239,7 +300,7 @@ impl Game {
         if !ok {
             return err(format!("no {} of yours on {}", d.from, self.hex_name(hex)));
         }
-        self.finish_build(seat, idx, &d.to, false, false)
+        Ok(())
     }
 
     /// Swaps two of the seat's buildings (a follow-up): the one on the space and one elsewhere.
@@ -321,4 +382,14 @@ impl Game {
         let site = super::hook_protocol::Site::new(building, idx, None);
         self.hooked_cost(seat, mods, site, parts)
     }
+}
+
+/// What a `build` is ([`Game::build_kind`]).
+pub(super) enum BuildKind<'d> {
+    /// A Gaia project.
+    GaiaProject,
+    /// A new colony of this building.
+    Colony(&'d crate::content::Building),
+    /// This building upgrading what the seat has on the space (if it has anything).
+    Upgrade(&'d crate::content::Building, Option<super::Structure>),
 }

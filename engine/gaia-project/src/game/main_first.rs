@@ -12,10 +12,10 @@
 //! recorded state and in random games: no part these checks pass is refused by its own path.
 
 use super::actions::special_key;
+use super::build::BuildKind;
 use super::follow::Follow;
 use super::{Decision, Game};
-use crate::content::{BuildingRole, Modifier, Place, PlanetKind};
-use crate::lookup::by_id;
+use crate::content::{BuildingRole, Place};
 use crate::notation::{Command, HexRef};
 use orrery_core::hex::Hex;
 
@@ -54,8 +54,8 @@ impl Game {
             (Decision::Booster(_), Command::Booster(id)) => {
                 !self.state.turn.decided && self.state.boosters.iter().any(|b| b == id)
             }
-            (Decision::Place(seat, placed), Command::Build { building, hex }) => {
-                !self.state.turn.decided && building == placed && self.start_place_sure(*seat, hex)
+            (Decision::Place(seat, placed), Command::Build { .. }) => {
+                !self.state.turn.decided && self.start_space(*seat, placed, part).is_ok()
             }
             (Decision::Turn(seat), _) => {
                 let t = &self.state.turn;
@@ -69,16 +69,6 @@ impl Game {
             }
             _ => false,
         }
-    }
-
-    /// The checks of a starting building: a space of the map with no building, of the
-    /// seat's home planet.
-    fn start_place_sure(&self, seat: usize, hex: &HexRef) -> bool {
-        let Some((idx, _)) = self.space_of(hex) else {
-            return false;
-        };
-        let planet = &self.content.planets.planets[usize::from(self.state.planets[idx])];
-        !self.state.structures.contains_key(&idx) && planet.id == self.faction(seat).home
     }
 
     /// The checks of a pass, a research step, a build, a board action or a special action as
@@ -99,13 +89,8 @@ impl Game {
                     && self.can_pay_with(seat, &self.content.research.cost, self.token_value(seat))
             }
             Command::Build { building, hex } => self.build_sure(seat, building, hex),
-            Command::Action(id) => {
-                by_id(&self.content.board_actions.actions, id).is_some_and(|a| {
-                    !self.state.actions_used.iter().any(|u| u == id)
-                        && !self.gain_wholly_capped(seat, &a.effects)
-                        && self.can_pay_with(seat, &a.cost, self.token_value(seat))
-                })
-            }
+            Command::Action(id) => (self.board_action_open(&self.handles(), seat, id))
+                .is_ok_and(|a| self.can_pay_with(seat, &a.cost, self.token_value(seat))),
             Command::Special(amounts) => {
                 let key = special_key(amounts);
                 !self.special_used(seat, &key)
@@ -126,18 +111,9 @@ impl Game {
                 what.as_deref().is_none_or(|w| w == "up")
                     && owed.iter().any(|f| matches!(f, Follow::Up(_)))
             }
-            Command::Tech(pos) => owed.contains(&Follow::Tech) && self.tech_sure(seat, pos),
+            Command::Tech(pos) => owed.contains(&Follow::Tech) && self.tech_at(seat, pos).is_ok(),
             Command::Cover(pos) => {
-                owed.contains(&Follow::Cover)
-                    && self
-                        .state
-                        .setup
-                        .techs
-                        .get(pos.as_str())
-                        .is_some_and(|tile| {
-                            (self.state.players[seat].techs.iter())
-                                .any(|t| t.id == *tile && !t.covered)
-                        })
+                owed.contains(&Follow::Cover) && self.coverable(seat, pos).is_ok()
             }
             Command::Up(track) => {
                 owed.iter()
@@ -162,11 +138,7 @@ impl Game {
                     _ => None,
                 });
                 if let Some(d) = downgrade {
-                    return self
-                        .state
-                        .structures
-                        .get(&idx)
-                        .is_some_and(|l| l.iter().any(|s| s.seat == seat && s.building == d.from));
+                    return self.downgradable(seat, d, idx, hex).is_ok();
                 }
                 owed.iter()
                     .find_map(|f| match f {
@@ -179,137 +151,63 @@ impl Game {
         }
     }
 
-    /// The checks of a `build` of a structure with one left on the board: founding a colony
-    /// the seat can plan and pay for, or upgrading one of its buildings that may become it,
-    /// paid for.
+    /// The checks of a `build` as `build` asks them: a Gaia project, a colony planned and
+    /// paid for, or an upgrade paid for.
     fn build_sure(&self, seat: usize, building: &str, hex: &HexRef) -> bool {
         let Some((idx, hex)) = self.space_of(hex) else {
             return false;
         };
-        let Some(def) = self.board(seat).building(building) else {
-            return false;
-        };
-        if def.role == BuildingRole::Gaiaformer {
-            return self.gaia_project_sure(seat, idx, hex);
-        }
-        if def.role != BuildingRole::Structure
-            || self.state.players[seat].built_count(building) >= def.count
-        {
-            return false;
-        }
-        let own = self
-            .state
-            .structures
-            .get(&idx)
-            .and_then(|l| l.iter().find(|s| s.seat == seat));
+        let h = self.handles();
         let token_value = self.token_value(seat);
-        if def.upgrades_from.is_empty() {
-            if own.is_some() {
-                return false;
-            }
-            let mods = self.modifiers(seat);
-            if Self::names_site_hooks(&mods) {
-                return false;
-            }
-            let rules = self.seat_rules_from(seat, &mods);
-            // The steps and range the turn holds are those a follow-up build uses.
-            let Ok(plan) = self.colonize_plan(seat, idx, hex, &rules, self.reach()) else {
-                return false;
-            };
-            // Taking the seat's own Gaiaformer off the planet before paying only frees one
-            // more, so a cost the seat can pay now it can pay then.
-            let amounts = self.colonize_amounts(def, &plan, &rules);
-            return self.can_pay_items(
-                seat,
-                amounts.iter().map(|(c, n)| (c.as_str(), *n)),
-                token_value,
-            );
-        }
-        let Some(own) = own else {
-            return false;
-        };
-        if own.shared || own.off_board || !def.upgrades_from.iter().any(|u| *u == own.building) {
-            return false;
-        }
-        // Without hooks the cost is the building's own (more near a rival when it says so).
-        match self.upgrade_cost(seat, def, idx, &own.building, &[], None) {
-            Ok(cost) => self.can_pay_with(seat, &cost, token_value),
+        match self.build_kind(&h, seat, building, idx) {
             Err(_) => false,
+            Ok(BuildKind::GaiaProject) => {
+                let range = self.content.rules.range_resource.as_str();
+                // Paying QIC leaves the power tokens as they are.
+                self.gaia_project_needs(seat, idx, hex)
+                    .is_ok_and(|(tokens, q)| {
+                        (q == 0 || self.can_pay_items(seat, [(range, q as i32)], token_value))
+                            && self.state.players[seat].power.can_remove(tokens)
+                    })
+            }
+            Ok(BuildKind::Colony(def)) => {
+                let mods = self.modifiers(seat);
+                if Self::names_site_hooks(&mods) {
+                    return false;
+                }
+                let rules = self.seat_rules_from(seat, &mods);
+                // The steps and range the turn holds are those a follow-up build uses.
+                let Ok(plan) = self.colonize_plan(seat, idx, hex, &rules, self.reach()) else {
+                    return false;
+                };
+                // Taking the seat's own Gaiaformer off the planet before paying only frees
+                // one more, so a cost the seat can pay now it can pay then.
+                let amounts = self.colonize_amounts(def, &plan, &rules);
+                let amounts = amounts.iter().map(|(c, n)| (c.as_str(), *n));
+                self.can_pay_items(seat, amounts, token_value)
+            }
+            // Without hooks the cost is the building's own (more near a rival when it says so).
+            Ok(BuildKind::Upgrade(def, own)) => self
+                .upgradable(idx, def, own.as_ref(), false)
+                .and_then(|own| self.upgrade_cost(seat, def, idx, &own.building, &[], None))
+                .is_ok_and(|cost| self.can_pay_with(seat, &cost, token_value)),
         }
-    }
-
-    /// The checks of a Gaia project: a free Transdim planet in range (its QIC paid for), a
-    /// Gaia Project level that allows one, a Gaiaformer free and the power tokens it moves.
-    fn gaia_project_sure(&self, seat: usize, idx: usize, hex: Hex) -> bool {
-        if self.planet_kind(idx) != PlanetKind::Transdim
-            || self.state.gaiaformers.iter().any(|g| g.hex == hex)
-            || self.state.structures.contains_key(&idx)
-            || self.free_gaiaformers(seat) == 0
-        {
-            return false;
-        }
-        let Some(tokens) = self.modifier(seat, |m| match m {
-            Modifier::GaiaProjectTokens(n) => Some(*n),
-            _ => None,
-        }) else {
-            return false;
-        };
-        let Ok(q) = self.qic_for_range(seat, hex) else {
-            return false;
-        };
-        let range = self.content.rules.range_resource.as_str();
-        // Paying QIC leaves the power tokens as they are.
-        (q == 0 || self.can_pay_items(seat, [(range, q as i32)], self.token_value(seat)))
-            && self.state.players[seat].power.can_remove(tokens)
     }
 
     /// The checks of a placement a follow-up owes (a station, or a building that makes a
-    /// planet): the space as it asks, free of buildings and satellites, in range with its
-    /// QIC paid for, and a station left on the board.
+    /// planet), as `place` asks them: the space, its range paid for, and a station left.
     fn place_sure(&self, seat: usize, p: &Place, idx: usize, hex: Hex) -> bool {
-        if p.on_empty_space && self.planet_kind(idx) != PlanetKind::Empty {
-            return false;
-        }
-        let station = self.is_station(seat, &p.building);
-        let satellite = (self.state.players.iter().enumerate())
-            .any(|(s, pl)| (!station || s == seat) && pl.satellites.contains(&hex));
-        let taken = (self.state.structures.get(&idx)).is_some_and(|l| !l.is_empty());
-        let Ok(q) = self.qic_for_range(seat, hex) else {
+        let Ok(q) = self.place_range(seat, p, idx, hex) else {
             return false;
         };
-        let cost = self.range_cost(q);
-        if satellite || taken || !self.can_pay_with(seat, &cost, self.token_value(seat)) {
-            return false;
-        }
-        if p.creates_planet.is_some() || !station {
-            return true;
-        }
-        let count = self.board(seat).building(&p.building).map(|d| d.count);
-        let built = self.state.players[seat].built_count(&p.building);
-        count.is_none_or(|c| built < c)
+        let station = p.creates_planet.is_none() && self.is_station(seat, &p.building);
+        self.can_pay_with(seat, &self.range_cost(q), self.token_value(seat))
+            && (!station || self.station_left(seat, &p.building))
     }
 
     /// The space a hex names, with its index, when it is on the map.
     fn space_of(&self, hex: &HexRef) -> Option<(usize, Hex)> {
         let hex = self.hex(hex).ok()?;
         Some((self.state.map.space_index(hex)?, hex))
-    }
-
-    /// The checks of taking the tile at a position: an advanced tile still there, the level
-    /// it asks on its track, a standard tile of the seat's to cover and a green federation
-    /// token; or a standard tile left there that the seat does not own.
-    fn tech_sure(&self, seat: usize, pos: &str) -> bool {
-        let p = &self.state.players[seat];
-        let advanced = &self.content.advanced_tiles;
-        if let Some(track) = pos.strip_prefix(advanced.position_prefix.as_str()) {
-            return self.state.adv_left.get(pos).is_some()
-                && p.level(track) >= advanced.min_level
-                && p.techs.iter().any(|t| !t.covered)
-                && p.tokens.iter().any(|t| t.green);
-        }
-        self.state.setup.techs.get(pos).is_some_and(|tile| {
-            self.state.tech_left.get(pos).copied().unwrap_or(0) > 0
-                && !p.techs.iter().any(|t| t.id == *tile)
-        })
     }
 }

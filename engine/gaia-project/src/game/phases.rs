@@ -210,6 +210,19 @@ impl Game {
         building: &str,
         part: &Command,
     ) -> Result<(), MoveError> {
+        let idx = self.start_space(seat, building, part)?;
+        self.put_structure(seat, idx, building, false, false);
+        Ok(())
+    }
+
+    /// The space a starting `building` of the seat goes on as `part` places it, checked
+    /// without changing anything: a free space of the seat's home planet.
+    pub(super) fn start_space(
+        &self,
+        seat: usize,
+        building: &str,
+        part: &Command,
+    ) -> Result<usize, MoveError> {
         let Command::Build { building: b, hex } = part else {
             return err(format!("expected `build {building} <hex>`"));
         };
@@ -229,8 +242,7 @@ impl Game {
                 planet.id
             ));
         }
-        self.put_structure(seat, idx, building, false, false);
-        Ok(())
+        Ok(idx)
     }
 
     pub(super) fn start_booster(&mut self, seat: usize, part: &Command) -> Result<(), MoveError> {

@@ -17,6 +17,28 @@ impl Game {
         own: Option<Structure>,
         follow: bool,
     ) -> Result<(), MoveError> {
+        let own = self.upgradable(idx, def, own.as_ref(), follow)?;
+        // Only a cost hook can change the cost, and no seat holds one in a game without
+        // hooks: the modifiers in force are then not walked.
+        let cost = match self.hooked {
+            true => {
+                self.upgrade_cost(seat, def, idx, &own.building, &self.modifiers(seat), None)?
+            }
+            false => self.upgrade_cost(seat, def, idx, &own.building, &[], None)?,
+        };
+        self.pay(seat, &cost)?;
+        self.finish_build(seat, idx, &def.id, false, false)
+    }
+
+    /// The seat's building on a space (`own`, if any) that `def` may upgrade as a main
+    /// action, checked without changing anything (its cost aside).
+    pub(super) fn upgradable<'s>(
+        &self,
+        idx: usize,
+        def: &Building,
+        own: Option<&'s Structure>,
+        follow: bool,
+    ) -> Result<&'s Structure, MoveError> {
         let (hex, building) = (self.state.map.spaces[idx].hex, def.id.as_str());
         let Some(own) = own else {
             return err(format!(
@@ -37,16 +59,7 @@ impl Game {
         if !def.upgrades_from.iter().any(|u| *u == own.building) {
             return err(format!("a {} cannot become a {building}", own.building));
         }
-        // Only a cost hook can change the cost, and no seat holds one in a game without
-        // hooks: the modifiers in force are then not walked.
-        let cost = match self.hooked {
-            true => {
-                self.upgrade_cost(seat, def, idx, &own.building, &self.modifiers(seat), None)?
-            }
-            false => self.upgrade_cost(seat, def, idx, &own.building, &[], None)?,
-        };
-        self.pay(seat, &cost)?;
-        self.finish_build(seat, idx, building, false, false)
+        Ok(own)
     }
 
     /// What upgrading the seat's `from` on a space to `def` costs (more near a rival when the
