@@ -104,3 +104,53 @@ fn self_play_training_names_its_players_bot_and_seed() {
     );
     std::fs::remove_dir_all(&dir).expect("scratch removed");
 }
+
+/// A study's logs are records `train` learns from, whatever their lines hold: here a line
+/// where a seat answers about its special token after its decision (the study writes the
+/// answer into the decision's line, as the recording platform does), which is walked as
+/// replaying it plays it.
+#[test]
+fn training_learns_from_a_studys_logs_with_answers_after_a_decision() {
+    let dir = scratch("train-study-logs");
+    let logs = dir.join("logs");
+    succeeded(&run_in_repo([
+        "simulate",
+        "--games",
+        "8",
+        "--players",
+        "4",
+        "--bots",
+        "greedy",
+        "--factions",
+        "taklons,terrans,hadsch-hallas,itars",
+        "--seed",
+        "1",
+        "--jobs",
+        "1",
+        "--logs",
+        &logs.display().to_string(),
+    ]));
+    // The logs hold such a line (a brainstone placed twice in one line), so the case is met.
+    let answered_twice = std::fs::read_dir(&logs)
+        .expect("the logs")
+        .map(|e| std::fs::read_to_string(e.expect("a log").path()).expect("readable"))
+        .any(|text| {
+            text.lines()
+                .any(|l| l.matches("brainstone ").count() >= 2 && l.contains(". brainstone"))
+        });
+    assert!(answered_twice, "no log answers twice in one line");
+    let out_path = dir.join("weights.yaml");
+    let out = run_in_repo([
+        "train",
+        "--games",
+        "0",
+        "--records",
+        &logs.display().to_string(),
+        "--out",
+        &out_path.display().to_string(),
+    ]);
+    let text = succeeded(&out);
+    assert!(text.contains("8 records (0 skipped)"), "{text}");
+    assert!(out_path.exists());
+    std::fs::remove_dir_all(&dir).expect("scratch removed");
+}

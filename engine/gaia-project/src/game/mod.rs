@@ -22,6 +22,7 @@ mod hooks;
 mod income_event;
 pub mod invariants;
 mod legal;
+mod line;
 mod main_first;
 mod memo;
 pub mod part_delta;
@@ -60,7 +61,7 @@ use smallvec::SmallVec;
 use crate::board::FactionBoard;
 use crate::content::{Content, Faction, Grants, Modifier};
 use crate::map::{ListedHex, Map, MapError, Placement};
-use crate::notation::{self, Actor, Command, HexRef, MoveLine, Word};
+use crate::notation::{self, Command, HexRef, MoveLine, Word};
 use crate::player::Player;
 use orrery_core::hex::Hex;
 use orrery_core::rng::Rng;
@@ -72,6 +73,7 @@ pub use hook_protocol::{
     HookCall, HookCalls, DEFAULT_HOOK_BUDGET, KEPT_HOOK_CALLS, KEPT_HOOK_ERRORS, MAX_HOOK_AMOUNT,
 };
 pub use income_event::IncomeEvent;
+pub use line::LineStop;
 pub use question::Question;
 pub use structures::{OnSpace, Structures};
 
@@ -757,57 +759,9 @@ impl Game {
             .map(Decision::seat)
     }
 
-    fn apply_line(&mut self, line: &MoveLine) -> Result<(), MoveError> {
-        let (actor, parts) = match line {
-            MoveLine::Init { .. } => return err("the game is already set up"),
-            MoveLine::Turn { actor, parts } => (actor, parts),
-        };
-        let Some(seat) = self.deciding_seat() else {
-            return err("the game is over");
-        };
-        let ok_actor = match actor {
-            // `pN` names seat N before and after it has chosen its faction.
-            Actor::Seat(n) => usize::from(*n) == seat + 1,
-            Actor::Faction(f) => *f == self.state.players[seat].faction,
-        };
-        if !ok_actor {
-            return err(format!("it is {}'s turn to decide", self.seat_name(seat)));
-        }
-        let mut closed = false;
-        for (i, part) in parts.iter().enumerate() {
-            if !closed && *part != Command::EndTurn && self.decision_done() {
-                // What follows a finished decision belongs to the next one.
-                self.part(&Command::EndTurn)?;
-                closed = true;
-            }
-            if closed {
-                // A question about the seat's special token that the automatic steps after
-                // the decision opened (income after the round's last pass, a second charge of
-                // the same income) is answered within the same line.
-                let answer =
-                    matches!(self.state.queue.front(), Some(Decision::Answer(s)) if *s == seat);
-                if !answer || *part == Command::EndTurn {
-                    return err(format!(
-                        "part {} \"{part}\" comes after the end of the turn",
-                        i + 1
-                    ));
-                }
-            }
-            self.part(part).map_err(|e| match part {
-                Command::EndTurn => e,
-                _ => MoveError(format!("part {} \"{part}\": {}", i + 1, e.0)),
-            })?;
-            closed = self.state.open.is_none();
-        }
-        if !closed {
-            self.part(&Command::EndTurn)?;
-        }
-        Ok(())
-    }
-
     /// Whether the open decision can take nothing but its end: a one-part decision that was
     /// made (no question left open), or a turn after passing.
-    fn decision_done(&self) -> bool {
+    pub(crate) fn decision_done(&self) -> bool {
         self.state.open.is_some()
             && self.state.question.is_none()
             && (self.state.turn.passed

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use crate::content::Content;
-use crate::game::Game;
+use crate::game::{Game, LineStop};
 use crate::notation::{parse_line, Command, MoveLine};
 
 use super::Record;
@@ -59,10 +59,12 @@ impl<E: std::fmt::Display> std::fmt::Display for WalkStop<E> {
 }
 
 impl Record {
-    /// Replays the record from its setup one part at a time: each turn line's parts in order,
-    /// then the end of the turn when the line leaves one open. `visit` sees the state before
-    /// each part and where the part comes from; an error from it stops the walk. Lines other
-    /// than turns are skipped. Returns the game after the last line.
+    /// Replays the record from its setup one part at a time, each line as playing it applies
+    /// it: its parts in order, with the ends of decisions the line implies (before a part
+    /// that follows a finished decision, and at the line's end when it leaves one open).
+    /// `visit` sees the state before each part and where the part comes from; an error from
+    /// it stops the walk. Lines other than turns are skipped. Returns the game after the last
+    /// line.
     ///
     /// # Errors
     ///
@@ -77,8 +79,8 @@ impl Record {
         let mut game =
             Game::new(content.clone(), setup).map_err(|e| WalkStop::Setup(e.to_string()))?;
         for (index, line) in self.moves.iter().enumerate().skip(1) {
-            let parts = match parse_line(line) {
-                Ok(MoveLine::Turn { parts, .. }) => parts,
+            let parsed = match parse_line(line) {
+                Ok(parsed @ MoveLine::Turn { .. }) => parsed,
                 Ok(_) => continue,
                 Err(e) => {
                     return Err(WalkStop::Unparsable {
@@ -87,18 +89,24 @@ impl Record {
                     })
                 }
             };
-            for part in parts.into_iter().chain([Command::EndTurn]) {
-                if part == Command::EndTurn && game.state.open.is_none() {
-                    break;
-                }
-                let at = PartAt { index, line, part };
-                visit(&game, &at).map_err(WalkStop::Visitor)?;
-                game.apply_part(&at.part).map_err(|e| WalkStop::Refused {
+            game.apply_line_visiting(&parsed, |game, part| {
+                visit(
+                    game,
+                    &PartAt {
+                        index,
+                        line,
+                        part: part.clone(),
+                    },
+                )
+            })
+            .map_err(|stop| match stop {
+                LineStop::Refused { part, error, .. } => WalkStop::Refused {
                     index,
-                    part: at.part.clone(),
-                    error: e.to_string(),
-                })?;
-            }
+                    part: *part,
+                    error: error.to_string(),
+                },
+                LineStop::Visitor(e) => WalkStop::Visitor(e),
+            })?;
         }
         Ok(game)
     }
