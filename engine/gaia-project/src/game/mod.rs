@@ -73,7 +73,7 @@ pub use hook_protocol::{
     HookCall, HookCalls, DEFAULT_HOOK_BUDGET, KEPT_HOOK_CALLS, KEPT_HOOK_ERRORS, MAX_HOOK_AMOUNT,
 };
 pub use income_event::IncomeEvent;
-pub use line::LineStop;
+pub(crate) use line::LineStop;
 pub use question::Question;
 pub use structures::{OnSpace, Structures};
 
