@@ -63,10 +63,13 @@ fn read_records(paths: &[PathBuf]) -> Result<Vec<Record>, String> {
         .collect()
 }
 
-/// Every state of every record where a part is chosen, with the part chosen there.
-fn states(content: &Arc<Content>, records: &[Record]) -> Vec<(Game, Command)> {
+/// Every state of every record where a part is chosen, with the part chosen there; and where
+/// each record's states start among them.
+fn states(content: &Arc<Content>, records: &[Record]) -> (Vec<(Game, Command)>, Vec<usize>) {
     let mut out = Vec::new();
+    let mut starts = Vec::new();
     for (n, record) in records.iter().enumerate() {
+        starts.push(out.len());
         let walked = record.walk_parts(content, |game, at| {
             out.push((game.clone(), at.part.clone()));
             Ok::<(), String>(())
@@ -79,7 +82,7 @@ fn states(content: &Arc<Content>, records: &[Record]) -> Vec<(Game, Command)> {
             );
         }
     }
-    out
+    (out, starts)
 }
 
 /// How long random games of `players` seats take, one per seed of `0..seeds` that finishes,
@@ -144,7 +147,7 @@ pub fn run(args: &ContentArgs, paths: &[PathBuf], json: bool) -> ExitCode {
             .filter(|r| replay(content.clone(), r, None, true).is_err())
             .count();
     });
-    let states = states(&content, &records);
+    let (states, starts) = states(&content, &records);
     let n = states.len().max(1) as f64;
     let list = list_mean(states.iter().map(|(g, _)| g));
     let list_in_play = list_in_play_mean(&content, &records);
@@ -153,7 +156,7 @@ pub fn run(args: &ContentArgs, paths: &[PathBuf], json: bool) -> ExitCode {
     // above.
     let hooked_content = hooked_content(&stack, files.as_ref(), &overlays);
     let hooked = hooked_content.as_ref().map(|content| {
-        let states = self::states(content, &records);
+        let (states, _) = self::states(content, &records);
         list_mean(states.iter().map(|(g, _)| g))
     });
     // Where the faction whose abilities name hooks plays, its cost hook is asked per
@@ -192,7 +195,7 @@ pub fn run(args: &ContentArgs, paths: &[PathBuf], json: bool) -> ExitCode {
     // A game playing on (a server's, or `orrery play`'s): each record applied part by part
     // in order, with the undo copy, to a game of its own (its first state saved and loaded
     // again, so no stored state shares its lists).
-    let runs = in_order(&content, &records);
+    let runs = in_order(&states, &starts);
     let applied: usize = runs.iter().map(|(_, parts)| parts.len()).sum();
     let in_order = median((0..3).map(|_| apply_in_order(&runs)).collect()) / applied.max(1) as f64;
     let games = random_games::<Game>(&content, 4, 21);
@@ -277,27 +280,20 @@ pub fn run(args: &ContentArgs, paths: &[PathBuf], json: bool) -> ExitCode {
 }
 
 /// Each record's first state, saved and loaded again (so it shares no list with a stored
-/// state), with the record's parts in order, up to where the content stops replaying it.
-fn in_order(content: &Arc<Content>, records: &[Record]) -> Vec<(Game, Vec<Command>)> {
-    let mut runs = Vec::new();
-    for record in records {
-        let mut run: Option<(Game, Vec<Command>)> = None;
-        let walked = record.walk_parts(content, |game, at| {
-            if run.is_none() {
-                run = Some((own_copy(game)?, Vec::new()));
-            }
-            if let Some((_, parts)) = &mut run {
-                parts.push(at.part.clone());
-            }
-            Ok::<(), String>(())
-        });
-        // Noted with the stored states; the parts up to the stop are applied.
-        if walked.is_err() && run.is_none() {
-            continue;
-        }
-        runs.extend(run);
-    }
-    runs
+/// state), with the record's parts in order, up to where the content stops replaying it:
+/// read from the stored `states`, each record's starting at its place in `starts`.
+fn in_order(states: &[(Game, Command)], starts: &[usize]) -> Vec<(Game, Vec<Command>)> {
+    let ends = starts.iter().skip(1).copied().chain([states.len()]);
+    starts
+        .iter()
+        .zip(ends)
+        .filter(|(start, end)| *start < end)
+        .filter_map(|(&start, end)| {
+            let first = own_copy(&states[start].0).ok()?;
+            let parts = states[start..end].iter().map(|(_, p)| p.clone()).collect();
+            Some((first, parts))
+        })
+        .collect()
 }
 
 /// A copy of a game that shares no list with it: its state saved and restored, as a saved

@@ -15,7 +15,7 @@ use super::actions::special_key;
 use super::build::BuildKind;
 use super::follow::Follow;
 use super::{Decision, Game};
-use crate::content::{BuildingRole, Place};
+use crate::content::Place;
 use crate::notation::{Command, HexRef};
 use orrery_core::hex::Hex;
 
@@ -121,31 +121,20 @@ impl Game {
                     && self.can_advance(seat, track).is_ok()
             }
             Command::Build { building, hex } => {
-                let def = self.board(seat).building(building);
-                let colony = def.is_some_and(|d| d.founds_colony());
-                let gaia = def.is_some_and(|d| d.role == BuildingRole::Gaiaformer);
-                // The follow-up a build answers, looked for as the turn looks: an owed build,
-                // else a downgrade to it, else a placement of it.
-                let owed_build = |f: &Follow| matches!(f, Follow::Build { gaia_project } if colony || (gaia && *gaia_project));
-                if owed.iter().any(owed_build) {
-                    return self.build_sure(seat, building, hex);
-                }
-                let Some((idx, hex)) = self.space_of(hex) else {
+                // The follow-up the build answers, found as the turn finds it.
+                let Some(i) = self.build_answers(seat, building, owed) else {
                     return false;
                 };
-                let downgrade = owed.iter().find_map(|f| match f {
-                    Follow::Downgrade(d) if d.to == *building => Some(d),
-                    _ => None,
-                });
-                if let Some(d) = downgrade {
-                    return self.downgradable(seat, d, idx, hex).is_ok();
+                let space = || self.space_of(hex);
+                match &owed[i] {
+                    Follow::Downgrade(d) => space()
+                        .is_some_and(|(idx, hex)| self.downgradable(seat, d, idx, hex).is_ok()),
+                    Follow::Place(p) => {
+                        space().is_some_and(|(idx, hex)| self.place_sure(seat, p, idx, hex))
+                    }
+                    // An owed build.
+                    _ => self.build_sure(seat, building, hex),
                 }
-                owed.iter()
-                    .find_map(|f| match f {
-                        Follow::Place(p) if p.verb.is_none() && p.building == *building => Some(p),
-                        _ => None,
-                    })
-                    .is_some_and(|p| self.place_sure(seat, p, idx, hex))
             }
             _ => false,
         }

@@ -118,6 +118,26 @@ impl Game {
         Some(self.state.turn.follows.remove(i))
     }
 
+    /// Where among `owed` the follow-up is that a `build` of `building` answers: an owed build
+    /// the building makes (a colony, or a Gaiaformer for a Gaia project), else a downgrade to
+    /// it, else a placement of it that has no verb of its own. Only those three kinds.
+    pub(super) fn build_answers(
+        &self,
+        seat: usize,
+        building: &str,
+        owed: &[Follow],
+    ) -> Option<usize> {
+        let def = self.board(seat).building(building);
+        let colony = def.is_some_and(|d| d.founds_colony());
+        let gaia = def.is_some_and(|d| d.role == BuildingRole::Gaiaformer);
+        let find = |pred: &dyn Fn(&Follow) -> bool| owed.iter().position(pred);
+        find(&|f| matches!(f, Follow::Build { gaia_project } if colony || (gaia && *gaia_project)))
+            .or_else(|| find(&|f| matches!(f, Follow::Downgrade(d) if d.to == building)))
+            .or_else(|| {
+                find(&|f| matches!(f, Follow::Place(p) if p.verb.is_none() && p.building == building))
+            })
+    }
+
     /// The owed follow-ups a part may answer now ([`Game::answerable_follows`]). The seat's
     /// view, a walk over its grants, is made only when one of them could lapse: with none
     /// owed (a main action), in any order, or in order with none that can lapse (the first
@@ -153,28 +173,21 @@ impl Game {
             }
             Command::Build { building, hex } => {
                 let hex = self.hex(hex)?;
-                let def = self.board(seat).building(building);
-                let colony = def.is_some_and(|d| d.founds_colony());
-                let gaia = def.is_some_and(|d| d.role == BuildingRole::Gaiaformer);
+                // The seat's view (in `answerable`) is made only when some follow-up fits.
                 if self
-                    .take_follow(seat, |f| {
-                        matches!(f, Follow::Build { gaia_project } if colony || (gaia && *gaia_project))
-                    })
+                    .build_answers(seat, building, &self.state.turn.follows)
                     .is_some()
                 {
-                    return self.build(seat, building, hex, true);
-                }
-                if let Some(Follow::Downgrade(d)) = self.take_follow(
-                    seat,
-                    |f| matches!(f, Follow::Downgrade(d) if d.to == building),
-                ) {
-                    return self.downgrade(seat, &d, hex);
-                }
-                if let Some(Follow::Place(p)) = self.take_follow(
-                    seat,
-                    |f| matches!(f, Follow::Place(p) if p.verb.is_none() && p.building == building),
-                ) {
-                    return self.place(seat, &p, hex);
+                    let open = self.answerable(seat);
+                    let owed = &self.state.turn.follows[open.clone()];
+                    if let Some(i) = self.build_answers(seat, building, owed) {
+                        return match self.state.turn.follows.remove(open.start + i) {
+                            Follow::Downgrade(d) => self.downgrade(seat, &d, hex),
+                            Follow::Place(p) => self.place(seat, &p, hex),
+                            // An owed build.
+                            _ => self.build(seat, building, hex, true),
+                        };
+                    }
                 }
                 self.main_action()?;
                 self.state.turn.building_main = true;
