@@ -420,13 +420,22 @@ impl FactKey {
         self.0.push(u64::from(v as u32));
     }
 
-    /// A text: its length, then its bytes eight to a word.
+    /// A text: its length, then its bytes eight to a word (little-endian, the last word
+    /// padded with zeros). Most texts are codes and names of a few bytes, so the last word is
+    /// put together byte by byte rather than copied through a call.
     pub(crate) fn text(&mut self, s: &str) {
-        self.0.push(s.len() as u64);
-        for c in s.as_bytes().chunks(8) {
+        let bytes = s.as_bytes();
+        self.0.push(bytes.len() as u64);
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
             let mut w = [0u8; 8];
-            w[..c.len()].copy_from_slice(c);
+            w.copy_from_slice(c);
             self.0.push(u64::from_le_bytes(w));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let w = (rest.iter().enumerate()).fold(0u64, |w, (k, &b)| w | u64::from(b) << (8 * k));
+            self.0.push(w);
         }
     }
 
@@ -548,6 +557,38 @@ pub(crate) type EffectAnswers = KeyedAnswers<Vec<Effect>>;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A text is its length, then its bytes eight to a word, little-endian, the last word
+    /// padded with zeros: texts differing in a byte, in length or only in trailing zero bytes
+    /// give different keys.
+    #[test]
+    fn a_text_is_its_length_then_its_bytes_in_words() {
+        let mut k = FactKey::default();
+        k.text("");
+        assert_eq!(k.0.as_slice(), &[0]);
+        let mut k = FactKey::default();
+        k.text("ts");
+        assert_eq!(k.0.as_slice(), &[2, u64::from(b't') | u64::from(b's') << 8]);
+        let name = "a longer name \u{e9}";
+        let mut k = FactKey::default();
+        k.text(name);
+        let bytes = name.as_bytes();
+        let mut words = vec![bytes.len() as u64];
+        for c in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..c.len()].copy_from_slice(c);
+            words.push(u64::from_le_bytes(w));
+        }
+        assert_eq!(k.0.as_slice(), words.as_slice());
+        let key = |s: &str| {
+            let mut k = FactKey::default();
+            k.text(s);
+            k
+        };
+        assert_ne!(key("ab"), key("ab\0"));
+        assert_ne!(key("abcdefgh"), key("abcdefgi"));
+        assert_ne!(key("abcdefghi"), key("abcdefgh"));
+    }
 
     /// Sites' answers are found by their start's table; past the starts or the answers a
     /// game keeps, every table is forgotten and a start gets a new, empty one.

@@ -709,8 +709,8 @@ impl Game {
     /// the hooks asked (by their place in the content, which every game sharing the ledger
     /// shares), the seat's view ([`Game::view_key`]), the map's sector rotations (which fix
     /// every hex's name), the building, the space, its planet, what it replaces, the spaces
-    /// within the neighbour distance (index, planet, each owner's seat, faction and building)
-    /// and the cost's parts. The context is a function of these alone, and hooks are
+    /// within the neighbour distance (index, planet, each owner's seat and building), every
+    /// seat's faction and the cost's parts. The context is a function of these alone, and hooks are
     /// deterministic functions of their context, so two askings with equal keys get the same
     /// answer. Answers are remembered by its start ([`Game::site_start`]) and its rest
     /// ([`Game::site_key_rest`]); the whole key is written here for the tests.
@@ -755,8 +755,8 @@ impl Game {
                 .map_or(&[][..], |l| l.as_slice());
             key.n(owners.len() as u64);
             for s in owners {
+                // The seat's faction is in the start, with every seat's.
                 key.n(s.seat as u64);
-                key.text(&self.state.players[s.seat].faction);
                 key.text(&s.building);
             }
         });
@@ -772,7 +772,8 @@ impl Game {
     }
 
     /// Writes the start of [`Game::site_key`] that is the same for every site of the seat in
-    /// this state: the hooks asked, the seat's view and the map's sector rotations.
+    /// this state: the hooks asked, the seat's view, the map's sector rotations and every
+    /// seat's faction (so a site's owners are written by seat alone).
     pub(crate) fn site_key_start(&self, seat: usize, mods: &[&Modifier], key: &mut FactKey) {
         let hooks = (mods.iter())
             .filter(|m| matches!(m, Modifier::CostHook(_) | Modifier::PlacementHook(_)));
@@ -785,6 +786,10 @@ impl Game {
         key.n(map.placements.len() as u64);
         for p in &map.placements {
             key.n(u64::from(p.rotation));
+        }
+        key.n(self.state.players.len() as u64);
+        for p in &self.state.players {
+            key.text(&p.faction);
         }
     }
 
