@@ -710,9 +710,9 @@ impl Game {
     /// shares), the seat's view ([`Game::view_key`]), the map's sector rotations (which fix
     /// every hex's name), the building, the space, its planet, what it replaces, the spaces
     /// within the neighbour distance (index, planet, each owner's seat and building), every
-    /// seat's faction and the cost's parts. The context is a function of these alone, and hooks are
-    /// deterministic functions of their context, so two askings with equal keys get the same
-    /// answer. Answers are remembered by its start ([`Game::site_start`]) and its rest
+    /// seat's faction and the cost's parts. The context is a function of these alone, and
+    /// hooks are deterministic functions of their context, so two askings with equal keys get
+    /// the same answer. Answers are remembered by its start ([`Game::site_start`]) and its rest
     /// ([`Game::site_key_rest`]); the whole key is written here for the tests.
     #[cfg(test)]
     pub(crate) fn site_key(
