@@ -270,7 +270,7 @@ fn recorded_states_accept_and_refuse_free_actions_alike() {
         let record = Record::from_json(&common::read_record(&path)).expect("a record");
         record
             .walk_parts(&content, |game, at| {
-                let (a, r) = check(game, Some(&at.part), &format!("before `{}`", at.part));
+                let (a, r) = check(game, Some(at.part), &format!("before `{}`", at.part));
                 accepted += a;
                 refused += r;
                 Ok::<(), String>(())

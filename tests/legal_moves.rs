@@ -32,7 +32,7 @@ fn check_record(content: Arc<Content>, record: &Record, sound: bool) -> (Vec<Str
     let mut problems = Vec::new();
     let mut points = 0;
     let walked = record.walk_parts(&content, |game, at| {
-        let (i, line, part) = (at.index, at.line, &at.part);
+        let (i, line, part) = (at.index, at.line, at.part);
         points += 1;
         let listed = game.legal_parts();
         let canon: Vec<Command> = listed.iter().map(Command::canonical).collect();

@@ -152,7 +152,7 @@ fn a_study_log_answering_after_a_decision_in_its_line_walks_as_it_replays() {
         let walked = record
             .walk_parts(&content, |_, at| {
                 if let (Some((index, Command::EndTurn)), Command::Other { verb: v, .. }) =
-                    (&previous, &at.part)
+                    (&previous, at.part)
                 {
                     if *index == at.index && *v == verb {
                         ends_before_answer += 1;

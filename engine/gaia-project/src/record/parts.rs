@@ -16,8 +16,8 @@ pub struct PartAt<'r> {
     pub index: usize,
     /// The line as recorded.
     pub line: &'r str,
-    /// The part: one of the line's parts, or the end of the turn the line leaves open.
-    pub part: Command,
+    /// The part: one of the line's parts, or an end of a decision the line implies.
+    pub part: &'r Command,
 }
 
 /// Why a walk over a record's parts stopped before its end.
@@ -90,14 +90,7 @@ impl Record {
                 }
             };
             game.apply_line_visiting(&parsed, |game, part| {
-                visit(
-                    game,
-                    &PartAt {
-                        index,
-                        line,
-                        part: part.clone(),
-                    },
-                )
+                visit(game, &PartAt { index, line, part })
             })
             .map_err(|stop| match stop {
                 LineStop::Refused { part, error, .. } => WalkStop::Refused {
